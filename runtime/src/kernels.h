@@ -1,0 +1,93 @@
+/*
+ * kernels.h: the CPU kernels.  A kernel gets buffers whose layouts the meta
+ * functions already computed and checked; it only moves and computes data.
+ * Element (i0, i1, ...) of a buffer lives at
+ *     base + (l->offset + i0*l->strides[0] + i1*l->strides[1] + ...) * element size.
+ * Kernels trust their inputs (shapes agree, dims are wrapped, dtypes are the
+ * ones the meta function chose); a broken precondition is an assert.
+ *
+ * Arithmetic follows PyTorch's CPU semantics: inputs are converted to the
+ * output's dtype (the promoted dtype) before the operation; f16 and bf16
+ * are computed in f32 and rounded to nearest even on store; integer
+ * overflow wraps; float to integer conversion truncates toward zero.
+ */
+#ifndef TL_KERNELS_H
+#define TL_KERNELS_H
+
+#include "meta.h"
+
+/* A tensor's data: its layout and the start of its storage. */
+typedef struct rt_buf {
+    const mt_layout *l;
+    void *base; /* storage start; may be NULL when the layout has no elements */
+} rt_buf;
+
+/* ---- scalar conversions (round to nearest even, NaN preserved) ---- */
+
+uint16_t rt_f32_to_f16(float f);
+float rt_f16_to_f32(uint16_t h);
+uint16_t rt_f32_to_bf16(float f);
+float rt_bf16_to_f32(uint16_t h);
+/* Read / write one element as double (PyTorch's conversion rules). */
+double rt_load(tl_dtype d, const void *p);
+void rt_store(tl_dtype d, void *p, double v);
+
+/* ---- data movement ---- */
+
+/* dst[...] = src[...] with src broadcast to dst's shape and cast to dst's
+ * dtype.  Fast paths: contiguous-to-contiguous memcpy / cast loops, and
+ * blocked (tiled) copies for permuted layouts. */
+void rt_copy(const rt_buf *dst, const rt_buf *src);
+/* Every element of dst = v (cast to dst's dtype). */
+void rt_fill(const rt_buf *dst, double v);
+/* dst = 0, 1, 2, ... in row-major order. */
+void rt_arange(const rt_buf *dst);
+
+/* A small deterministic generator (seeded by tl_manual_seed). */
+typedef struct rt_rng { uint64_t state; } rt_rng;
+/* Standard normal values (floating dst). */
+void rt_randn(const rt_buf *dst, rt_rng *rng);
+/* Uniform integers in [low, high) (I64 dst). */
+void rt_randint(const rt_buf *dst, int64_t low, int64_t high, rt_rng *rng);
+
+/* ---- compute ---- */
+
+typedef enum rt_binop { RT_ADD, RT_SUB, RT_MUL, RT_DIV } rt_binop;
+typedef enum rt_unop { RT_NEG, RT_EXP, RT_RELU } rt_unop;
+typedef enum rt_redop { RT_SUM, RT_MEAN } rt_redop;
+
+/* out = a op b, a and b broadcast to out's shape, computed in out's dtype. */
+void rt_binary(rt_binop op, const rt_buf *out, const rt_buf *a, const rt_buf *b);
+/* out = a op s (add and mul only), computed in out's dtype. */
+void rt_binary_scalar(rt_binop op, const rt_buf *out, const rt_buf *a, double s);
+/* out = op(a), computed in out's dtype. */
+void rt_unary(rt_unop op, const rt_buf *out, const rt_buf *a);
+/* out = reduce(a) over dim (out has a's shape with dim removed, or 1 when keepdim). */
+void rt_reduce(rt_redop op, const rt_buf *out, const rt_buf *a, int dim, bool keepdim);
+/* out = softmax(a) along dim (floating dtypes; f16/bf16 computed in f32). */
+void rt_softmax(const rt_buf *out, const rt_buf *a, int dim);
+/* out = a @ b with torch.matmul's 1-D / 2-D / batched broadcasting; f32 and f64
+ * through OpenBLAS, f16 and bf16 accumulated in f32, integers exactly. */
+void rt_matmul(const rt_buf *out, const rt_buf *a, const rt_buf *b);
+/* out = conv2d(x, w) with the same stride and padding on H and W, no bias. */
+void rt_conv2d(const rt_buf *out, const rt_buf *x, const rt_buf *w, int64_t stride, int64_t padding);
+
+/* ---- indexing ---- */
+
+/* out = t.index_select(dim, idx) (idx 1-D I64 or I32, indices already checked). */
+void rt_index_select(const rt_buf *out, const rt_buf *t, int dim, const rt_buf *idx);
+/* out = torch.gather(t, dim, idx). */
+void rt_gather(const rt_buf *out, const rt_buf *t, int dim, const rt_buf *idx);
+/* out = t[idx] (gather rows along dim 0; out shape idx.shape + t.shape[1:]). */
+void rt_index(const rt_buf *out, const rt_buf *t, const rt_buf *idx);
+/* out = torch.cat(parts, dim). */
+void rt_cat(const rt_buf *out, int n, const rt_buf *parts, int dim);
+
+/* ---- in place ---- */
+
+/* t = t op other (add and sub), other broadcast to t, computed in t's dtype. */
+void rt_binary_inplace(rt_binop op, const rt_buf *t, const rt_buf *other);
+/* t = t * s. */
+void rt_mul_scalar_inplace(const rt_buf *t, double s);
+
+#endif /* TL_KERNELS_H */

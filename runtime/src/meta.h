@@ -1,0 +1,147 @@
+/*
+ * meta.h: the layout algebra.  One pure function per op (mt_<op>) maps the
+ * metadata of its inputs to the metadata of its output: shape, strides and
+ * offset in elements, dtype, device, whether the output is a view of an
+ * input's storage or a new storage of N bytes, and the bytes the call reads
+ * and writes.  PyTorch's rules live here and only here; the runtime runs
+ * these functions and then a kernel, the analyzer runs them with no data.
+ *
+ * Invariants: a meta function never allocates and never touches data; on
+ * success r->status is TL_OK and r->msg says why the call viewed or copied;
+ * on failure r->status names the error and r->msg carries PyTorch's meaning.
+ * Byte counts never overflow silently: a shape whose byte count exceeds
+ * INT64_MAX is TL_ERR_OUT_OF_MEMORY.
+ */
+#ifndef TL_META_H
+#define TL_META_H
+
+#include <tensorlint/tensor.h>
+
+/* ---- the op table ---- */
+
+typedef enum mt_family {
+    MT_CREATE, MT_VIEW, MT_VIEW_OR_COPY, MT_COPY, MT_COMPUTE, MT_INPLACE, MT_ACCESS, MT_RELEASE
+} mt_family;
+
+typedef enum mt_op {
+#define TL_OP(name, family, sig) MT_OP_##name,
+#include "ops.def"
+#undef TL_OP
+    MT_N_OPS
+} mt_op;
+
+typedef struct mt_opinfo {
+    const char *name;      /* API name without "tl_", e.g. "add_" */
+    mt_family family;
+    const char *signature; /* argument kinds, see ops.def */
+} mt_opinfo;
+
+extern const mt_opinfo mt_ops[MT_N_OPS];
+
+/* The op named name ("add", "tl_add" or "tl_add_at"), or MT_N_OPS. */
+mt_op mt_op_lookup(const char *name);
+
+/* ---- dtypes ---- */
+
+int mt_dtype_size(tl_dtype d);            /* bytes */
+const char *mt_dtype_name(tl_dtype d);    /* "f16" */
+bool mt_dtype_parse(const char *name, tl_dtype *out); /* "f16" or "TL_F16" */
+bool mt_is_floating(tl_dtype d);
+bool mt_is_integral(tl_dtype d, bool include_bool);
+/* torch.promote_types(a, b) */
+tl_dtype mt_promote_types(tl_dtype a, tl_dtype b);
+const char *mt_device_name(tl_device d); /* "cpu", "cuda" */
+
+/* ---- layouts ---- */
+
+typedef struct mt_layout {
+    int ndim;
+    int64_t shape[TL_MAX_DIMS];   /* elements */
+    int64_t strides[TL_MAX_DIMS]; /* elements */
+    int64_t offset;               /* elements */
+    tl_dtype dtype;
+    tl_device device;
+    int64_t storage_nbytes;       /* bytes of the storage the layout views */
+} mt_layout;
+
+int64_t mt_numel(const mt_layout *l);
+int64_t mt_nbytes(const mt_layout *l); /* numel x element size */
+bool mt_is_contiguous(const mt_layout *l);
+bool mt_is_channels_last(const mt_layout *l);           /* is_contiguous(channels_last) */
+bool mt_is_contiguous_format(const mt_layout *l, tl_format f);
+bool mt_is_non_overlapping_and_dense(const mt_layout *l);
+bool mt_has_internal_overlap(const mt_layout *l);       /* a dim of size > 1 and stride 0 */
+/* Row-major strides for shape (size-0 and size-1 dims count as 1). */
+void mt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+/* Channels-last strides for a 4-D shape. */
+void mt_channels_last_strides(const int64_t *shape, int64_t *strides);
+/* suggest_memory_format(): TL_CHANNELS_LAST when the strides look channels-last. */
+tl_format mt_suggest_format(const mt_layout *l);
+/* Wrap a possibly negative dim into [0, ndim); false when out of range. */
+bool mt_wrap_dim(int64_t dim, int ndim, int64_t *out);
+/* Element offset, in elements from the storage start, of a multi-index. */
+int64_t mt_element_offset(const mt_layout *l, const int64_t *index);
+
+/* ---- calls and results ---- */
+
+/* The arguments of one call, packed by the op's signature: tensors in in[],
+ * integers in i[], tl_ints in s[], in the order they appear. */
+typedef struct mt_call {
+    mt_op op;
+    int n_in;                         /* tensor operands (the list entries for cat) */
+    const mt_layout *in[TL_MAX_LIST];
+    int64_t i[4];
+    tl_ints s[2];
+    double f;
+    bool b;
+    tl_dtype dtype;
+    tl_device device;
+    tl_format format;
+} mt_call;
+
+typedef enum mt_kind {
+    MT_KIND_NEW,     /* a new storage of alloc_nbytes */
+    MT_KIND_VIEW,    /* shares the storage of in[view_of] */
+    MT_KIND_INPLACE, /* wrote into in[0]; out is in[0] */
+    MT_KIND_NONE     /* no tensor result (tl_get, tl_release) */
+} mt_kind;
+
+#define MT_MSG_MAX 240 /* longest message; longer ones are cut, never overrun */
+
+typedef struct mt_result {
+    tl_status status;
+    mt_kind kind;
+    mt_layout out;          /* the result's layout (INPLACE: the written tensor) */
+    int view_of;            /* VIEW: index of the operand whose storage is shared */
+    int64_t alloc_nbytes;   /* NEW: bytes of the new storage */
+    int64_t read_bytes;     /* bytes the call reads */
+    int64_t written_bytes;  /* bytes the call writes */
+    char msg[MT_MSG_MAX];   /* why it viewed or copied; on error PyTorch's message */
+} mt_result;
+
+/* Run the meta function of c->op. */
+tl_status mt_run(const mt_call *c, mt_result *r);
+
+#define TL_OP(name, family, sig) tl_status mt_##name(const mt_call *c, mt_result *r);
+#include "ops.def"
+#undef TL_OP
+
+/* ---- building blocks shared by the meta functions and the tests ---- */
+
+/* computeStride: strides viewing (shape, strides) as newshape, or false. */
+bool mt_compute_stride(int ndim, const int64_t *shape, const int64_t *strides, int new_ndim,
+                       const int64_t *newshape, int64_t *newstrides);
+/* infer_size: resolve one -1 in shape for numel elements; false on mismatch. */
+bool mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg);
+/* Broadcast shapes a and b into out; false on mismatch. */
+bool mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *n_out,
+                         int64_t *out);
+/* TensorIterator's output strides for operands already broadcast to shape. */
+void mt_iter_out_strides(int ndim, const int64_t *shape, int n_ops, const mt_layout *const *ops,
+                         int64_t *out_strides);
+/* empty_like(preserve_format) strides: kept when dense, else infer_dense_strides. */
+void mt_preserve_strides(const mt_layout *l, int64_t *out_strides);
+/* torch.result_type over tensor operands (0-dim ones take part only across categories). */
+tl_dtype mt_result_type(int n, const mt_layout *const *ops);
+
+#endif /* TL_META_H */

@@ -1,0 +1,287 @@
+/*
+ * meta_compute.c: elementwise ops, reductions, softmax, matmul and conv2d.
+ *
+ * Elementwise outputs take TensorIterator's layout (mt_iter_out_strides):
+ * a permuted dense input gives a permuted output.  Dtypes follow
+ * torch.result_type; true division and float scalars lift integer inputs
+ * to F32.  Reductions, softmax and matmul write contiguous outputs; conv2d
+ * writes channels-last when its input or weight suggests channels-last.
+ * A compute op reads each input once and writes its output once.
+ */
+#include "meta_impl.h"
+
+#include <string.h>
+
+static tl_status check_devices(mt_result *r, int n, const mt_layout *const *ops)
+{
+    for (int k = 1; k < n; k++)
+        if (ops[k]->device != ops[0]->device && ops[k]->ndim > 0 && ops[0]->ndim > 0)
+            return mt_fail(r, TL_ERR_DEVICE, "Expected all tensors to be on the same device, but "
+                           "found at least two devices, %s and %s!",
+                           mt_device_name(ops[0]->device), mt_device_name(ops[k]->device));
+    return TL_OK;
+}
+
+/* The device of a set of operands: a dimensioned operand's, else the first's. */
+static tl_device common_device(int n, const mt_layout *const *ops)
+{
+    for (int k = 0; k < n; k++)
+        if (ops[k]->ndim > 0)
+            return ops[k]->device;
+    return ops[0]->device;
+}
+
+static tl_status broadcast_error(mt_result *r, const mt_layout *a, const mt_layout *b)
+{
+    int n = a->ndim > b->ndim ? a->ndim : b->ndim;
+    for (int k = n - 1; k >= 0; k--) {
+        int da = a->ndim - n + k, db = b->ndim - n + k;
+        int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
+        if (sa != sb && sa != 1 && sb != 1)
+            return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "The size of tensor a (%lld) must match the "
+                           "size of tensor b (%lld) at non-singleton dimension %d", (long long)sa,
+                           (long long)sb, k);
+    }
+    return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "shapes do not broadcast");
+}
+
+/* An elementwise result over n operands with the given dtype. */
+static tl_status elementwise(const mt_call *c, mt_result *r, int n, tl_dtype dtype,
+                             const char *reason)
+{
+    mt_layout out;
+    int64_t read = 0;
+    memset(&out, 0, sizeof out);
+    out.ndim = 0;
+    for (int k = 0; k < n; k++) {
+        int nd;
+        int64_t shape[TL_MAX_DIMS];
+        if (!mt_broadcast_shapes(out.ndim, out.shape, c->in[k]->ndim, c->in[k]->shape, &nd, shape))
+            return broadcast_error(r, c->in[0], c->in[k]);
+        out.ndim = nd;
+        memcpy(out.shape, shape, sizeof shape);
+        read += mt_nbytes(c->in[k]);
+    }
+    if (check_devices(r, n, c->in) != TL_OK ||
+        mt_check_shape(r, out.ndim, out.shape, dtype) != TL_OK)
+        return r->status;
+    out.dtype = dtype;
+    out.device = common_device(n, c->in);
+    mt_iter_out_strides(out.ndim, out.shape, n, c->in, out.strides);
+    return mt_new_storage(r, &out, read, "%s", reason);
+}
+
+static tl_status binary(const mt_call *c, mt_result *r, const char *name)
+{
+    tl_dtype dt = mt_result_type(2, c->in);
+    bool a_bool = c->in[0]->dtype == TL_BOOL, b_bool = c->in[1]->dtype == TL_BOOL;
+    char reason[64];
+    if (c->op == MT_OP_sub && a_bool && b_bool)
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Subtraction, the `-` operator, with two bool "
+                       "tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+    if (c->op == MT_OP_sub && (a_bool || b_bool))
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Subtraction, the `-` operator, with a bool "
+                       "tensor is not supported. If you are trying to invert a mask, use the `~` "
+                       "or `logical_not()` operator instead.");
+    if (c->op == MT_OP_div && !mt_is_floating(dt))
+        dt = TL_F32;
+    snprintf(reason, sizeof reason, "%s allocates", name);
+    return elementwise(c, r, 2, dt, reason);
+}
+
+tl_status mt_add(const mt_call *c, mt_result *r) { return binary(c, r, "add"); }
+tl_status mt_sub(const mt_call *c, mt_result *r) { return binary(c, r, "sub"); }
+tl_status mt_mul(const mt_call *c, mt_result *r) { return binary(c, r, "mul"); }
+tl_status mt_div(const mt_call *c, mt_result *r) { return binary(c, r, "div"); }
+
+/* t + s, t * s with a Python float: floating tensors keep their dtype, others give F32. */
+static tl_status with_scalar(const mt_call *c, mt_result *r, const char *reason)
+{
+    tl_dtype dt = mt_is_floating(c->in[0]->dtype) ? c->in[0]->dtype : TL_F32;
+    return elementwise(c, r, 1, dt, reason);
+}
+
+tl_status mt_add_scalar(const mt_call *c, mt_result *r) { return with_scalar(c, r, "add allocates"); }
+tl_status mt_mul_scalar(const mt_call *c, mt_result *r) { return with_scalar(c, r, "mul allocates"); }
+
+tl_status mt_neg(const mt_call *c, mt_result *r)
+{
+    if (c->in[0]->dtype == TL_BOOL)
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Negation, the `-` operator, on a bool tensor is "
+                       "not supported. If you are trying to invert a mask, use the `~` or "
+                       "`logical_not()` operator instead.");
+    return elementwise(c, r, 1, c->in[0]->dtype, "neg allocates");
+}
+
+/* exp of an integer or bool tensor computes in the default float dtype, F32. */
+tl_status mt_exp(const mt_call *c, mt_result *r)
+{
+    tl_dtype dt = mt_is_floating(c->in[0]->dtype) ? c->in[0]->dtype : TL_F32;
+    return elementwise(c, r, 1, dt, "exp allocates");
+}
+
+tl_status mt_relu(const mt_call *c, mt_result *r)
+{
+    if (c->in[0]->dtype == TL_BOOL)
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Boolean inputs not supported for relu");
+    return elementwise(c, r, 1, c->in[0]->dtype, "relu allocates");
+}
+
+/* A contiguous reduction result: dim removed, or kept with size 1. */
+static tl_status reduce(const mt_call *c, mt_result *r, tl_dtype dt, const char *reason)
+{
+    const mt_layout *in = c->in[0];
+    int64_t dim, shape[TL_MAX_DIMS];
+    int n = 0;
+    if (!mt_dim(r, c->i[0], in->ndim, &dim))
+        return r->status;
+    for (int d = 0; d < in->ndim; d++) {
+        if (d != dim)
+            shape[n++] = in->shape[d];
+        else if (c->b)
+            shape[n++] = 1;
+    }
+    mt_layout out;
+    mt_layout_dense(&out, n, shape, dt, in->device);
+    return mt_new_storage(r, &out, mt_nbytes(in), "%s", reason);
+}
+
+/* sum: integer and bool inputs accumulate into I64. */
+tl_status mt_sum(const mt_call *c, mt_result *r)
+{
+    tl_dtype dt = mt_is_floating(c->in[0]->dtype) ? c->in[0]->dtype : TL_I64;
+    return reduce(c, r, dt, "sum allocates");
+}
+
+tl_status mt_mean(const mt_call *c, mt_result *r)
+{
+    if (!mt_is_floating(c->in[0]->dtype))
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "mean(): could not infer output dtype. Input "
+                       "dtype must be either a floating point or complex dtype. Got: %s",
+                       mt_torch_type_name(c->in[0]->dtype));
+    return reduce(c, r, c->in[0]->dtype, "mean allocates");
+}
+
+/* softmax: floating inputs only; a contiguous output of the input's shape. */
+tl_status mt_softmax(const mt_call *c, mt_result *r)
+{
+    const mt_layout *in = c->in[0];
+    int64_t dim;
+    mt_layout out;
+    if (!mt_is_floating(in->dtype))
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "\"softmax_lastdim_kernel_impl\" not "
+                       "implemented for '%s'", mt_torch_type_name(in->dtype));
+    if (!mt_dim(r, c->i[0], in->ndim, &dim))
+        return r->status;
+    mt_layout_dense(&out, in->ndim, in->shape, in->dtype, in->device);
+    return mt_new_storage(r, &out, mt_nbytes(in), "softmax allocates");
+}
+
+static tl_status matmul_shape_error(mt_result *r, int64_t m, int64_t k1, int64_t k2, int64_t n)
+{
+    return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "mat1 and mat2 shapes cannot be multiplied "
+                   "(%lldx%lld and %lldx%lld)", (long long)m, (long long)k1, (long long)k2,
+                   (long long)n);
+}
+
+/* torch.matmul's output shape: 1-D operands are promoted and the added dim
+ * removed again; batch dims broadcast. */
+static tl_status matmul_shape(mt_result *r, const mt_layout *a, const mt_layout *b, int *n,
+                              int64_t *shape)
+{
+    int64_t m = a->ndim >= 2 ? a->shape[a->ndim - 2] : 1, k1 = a->shape[a->ndim - 1];
+    int64_t k2 = b->ndim >= 2 ? b->shape[b->ndim - 2] : b->shape[0];
+    int64_t p = b->ndim >= 2 ? b->shape[b->ndim - 1] : 1;
+    int nb;
+    if (a->ndim == 1 && b->ndim == 1 && k1 != k2)
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "inconsistent tensor size, expected tensor [%lld]"
+                       " and src [%lld] to have the same number of elements, but got %lld and "
+                       "%lld elements respectively", (long long)k1, (long long)k2, (long long)k1,
+                       (long long)k2);
+    if (k1 != k2)
+        return matmul_shape_error(r, a->ndim >= 2 ? mt_numel(a) / k1 : 1, k1, k2, p);
+    if (!mt_broadcast_shapes(a->ndim > 2 ? a->ndim - 2 : 0, a->shape,
+                             b->ndim > 2 ? b->ndim - 2 : 0, b->shape, &nb, shape))
+        return broadcast_error(r, a, b);
+    *n = nb;
+    if (a->ndim >= 2)
+        shape[(*n)++] = m;
+    if (b->ndim >= 2)
+        shape[(*n)++] = p;
+    return TL_OK;
+}
+
+/* a @ b: equal dtypes, contiguous output; reads both operands, writes the product. */
+tl_status mt_matmul(const mt_call *c, mt_result *r)
+{
+    const mt_layout *a = c->in[0], *b = c->in[1];
+    int64_t shape[TL_MAX_DIMS];
+    int n = 0;
+    mt_layout out;
+    if (a->ndim == 0 || b->ndim == 0)
+        return mt_fail(r, TL_ERR_BAD_DIM, "both arguments to matmul need to be at least 1D, but "
+                       "they are %dD and %dD", a->ndim, b->ndim);
+    if (a->dtype != b->dtype)
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "expected scalar type %s but found %s",
+                       mt_torch_type_name(a->dtype), mt_torch_type_name(b->dtype));
+    if (a->dtype == TL_BOOL)
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+    if (check_devices(r, 2, c->in) != TL_OK || matmul_shape(r, a, b, &n, shape) != TL_OK ||
+        mt_check_shape(r, n, shape, a->dtype) != TL_OK)
+        return r->status;
+    mt_layout_dense(&out, n, shape, a->dtype, a->device);
+    return mt_new_storage(r, &out, mt_nbytes(a) + mt_nbytes(b), "matmul allocates");
+}
+
+static tl_status conv_check(mt_result *r, const mt_layout *x, const mt_layout *w, int xd)
+{
+    char a[160], b[160];
+    if (w->ndim != 4 || (x->ndim != 4 && x->ndim != 3))
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Expected 3D (unbatched) or 4D (batched) input "
+                       "to conv2d, but got input of size: %s",
+                       mt_shape_str(a, sizeof a, x->ndim, x->shape));
+    if (x->dtype != w->dtype)
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "expected scalar type %s but found %s",
+                       mt_torch_type_name(x->dtype), mt_torch_type_name(w->dtype));
+    if (x->shape[xd] != w->shape[1])
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Given groups=1, weight of size %s, expected "
+                       "input%s to have %lld channels, but got %lld channels instead",
+                       mt_shape_str(a, sizeof a, 4, w->shape),
+                       mt_shape_str(b, sizeof b, x->ndim, x->shape), (long long)w->shape[1],
+                       (long long)x->shape[xd]);
+    return TL_OK;
+}
+
+/* conv2d(x, w, stride, padding): out = (N, O, (H + 2p - kh)/s + 1, (W + 2p - kw)/s + 1). */
+tl_status mt_conv2d(const mt_call *c, mt_result *r)
+{
+    const mt_layout *x = c->in[0], *w = c->in[1];
+    int64_t s = c->i[0], p = c->i[1], shape[4];
+    int xd = x->ndim == 3 ? 0 : 1; /* channel dim of x */
+    if (conv_check(r, x, w, xd) != TL_OK || check_devices(r, 2, c->in) != TL_OK)
+        return r->status;
+    if (s <= 0 || p < 0)
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "conv2d: stride must be positive and padding "
+                       "non-negative (got %lld, %lld)", (long long)s, (long long)p);
+    int64_t h = x->shape[xd + 1] + 2 * p, wd = x->shape[xd + 2] + 2 * p;
+    if (h < w->shape[2] || wd < w->shape[3])
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Calculated padded input size per channel: "
+                       "(%lld x %lld). Kernel size: (%lld x %lld). Kernel size can't be greater "
+                       "than actual input size", (long long)h, (long long)wd,
+                       (long long)w->shape[2], (long long)w->shape[3]);
+    int n = 0;
+    if (x->ndim == 4)
+        shape[n++] = x->shape[0];
+    shape[n++] = w->shape[0];
+    shape[n++] = (h - w->shape[2]) / s + 1;
+    shape[n++] = (wd - w->shape[3]) / s + 1;
+    mt_layout out;
+    mt_layout_dense(&out, n, shape, x->dtype, x->device);
+    if (n == 4 && (mt_suggest_format(x) == TL_CHANNELS_LAST ||
+                   mt_suggest_format(w) == TL_CHANNELS_LAST)) {
+        mt_channels_last_strides(out.shape, out.strides);
+        return mt_new_storage(r, &out, mt_nbytes(x) + mt_nbytes(w),
+                              "conv2d allocates (channels-last)");
+    }
+    return mt_new_storage(r, &out, mt_nbytes(x) + mt_nbytes(w), "conv2d allocates");
+}

@@ -1,0 +1,38 @@
+/*
+ * meta_impl.h: helpers shared by the meta function files (not installed,
+ * not used outside runtime/src/meta_*.c).
+ */
+#ifndef TL_META_IMPL_H
+#define TL_META_IMPL_H
+
+#include "meta.h"
+
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define MT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define MT_PRINTF(a, b)
+#endif
+
+/* Record an error with PyTorch's message; returns the status. */
+tl_status mt_fail(mt_result *r, tl_status status, const char *fmt, ...) MT_PRINTF(3, 4);
+/* Result: a view of operand `of` with layout out (storage bytes taken from the operand). */
+tl_status mt_view_of(const mt_call *c, mt_result *r, const mt_layout *out, int of,
+                     const char *fmt, ...) MT_PRINTF(5, 6);
+/* Result: a new dense storage holding out (offset 0); read_bytes as given, written = its bytes. */
+tl_status mt_new_storage(mt_result *r, const mt_layout *out, int64_t read_bytes,
+                         const char *fmt, ...) MT_PRINTF(4, 5);
+/* Check that shape's byte count fits int64 and that no size is negative. */
+tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype dtype);
+/* Wrap dim for a tensor of ndim dims, or fail with PyTorch's range message. */
+bool mt_dim(mt_result *r, int64_t dim, int ndim, int64_t *out);
+/* A layout with shape and row-major strides. */
+void mt_layout_dense(mt_layout *l, int ndim, const int64_t *shape, tl_dtype dtype,
+                     tl_device device);
+/* "[2, 3, 4]" into buf. */
+const char *mt_shape_str(char *buf, size_t size, int ndim, const int64_t *shape);
+/* PyTorch's type name of a dtype in kernel messages: "Float", "Half", "Long" ... */
+const char *mt_torch_type_name(tl_dtype d);
+
+#endif /* TL_META_IMPL_H */

@@ -1,0 +1,398 @@
+/*
+ * meta_layout.c: predicates and stride rules over one layout, and the
+ * shared building blocks of the meta functions.
+ *
+ * Each function restates one PyTorch rule (c10/core/TensorImpl,
+ * ATen/TensorUtils computeStride, ATen/TensorIterator reorder_dimensions,
+ * ATen/native/TensorFactories empty_like).  Layouts are plain values; no
+ * function here allocates.
+ */
+#include "meta.h"
+
+#include <stdio.h>
+
+int64_t mt_numel(const mt_layout *l)
+{
+    int64_t n = 1;
+    for (int d = 0; d < l->ndim; d++)
+        n *= l->shape[d];
+    return n;
+}
+
+int64_t mt_nbytes(const mt_layout *l) { return mt_numel(l) * mt_dtype_size(l->dtype); }
+
+/* is_contiguous: row-major strides, ignoring size-1 dims; empty tensors are contiguous. */
+bool mt_is_contiguous(const mt_layout *l)
+{
+    int64_t expected = 1;
+    if (mt_numel(l) == 0)
+        return true;
+    for (int d = l->ndim - 1; d >= 0; d--) {
+        if (l->shape[d] == 1)
+            continue;
+        if (l->strides[d] != expected)
+            return false;
+        expected *= l->shape[d];
+    }
+    return true;
+}
+
+/* compute_channels_last_contiguous_2d: dims in order C, W, H, N must be dense. */
+bool mt_is_channels_last(const mt_layout *l)
+{
+    static const int order[4] = {1, 3, 2, 0};
+    int64_t expected = 1;
+    if (l->ndim != 4)
+        return false;
+    for (int k = 0; k < 4; k++) {
+        int d = order[k];
+        if (l->shape[d] == 1)
+            continue;
+        if (l->strides[d] != expected)
+            return false;
+        expected *= l->shape[d];
+    }
+    return true;
+}
+
+bool mt_is_contiguous_format(const mt_layout *l, tl_format f)
+{
+    return f == TL_CHANNELS_LAST ? mt_is_channels_last(l) : mt_is_contiguous(l);
+}
+
+/* compute_non_overlapping_and_dense: sorting dims by stride (size < 2 last),
+ * each stride must equal the product of the sizes before it. */
+bool mt_is_non_overlapping_and_dense(const mt_layout *l)
+{
+    int perm[TL_MAX_DIMS];
+    int n = l->ndim;
+    if (n == 1)
+        return l->shape[0] < 2 || l->strides[0] == 1;
+    for (int d = 0; d < n; d++)
+        perm[d] = d;
+    for (int i = 1; i < n; i++) { /* stable insertion sort */
+        for (int j = i; j > 0; j--) {
+            int a = perm[j - 1], b = perm[j];
+            bool b_first = l->shape[a] < 2 ? l->shape[b] >= 2
+                         : (l->shape[b] >= 2 && l->strides[b] < l->strides[a]);
+            if (!b_first)
+                break;
+            perm[j - 1] = b;
+            perm[j] = a;
+        }
+    }
+    int64_t require = 1;
+    for (int k = 0; k < n; k++) {
+        int d = perm[k];
+        if (l->shape[d] < 2)
+            return true;
+        if (l->strides[d] != require)
+            return false;
+        require *= l->shape[d];
+    }
+    return true;
+}
+
+/* has_internal_overlap == Yes: some dim of size > 1 has stride 0. */
+bool mt_has_internal_overlap(const mt_layout *l)
+{
+    for (int d = 0; d < l->ndim; d++)
+        if (l->shape[d] > 1 && l->strides[d] == 0)
+            return true;
+    return false;
+}
+
+void mt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
+{
+    int64_t acc = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = acc;
+        acc *= shape[d] > 1 ? shape[d] : 1;
+    }
+}
+
+void mt_channels_last_strides(const int64_t *shape, int64_t *strides)
+{
+    static const int order[4] = {1, 3, 2, 0};
+    int64_t acc = 1;
+    for (int k = 0; k < 4; k++) {
+        strides[order[k]] = acc;
+        acc *= shape[order[k]] > 1 ? shape[order[k]] : 1;
+    }
+}
+
+/* is_channels_last_strides_2d_s4: strides increase along C, W, H, N, with
+ * the ambiguous N111 and 1C1W cases defaulting to contiguous. */
+static bool strides_like_channels_last(const mt_layout *l)
+{
+    static const int order[4] = {1, 3, 2, 0};
+    int64_t min = 0;
+    if (l->ndim != 4 || l->strides[1] == 0)
+        return false;
+    for (int k = 0; k < 4; k++) {
+        int d = order[k];
+        if (l->shape[d] == 0 || l->strides[d] < min)
+            return false;
+        if (d == 0 && min == l->strides[1])
+            return false;
+        min = l->strides[d];
+        if (l->shape[d] > 1)
+            min *= l->shape[d];
+    }
+    return true;
+}
+
+tl_format mt_suggest_format(const mt_layout *l)
+{
+    return strides_like_channels_last(l) ? TL_CHANNELS_LAST : TL_CONTIGUOUS;
+}
+
+bool mt_wrap_dim(int64_t dim, int ndim, int64_t *out)
+{
+    int64_t n = ndim > 0 ? ndim : 1; /* a 0-dim tensor accepts dims -1 and 0 */
+    if (dim < -n || dim >= n)
+        return false;
+    *out = dim < 0 ? dim + n : dim;
+    return true;
+}
+
+int64_t mt_element_offset(const mt_layout *l, const int64_t *index)
+{
+    int64_t off = l->offset;
+    for (int d = 0; d < l->ndim; d++)
+        off += index[d] * l->strides[d];
+    return off;
+}
+
+/* computeStride (TensorUtils.cpp): walk the old dims from the innermost,
+ * grouping them into chunks that are contiguous with each other; the new
+ * shape must split into the same chunks with equal element counts. */
+bool mt_compute_stride(int ndim, const int64_t *shape, const int64_t *strides, int new_ndim,
+                       const int64_t *newshape, int64_t *newstrides)
+{
+    int64_t numel = 1;
+    for (int d = 0; d < ndim; d++)
+        numel *= shape[d];
+    if (ndim == 0) {
+        for (int d = 0; d < new_ndim; d++)
+            newstrides[d] = 1;
+        return true;
+    }
+    if (numel == 0) {
+        bool same = ndim == new_ndim;
+        for (int d = 0; same && d < ndim; d++)
+            same = shape[d] == newshape[d];
+        if (same) {
+            for (int d = 0; d < ndim; d++)
+                newstrides[d] = strides[d];
+        } else {
+            mt_contiguous_strides(new_ndim, newshape, newstrides);
+        }
+        return true;
+    }
+    int vd = new_ndim - 1;
+    int64_t base = strides[ndim - 1], tn = 1, vn = 1;
+    for (int td = ndim - 1; td >= 0; td--) {
+        tn *= shape[td];
+        bool chunk_ends = td == 0 || (shape[td - 1] != 1 && strides[td - 1] != tn * base);
+        if (!chunk_ends)
+            continue;
+        while (vd >= 0 && (vn < tn || newshape[vd] == 1)) {
+            newstrides[vd] = vn * base;
+            vn *= newshape[vd];
+            vd--;
+        }
+        if (vn != tn)
+            return false;
+        if (td > 0) {
+            base = strides[td - 1];
+            tn = 1;
+            vn = 1;
+        }
+    }
+    return vd == -1;
+}
+
+/* infer_size: one -1 takes what the others leave of numel. */
+bool mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg)
+{
+    int infer = -1;
+    int64_t prod = 1;
+    *out = *shape;
+    for (int d = 0; d < shape->n; d++) {
+        int64_t s = shape->v[d];
+        if (s == -1) {
+            if (infer >= 0) {
+                snprintf(msg, MT_MSG_MAX, "only one dimension can be inferred");
+                return false;
+            }
+            infer = d;
+        } else if (s < 0) {
+            snprintf(msg, MT_MSG_MAX, "invalid shape dimension %lld", (long long)s);
+            return false;
+        } else if (__builtin_mul_overflow(prod, s, &prod)) {
+            snprintf(msg, MT_MSG_MAX, "shape is too large");
+            return false;
+        }
+    }
+    if (infer >= 0 && prod != 0 && numel % prod == 0) {
+        out->v[infer] = numel / prod;
+        return true;
+    }
+    if (infer < 0 && prod == numel)
+        return true;
+    char buf[128];
+    int len = 0;
+    for (int d = 0; d < shape->n; d++)
+        len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%lld", d ? ", " : "",
+                        (long long)shape->v[d]);
+    snprintf(msg, MT_MSG_MAX, "shape '[%s]' is invalid for input of size %lld", buf,
+             (long long)numel);
+    return false;
+}
+
+/* infer_size for broadcasting: right-align; sizes must match or be 1. */
+bool mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *n_out,
+                         int64_t *out)
+{
+    int n = na > nb ? na : nb;
+    for (int k = 0; k < n; k++) {
+        int da = na - n + k, db = nb - n + k;
+        int64_t sa = da >= 0 ? a[da] : 1, sb = db >= 0 ? b[db] : 1;
+        if (sa != sb && sa != 1 && sb != 1)
+            return false;
+        out[k] = sa == 1 ? sb : sa;
+    }
+    *n_out = n;
+    return true;
+}
+
+/* Broadcast strides of op to ndim/shape: stride 0 where op has size 1 and the result does not. */
+static void broadcast_strides(const mt_layout *op, int ndim, const int64_t *shape, int64_t *st)
+{
+    for (int k = 0; k < ndim; k++) {
+        int d = op->ndim - ndim + k;
+        st[k] = (d < 0 || (op->shape[d] == 1 && shape[k] != 1)) ? 0 : op->strides[d];
+    }
+}
+
+/* reorder_dimensions' comparator: > 0 when dim d0 must come after (be slower than) d1. */
+static int should_swap(int n_ops, int64_t st[][TL_MAX_DIMS], const int64_t *shape, int d0,
+                       int d1)
+{
+    for (int k = 0; k < n_ops; k++) {
+        int64_t s0 = st[k][d0], s1 = st[k][d1];
+        if (s0 == 0 || s1 == 0)
+            continue;
+        if (s0 < s1)
+            return -1;
+        if (s0 > s1)
+            return 1;
+        if (shape[d0] > shape[d1])
+            return 1;
+    }
+    return 0;
+}
+
+/* Insertion sort of perm (fastest dim first) as in TensorIterator::reorder_dimensions. */
+static void sort_perm(int n_ops, int64_t st[][TL_MAX_DIMS], const int64_t *shape, int ndim,
+                      int *perm)
+{
+    for (int d = 0; d < ndim; d++)
+        perm[d] = ndim - 1 - d;
+    for (int i = 1; i < ndim; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            int c = should_swap(n_ops, st, shape, perm[dim0], perm[dim1]);
+            if (c > 0) {
+                int tmp = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = tmp;
+                dim1 = dim0;
+            } else if (c < 0) {
+                break;
+            }
+        }
+    }
+}
+
+static void dense_strides_in_perm(int ndim, const int64_t *shape, const int *perm, int64_t *out)
+{
+    int64_t acc = 1;
+    for (int k = 0; k < ndim; k++) {
+        out[perm[k]] = acc;
+        acc *= shape[perm[k]] > 1 ? shape[perm[k]] : 1;
+    }
+}
+
+static bool same_shape(const mt_layout *l, int ndim, const int64_t *shape)
+{
+    if (l->ndim != ndim)
+        return false;
+    for (int d = 0; d < ndim; d++)
+        if (l->shape[d] != shape[d])
+            return false;
+    return true;
+}
+
+/* TensorIterator's fast setup: same-shape operands that are all contiguous,
+ * all channels-last, or all dense with identical strides give the output that layout. */
+static bool iter_fast_strides(int ndim, const int64_t *shape, int n_ops,
+                              const mt_layout *const *ops, int64_t *out)
+{
+    bool all_c = true, all_cl = true, all_same = true;
+    for (int k = 0; k < n_ops; k++) {
+        if (!same_shape(ops[k], ndim, shape))
+            return false;
+        all_c = all_c && mt_is_contiguous(ops[k]);
+        all_cl = all_cl && mt_is_channels_last(ops[k]);
+        all_same = all_same && mt_is_non_overlapping_and_dense(ops[k]);
+        for (int d = 0; all_same && d < ndim; d++)
+            all_same = ops[k]->strides[d] == ops[0]->strides[d];
+    }
+    if (all_c) {
+        mt_contiguous_strides(ndim, shape, out);
+    } else if (all_cl) {
+        mt_channels_last_strides(shape, out);
+    } else if (all_same) {
+        for (int d = 0; d < ndim; d++)
+            out[d] = ops[0]->strides[d];
+    } else {
+        return false;
+    }
+    return true;
+}
+
+void mt_iter_out_strides(int ndim, const int64_t *shape, int n_ops, const mt_layout *const *ops,
+                         int64_t *out_strides)
+{
+    int64_t st[TL_MAX_LIST][TL_MAX_DIMS];
+    int perm[TL_MAX_DIMS];
+    if (iter_fast_strides(ndim, shape, n_ops, ops, out_strides))
+        return;
+    for (int k = 0; k < n_ops; k++)
+        broadcast_strides(ops[k], ndim, shape, st[k]);
+    sort_perm(n_ops, st, shape, ndim, perm);
+    dense_strides_in_perm(ndim, shape, perm, out_strides);
+}
+
+/* infer_dense_strides: sort dims by stride (stride-0 dims ambiguous), then dense. */
+static void infer_dense_strides(const mt_layout *l, int64_t *out)
+{
+    int64_t st[1][TL_MAX_DIMS];
+    int perm[TL_MAX_DIMS];
+    for (int d = 0; d < l->ndim; d++)
+        st[0][d] = l->strides[d];
+    sort_perm(1, st, l->shape, l->ndim, perm);
+    dense_strides_in_perm(l->ndim, l->shape, perm, out);
+}
+
+void mt_preserve_strides(const mt_layout *l, int64_t *out_strides)
+{
+    if (mt_is_non_overlapping_and_dense(l)) {
+        for (int d = 0; d < l->ndim; d++)
+            out_strides[d] = l->strides[d];
+        return;
+    }
+    infer_dense_strides(l, out_strides);
+}

@@ -1,0 +1,221 @@
+/*
+ * meta_misc.c: creation, in-place and element access.
+ *
+ * Creation always makes a new contiguous storage of numel x element size
+ * bytes.  In-place ops write through in[0] (kind INPLACE): their result
+ * must broadcast to the written tensor's shape, their dtype must be
+ * castable to it (torch's can_cast), and TensorIterator-based writes reject
+ * a written tensor with a stride-0 dim of size > 1 (has_internal_overlap).
+ * fill_, zero_ and element assignment are not checked, as in PyTorch.
+ */
+#include "meta_impl.h"
+
+#include <string.h>
+
+static tl_status create(const mt_call *c, mt_result *r, int ndim, const int64_t *shape,
+                        tl_dtype dtype, bool writes, const char *reason)
+{
+    mt_layout out;
+    if ((unsigned)dtype > TL_F64)
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "invalid dtype %d", (int)dtype);
+    if (c->device != TL_CPU && c->device != TL_CUDA)
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "invalid device %d", (int)c->device);
+    if (mt_check_shape(r, ndim, shape, dtype) != TL_OK)
+        return r->status;
+    mt_layout_dense(&out, ndim, shape, dtype, c->device);
+    mt_new_storage(r, &out, 0, "%s", reason);
+    if (!writes)
+        r->written_bytes = 0;
+    return TL_OK;
+}
+
+tl_status mt_empty(const mt_call *c, mt_result *r)
+{
+    return create(c, r, c->s[0].n, c->s[0].v, c->dtype, false, "empty allocates");
+}
+
+tl_status mt_zeros(const mt_call *c, mt_result *r)
+{
+    return create(c, r, c->s[0].n, c->s[0].v, c->dtype, true, "zeros allocates");
+}
+
+tl_status mt_ones(const mt_call *c, mt_result *r)
+{
+    return create(c, r, c->s[0].n, c->s[0].v, c->dtype, true, "ones allocates");
+}
+
+tl_status mt_randn(const mt_call *c, mt_result *r)
+{
+    if (!mt_is_floating(c->dtype) && (unsigned)c->dtype <= TL_F64)
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "\"normal_kernel_cpu\" not implemented for '%s'",
+                       mt_torch_type_name(c->dtype));
+    return create(c, r, c->s[0].n, c->s[0].v, c->dtype, true, "randn allocates");
+}
+
+tl_status mt_full(const mt_call *c, mt_result *r)
+{
+    return create(c, r, c->s[0].n, c->s[0].v, c->dtype, true, "full allocates");
+}
+
+tl_status mt_arange(const mt_call *c, mt_result *r)
+{
+    int64_t n = c->i[0];
+    if (c->dtype == TL_BOOL)
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "\"arange_cpu\" not implemented for 'Bool'");
+    if (n < 0)
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "upper bound and larger bound inconsistent with "
+                       "step sign");
+    return create(c, r, 1, &n, c->dtype, true, "arange allocates");
+}
+
+tl_status mt_randint(const mt_call *c, mt_result *r)
+{
+    if (c->i[0] >= c->i[1])
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "random_ expects 'from' to be less than 'to', but "
+                       "got from=%lld >= to=%lld", (long long)c->i[0], (long long)c->i[1]);
+    return create(c, r, c->s[0].n, c->s[0].v, TL_I64, true, "randint allocates");
+}
+
+tl_status mt_scalar(const mt_call *c, mt_result *r)
+{
+    return create(c, r, 0, NULL, c->dtype, true, "scalar allocates");
+}
+
+static tl_status inplace_ok(const mt_call *c, mt_result *r, int64_t read)
+{
+    r->status = TL_OK;
+    r->kind = MT_KIND_INPLACE;
+    r->out = *c->in[0];
+    r->view_of = 0;
+    r->read_bytes = read;
+    r->written_bytes = mt_nbytes(c->in[0]);
+    snprintf(r->msg, sizeof r->msg, "in place: writes its input's storage");
+    return TL_OK;
+}
+
+static tl_status overlap_error(mt_result *r)
+{
+    return mt_fail(r, TL_ERR_OVERLAPPING_WRITE, "unsupported operation: more than one element of "
+                   "the written-to tensor refers to a single memory location. Please clone() the "
+                   "tensor before performing the operation.");
+}
+
+/* torch.can_cast(from, to): no float into an integer, nothing but bool into bool. */
+static bool can_cast(tl_dtype from, tl_dtype to)
+{
+    if (mt_is_floating(from) && !mt_is_floating(to))
+        return false;
+    return !(from != TL_BOOL && to == TL_BOOL);
+}
+
+static tl_status cast_error(mt_result *r, tl_dtype from, tl_dtype to)
+{
+    return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "result type %s can't be cast to the desired output "
+                   "type %s", mt_torch_type_name(from), mt_torch_type_name(to));
+}
+
+/* other must broadcast to exactly t's shape. */
+static tl_status check_broadcast_into(mt_result *r, const mt_layout *t, const mt_layout *other)
+{
+    int n;
+    int64_t shape[TL_MAX_DIMS];
+    char a[160], b[160];
+    bool ok = mt_broadcast_shapes(t->ndim, t->shape, other->ndim, other->shape, &n, shape) &&
+              n == t->ndim && memcmp(shape, t->shape, sizeof(int64_t) * (size_t)n) == 0;
+    if (ok)
+        return TL_OK;
+    if (!mt_broadcast_shapes(t->ndim, t->shape, other->ndim, other->shape, &n, shape))
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "The size of tensor a must match the size of "
+                       "tensor b: %s and %s", mt_shape_str(a, sizeof a, t->ndim, t->shape),
+                       mt_shape_str(b, sizeof b, other->ndim, other->shape));
+    return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "output with shape %s doesn't match the broadcast "
+                   "shape %s", mt_shape_str(a, sizeof a, t->ndim, t->shape),
+                   mt_shape_str(b, sizeof b, n, shape));
+}
+
+static tl_status inplace_binary(const mt_call *c, mt_result *r)
+{
+    const mt_layout *t = c->in[0], *o = c->in[1];
+    tl_dtype dt = mt_result_type(2, c->in);
+    if (c->op == MT_OP_sub_ && (t->dtype == TL_BOOL || o->dtype == TL_BOOL))
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Subtraction, the `-` operator, with a bool "
+                       "tensor is not supported. If you are trying to invert a mask, use the `~` "
+                       "or `logical_not()` operator instead.");
+    if (check_broadcast_into(r, t, o) != TL_OK)
+        return r->status;
+    if (!can_cast(dt, t->dtype))
+        return cast_error(r, dt, t->dtype);
+    if (mt_has_internal_overlap(t))
+        return overlap_error(r);
+    return inplace_ok(c, r, mt_nbytes(t) + mt_nbytes(o));
+}
+
+tl_status mt_add_(const mt_call *c, mt_result *r) { return inplace_binary(c, r); }
+tl_status mt_sub_(const mt_call *c, mt_result *r) { return inplace_binary(c, r); }
+
+/* t *= s with a Python float: integer tensors cannot hold the F32 result. */
+tl_status mt_mul_scalar_(const mt_call *c, mt_result *r)
+{
+    const mt_layout *t = c->in[0];
+    if (!mt_is_floating(t->dtype))
+        return cast_error(r, TL_F32, t->dtype);
+    if (mt_has_internal_overlap(t))
+        return overlap_error(r);
+    return inplace_ok(c, r, mt_nbytes(t));
+}
+
+tl_status mt_fill_(const mt_call *c, mt_result *r) { return inplace_ok(c, r, 0); }
+tl_status mt_zero_(const mt_call *c, mt_result *r) { return inplace_ok(c, r, 0); }
+
+/* dst.copy_(src): src broadcasts to dst, any dtype casts; dst must not overlap itself. */
+tl_status mt_copy_(const mt_call *c, mt_result *r)
+{
+    if (check_broadcast_into(r, c->in[0], c->in[1]) != TL_OK)
+        return r->status;
+    if (mt_has_internal_overlap(c->in[0]))
+        return overlap_error(r);
+    return inplace_ok(c, r, mt_nbytes(c->in[1]));
+}
+
+/* An index naming one element: one entry per dim, each in range (negative from the end). */
+static tl_status check_index(const mt_call *c, mt_result *r, int64_t *index)
+{
+    const mt_layout *t = c->in[0];
+    const tl_ints *ix = &c->s[0];
+    if (ix->n != t->ndim)
+        return mt_fail(r, TL_ERR_BAD_DIM, "an element index needs %d entries for a %d-dim tensor, "
+                       "got %d", t->ndim, t->ndim, ix->n);
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t i = ix->v[d], size = t->shape[d];
+        if (i < -size || i >= size)
+            return mt_fail(r, TL_ERR_BAD_DIM, "index %lld is out of bounds for dimension %d with "
+                           "size %lld", (long long)i, d, (long long)size);
+        index[d] = i < 0 ? i + size : i;
+    }
+    return TL_OK;
+}
+
+/* t[index] = v: writes one element (a stride-0 dim makes it a shared cell). */
+tl_status mt_set(const mt_call *c, mt_result *r)
+{
+    int64_t index[TL_MAX_DIMS];
+    if (check_index(c, r, index) != TL_OK)
+        return r->status;
+    inplace_ok(c, r, 0);
+    r->written_bytes = mt_dtype_size(c->in[0]->dtype);
+    return TL_OK;
+}
+
+/* t[index].item(): reads one element, makes nothing. */
+tl_status mt_get(const mt_call *c, mt_result *r)
+{
+    int64_t index[TL_MAX_DIMS];
+    if (check_index(c, r, index) != TL_OK)
+        return r->status;
+    r->status = TL_OK;
+    r->kind = MT_KIND_NONE;
+    r->out = *c->in[0];
+    r->read_bytes = mt_dtype_size(c->in[0]->dtype);
+    snprintf(r->msg, sizeof r->msg, "get: reads one element");
+    return TL_OK;
+}

@@ -1,0 +1,229 @@
+/*
+ * rt_core.c: handles, storages, memory statistics and the error channel.
+ *
+ * Every storage is counted in its device's statistics from allocation to
+ * free; live bytes are the sum of nbytes of storages with refs > 0.  The
+ * live handle list lets the exit-time reclaim free what the program never
+ * released, so the runtime frees everything it allocates.
+ */
+#include "kernels.h"
+#include "rt_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tl_memory_stats stats[2];
+static int64_t all_live, all_peak; /* bytes, both devices together */
+static tl_tensor live_head = {.prev = &live_head, .next = &live_head};
+static tl_tensor *graveyard[RT_GRAVEYARD];
+static int64_t n_graveyard, next_handle_id, next_storage_id;
+static tl_error last_error;
+static char last_message[512];
+static tl_error_handler handler;
+static void *handler_user;
+static rt_rng global_rng = {0};
+static bool exit_registered;
+
+static void ensure_started(void)
+{
+    if (exit_registered)
+        return;
+    exit_registered = true;
+    atexit(rt_shutdown);
+    rt_trace_autostart();
+}
+
+struct rt_rng *rt_global_rng(void) { return &global_rng; }
+
+void tl_manual_seed(uint64_t seed) { global_rng.state = seed; }
+
+const tl_memory_stats *rt_stats(tl_device d) { return &stats[d == TL_CUDA]; }
+
+void rt_stats_alloc(tl_device d, int64_t nbytes, int64_t block_bytes)
+{
+    tl_memory_stats *s = &stats[d == TL_CUDA];
+    s->live_bytes += nbytes;
+    s->allocated_bytes += block_bytes;
+    if (d == TL_CPU)
+        s->reserved_bytes = s->allocated_bytes;
+    s->n_live++;
+    s->n_allocs++;
+    all_live += nbytes;
+    if (all_live > all_peak)
+        all_peak = all_live;
+    if (s->live_bytes > s->peak_bytes)
+        s->peak_bytes = s->live_bytes;
+}
+
+void rt_stats_free(tl_device d, int64_t nbytes, int64_t block_bytes)
+{
+    tl_memory_stats *s = &stats[d == TL_CUDA];
+    s->live_bytes -= nbytes;
+    s->allocated_bytes -= block_bytes;
+    if (d == TL_CPU)
+        s->reserved_bytes = s->allocated_bytes;
+    s->n_live--;
+    all_live -= nbytes;
+}
+
+int64_t rt_live_total(void) { return all_live; }
+int64_t rt_peak_total(void) { return all_peak; }
+
+tl_memory_stats tl_memory_stats_of(tl_device device) { return *rt_stats(device); }
+
+void tl_reset_peak(tl_device device)
+{
+    tl_memory_stats *s = &stats[device == TL_CUDA];
+    s->peak_bytes = s->live_bytes;
+}
+
+bool tl_device_available(tl_device device) { return device == TL_CPU; }
+
+/* CPU storages are 64-byte aligned (vector loads never straddle a line). */
+rt_storage *rt_storage_new(const rt_site *site, tl_device device, int64_t nbytes)
+{
+    ensure_started();
+    rt_storage *s = calloc(1, sizeof *s);
+    size_t size = ((size_t)nbytes + 63) & ~(size_t)63;
+    if (!s || (nbytes > 0 && !(s->data = aligned_alloc(64, size)))) {
+        free(s);
+        rt_raise(site, TL_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate %lld bytes",
+                 (long long)nbytes);
+        return NULL;
+    }
+    s->nbytes = nbytes;
+    s->block_bytes = nbytes;
+    s->device = device;
+    s->id = next_storage_id++;
+    rt_stats_alloc(device, s->nbytes, s->block_bytes);
+    rt_trace_alloc(site, s);
+    return s;
+}
+
+static void storage_unref(const rt_site *site, rt_storage *s)
+{
+    if (--s->refs > 0)
+        return;
+    rt_stats_free(s->device, s->nbytes, s->block_bytes);
+    rt_trace_free(site, s);
+    free(s->data);
+    free(s);
+}
+
+tl_tensor *rt_handle_new(const mt_layout *l, rt_storage *s)
+{
+    ensure_started();
+    tl_tensor *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->magic = RT_MAGIC_LIVE;
+    t->l = *l;
+    t->l.storage_nbytes = s->nbytes;
+    t->storage = s;
+    t->id = next_handle_id++;
+    s->refs++;
+    t->next = &live_head;
+    t->prev = live_head.prev;
+    live_head.prev->next = t;
+    live_head.prev = t;
+    return t;
+}
+
+bool rt_check_handle(const rt_site *site, const tl_tensor *t)
+{
+    if (!t) {
+        rt_raise(site, TL_ERR_BAD_ARGUMENT, "a tensor argument is NULL");
+        return false;
+    }
+    if (t->magic == RT_MAGIC_LIVE)
+        return true;
+    rt_raise(site, TL_ERR_RELEASED, t->magic == RT_MAGIC_RELEASED
+             ? "use of a tensor handle after tl_release" : "not a tensor handle");
+    return false;
+}
+
+static void bury(tl_tensor *t)
+{
+    int64_t slot = n_graveyard++ % RT_GRAVEYARD;
+    free(graveyard[slot]); /* the oldest released handle is forgotten */
+    graveyard[slot] = t;
+}
+
+void rt_handle_release(const rt_site *site, tl_tensor *t)
+{
+    t->prev->next = t->next;
+    t->next->prev = t->prev;
+    t->magic = RT_MAGIC_RELEASED;
+    storage_unref(site, t->storage);
+    t->storage = NULL;
+    bury(t);
+}
+
+void tl_release_at(const char *file, int line, tl_tensor *t)
+{
+    rt_site site = {file, line, MT_OP_release};
+    if (!t)
+        return;
+    if (t->magic == RT_MAGIC_RELEASED) {
+        rt_raise(&site, TL_ERR_RELEASED, "double release: the handle was already released");
+        return;
+    }
+    if (rt_check_handle(&site, t))
+        rt_handle_release(&site, t);
+}
+
+void(tl_release)(tl_tensor *t) { tl_release_at(NULL, 0, t); }
+
+void rt_shutdown(void)
+{
+    rt_site site = {NULL, 0, MT_OP_release};
+    rt_trace_exit();
+    while (live_head.next != &live_head)
+        rt_handle_release(&site, live_head.next);
+    for (int64_t k = 0; k < RT_GRAVEYARD; k++) {
+        free(graveyard[k]);
+        graveyard[k] = NULL;
+    }
+    tl_trace_close();
+}
+
+/* ---- errors ---- */
+
+static const char *const status_names[TL_N_STATUS] = {
+    "ok", "invalid-view", "bad-dim", "shape-mismatch", "dtype-mismatch", "overlapping-write",
+    "use-after-release", "bad-argument", "device", "out-of-memory",
+};
+
+const char *tl_status_name(tl_status status)
+{
+    return (unsigned)status < TL_N_STATUS ? status_names[status] : "unknown";
+}
+
+void tl_set_error_handler(tl_error_handler h, void *user)
+{
+    handler = h;
+    handler_user = user;
+}
+
+const tl_error *tl_last_error(void) { return &last_error; }
+
+void tl_clear_error(void) { memset(&last_error, 0, sizeof last_error); }
+
+void rt_raise(const rt_site *site, tl_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    va_end(ap);
+    last_error = (tl_error){status, site->op < MT_N_OPS ? mt_ops[site->op].name : "?", site->file,
+                            site->line, last_message};
+    rt_trace_error(site, status, last_message);
+    if (handler) {
+        handler(&last_error, handler_user);
+        return;
+    }
+    fprintf(stderr, "%s:%d: error: tl_%s: %s [%s]\n", site->file ? site->file : "<unknown>",
+            site->line, last_error.op, last_message, tl_status_name(status));
+    exit(1);
+}
