@@ -12,23 +12,23 @@
 
 #include <string.h>
 
-/* Which adjacent dims break the row-major chain, for the copy reason. */
+/* Which adjacent dims break the row-major chain, innermost first, for the copy reason. */
 static void why_no_merge(const mt_layout *l, char *buf, size_t size)
 {
-    int prev = -1;
-    for (int d = 0; d < l->ndim; d++) {
+    int inner = -1;
+    for (int d = l->ndim - 1; d >= 0; d--) {
         if (l->shape[d] == 1)
             continue;
-        if (prev >= 0 && l->strides[prev] != l->strides[d] * l->shape[d]) {
-            snprintf(buf, size, "dims %d and %d do not merge (stride %lld != %lld x %lld)", prev,
-                     d, (long long)l->strides[prev], (long long)l->strides[d],
-                     (long long)l->shape[d]);
+        if (inner >= 0 && l->strides[d] != l->strides[inner] * l->shape[inner]) {
+            snprintf(buf, size, "dims %d and %d do not merge (stride %lld != %lld x %lld)", d,
+                     inner, (long long)l->strides[d], (long long)l->strides[inner],
+                     (long long)l->shape[inner]);
             return;
         }
-        prev = d;
+        inner = d;
     }
     snprintf(buf, size, "the innermost dim has stride %lld",
-             prev >= 0 ? (long long)l->strides[prev] : 0LL);
+             inner >= 0 ? (long long)l->strides[inner] : 0LL);
 }
 
 /* A dense copy of in with the given shape and strides (dtype/device may change). */

@@ -1,0 +1,150 @@
+/*
+ * an.h: the abstract interpreter and what it learns.
+ *
+ * The interpreter executes a unit's IR with no data: every API call runs
+ * its meta function (runtime/src/meta.h) over abstract handles, so the
+ * analyzer and the runtime agree on layout by construction.  It records,
+ * per call site, the first execution's result (an_value), every storage
+ * with its allocation and free points (an_storage), live bytes after each
+ * executed call (an_event), the peak and where it happens, and bytes
+ * moved.  Problems of the analysed program become diagnostics (an_diag)
+ * with a poison value, so one error does not cascade.
+ *
+ * Roots: each function with tensor code that no other function of the file
+ * calls is executed from its start; calls of the file's own functions are
+ * executed at the call with the caller's arguments (recursion is cut with
+ * a diagnostic).  A function's report lists its own call sites and the
+ * storages they made or view; its peak, end and moved bytes cover its own
+ * executions (for a root, the whole program run from it).
+ *
+ * Ownership: an_analyze returns a report that owns everything in it;
+ * an_report_free releases it all.  Storage and value ids are indices.
+ */
+#ifndef TL_AN_H
+#define TL_AN_H
+
+#include "ir.h"
+
+typedef struct an_options {
+    int64_t max_calls;       /* API calls executed per root before the analysis stops */
+    int64_t max_iterations;  /* iterations of one loop execution before it stops */
+    int max_depth;           /* nesting of user-function calls */
+    int64_t max_events;      /* events kept for the lifetime chart (more are summarised) */
+} an_options;
+
+void an_options_default(an_options *o);
+
+typedef enum an_severity { AN_NOTE, AN_WARNING, AN_ERROR } an_severity;
+
+typedef struct an_note {
+    int line, col;
+    char *message;
+} an_note;
+
+typedef struct an_fixit {
+    int line, col, end_line, end_col; /* replace [start, end) */
+    char *text;
+} an_fixit;
+
+typedef struct an_diag {
+    const char *file;
+    int line, col;
+    an_severity severity;
+    const char *check;   /* stable name: "invalid-view", "hidden-copy" ... */
+    char *message;
+    int n_notes;
+    an_note *notes;
+    int n_fixits;
+    an_fixit *fixits;
+} an_diag;
+
+typedef struct an_value {   /* one tensor-producing call site (its first execution) */
+    int func;               /* function index in the unit */
+    int line, col;
+    const char *name;       /* the variable assigned, or NULL */
+    mt_op op;
+    bool executed;          /* the call site ran at least once */
+    bool known;             /* the layout is known (else shape etc. are null) */
+    bool error;             /* the call failed (a diagnostic says why) */
+    mt_layout l;
+    int storage;            /* storage id, -1 when unknown */
+    mt_kind kind;
+    int view_of;            /* value id of the input whose storage a view shares, or -1 */
+    int64_t bytes_moved;    /* read + written by the first execution */
+    int64_t n_exec;         /* times the call site ran */
+    char *reason;           /* why it viewed or copied, or why it is unknown */
+} an_value;
+
+typedef struct an_storage {
+    int id;
+    int64_t nbytes;      /* bytes; -1 when unknown */
+    int64_t block_bytes; /* CUDA: rounded to 512; CPU: nbytes */
+    tl_device device;
+    int func;            /* function of the allocating call */
+    int value;           /* value id of the allocating call */
+    int alloc_line, alloc_col;
+    int free_line, free_col; /* 0 while never freed */
+    int free_func;       /* function of the freeing release, -1 */
+    int64_t alloc_event; /* index of its allocation in the event log */
+    int64_t free_event;  /* index of its free, -1 */
+    bool discarded;      /* made on an arm of an unknown branch the analysis did not keep */
+} an_storage;
+
+typedef struct an_event {   /* one executed API call or release */
+    int func, line, col;
+    mt_op op;
+    int value;              /* value id, -1 for a release */
+    int64_t live_bytes;     /* after the call */
+    int64_t moved_bytes;
+    int loop_depth;
+} an_event;
+
+typedef struct an_func_report {
+    int func;               /* index in the unit */
+    const char *name;
+    bool is_root;
+    bool executed;
+    int n_values;
+    int *values;            /* value ids of its call sites, in source order */
+    int n_storages;
+    int *storages;          /* storage ids it allocated or views, by id */
+    int64_t peak_live_bytes;
+    int peak_line;
+    int n_peak_storages;
+    int *peak_storages;     /* storage ids live at the peak */
+    int64_t end_live_bytes;
+    int64_t moved_bytes;
+    int64_t n_calls;        /* API calls executed */
+    bool unknown_bytes;     /* some storage's size is unknown: totals are lower bounds */
+} an_func_report;
+
+typedef struct an_report {
+    const ir_unit *unit;
+    int n_funcs;
+    an_func_report *funcs;  /* functions with tensor code, in source order */
+    int n_values;
+    an_value *values;
+    int n_storages;
+    an_storage *storages;
+    int64_t n_events;
+    an_event *events;       /* the execution of the first root, in order */
+    int64_t n_events_dropped;
+    int n_diags;
+    an_diag *diags;         /* sorted by line, column, check */
+} an_report;
+
+/* Analyse every function of the unit; NULL only when out of memory. */
+an_report *an_analyze(const ir_unit *u, const an_options *opt);
+void an_report_free(an_report *r);
+
+/* The report of function name, or NULL. */
+const an_func_report *an_report_func(const an_report *r, const char *name);
+
+/* The check name of a runtime status ("invalid-view" for TL_ERR_BAD_DIM too). */
+const char *an_status_check(tl_status s);
+const char *an_severity_name(an_severity s);
+
+/* Whether any diagnostic has severity error. */
+bool an_report_has_errors(const an_report *r);
+
+#endif /* TL_AN_H */

@@ -1,0 +1,285 @@
+/*
+ * an_analyze.c: the entry point.  A pre-pass gives every tensor-producing
+ * call site its value id and every function with tensor code its report;
+ * then each root function is executed from a fresh state; last, the
+ * per-function lists are filled and the diagnostics sorted.
+ */
+#include "an_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void an_options_default(an_options *o)
+{
+    o->max_calls = 2000000;
+    o->max_iterations = 1000000;
+    o->max_depth = 32;
+    o->max_events = 200000;
+}
+
+static void prepass_block(an_ctx *cx, int func, const ir_block *b);
+
+static void prepass_stmt(an_ctx *cx, int func, const ir_stmt *s)
+{
+    switch (s->kind) {
+    case IR_CALL: {
+        mt_family fam = mt_ops[s->call.op].family;
+        if (fam == MT_INPLACE || fam == MT_ACCESS || fam == MT_RELEASE)
+            break;
+        const ir_var *v = s->call.result >= 0 ? &cx->u->vars[s->call.result] : NULL;
+        an_site_put(cx, s, an_value_new(cx, func, s, v && !v->is_temp ? v->name : NULL));
+        break;
+    }
+    case IR_BLOCK: prepass_block(cx, func, s->block); break;
+    case IR_IF:
+        prepass_block(cx, func, s->branch.then_blk);
+        prepass_block(cx, func, s->branch.else_blk);
+        break;
+    case IR_LOOP:
+        prepass_block(cx, func, s->loop.init);
+        prepass_block(cx, func, s->loop.cond_pre);
+        prepass_block(cx, func, s->loop.body);
+        prepass_block(cx, func, s->loop.step);
+        break;
+    default: break;
+    }
+}
+
+static void prepass_block(an_ctx *cx, int func, const ir_block *b)
+{
+    for (int k = 0; b && k < b->n_stmts; k++)
+        prepass_stmt(cx, func, b->stmts[k]);
+}
+
+static int64_t count_stmts(const ir_block *b)
+{
+    int64_t n = 0;
+    for (int k = 0; b && k < b->n_stmts; k++) {
+        const ir_stmt *s = b->stmts[k];
+        n++;
+        if (s->kind == IR_BLOCK)
+            n += count_stmts(s->block);
+        else if (s->kind == IR_IF)
+            n += count_stmts(s->branch.then_blk) + count_stmts(s->branch.else_blk);
+        else if (s->kind == IR_LOOP)
+            n += count_stmts(s->loop.init) + count_stmts(s->loop.cond_pre) +
+                 count_stmts(s->loop.body) + count_stmts(s->loop.step);
+    }
+    return n;
+}
+
+static bool called_by_other(const an_ctx *cx, int func);
+
+static void collect_calls(const ir_block *b, int func, bool *called, int n_funcs)
+{
+    for (int k = 0; b && k < b->n_stmts; k++) {
+        const ir_stmt *s = b->stmts[k];
+        if (s->kind == IR_USER_CALL && s->user_call.callee >= 0 &&
+            s->user_call.callee < n_funcs && s->user_call.callee != func)
+            called[s->user_call.callee] = true;
+        else if (s->kind == IR_BLOCK)
+            collect_calls(s->block, func, called, n_funcs);
+        else if (s->kind == IR_IF) {
+            collect_calls(s->branch.then_blk, func, called, n_funcs);
+            collect_calls(s->branch.else_blk, func, called, n_funcs);
+        } else if (s->kind == IR_LOOP) {
+            collect_calls(s->loop.init, func, called, n_funcs);
+            collect_calls(s->loop.cond_pre, func, called, n_funcs);
+            collect_calls(s->loop.body, func, called, n_funcs);
+            collect_calls(s->loop.step, func, called, n_funcs);
+        }
+    }
+}
+
+static bool *called_set;
+
+static bool called_by_other(const an_ctx *cx, int func)
+{
+    (void)cx;
+    return called_set[func];
+}
+
+static void setup(an_ctx *cx)
+{
+    const ir_unit *u = cx->u;
+    int64_t n = 0;
+    for (int f = 0; f < u->n_funcs; f++)
+        n += count_stmts(u->funcs[f]->body);
+    cx->site_cap = 64;
+    while (cx->site_cap < 2 * n + 2)
+        cx->site_cap *= 2;
+    cx->site_keys = calloc((size_t)cx->site_cap, sizeof *cx->site_keys);
+    cx->site_vals = calloc((size_t)cx->site_cap, sizeof *cx->site_vals);
+    cx->fs = calloc((size_t)(u->n_funcs + 1), sizeof *cx->fs);
+    cx->r->funcs = calloc((size_t)(u->n_funcs + 1), sizeof *cx->r->funcs);
+    if (!cx->site_keys || !cx->site_vals || !cx->fs || !cx->r->funcs)
+        abort();
+    for (int f = 0; f < u->n_funcs; f++) {
+        if (!u->funcs[f]->has_tensor_code)
+            continue;
+        an_func_report *fr = &cx->r->funcs[cx->r->n_funcs++];
+        fr->func = f;
+        fr->name = u->funcs[f]->name;
+        prepass_block(cx, f, u->funcs[f]->body);
+    }
+}
+
+static void reset_state(an_ctx *cx)
+{
+    cx->n_handles = 0;
+    cx->live = 0;
+    cx->n_calls = 0;
+    cx->stopped = false;
+    for (int s = 0; s < cx->r->n_storages; s++)
+        cx->live_storage[s] = false;
+}
+
+static void run_root(an_ctx *cx, an_func_report *fr)
+{
+    reset_state(cx);
+    fr->is_root = true;
+    cx->root = fr->func;
+    an_frame *f = an_frame_new(cx, fr->func);
+    an_run_function(cx, fr->func, f);
+    fr->end_live_bytes = cx->live;
+    an_frame_free(f);
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static const an_report *sort_report;
+
+static int cmp_value(const void *a, const void *b)
+{
+    const an_value *x = &sort_report->values[*(const int *)a];
+    const an_value *y = &sort_report->values[*(const int *)b];
+    if (x->line != y->line)
+        return x->line - y->line;
+    return x->col - y->col;
+}
+
+static void fill_lists(an_report *r, an_func_report *fr)
+{
+    bool *mark = calloc((size_t)r->n_storages + 1, sizeof(bool));
+    fr->values = malloc(sizeof(int) * (size_t)(r->n_values + 1));
+    fr->storages = malloc(sizeof(int) * (size_t)(r->n_storages + 1));
+    if (!mark || !fr->values || !fr->storages)
+        abort();
+    for (int v = 0; v < r->n_values; v++) {
+        if (r->values[v].func != fr->func)
+            continue;
+        fr->values[fr->n_values++] = v;
+        if (r->values[v].storage >= 0)
+            mark[r->values[v].storage] = true;
+    }
+    for (int s = 0; s < r->n_storages; s++) {
+        if (r->storages[s].func == fr->func)
+            mark[s] = true;
+        if (mark[s])
+            fr->storages[fr->n_storages++] = s;
+        if (mark[s] && r->storages[s].nbytes < 0)
+            fr->unknown_bytes = true;
+    }
+    sort_report = r;
+    qsort(fr->values, (size_t)fr->n_values, sizeof(int), cmp_value);
+    if (fr->peak_storages)
+        qsort(fr->peak_storages, (size_t)fr->n_peak_storages, sizeof(int), cmp_int);
+    free(mark);
+}
+
+static int cmp_diag(const void *a, const void *b)
+{
+    const an_diag *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line - y->line;
+    if (x->col != y->col)
+        return x->col - y->col;
+    return strcmp(x->check, y->check);
+}
+
+an_report *an_analyze(const ir_unit *u, const an_options *opt)
+{
+    an_ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.u = u;
+    if (opt)
+        cx.opt = *opt;
+    else
+        an_options_default(&cx.opt);
+    cx.r = calloc(1, sizeof *cx.r);
+    if (!cx.r)
+        return NULL;
+    cx.r->unit = u;
+    cx.log_events = true;
+    setup(&cx);
+    called_set = calloc((size_t)u->n_funcs + 1, sizeof(bool));
+    for (int f = 0; f < u->n_funcs; f++)
+        collect_calls(u->funcs[f]->body, f, called_set, u->n_funcs);
+    bool any_root = false;
+    for (int k = 0; k < cx.r->n_funcs; k++)
+        any_root = any_root || !called_by_other(&cx, cx.r->funcs[k].func);
+    for (int k = 0; k < cx.r->n_funcs; k++)
+        if (!any_root || !called_by_other(&cx, cx.r->funcs[k].func))
+            run_root(&cx, &cx.r->funcs[k]);
+    for (int k = 0; k < cx.r->n_funcs; k++)
+        fill_lists(cx.r, &cx.r->funcs[k]);
+    qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
+    free(called_set);
+    called_set = NULL;
+    free(cx.handles);
+    free(cx.refs);
+    free(cx.live_storage);
+    free(cx.site_keys);
+    free(cx.site_vals);
+    free(cx.fs);
+    return cx.r;
+}
+
+void an_report_free(an_report *r)
+{
+    if (!r)
+        return;
+    for (int k = 0; k < r->n_funcs; k++) {
+        free(r->funcs[k].values);
+        free(r->funcs[k].storages);
+        free(r->funcs[k].peak_storages);
+    }
+    for (int v = 0; v < r->n_values; v++)
+        free(r->values[v].reason);
+    for (int d = 0; d < r->n_diags; d++) {
+        free(r->diags[d].message);
+        for (int n = 0; n < r->diags[d].n_notes; n++)
+            free(r->diags[d].notes[n].message);
+        free(r->diags[d].notes);
+        for (int n = 0; n < r->diags[d].n_fixits; n++)
+            free(r->diags[d].fixits[n].text);
+        free(r->diags[d].fixits);
+    }
+    free(r->funcs);
+    free(r->values);
+    free(r->storages);
+    free(r->events);
+    free(r->diags);
+    free(r);
+}
+
+const an_func_report *an_report_func(const an_report *r, const char *name)
+{
+    for (int k = 0; k < r->n_funcs; k++)
+        if (strcmp(r->funcs[k].name, name) == 0)
+            return &r->funcs[k];
+    return NULL;
+}
+
+const char *an_severity_name(an_severity s)
+{
+    return s == AN_ERROR ? "error" : s == AN_WARNING ? "warning" : "note";
+}
+
+bool an_report_has_errors(const an_report *r)
+{
+    for (int d = 0; d < r->n_diags; d++)
+        if (r->diags[d].severity == AN_ERROR)
+            return true;
+    return false;
+}

@@ -1,0 +1,306 @@
+/*
+ * an_call.c: one API call or release, executed abstractly.
+ *
+ * The arguments are evaluated in the top frame; when every one is known
+ * the op's meta function gives the result exactly as the runtime would.
+ * An unknown argument makes an unknown result: a creation, copy or compute
+ * op still makes a new storage (of unknown size), a view still shares its
+ * input's storage.  A failed meta function is an error diagnostic at the
+ * call, and the result is a poison handle whose uses stay silent.
+ */
+#include "an_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool env_var(void *ctx, int var, int64_t *out)
+{
+    an_frame *f = an_top(ctx);
+    if (var < 0 || !f->int_known[var])
+        return false;
+    *out = f->ints[var];
+    return true;
+}
+
+static const an_handle *query_handle(an_ctx *cx, int var)
+{
+    int h = an_tensor_of(cx, var);
+    if (h < 0 || cx->handles[h].released || !cx->handles[h].known)
+        return NULL;
+    return &cx->handles[h];
+}
+
+static bool env_query(void *ctx, const ir_expr *q, int64_t *out)
+{
+    an_ctx *cx = ctx;
+    const an_handle *h = query_handle(cx, q->var);
+    int64_t a = 0, d;
+    if (q->query == IR_Q_ELEMENT_SIZE)
+        return an_eval(cx, q->a, &a) && (*out = mt_dtype_size((tl_dtype)a)) > 0;
+    if (!h || (q->a && !an_eval(cx, q->a, &a)))
+        return false;
+    const mt_layout *l = &h->l;
+    switch (q->query) {
+    case IR_Q_NDIM: *out = l->ndim; return true;
+    case IR_Q_SIZE: return mt_wrap_dim(a, l->ndim, &d) && l->ndim > 0 && (*out = l->shape[d], true);
+    case IR_Q_STRIDE:
+        return mt_wrap_dim(a, l->ndim, &d) && l->ndim > 0 && (*out = l->strides[d], true);
+    case IR_Q_NUMEL: *out = mt_numel(l); return true;
+    case IR_Q_NBYTES: *out = mt_nbytes(l); return true;
+    case IR_Q_STORAGE_OFFSET: *out = l->offset; return true;
+    case IR_Q_STORAGE_NBYTES: *out = l->storage_nbytes; return true;
+    case IR_Q_IS_CONTIGUOUS: *out = mt_is_contiguous(l); return true;
+    case IR_Q_IS_CONTIGUOUS_FORMAT: *out = mt_is_contiguous_format(l, (tl_format)a); return true;
+    case IR_Q_DTYPE_OF: *out = l->dtype; return true;
+    case IR_Q_DEVICE_OF: *out = l->device; return true;
+    case IR_Q_SHARES_STORAGE: {
+        const an_handle *h2 = query_handle(cx, q->var2);
+        return h2 && h->storage >= 0 && h2->storage >= 0 &&
+               (*out = h->storage == h2->storage, true);
+    }
+    default: return false;
+    }
+}
+
+bool an_eval(an_ctx *cx, const ir_expr *e, int64_t *out)
+{
+    ir_env env = {env_var, env_query, cx};
+    return e && ir_expr_eval(e, &env, out);
+}
+
+int an_tensor_of(an_ctx *cx, int var)
+{
+    if (var == IR_UNKNOWN_TENSOR || var == IR_NO_VAR)
+        return AN_UNKNOWN;
+    if (var == IR_NULL_TENSOR)
+        return AN_UNSET;
+    return an_top(cx)->tensor[var];
+}
+
+/* The state of one call being executed. */
+typedef struct call_args {
+    mt_call mc;
+    int handle[TL_MAX_LIST];
+    int n_handles;
+    bool known;       /* every argument known */
+    bool poison;      /* an operand is poison or released: stay silent */
+    const char *why;  /* first unknown argument's reason */
+} call_args;
+
+static const char *var_name(an_ctx *cx, int var)
+{
+    return var >= 0 ? cx->u->vars[var].name : "NULL";
+}
+
+/* A tensor operand: checks use after release and NULL. */
+static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
+{
+    int h = an_tensor_of(cx, var);
+    int k = a->n_handles++;
+    a->handle[k] = h;
+    if (h == AN_UNKNOWN || h == AN_UNSET) {
+        a->known = false;
+        a->why = a->why ? a->why
+                 : h == AN_UNSET ? an_strfmt("%s holds no tensor here", var_name(cx, var))
+                                 : an_strfmt("%s cannot be followed", var_name(cx, var));
+        return;
+    }
+    an_handle *hd = &cx->handles[h];
+    if (hd->released) {
+        an_diag *d = an_diag_add(cx, AN_ERROR, "use-after-release", s->loc.line, s->loc.col,
+                                 "tl_%s uses '%s' after it was released", mt_ops[s->call.op].name,
+                                 var_name(cx, var));
+        (void)d;
+        a->poison = true;
+    }
+    a->poison = a->poison || hd->poison;
+    if (!hd->known && !a->why)
+        a->why = an_strfmt("the layout of %s is unknown", var_name(cx, var));
+    a->known = a->known && hd->known;
+    a->mc.in[k] = &hd->l;
+}
+
+static void int_arg(an_ctx *cx, call_args *a, const ir_expr *e, int64_t *out)
+{
+    if (an_eval(cx, e, out))
+        return;
+    a->known = false;
+    if (!a->why)
+        a->why = an_strfmt("an argument is not known statically%s%s",
+                           e && e->kind == IR_EXPR_UNKNOWN ? ": " : "",
+                           e && e->kind == IR_EXPR_UNKNOWN && e->reason ? e->reason : "");
+}
+
+static void ints_arg(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out)
+{
+    out->n = arg->n < 0 ? 0 : arg->n;
+    if (arg->n < 0 || arg->n > TL_MAX_DIMS) {
+        a->known = false;
+        a->why = a->why ? a->why : an_strfmt("a shape is not known: %s",
+                                             arg->reason ? arg->reason : "not a TL_SHAPE literal");
+        out->n = 0;
+        return;
+    }
+    for (int k = 0; k < arg->n; k++)
+        int_arg(cx, a, arg->exprs[k], &out->v[k]);
+}
+
+static void collect_args(an_ctx *cx, const ir_stmt *s, call_args *a)
+{
+    int ni = 0, ns = 0;
+    int64_t v;
+    memset(a, 0, sizeof *a);
+    a->known = true;
+    a->mc.op = s->call.op;
+    for (int k = 0; k < s->call.n_args; k++) {
+        const ir_arg *arg = &s->call.args[k];
+        switch (arg->kind) {
+        case IR_ARG_TENSOR: tensor_arg(cx, s, a, arg->var); break;
+        case IR_ARG_LIST:
+            if (arg->n < 0) {
+                a->known = false;
+                a->why = a->why ? a->why : an_strdup("the tensor list is not a TL_LIST literal");
+            }
+            for (int j = 0; j < arg->n && j < TL_MAX_LIST; j++)
+                tensor_arg(cx, s, a, arg->vars[j]);
+            break;
+        case IR_ARG_INTS: ints_arg(cx, a, arg, &a->mc.s[ns++ & 1]); break;
+        case IR_ARG_INT: int_arg(cx, a, arg->expr, &a->mc.i[ni++ & 3]); break;
+        case IR_ARG_BOOL: int_arg(cx, a, arg->expr, &v); a->mc.b = v != 0; break;
+        case IR_ARG_DOUBLE: a->mc.f = arg->value; break;
+        case IR_ARG_DTYPE: int_arg(cx, a, arg->expr, &v); a->mc.dtype = (tl_dtype)v; break;
+        case IR_ARG_DEVICE: int_arg(cx, a, arg->expr, &v); a->mc.device = (tl_device)v; break;
+        case IR_ARG_FORMAT: int_arg(cx, a, arg->expr, &v); a->mc.format = (tl_format)v; break;
+        }
+    }
+    a->mc.n_in = a->n_handles;
+}
+
+const char *an_status_check(tl_status s)
+{
+    switch (s) {
+    case TL_ERR_INVALID_VIEW: case TL_ERR_BAD_DIM: return "invalid-view";
+    case TL_ERR_SHAPE_MISMATCH: return "shape-mismatch";
+    case TL_ERR_DTYPE_MISMATCH: return "dtype-mismatch";
+    case TL_ERR_OVERLAPPING_WRITE: return "overlapping-write";
+    case TL_ERR_RELEASED: return "use-after-release";
+    case TL_ERR_DEVICE: return "device-mismatch";
+    case TL_ERR_OUT_OF_MEMORY: return "byte-overflow";
+    default: return "invalid-argument";
+    }
+}
+
+/* Assign handle h to the call's result variable. */
+static void bind_result(an_ctx *cx, const ir_stmt *s, int h)
+{
+    if (s->call.result >= 0)
+        an_top(cx)->tensor[s->call.result] = h;
+}
+
+static void record_value(an_ctx *cx, int value, const an_handle *h, const mt_result *r,
+                         const call_args *a, const char *why)
+{
+    an_value *v = &cx->r->values[value];
+    if (v->n_exec++ > 0)
+        return;
+    v->executed = true;
+    v->known = h->known;
+    v->error = h->poison;
+    v->l = h->l;
+    v->storage = h->storage;
+    v->kind = r ? r->kind : MT_KIND_NEW;
+    if (r && r->kind == MT_KIND_VIEW && a->handle[r->view_of] >= 0)
+        v->view_of = cx->handles[a->handle[r->view_of]].value;
+    v->bytes_moved = r ? r->read_bytes + r->written_bytes : 0;
+    v->reason = an_strdup(r && h->known ? r->msg : why);
+}
+
+/* The result of a call whose arguments are not all known. */
+static an_handle unknown_result(an_ctx *cx, const ir_stmt *s, const call_args *a, int value,
+                                mt_result *r)
+{
+    an_handle h = {.storage = -1, .value = value, .poison = a->poison};
+    mt_family fam = mt_ops[s->call.op].family;
+    memset(r, 0, sizeof *r);
+    r->kind = fam == MT_INPLACE || fam == MT_ACCESS ? MT_KIND_INPLACE : MT_KIND_NEW;
+    if (fam == MT_VIEW && a->handle[0] >= 0) {
+        h.storage = cx->handles[a->handle[0]].storage;
+        r->kind = MT_KIND_VIEW;
+    } else if (fam == MT_CREATE || fam == MT_COPY || fam == MT_COMPUTE) {
+        h.storage = an_storage_new(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
+                                   a->n_handles ? cx->handles[a->handle[0]].l.device : a->mc.device,
+                                   -1);
+    }
+    return h;
+}
+
+static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, int value,
+                              const mt_result *r)
+{
+    an_handle h = {.known = true, .l = r->out, .storage = -1, .value = value};
+    if (r->kind == MT_KIND_VIEW)
+        h.storage = cx->handles[a->handle[r->view_of]].storage;
+    else if (r->kind == MT_KIND_NEW)
+        h.storage = an_storage_new(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
+                                   r->out.device, r->alloc_nbytes);
+    return h;
+}
+
+static void report_error(an_ctx *cx, const ir_stmt *s, const mt_result *r)
+{
+    an_diag_add(cx, AN_ERROR, an_status_check(r->status), s->loc.line, s->loc.col, "tl_%s: %s",
+                mt_ops[s->call.op].name, r->msg);
+}
+
+static bool op_returns_tensor(mt_op op)
+{
+    mt_family f = mt_ops[op].family;
+    return f != MT_INPLACE && f != MT_ACCESS && f != MT_RELEASE;
+}
+
+void an_exec_call(an_ctx *cx, const ir_stmt *s)
+{
+    call_args a;
+    mt_result r;
+    int value = an_site_get(cx, s);
+    an_handle h;
+    collect_args(cx, s, &a);
+    cx->n_calls++;
+    if (!a.known || a.poison) {
+        h = unknown_result(cx, s, &a, value, &r);
+    } else if (mt_run(&a.mc, &r) != TL_OK) {
+        report_error(cx, s, &r);
+        h = (an_handle){.poison = true, .storage = -1, .value = value};
+    } else {
+        h = known_result(cx, s, &a, value, &r);
+    }
+    if (op_returns_tensor(s->call.op)) {
+        int idx = an_handle_new(cx, &h);
+        if (h.storage >= 0)
+            cx->refs[h.storage]++;
+        bind_result(cx, s, idx);
+    }
+    if (value >= 0)
+        record_value(cx, value, &h, h.known ? &r : NULL, &a, a.why ? a.why : r.msg);
+    int64_t moved = h.known || (!a.poison && a.known) ? r.read_bytes + r.written_bytes : 0;
+    an_account_moved(cx, moved);
+    an_event_add(cx, s->loc.line, s->loc.col, s->call.op, value, moved);
+    free((void *)a.why);
+}
+
+void an_exec_release(an_ctx *cx, const ir_stmt *s)
+{
+    int var = s->release.var;
+    int h = an_tensor_of(cx, var);
+    if (h < 0)
+        return;
+    an_handle *hd = &cx->handles[h];
+    if (hd->released) {
+        an_diag_add(cx, AN_ERROR, "double-release", s->loc.line, s->loc.col,
+                    "'%s' is released twice", var_name(cx, var));
+        return;
+    }
+    hd->released = true;
+    an_storage_unref(cx, hd->storage, an_top(cx)->func, s->loc.line, s->loc.col);
+    an_event_add(cx, s->loc.line, s->loc.col, MT_OP_release, -1, 0);
+}

@@ -1,0 +1,395 @@
+/*
+ * an_exec.c: statements and control flow, roots and the report's totals.
+ *
+ * Loops with a known condition run iteration by iteration (capped by
+ * max_iterations, reported when hit); a loop whose condition is unknown
+ * runs its body once and says so.  An if whose condition is unknown runs
+ * both arms from the same state and continues with the arm that ends with
+ * more live bytes; variables that differ between the arms become unknown.
+ */
+#include "an_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s);
+
+an_flow an_exec_block(an_ctx *cx, const ir_block *b)
+{
+    if (!b)
+        return AN_FLOW_NEXT;
+    for (int k = 0; k < b->n_stmts; k++) {
+        an_flow fl = exec_stmt(cx, b->stmts[k]);
+        if (fl != AN_FLOW_NEXT)
+            return fl;
+    }
+    return AN_FLOW_NEXT;
+}
+
+/* ---- branches: snapshot, run both arms, keep the heavier ---- */
+
+typedef struct snapshot {
+    int64_t n_handles, live;
+    an_handle *handles;
+    int n_storages;
+    int64_t *refs;
+    bool *live_storage;
+    an_storage *storages;
+    int depth;
+    an_frame frames[64];
+    int *tensors[64];
+    int64_t *ints[64];
+    bool *known[64];
+} snapshot;
+
+static void *dup_mem(const void *p, size_t n)
+{
+    void *q = malloc(n ? n : 1);
+    if (!q)
+        abort();
+    memcpy(q, p, n);
+    return q;
+}
+
+static void snap_take(an_ctx *cx, snapshot *sn)
+{
+    size_t nv = (size_t)(cx->u->n_vars > 0 ? cx->u->n_vars : 1);
+    sn->n_handles = cx->n_handles;
+    sn->live = cx->live;
+    sn->handles = dup_mem(cx->handles, sizeof *cx->handles * (size_t)cx->n_handles);
+    sn->n_storages = cx->r->n_storages;
+    sn->refs = dup_mem(cx->refs, sizeof *cx->refs * (size_t)sn->n_storages);
+    sn->live_storage = dup_mem(cx->live_storage, sizeof(bool) * (size_t)sn->n_storages);
+    sn->storages = dup_mem(cx->r->storages, sizeof *cx->r->storages * (size_t)sn->n_storages);
+    sn->depth = cx->depth;
+    for (int k = 0; k < cx->depth; k++) {
+        sn->frames[k] = *cx->stack[k];
+        sn->tensors[k] = dup_mem(cx->stack[k]->tensor, sizeof(int) * nv);
+        sn->ints[k] = dup_mem(cx->stack[k]->ints, sizeof(int64_t) * nv);
+        sn->known[k] = dup_mem(cx->stack[k]->int_known, sizeof(bool) * nv);
+    }
+}
+
+/* Restore the state of sn; storages made since are no longer live. */
+static void snap_restore(an_ctx *cx, const snapshot *sn)
+{
+    size_t nv = (size_t)(cx->u->n_vars > 0 ? cx->u->n_vars : 1);
+    memcpy(cx->handles, sn->handles, sizeof *cx->handles * (size_t)sn->n_handles);
+    cx->live = sn->live;
+    memcpy(cx->refs, sn->refs, sizeof *cx->refs * (size_t)sn->n_storages);
+    memcpy(cx->live_storage, sn->live_storage, sizeof(bool) * (size_t)sn->n_storages);
+    for (int s = 0; s < sn->n_storages; s++) {
+        an_storage *st = &cx->r->storages[s];
+        st->free_line = sn->storages[s].free_line;
+        st->free_col = sn->storages[s].free_col;
+        st->free_func = sn->storages[s].free_func;
+        st->free_event = sn->storages[s].free_event;
+        st->discarded = sn->storages[s].discarded;
+    }
+    for (int s = sn->n_storages; s < cx->r->n_storages; s++) {
+        cx->live_storage[s] = false;
+        cx->r->storages[s].discarded = true;
+    }
+    for (int k = 0; k < sn->depth; k++) {
+        memcpy(cx->stack[k]->tensor, sn->tensors[k], sizeof(int) * nv);
+        memcpy(cx->stack[k]->ints, sn->ints[k], sizeof(int64_t) * nv);
+        memcpy(cx->stack[k]->int_known, sn->known[k], sizeof(bool) * nv);
+        cx->stack[k]->line = sn->frames[k].line;
+    }
+}
+
+static void snap_free(snapshot *sn)
+{
+    free(sn->handles);
+    free(sn->refs);
+    free(sn->live_storage);
+    free(sn->storages);
+    for (int k = 0; k < sn->depth; k++) {
+        free(sn->tensors[k]);
+        free(sn->ints[k]);
+        free(sn->known[k]);
+    }
+}
+
+static bool same_layout(const mt_layout *a, const mt_layout *b)
+{
+    if (a->ndim != b->ndim || a->dtype != b->dtype || a->device != b->device ||
+        a->offset != b->offset)
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d] || a->strides[d] != b->strides[d])
+            return false;
+    return true;
+}
+
+/* After running the kept arm: a tensor variable keeps the kept arm's handle
+ * (so its releases are still followed) but its layout becomes unknown when
+ * the other arm left a different one; integers that differ become unknown. */
+static void join_vars(an_ctx *cx, const snapshot *other)
+{
+    int nv = cx->u->n_vars, k = cx->depth - 1;
+    an_frame *f = an_top(cx);
+    for (int v = 0; v < nv; v++) {
+        int mine = f->tensor[v], theirs = other->tensors[k][v];
+        if (mine != theirs && mine >= 0) {
+            const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs]
+                                                                           : NULL;
+            if (!h || !h->known || !same_layout(&h->l, &cx->handles[mine].l))
+                cx->handles[mine].known = false;
+        } else if (mine != theirs) {
+            f->tensor[v] = AN_UNKNOWN;
+        }
+        if (f->int_known[v] != other->known[k][v] || f->ints[v] != other->ints[k][v])
+            f->int_known[v] = false;
+    }
+}
+
+static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
+{
+    snapshot before, after_then;
+    snap_take(cx, &before);
+    an_flow f_then = an_exec_block(cx, s->branch.then_blk);
+    snap_take(cx, &after_then);
+    snap_restore(cx, &before);
+    an_flow f_else = an_exec_block(cx, s->branch.else_blk);
+    if (after_then.live > cx->live) { /* keep the then arm */
+        snapshot after_else;
+        snap_take(cx, &after_else);
+        snap_restore(cx, &after_then);
+        join_vars(cx, &after_else);
+        snap_free(&after_else);
+    } else {
+        join_vars(cx, &after_then);
+        f_then = f_else;
+    }
+    snap_free(&before);
+    snap_free(&after_then);
+    /* a return or break in only one arm: continue as if it fell through */
+    return f_then == f_else ? f_then : AN_FLOW_NEXT;
+}
+
+static an_flow exec_if(an_ctx *cx, const ir_stmt *s)
+{
+    int64_t c;
+    if (an_eval(cx, s->branch.cond, &c))
+        return an_exec_block(cx, c ? s->branch.then_blk : s->branch.else_blk);
+    return exec_unknown_if(cx, s);
+}
+
+/* ---- loops ---- */
+
+/* 1: run the body, 0: leave, -1: unknown. */
+static int loop_test(an_ctx *cx, const ir_stmt *s)
+{
+    int64_t c;
+    an_exec_block(cx, s->loop.cond_pre);
+    if (!s->loop.cond)
+        return 1;
+    return an_eval(cx, s->loop.cond, &c) ? c != 0 : -1;
+}
+
+static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
+{
+    an_flow fl = an_exec_block(cx, s->loop.body);
+    *leave = fl == AN_FLOW_BREAK || fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP;
+    if (fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP)
+        return fl;
+    if (!*leave)
+        an_exec_block(cx, s->loop.step);
+    return AN_FLOW_NEXT;
+}
+
+static an_flow exec_loop(an_ctx *cx, const ir_stmt *s)
+{
+    bool leave = false;
+    an_flow fl = AN_FLOW_NEXT;
+    int64_t n = 0;
+    cx->loop_depth++;
+    an_exec_block(cx, s->loop.init);
+    if (s->loop.kind == IR_LOOP_DO) {
+        fl = loop_body(cx, s, &leave);
+        n++;
+    }
+    while (!leave && fl == AN_FLOW_NEXT && !cx->stopped) {
+        int t = loop_test(cx, s);
+        if (t == 0)
+            break;
+        if (t < 0) {
+            an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
+                        "loop condition is not known statically: the body is analysed for one "
+                        "iteration");
+            fl = loop_body(cx, s, &leave);
+            break;
+        }
+        if (n++ >= cx->opt.max_iterations) {
+            an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
+                        "loop stopped after %lld iterations (--max-iterations); later totals "
+                        "are lower bounds", (long long)cx->opt.max_iterations);
+            break;
+        }
+        fl = loop_body(cx, s, &leave);
+    }
+    cx->loop_depth--;
+    return fl;
+}
+
+/* ---- calls of the file's own functions ---- */
+
+static bool on_stack(const an_ctx *cx, int func)
+{
+    for (int k = 0; k < cx->depth; k++)
+        if (cx->stack[k]->func == func)
+            return true;
+    return false;
+}
+
+static void bind_params(an_ctx *cx, const ir_stmt *s, an_frame *callee)
+{
+    const ir_func *fn = cx->u->funcs[s->user_call.callee];
+    for (int k = 0; k < fn->n_params && k < s->user_call.n_args; k++) {
+        int p = fn->params[k];
+        const ir_uarg *a = &s->user_call.args[k];
+        if (cx->u->vars[p].kind == IR_VAR_TENSOR)
+            callee->tensor[p] = a->kind == IR_VAR_TENSOR ? an_tensor_of(cx, a->var) : AN_UNKNOWN;
+        else if (cx->u->vars[p].kind == IR_VAR_INT && a->expr)
+            callee->int_known[p] = an_eval(cx, a->expr, &callee->ints[p]);
+    }
+}
+
+static void external_call(an_ctx *cx, const ir_stmt *s)
+{
+    for (int k = 0; k < s->user_call.n_args; k++) {
+        if (s->user_call.args[k].kind != IR_VAR_TENSOR)
+            continue;
+        an_diag_add(cx, AN_NOTE, "external-call", s->loc.line, s->loc.col,
+                    "'%s' is not defined in this file: assumed not to release or keep the "
+                    "tensors passed to it", s->user_call.name);
+        break;
+    }
+    if (s->user_call.result >= 0 && cx->u->vars[s->user_call.result].kind == IR_VAR_TENSOR)
+        an_top(cx)->tensor[s->user_call.result] = AN_UNKNOWN;
+    else if (s->user_call.result >= 0)
+        an_top(cx)->int_known[s->user_call.result] = false;
+}
+
+static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
+{
+    int callee = s->user_call.callee, result = s->user_call.result;
+    if (callee < 0) {
+        external_call(cx, s);
+        return AN_FLOW_NEXT;
+    }
+    if (on_stack(cx, callee) || cx->depth >= cx->opt.max_depth || cx->depth >= 64) {
+        an_diag_add(cx, AN_NOTE, "recursion", s->loc.line, s->loc.col, "call of '%s' not "
+                    "followed (recursion or nesting deeper than %d)", s->user_call.name,
+                    cx->opt.max_depth);
+        external_call(cx, s);
+        return AN_FLOW_NEXT;
+    }
+    an_frame *f = an_frame_new(cx, callee);
+    bind_params(cx, s, f);
+    an_run_function(cx, callee, f);
+    if (result >= 0 && cx->u->vars[result].kind == IR_VAR_TENSOR)
+        an_top(cx)->tensor[result] = f->ret_handle;
+    else if (result >= 0) {
+        an_top(cx)->int_known[result] = f->ret_int_known;
+        an_top(cx)->ints[result] = f->ret_int;
+    }
+    an_frame_free(f);
+    return cx->stopped ? AN_FLOW_STOP : AN_FLOW_NEXT;
+}
+
+static an_flow exec_return(an_ctx *cx, const ir_stmt *s)
+{
+    an_frame *f = an_top(cx);
+    if (s->ret.var != IR_NO_VAR)
+        f->ret_handle = an_tensor_of(cx, s->ret.var);
+    if (s->ret.value)
+        f->ret_int_known = an_eval(cx, s->ret.value, &f->ret_int);
+    return AN_FLOW_RETURN;
+}
+
+static void exec_assign_int(an_ctx *cx, const ir_stmt *s)
+{
+    an_frame *f = an_top(cx);
+    int v = s->assign_int.var;
+    if (v >= 0)
+        f->int_known[v] = an_eval(cx, s->assign_int.value, &f->ints[v]);
+}
+
+static void exec_eval(an_ctx *cx, const ir_stmt *s)
+{
+    int64_t ignored;
+    const ir_expr *e = s->eval.expr;
+    if (e && (e->kind == IR_EXPR_QUERY) && e->var >= 0) {
+        int h = an_tensor_of(cx, e->var);
+        if (h >= 0 && cx->handles[h].released)
+            an_diag_add(cx, AN_ERROR, "use-after-release", s->loc.line, s->loc.col,
+                        "%s uses '%s' after it was released", ir_query_name(e->query),
+                        cx->u->vars[e->var].name);
+    }
+    an_eval(cx, e, &ignored);
+}
+
+static void exec_unsupported(an_ctx *cx, const ir_stmt *s)
+{
+    an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
+                "not analysed: %s; the analysis goes on", s->unsup.message);
+    if (s->unsup.var >= 0 && cx->u->vars[s->unsup.var].kind == IR_VAR_TENSOR)
+        an_top(cx)->tensor[s->unsup.var] = AN_UNKNOWN;
+}
+
+static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
+{
+    if (cx->stopped)
+        return AN_FLOW_STOP;
+    if (cx->n_calls >= cx->opt.max_calls) {
+        cx->stopped = true;
+        an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
+                    "analysis stopped after %lld API calls (--max-calls); later totals are "
+                    "lower bounds", (long long)cx->opt.max_calls);
+        return AN_FLOW_STOP;
+    }
+    an_top(cx)->line = s->loc.line;
+    switch (s->kind) {
+    case IR_CALL: an_exec_call(cx, s); break;
+    case IR_RELEASE: an_exec_release(cx, s); break;
+    case IR_ASSIGN_INT: exec_assign_int(cx, s); break;
+    case IR_ASSIGN_TENSOR: an_top(cx)->tensor[s->assign_tensor.dst] =
+                               an_tensor_of(cx, s->assign_tensor.src); break;
+    case IR_BLOCK: return an_exec_block(cx, s->block);
+    case IR_IF: return exec_if(cx, s);
+    case IR_LOOP: return exec_loop(cx, s);
+    case IR_BREAK: return AN_FLOW_BREAK;
+    case IR_CONTINUE: return AN_FLOW_CONTINUE;
+    case IR_USER_CALL: return exec_user_call(cx, s);
+    case IR_RETURN: return exec_return(cx, s);
+    case IR_EVAL: exec_eval(cx, s); break;
+    case IR_UNSUPPORTED: exec_unsupported(cx, s); break;
+    default: break;
+    }
+    return AN_FLOW_NEXT;
+}
+
+static an_func_report *func_report(an_ctx *cx, int func)
+{
+    for (int j = 0; j < cx->r->n_funcs; j++)
+        if (cx->r->funcs[j].func == func)
+            return &cx->r->funcs[j];
+    return NULL;
+}
+
+void an_run_function(an_ctx *cx, int func, an_frame *f)
+{
+    an_func_report *fr = func_report(cx, func);
+    cx->stack[cx->depth++] = f;
+    f->line = cx->u->funcs[func]->loc.line;
+    if (fr)
+        fr->executed = true;
+    an_exec_block(cx, cx->u->funcs[func]->body);
+    if (fr && !cx->fs[func].done_first) {
+        cx->fs[func].done_first = true;
+        fr->end_live_bytes = cx->live;
+    }
+    cx->depth--;
+}

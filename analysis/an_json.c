@@ -1,0 +1,138 @@
+/*
+ * an_json.c: the machine-readable report (spec/report-json.md), built with
+ * Jansson.  The spec's fields come first, in the spec's order, with the
+ * spec's types; the project's own fields follow them.  Unknown entries are
+ * null.  Keys keep insertion order, so the output is deterministic.
+ */
+#include "an_report.h"
+
+#include <jansson.h>
+
+static json_t *ints_or_null(bool known, int n, const int64_t *v)
+{
+    if (!known)
+        return json_null();
+    json_t *a = json_array();
+    for (int k = 0; k < n; k++)
+        json_array_append_new(a, json_integer(v[k]));
+    return a;
+}
+
+static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+static json_t *int_or_null(bool known, int64_t v) { return known ? json_integer(v) : json_null(); }
+
+static json_t *value_json(const an_report *r, int id)
+{
+    const an_value *v = &r->values[id];
+    bool k = v->known && v->executed && !v->error;
+    json_t *o = json_object();
+    json_object_set_new(o, "name", str_or_null(v->name));
+    json_object_set_new(o, "line", json_integer(v->line));
+    json_object_set_new(o, "column", json_integer(v->col));
+    json_object_set_new(o, "op", json_string(mt_ops[v->op].name));
+    json_object_set_new(o, "shape", ints_or_null(k, v->l.ndim, v->l.shape));
+    json_object_set_new(o, "strides", ints_or_null(k, v->l.ndim, v->l.strides));
+    json_object_set_new(o, "offset", int_or_null(k, v->l.offset));
+    json_object_set_new(o, "dtype", k ? json_string(mt_dtype_name(v->l.dtype)) : json_null());
+    json_object_set_new(o, "device", k ? json_string(mt_device_name(v->l.device)) : json_null());
+    json_object_set_new(o, "storage", int_or_null(v->storage >= 0, v->storage));
+    json_object_set_new(o, "kind", v->executed && !v->error
+                                       ? json_string(v->kind == MT_KIND_VIEW ? "view" : "new")
+                                       : json_null());
+    json_object_set_new(o, "contiguous", k ? json_boolean(mt_is_contiguous(&v->l)) : json_null());
+    json_object_set_new(o, "bytes_moved", json_integer(v->bytes_moved));
+    json_object_set_new(o, "reason", str_or_null(v->reason));
+    json_object_set_new(o, "view_of", int_or_null(v->view_of >= 0, v->view_of));
+    json_object_set_new(o, "executions", json_integer(v->n_exec));
+    json_object_set_new(o, "id", json_integer(id));
+    return o;
+}
+
+static json_t *storage_json(const an_storage *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_integer(s->id));
+    json_object_set_new(o, "nbytes", int_or_null(s->nbytes >= 0, s->nbytes));
+    json_object_set_new(o, "device", json_string(mt_device_name(s->device)));
+    json_object_set_new(o, "block_bytes", int_or_null(s->block_bytes >= 0, s->block_bytes));
+    json_object_set_new(o, "alloc_line", json_integer(s->alloc_line));
+    json_object_set_new(o, "free_line", int_or_null(s->free_line > 0, s->free_line));
+    json_object_set_new(o, "alloc_column", json_integer(s->alloc_col));
+    json_object_set_new(o, "free_column", int_or_null(s->free_line > 0, s->free_col));
+    json_object_set_new(o, "discarded_branch", json_boolean(s->discarded));
+    return o;
+}
+
+static json_t *id_list(int n, const int *ids)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < n; k++)
+        json_array_append_new(a, json_integer(ids[k]));
+    return a;
+}
+
+static json_t *func_json(const an_report *r, const an_func_report *f)
+{
+    json_t *o = json_object(), *values = json_array(), *storages = json_array();
+    for (int k = 0; k < f->n_values; k++)
+        json_array_append_new(values, value_json(r, f->values[k]));
+    for (int k = 0; k < f->n_storages; k++)
+        json_array_append_new(storages, storage_json(&r->storages[f->storages[k]]));
+    json_object_set_new(o, "name", json_string(f->name));
+    json_object_set_new(o, "file", json_string(r->unit->path));
+    json_object_set_new(o, "values", values);
+    json_object_set_new(o, "storages", storages);
+    json_object_set_new(o, "peak_live_bytes", json_integer(f->peak_live_bytes));
+    json_object_set_new(o, "peak_line", int_or_null(f->peak_line > 0, f->peak_line));
+    json_object_set_new(o, "end_live_bytes", json_integer(f->end_live_bytes));
+    json_object_set_new(o, "moved_bytes", json_integer(f->moved_bytes));
+    json_object_set_new(o, "peak_storages", id_list(f->n_peak_storages, f->peak_storages));
+    json_object_set_new(o, "root", json_boolean(f->is_root));
+    json_object_set_new(o, "executed", json_boolean(f->executed));
+    json_object_set_new(o, "calls", json_integer(f->n_calls));
+    json_object_set_new(o, "bytes_are_lower_bounds", json_boolean(f->unknown_bytes));
+    return o;
+}
+
+json_t *an_diag_json(const an_diag *d)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(d->file));
+    json_object_set_new(o, "line", json_integer(d->line));
+    json_object_set_new(o, "column", json_integer(d->col));
+    json_object_set_new(o, "severity", json_string(an_severity_name(d->severity)));
+    json_object_set_new(o, "check", json_string(d->check));
+    json_object_set_new(o, "message", json_string(d->message));
+    if (d->n_notes > 0) {
+        json_t *notes = json_array();
+        for (int k = 0; k < d->n_notes; k++)
+            json_array_append_new(notes, json_pack("{s:i,s:i,s:s}", "line", d->notes[k].line,
+                                                   "column", d->notes[k].col, "message",
+                                                   d->notes[k].message));
+        json_object_set_new(o, "notes", notes);
+    }
+    return o;
+}
+
+json_t *an_report_json(const an_report *r)
+{
+    json_t *root = json_object(), *funcs = json_array(), *diags = json_array();
+    for (int k = 0; k < r->n_funcs; k++)
+        json_array_append_new(funcs, func_json(r, &r->funcs[k]));
+    for (int k = 0; k < r->n_diags; k++)
+        json_array_append_new(diags, an_diag_json(&r->diags[k]));
+    json_object_set_new(root, "schema", json_integer(1));
+    json_object_set_new(root, "functions", funcs);
+    json_object_set_new(root, "diagnostics", diags);
+    return root;
+}
+
+int an_report_write_json(FILE *out, const an_report *r)
+{
+    json_t *j = an_report_json(r);
+    int rc = json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(j);
+    return rc;
+}

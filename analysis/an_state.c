@@ -1,0 +1,273 @@
+/*
+ * an_state.c: the interpreter's bookkeeping: handles, storages, values,
+ * events, live/peak accounting per function on the stack, diagnostics.
+ *
+ * Live bytes change only here (an_storage_new, an_storage_unref); every
+ * change updates the peak of each function on the stack, so a callee's
+ * peak covers its own executions and a root's the whole run.
+ */
+#define _GNU_SOURCE /* vasprintf */
+#include "an_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow(void *p, int64_t *cap, int64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    int64_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, (size_t)n * elem);
+    if (!q) {
+        fprintf(stderr, "tensorlint: out of memory\n");
+        abort();
+    }
+    memset((char *)q + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
+    *cap = n;
+    return q;
+}
+
+static void *grow_int(void *p, int *cap, int need, size_t elem)
+{
+    int64_t c = *cap;
+    p = grow(p, &c, need, elem);
+    *cap = (int)c;
+    return p;
+}
+
+char *an_strdup(const char *s)
+{
+    char *d = s ? strdup(s) : NULL;
+    if (s && !d)
+        abort();
+    return d;
+}
+
+char *an_strfmt(const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    return s;
+}
+
+int an_handle_new(an_ctx *cx, const an_handle *h)
+{
+    cx->handles = grow(cx->handles, &cx->cap_handles, cx->n_handles + 1, sizeof *h);
+    cx->handles[cx->n_handles] = *h;
+    return (int)cx->n_handles++;
+}
+
+/* Each function on the stack sees the new live total. */
+void an_account_live(an_ctx *cx)
+{
+    int seen[64], n_seen = 0;
+    for (int k = cx->depth - 1; k >= 0; k--) {
+        int f = cx->stack[k]->func;
+        bool dup = false;
+        for (int j = 0; j < n_seen; j++)
+            dup = dup || seen[j] == f;
+        if (dup)
+            continue;
+        seen[n_seen++] = f;
+        an_func_report *fr = NULL;
+        for (int j = 0; j < cx->r->n_funcs; j++)
+            if (cx->r->funcs[j].func == f)
+                fr = &cx->r->funcs[j];
+        if (!fr || cx->live <= fr->peak_live_bytes)
+            continue;
+        fr->peak_live_bytes = cx->live;
+        fr->peak_line = cx->stack[k]->line;
+        free(fr->peak_storages);
+        fr->peak_storages = malloc(sizeof(int) * (size_t)(cx->r->n_storages + 1));
+        fr->n_peak_storages = 0;
+        for (int s = 0; s < cx->r->n_storages; s++)
+            if (cx->live_storage[s])
+                fr->peak_storages[fr->n_peak_storages++] = s;
+    }
+}
+
+void an_account_moved(an_ctx *cx, int64_t bytes)
+{
+    int seen[64], n_seen = 0;
+    for (int k = cx->depth - 1; k >= 0; k--) {
+        int f = cx->stack[k]->func;
+        bool dup = false;
+        for (int j = 0; j < n_seen; j++)
+            dup = dup || seen[j] == f;
+        if (dup)
+            continue;
+        seen[n_seen++] = f;
+        for (int j = 0; j < cx->r->n_funcs; j++) {
+            if (cx->r->funcs[j].func == f) {
+                cx->r->funcs[j].moved_bytes += bytes;
+                cx->r->funcs[j].n_calls++;
+            }
+        }
+    }
+}
+
+int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device dev,
+                   int64_t nbytes)
+{
+    an_report *r = cx->r;
+    r->storages = grow_int(r->storages, &cx->cap_storages, r->n_storages + 1, sizeof *r->storages);
+    int cap = cx->cap_refs;
+    cx->refs = grow_int(cx->refs, &cap, r->n_storages + 1, sizeof *cx->refs);
+    cap = cx->cap_refs;
+    cx->live_storage = grow_int(cx->live_storage, &cap, r->n_storages + 1, sizeof(bool));
+    cx->cap_refs = cap;
+    an_storage *s = &r->storages[r->n_storages];
+    *s = (an_storage){.id = r->n_storages, .nbytes = nbytes, .device = dev, .func = func,
+                      .value = value, .alloc_line = line, .alloc_col = col, .free_func = -1,
+                      .alloc_event = r->n_events, .free_event = -1};
+    s->block_bytes = nbytes < 0 ? -1 : dev == TL_CUDA ? (nbytes + 511) / 512 * 512 : nbytes;
+    cx->refs[s->id] = 0;
+    cx->live_storage[s->id] = true;
+    r->n_storages++;
+    if (nbytes > 0)
+        cx->live += nbytes;
+    an_account_live(cx);
+    return s->id;
+}
+
+void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)
+{
+    if (storage < 0 || --cx->refs[storage] > 0 || !cx->live_storage[storage])
+        return;
+    an_storage *s = &cx->r->storages[storage];
+    cx->live_storage[storage] = false;
+    if (s->nbytes > 0)
+        cx->live -= s->nbytes;
+    if (s->free_line == 0) {
+        s->free_line = line;
+        s->free_col = col;
+        s->free_func = func;
+        s->free_event = cx->r->n_events;
+    }
+}
+
+static uint64_t hash_ptr(const void *p) { return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull; }
+
+void an_site_put(an_ctx *cx, const ir_stmt *s, int value)
+{
+    int64_t mask = cx->site_cap - 1;
+    for (int64_t k = (int64_t)(hash_ptr(s) & (uint64_t)mask);; k = (k + 1) & mask) {
+        if (!cx->site_keys[k]) {
+            cx->site_keys[k] = s;
+            cx->site_vals[k] = value;
+            return;
+        }
+    }
+}
+
+int an_site_get(const an_ctx *cx, const ir_stmt *s)
+{
+    int64_t mask = cx->site_cap - 1;
+    for (int64_t k = (int64_t)(hash_ptr(s) & (uint64_t)mask); cx->site_keys[k];
+         k = (k + 1) & mask)
+        if (cx->site_keys[k] == s)
+            return cx->site_vals[k];
+    return -1;
+}
+
+int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name)
+{
+    an_report *r = cx->r;
+    r->values = grow_int(r->values, &cx->cap_values, r->n_values + 1, sizeof *r->values);
+    an_value *v = &r->values[r->n_values];
+    *v = (an_value){.func = func, .line = s->loc.line, .col = s->loc.col, .name = name,
+                    .op = s->call.op, .storage = -1, .view_of = -1};
+    return r->n_values++;
+}
+
+void an_event_add(an_ctx *cx, int line, int col, mt_op op, int value, int64_t moved)
+{
+    an_report *r = cx->r;
+    if (!cx->log_events)
+        return;
+    if (r->n_events >= cx->opt.max_events) {
+        r->n_events_dropped++;
+        return;
+    }
+    r->events = grow(r->events, &cx->cap_events, r->n_events + 1, sizeof *r->events);
+    r->events[r->n_events++] = (an_event){an_top(cx)->func, line, col, op, value, cx->live,
+                                          moved, cx->loop_depth};
+}
+
+static bool same_diag(const an_diag *d, const char *check, int line, int col)
+{
+    return d->line == line && d->col == col && strcmp(d->check, check) == 0;
+}
+
+/* A diagnostic, once per (check, line, column): loops do not repeat it.
+ * Returns NULL for a repeat (callers add notes only to a new one). */
+an_diag *an_diag_add(an_ctx *cx, an_severity sev, const char *check, int line, int col,
+                     const char *fmt, ...)
+{
+    an_report *r = cx->r;
+    va_list ap;
+    for (int k = 0; k < r->n_diags; k++)
+        if (same_diag(&r->diags[k], check, line, col))
+            return NULL;
+    r->diags = grow_int(r->diags, &cx->cap_diags, r->n_diags + 1, sizeof *r->diags);
+    an_diag *d = &r->diags[r->n_diags++];
+    *d = (an_diag){.file = cx->u->path, .line = line, .col = col, .severity = sev,
+                   .check = check};
+    va_start(ap, fmt);
+    if (vasprintf(&d->message, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    return d;
+}
+
+void an_diag_note(an_diag *d, int line, int col, const char *fmt, ...)
+{
+    va_list ap;
+    if (!d)
+        return;
+    d->notes = realloc(d->notes, sizeof *d->notes * (size_t)(d->n_notes + 1));
+    if (!d->notes)
+        abort();
+    an_note *n = &d->notes[d->n_notes++];
+    n->line = line;
+    n->col = col;
+    va_start(ap, fmt);
+    if (vasprintf(&n->message, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+}
+
+an_frame *an_frame_new(an_ctx *cx, int func)
+{
+    an_frame *f = calloc(1, sizeof *f);
+    int n = cx->u->n_vars > 0 ? cx->u->n_vars : 1;
+    if (!f || !(f->tensor = malloc(sizeof(int) * (size_t)n)) ||
+        !(f->ints = calloc((size_t)n, sizeof(int64_t))) ||
+        !(f->int_known = calloc((size_t)n, sizeof(bool))))
+        abort();
+    for (int k = 0; k < n; k++)
+        f->tensor[k] = AN_UNSET;
+    f->func = func;
+    f->ret_handle = AN_UNSET;
+    return f;
+}
+
+void an_frame_free(an_frame *f)
+{
+    if (!f)
+        return;
+    free(f->tensor);
+    free(f->ints);
+    free(f->int_known);
+    free(f);
+}
+
+an_frame *an_top(an_ctx *cx) { return cx->stack[cx->depth - 1]; }

@@ -1,0 +1,105 @@
+/*
+ * bench_runtime.c: the CPU runtime's kernels against memcpy of the same
+ * bytes.  Prints one JSON line per case: the median of REPS timed runs
+ * after one warm-up, bytes read + written, and the effective bandwidth.
+ * bench/run.sh runs this beside bench_torch.py and writes the table in
+ * docs/performance.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <tensorlint/tensor.h>
+
+#define REPS 7
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef tl_tensor *(*bench_fn)(tl_tensor *a, tl_tensor *b);
+
+static double median_seconds(bench_fn f, tl_tensor *a, tl_tensor *b)
+{
+    double t[REPS];
+    tl_release(f(a, b)); /* warm-up: page faults, caches */
+    for (int k = 0; k < REPS; k++) {
+        double t0 = now();
+        tl_tensor *r = f(a, b);
+        t[k] = now() - t0;
+        tl_release(r);
+    }
+    qsort(t, REPS, sizeof t[0], cmp_double);
+    return t[REPS / 2];
+}
+
+static double memcpy_seconds(size_t bytes)
+{
+    char *src = malloc(bytes), *dst = malloc(bytes);
+    double t[REPS];
+    memset(src, 1, bytes);
+    memset(dst, 0, bytes);
+    for (int k = 0; k < REPS; k++) {
+        double t0 = now();
+        memcpy(dst, src, bytes);
+        t[k] = now() - t0;
+    }
+    volatile char sink = dst[bytes / 2];
+    (void)sink;
+    free(src);
+    free(dst);
+    qsort(t, REPS, sizeof t[0], cmp_double);
+    return t[REPS / 2];
+}
+
+static tl_tensor *f_contiguous(tl_tensor *a, tl_tensor *b) { (void)b; return tl_contiguous(a); }
+static tl_tensor *f_to_f32(tl_tensor *a, tl_tensor *b) { (void)b; return tl_to(a, TL_F32); }
+static tl_tensor *f_matmul(tl_tensor *a, tl_tensor *b) { return tl_matmul(a, b); }
+static tl_tensor *f_add(tl_tensor *a, tl_tensor *b) { return tl_add(a, b); }
+
+static void report(const char *name, double sec, int64_t moved)
+{
+    double memcpy_sec = memcpy_seconds((size_t)moved / 2);
+    printf("{\"case\":\"%s\",\"impl\":\"tensorlint\",\"ms\":%.3f,\"moved_bytes\":%lld,"
+           "\"gbps\":%.2f,\"memcpy_ms\":%.3f,\"memcpy_gbps\":%.2f}\n",
+           name, sec * 1e3, (long long)moved, (double)moved / sec / 1e9, memcpy_sec * 1e3,
+           (double)moved / memcpy_sec / 1e9);
+    fflush(stdout);
+}
+
+int main(void)
+{
+    tl_tensor *x = tl_randn(TL_SHAPE(16, 1024, 4096), TL_F16, TL_CPU);
+    tl_tensor *xt = tl_transpose(x, 1, 2);
+    int64_t n = tl_numel(x);
+    report("contiguous_transposed_f16", median_seconds(f_contiguous, xt, NULL), n * 2 * 2);
+    report("to_f32_transposed_f16", median_seconds(f_to_f32, xt, NULL), n * 2 + n * 4);
+    report("to_f32_contiguous_f16", median_seconds(f_to_f32, x, NULL), n * 2 + n * 4);
+    tl_release(xt);
+    tl_release(x);
+
+    tl_tensor *a = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
+    tl_tensor *b = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
+    double sec = median_seconds(f_matmul, a, b);
+    printf("{\"case\":\"matmul_1024_f32\",\"impl\":\"tensorlint\",\"ms\":%.3f,\"gflops\":%.1f}\n",
+           sec * 1e3, 2.0 * 1024 * 1024 * 1024 / sec / 1e9);
+    tl_release(a);
+    tl_release(b);
+
+    tl_tensor *m = tl_randn(TL_SHAPE(4096, 4096), TL_F32, TL_CPU);
+    tl_tensor *bias = tl_randn(TL_SHAPE(4096), TL_F32, TL_CPU);
+    report("add_broadcast_f32", median_seconds(f_add, m, bias), 4096 * 4096 * 4 * 2 + 4096 * 4);
+    tl_release(m);
+    tl_release(bias);
+    return 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * cli.c: helpers shared by the subcommands (see cli.h).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+
+int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input *in)
+{
+    int k = first;
+    in->files = argv + first;
+    in->n_files = 0;
+    in->n_args = 0;
+    in->args = NULL;
+    for (; k < argc && strcmp(argv[k], "--") != 0; k++) {
+        if (argv[k][0] == '-' && argv[k][1] != '\0') {
+            fprintf(stderr, "tensorlint %s: unknown option '%s' (options go before the files; "
+                    "compiler arguments after --)\n", cmd, argv[k]);
+            return 2;
+        }
+        in->n_files++;
+    }
+    if (k < argc) {
+        in->args = (const char *const *)argv + k + 1;
+        in->n_args = argc - k - 1;
+    }
+    return 0;
+}
+
+int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out)
+{
+    fe_status st = fe_parse_file(path, n_args, args, out);
+    if (st != FE_OK) {
+        fprintf(stderr, "tensorlint: error: %s: %s\n", path, fe_status_name(st));
+        return 2;
+    }
+    if ((*out)->n_errors == 0)
+        return 0;
+    for (int k = 0; k < (*out)->n_diags; k++)
+        if ((*out)->diags[k].severity >= IR_SEV_ERROR)
+            ir_diag_print(stderr, &(*out)->diags[k]);
+    fprintf(stderr, "tensorlint: %s does not compile (%d error%s); not analysed\n", path,
+            (*out)->n_errors, (*out)->n_errors == 1 ? "" : "s");
+    ir_unit_free(*out);
+    *out = NULL;
+    return 2;
+}
+
+bool cli_parse_count(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < 0) {
+        fprintf(stderr, "tensorlint: '%s' is not a non-negative whole number\n", s);
+        return false;
+    }
+    *out = v;
+    return true;
+}

@@ -1,0 +1,31 @@
+/*
+ * cli.h: what the subcommands share: splitting FILE... from the compiler
+ * arguments after "--", parsing a unit with clang's errors passed through,
+ * and parsing counts.
+ */
+#ifndef TL_CLI_H
+#define TL_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir.h"
+
+typedef struct cli_input {
+    int n_files;
+    char **files;
+    int n_args;
+    const char *const *args; /* compiler arguments after "--" */
+} cli_input;
+
+/* argv[first..argc): files, then optionally "--" and compiler args.  An
+ * option after a file is a usage error (exit 2 returned), else 0. */
+int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input *in);
+
+/* Parse path; prints why it failed and clang's errors.  0, or 2 (the exit code). */
+int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out);
+
+/* A non-negative count: "1000", "1e6" is not accepted.  Prints an error when false. */
+bool cli_parse_count(const char *s, int64_t *out);
+
+#endif /* TL_CLI_H */

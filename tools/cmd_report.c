@@ -1,0 +1,116 @@
+/*
+ * cmd_report.c: `tensorlint report FILE.c [options] [-- compiler args]`.
+ * Parses the file, runs the abstract interpreter and prints the accounting
+ * report as text (the worksheet's table) or JSON (spec/report-json.md).
+ * Exit: 0 analysed, 1 the program has error diagnostics, 2 usage error,
+ * missing file or clang errors (printed clang style).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_report.h"
+#include "cli.h"
+#include "frontend.h"
+
+static const char usage[] =
+    "usage: tensorlint report FILE.c [options] [-- compiler args]\n"
+    "\n"
+    "Print, per function, every tensor call's shape, strides, offset, dtype,\n"
+    "device, view or copy (and why), storage, bytes and the storage it keeps\n"
+    "alive; then live bytes at the end, the peak with its line and the\n"
+    "storages live there, and bytes moved.\n"
+    "\n"
+    "options:\n"
+    "  --format=text|json     output format (default text; json: spec/report-json.md)\n"
+    "  --function=NAME        only this function (text format)\n"
+    "  --max-calls=N          stop after N executed API calls per root (default 2000000)\n"
+    "  --max-iterations=N     stop a loop after N iterations (default 1000000)\n"
+    "  -o FILE, --output=FILE write the report to FILE instead of stdout\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "exit status: 0 analysed; 1 the program has errors (invalid view, shape\n"
+    "mismatch, use after release ...); 2 usage error, missing file or a C error.\n";
+
+typedef struct report_opts {
+    const char *format, *function, *output;
+    an_options an;
+} report_opts;
+
+static int parse(int argc, char **argv, report_opts *o, int *first_file)
+{
+    static const struct option longs[] = {
+        {"format", required_argument, 0, 'f'},       {"function", required_argument, 0, 'F'},
+        {"max-calls", required_argument, 0, 'c'},    {"max-iterations", required_argument, 0, 'i'},
+        {"output", required_argument, 0, 'o'},       {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+ho:", longs, NULL)) != -1) {
+        switch (c) {
+        case 'f': o->format = optarg; break;
+        case 'F': o->function = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'c': if (!cli_parse_count(optarg, &o->an.max_calls)) return 2; break;
+        case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0) {
+        fprintf(stderr, "tensorlint report: unknown format '%s' (text or json)\n", o->format);
+        return 2;
+    }
+    *first_file = optind;
+    return -1;
+}
+
+static int write_report(const report_opts *o, const an_report *r)
+{
+    FILE *out = o->output ? fopen(o->output, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "tensorlint report: cannot write %s\n", o->output);
+        return 2;
+    }
+    if (o->function && !an_report_func(r, o->function)) {
+        fprintf(stderr, "tensorlint report: no function '%s' with tensor code in %s\n",
+                o->function, r->unit->path);
+        if (out != stdout)
+            fclose(out);
+        return 2;
+    }
+    if (strcmp(o->format, "json") == 0) {
+        an_report_write_json(out, r);
+    } else {
+        an_text_options t = {o->function, false};
+        an_report_write_text(out, r, &t);
+    }
+    if (out != stdout)
+        fclose(out);
+    return an_report_has_errors(r) ? 1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report_opts o = {.format = "text"};
+    int first, rc;
+    an_options_default(&o.an);
+    if ((rc = parse(argc, argv, &o, &first)) >= 0)
+        return rc;
+    cli_input in;
+    if ((rc = cli_split_input(argc, argv, first, "report", &in)) != 0)
+        return rc;
+    if (in.n_files != 1) {
+        fprintf(stderr, "tensorlint report: expected one FILE.c, got %d\n", in.n_files);
+        return 2;
+    }
+    ir_unit *u = NULL;
+    if ((rc = cli_parse_unit(in.files[0], in.n_args, in.args, &u)) != 0)
+        return rc;
+    an_report *r = an_analyze(u, &o.an);
+    rc = write_report(&o, r);
+    an_report_free(r);
+    ir_unit_free(u);
+    return rc;
+}
