@@ -84,6 +84,7 @@ typedef struct call_args {
     int n_handles;
     bool known;       /* every argument known */
     bool poison;      /* an operand is poison or released: stay silent */
+    bool storage_unknown; /* some operand's storage cannot be followed */
     const char *why;  /* first unknown argument's reason */
 } call_args;
 
@@ -118,6 +119,8 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
         a->why = an_strfmt("the layout of %s is unknown", var_name(cx, var));
     a->known = a->known && hd->known;
     a->mc.in[k] = &hd->l;
+    a->mc.storage[k] = hd->storage;
+    a->storage_unknown = a->storage_unknown || hd->storage < 0;
 }
 
 static void int_arg(an_ctx *cx, call_args *a, const ir_expr *e, int64_t *out)
@@ -174,6 +177,7 @@ static void collect_args(an_ctx *cx, const ir_stmt *s, call_args *a)
         }
     }
     a->mc.n_in = a->n_handles;
+    a->mc.has_storage_ids = !a->storage_unknown;
 }
 
 const char *an_status_check(tl_status s)

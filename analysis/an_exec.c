@@ -386,6 +386,7 @@ void an_run_function(an_ctx *cx, int func, an_frame *f)
     f->line = cx->u->funcs[func]->loc.line;
     if (fr)
         fr->executed = true;
+    an_account_live(cx); /* what is live on entry counts toward the callee's peak */
     an_exec_block(cx, cx->u->funcs[func]->body);
     if (fr && !cx->fs[func].done_first) {
         cx->fs[func].done_first = true;

@@ -81,7 +81,7 @@ void an_account_live(an_ctx *cx)
         for (int j = 0; j < cx->r->n_funcs; j++)
             if (cx->r->funcs[j].func == f)
                 fr = &cx->r->funcs[j];
-        if (!fr || cx->live <= fr->peak_live_bytes)
+        if (!fr || (cx->live <= fr->peak_live_bytes && fr->peak_line > 0))
             continue;
         fr->peak_live_bytes = cx->live;
         fr->peak_line = cx->stack[k]->line;

@@ -24,7 +24,9 @@ const char *an_format_bytes(char *buf, size_t size, int64_t bytes)
         v /= 1024.0;
         u++;
     }
-    if (u == 0 || v == (double)(int64_t)v)
+    if (u > 0 && v != (double)(int64_t)v && bytes < (INT64_C(1) << 20))
+        snprintf(buf, size, "%" PRId64 " B", bytes); /* 4000 B, not 3.91 KiB */
+    else if (u == 0 || v == (double)(int64_t)v)
         snprintf(buf, size, "%" PRId64 " %s", u == 0 ? bytes : (int64_t)v, units[u]);
     else
         snprintf(buf, size, "%.2f %s", v, units[u]);

@@ -4,3 +4,16 @@ foreach(t test_worksheet)
     target_link_libraries(${t} PRIVATE tl_analysis tl_frontend)
   endif()
 endforeach()
+
+# Every PyTorch fixture, written as C and analysed, must match PyTorch.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND AND TARGET tensorlint_cli)
+  add_test(NAME oracle.analyzer
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/oracle/check_analyzer.py
+                   $<TARGET_FILE:tensorlint_cli> ${CMAKE_CURRENT_SOURCE_DIR}/fixtures
+                   ${CMAKE_CURRENT_BINARY_DIR}/oracle-c)
+  set_tests_properties(oracle.analyzer PROPERTIES LABELS "oracle")
+  add_test(NAME golden.reports
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/golden/run.sh $<TARGET_FILE:tensorlint_cli>)
+  set_tests_properties(golden.reports PROPERTIES LABELS "golden")
+endif()

@@ -97,6 +97,8 @@ typedef struct mt_call {
     tl_dtype dtype;
     tl_device device;
     tl_format format;
+    bool has_storage_ids;             /* storage[] is filled: in-place overlap checks run */
+    int64_t storage[TL_MAX_LIST];     /* identity of each operand's storage */
 } mt_call;
 
 typedef enum mt_kind {
@@ -131,8 +133,8 @@ tl_status mt_run(const mt_call *c, mt_result *r);
 /* computeStride: strides viewing (shape, strides) as newshape, or false. */
 bool mt_compute_stride(int ndim, const int64_t *shape, const int64_t *strides, int new_ndim,
                        const int64_t *newshape, int64_t *newstrides);
-/* infer_size: resolve one -1 in shape for numel elements; false on mismatch. */
-bool mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg);
+/* infer_size: resolve one -1 in shape for numel elements; the error status otherwise. */
+tl_status mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg);
 /* Broadcast shapes a and b into out; false on mismatch. */
 bool mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *n_out,
                          int64_t *out);

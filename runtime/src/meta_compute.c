@@ -260,6 +260,11 @@ tl_status mt_conv2d(const mt_call *c, mt_result *r)
     int xd = x->ndim == 3 ? 0 : 1; /* channel dim of x */
     if (conv_check(r, x, w, xd) != TL_OK || check_devices(r, 2, c->in) != TL_OK)
         return r->status;
+    if (w->shape[0] < 1)
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Given groups=1, expected weight to be at least "
+                       "1 at dimension 0, but got weight of size [%lld, %lld, %lld, %lld]",
+                       (long long)w->shape[0], (long long)w->shape[1], (long long)w->shape[2],
+                       (long long)w->shape[3]);
     if (s <= 0 || p < 0)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "conv2d: stride must be positive and padding "
                        "non-negative (got %lld, %lld)", (long long)s, (long long)p);

@@ -53,9 +53,10 @@ tl_status mt_reshape(const mt_call *c, mt_result *r)
     const mt_layout *in = c->in[0];
     mt_layout out = *in;
     tl_ints shape;
-    char why[160], reason[200];
-    if (!mt_infer_size(&c->s[0], mt_numel(in), &shape, r->msg))
-        return mt_fail(r, TL_ERR_INVALID_VIEW, "%s", r->msg);
+    char why[160], reason[200], msg[MT_MSG_MAX];
+    tl_status st = mt_infer_size(&c->s[0], mt_numel(in), &shape, msg);
+    if (st != TL_OK)
+        return mt_fail(r, st, "%s", msg);
     out.ndim = shape.n;
     memcpy(out.shape, shape.v, sizeof(int64_t) * (size_t)shape.n);
     if (mt_compute_stride(in->ndim, in->shape, in->strides, shape.n, shape.v, out.strides))
@@ -196,12 +197,32 @@ static tl_status new_dense(mt_result *r, const mt_layout *like, int ndim, const 
     return mt_new_storage(r, &out, read, "%s", reason);
 }
 
+/* t[idx] is AdvancedIndex over TensorIterator: the source restrided to the
+ * result's shape (stride 0 on the index dims, its own strides after) and the
+ * index viewed as idx.shape + 1s; the output takes the iterator's layout. */
+static void index_layout(const mt_layout *t, const mt_layout *idx, mt_layout *out)
+{
+    mt_layout src = *t, ix = *idx;
+    const mt_layout *ops[2] = {&src, &ix};
+    int n = idx->ndim + t->ndim - 1;
+    src.ndim = ix.ndim = n;
+    for (int d = 0; d < n; d++) {
+        bool in_idx = d < idx->ndim;
+        src.shape[d] = in_idx ? idx->shape[d] : t->shape[d - idx->ndim + 1];
+        src.strides[d] = in_idx ? 0 : t->strides[d - idx->ndim + 1];
+        ix.shape[d] = in_idx ? idx->shape[d] : 1;
+        ix.strides[d] = in_idx ? idx->strides[d] : 0;
+    }
+    out->ndim = n;
+    for (int d = 0; d < n; d++)
+        out->shape[d] = src.shape[d];
+    mt_iter_out_strides(n, out->shape, 2, ops, out->strides);
+}
+
 /* t[idx]: advanced indexing on dim 0 with an I64 index; shape idx.shape + t.shape[1:]. */
 tl_status mt_index(const mt_call *c, mt_result *r)
 {
     const mt_layout *t = c->in[0], *idx = c->in[1];
-    int64_t shape[TL_MAX_DIMS];
-    int n = 0;
     if (idx->dtype == TL_BOOL || idx->dtype == TL_U8)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "tl_index: boolean mask indexing is not "
                        "supported (its shape depends on the data); use an i64 index tensor");
@@ -214,13 +235,13 @@ tl_status mt_index(const mt_call *c, mt_result *r)
         return mt_fail(r, TL_ERR_BAD_DIM, "tl_index: result has more than %d dims", TL_MAX_DIMS);
     if (check_same_device(r, t, idx) != TL_OK)
         return r->status;
-    for (int d = 0; d < idx->ndim; d++)
-        shape[n++] = idx->shape[d];
-    for (int d = 1; d < t->ndim; d++)
-        shape[n++] = t->shape[d];
+    mt_layout out = *t;
+    index_layout(t, idx, &out);
+    if (mt_check_shape(r, out.ndim, out.shape, t->dtype) != TL_OK)
+        return r->status;
     int64_t per_row = mt_numel(t) / (t->shape[0] ? t->shape[0] : 1) * mt_dtype_size(t->dtype);
-    return new_dense(r, t, n, shape, t->dtype, mt_numel(idx) * per_row + mt_nbytes(idx),
-                     "index (gather) allocates");
+    return mt_new_storage(r, &out, mt_numel(idx) * per_row + mt_nbytes(idx),
+                          "index (gather) allocates");
 }
 
 /* t.index_select(dim, idx): idx a vector of I64/I32; the dim takes idx.numel entries. */

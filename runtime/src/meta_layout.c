@@ -66,6 +66,8 @@ bool mt_is_non_overlapping_and_dense(const mt_layout *l)
 {
     int perm[TL_MAX_DIMS];
     int n = l->ndim;
+    if (mt_is_contiguous(l) || mt_is_channels_last(l))
+        return true; /* TensorImpl: is_contiguous_ || is_channels_last_contiguous_ || ... */
     if (n == 1)
         return l->shape[0] < 2 || l->strides[0] == 1;
     for (int d = 0; d < n; d++)
@@ -213,8 +215,10 @@ bool mt_compute_stride(int ndim, const int64_t *shape, const int64_t *strides, i
     return vd == -1;
 }
 
-/* infer_size: one -1 takes what the others leave of numel. */
-bool mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg)
+/* infer_size: one -1 takes what the others leave of numel.  A bad entry
+ * (two -1, a negative size) is TL_ERR_BAD_ARGUMENT; a count that does not
+ * multiply out is TL_ERR_SHAPE_MISMATCH. */
+tl_status mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg)
 {
     int infer = -1;
     int64_t prod = 1;
@@ -224,23 +228,23 @@ bool mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg)
         if (s == -1) {
             if (infer >= 0) {
                 snprintf(msg, MT_MSG_MAX, "only one dimension can be inferred");
-                return false;
+                return TL_ERR_BAD_ARGUMENT;
             }
             infer = d;
         } else if (s < 0) {
             snprintf(msg, MT_MSG_MAX, "invalid shape dimension %lld", (long long)s);
-            return false;
+            return TL_ERR_BAD_ARGUMENT;
         } else if (__builtin_mul_overflow(prod, s, &prod)) {
             snprintf(msg, MT_MSG_MAX, "shape is too large");
-            return false;
+            return TL_ERR_OUT_OF_MEMORY;
         }
     }
     if (infer >= 0 && prod != 0 && numel % prod == 0) {
         out->v[infer] = numel / prod;
-        return true;
+        return TL_OK;
     }
     if (infer < 0 && prod == numel)
-        return true;
+        return TL_OK;
     char buf[128];
     int len = 0;
     for (int d = 0; d < shape->n; d++)
@@ -248,7 +252,7 @@ bool mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg)
                         (long long)shape->v[d]);
     snprintf(msg, MT_MSG_MAX, "shape '[%s]' is invalid for input of size %lld", buf,
              (long long)numel);
-    return false;
+    return TL_ERR_SHAPE_MISMATCH;
 }
 
 /* infer_size for broadcasting: right-align; sizes must match or be 1. */
@@ -316,12 +320,16 @@ static void sort_perm(int n_ops, int64_t st[][TL_MAX_DIMS], const int64_t *shape
     }
 }
 
-static void dense_strides_in_perm(int ndim, const int64_t *shape, const int *perm, int64_t *out)
+/* Dense strides in perm order (fastest first).  TensorIterator's
+ * compatible_stride multiplies by every size as it is (a size-0 dim zeroes
+ * the strides after it); infer_dense_strides skips sizes below 2. */
+static void dense_strides_in_perm(int ndim, const int64_t *shape, const int *perm, bool raw,
+                                  int64_t *out)
 {
     int64_t acc = 1;
     for (int k = 0; k < ndim; k++) {
         out[perm[k]] = acc;
-        acc *= shape[perm[k]] > 1 ? shape[perm[k]] : 1;
+        acc *= raw || shape[perm[k]] > 1 ? shape[perm[k]] : 1;
     }
 }
 
@@ -373,7 +381,7 @@ void mt_iter_out_strides(int ndim, const int64_t *shape, int n_ops, const mt_lay
     for (int k = 0; k < n_ops; k++)
         broadcast_strides(ops[k], ndim, shape, st[k]);
     sort_perm(n_ops, st, shape, ndim, perm);
-    dense_strides_in_perm(ndim, shape, perm, out_strides);
+    dense_strides_in_perm(ndim, shape, perm, true, out_strides);
 }
 
 /* infer_dense_strides: sort dims by stride (stride-0 dims ambiguous), then dense. */
@@ -384,7 +392,7 @@ static void infer_dense_strides(const mt_layout *l, int64_t *out)
     for (int d = 0; d < l->ndim; d++)
         st[0][d] = l->strides[d];
     sort_perm(1, st, l->shape, l->ndim, perm);
-    dense_strides_in_perm(l->ndim, l->shape, perm, out);
+    dense_strides_in_perm(l->ndim, l->shape, perm, false, out);
 }
 
 void mt_preserve_strides(const mt_layout *l, int64_t *out_strides)

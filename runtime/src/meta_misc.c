@@ -12,6 +12,34 @@
 
 #include <string.h>
 
+/* c10::overflows<To>(double): integers take [lowest, max] (no NaN; an
+ * infinity overflows); floats overflow only for finite values beyond max;
+ * bool takes anything. */
+static bool value_fits(tl_dtype d, double v)
+{
+    static const double lo[] = {0, 0, -128, -32768, -2147483648.0, -9223372036854775808.0};
+    static const double hi[] = {1, 255, 127, 32767, 2147483647.0, 9223372036854775807.0};
+    if (d == TL_BOOL)
+        return true;
+    if (d == TL_I64) /* 2^63 itself does not fit */
+        return v == v && v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+    if (mt_is_integral(d, false))
+        return v == v && v >= lo[d] && v <= hi[d];
+    double max = d == TL_F16 ? 65504.0 : d == TL_BF16 ? 3.3895313892515355e38
+               : d == TL_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+    return !(v == v) || v - v != 0 || (v >= -max && v <= max);
+}
+
+static tl_status check_value(mt_result *r, tl_dtype d, double v)
+{
+    static const char *cpp[] = {"bool", "uint8_t", "int8_t", "int16_t", "int32_t",
+                                "int64_t", "at::Half", "at::BFloat16", "float", "double"};
+    if ((unsigned)d > TL_F64 || value_fits(d, v))
+        return TL_OK;
+    return mt_fail(r, TL_ERR_BAD_ARGUMENT, "value cannot be converted to type %s without "
+                   "overflow", cpp[d]);
+}
+
 static tl_status create(const mt_call *c, mt_result *r, int ndim, const int64_t *shape,
                         tl_dtype dtype, bool writes, const char *reason)
 {
@@ -54,6 +82,8 @@ tl_status mt_randn(const mt_call *c, mt_result *r)
 
 tl_status mt_full(const mt_call *c, mt_result *r)
 {
+    if (check_value(r, c->dtype, c->f) != TL_OK)
+        return r->status;
     return create(c, r, c->s[0].n, c->s[0].v, c->dtype, true, "full allocates");
 }
 
@@ -78,6 +108,8 @@ tl_status mt_randint(const mt_call *c, mt_result *r)
 
 tl_status mt_scalar(const mt_call *c, mt_result *r)
 {
+    if (check_value(r, c->dtype, c->f) != TL_OK)
+        return r->status;
     return create(c, r, 0, NULL, c->dtype, true, "scalar allocates");
 }
 
@@ -98,6 +130,30 @@ static tl_status overlap_error(mt_result *r)
     return mt_fail(r, TL_ERR_OVERLAPPING_WRITE, "unsupported operation: more than one element of "
                    "the written-to tensor refers to a single memory location. Please clone() the "
                    "tensor before performing the operation.");
+}
+
+/* get_overlap_status (MemoryOverlap.cpp): two dense tensors of one storage
+ * whose byte ranges meet, and are not the very same layout, overlap partly. */
+static bool partial_overlap(const mt_call *c, int k)
+{
+    const mt_layout *a = c->in[0], *b = c->in[k];
+    if (!c->has_storage_ids || c->storage[0] != c->storage[k] || mt_numel(a) == 0 ||
+        mt_numel(b) == 0 || !mt_is_non_overlapping_and_dense(a) ||
+        !mt_is_non_overlapping_and_dense(b))
+        return false;
+    int64_t ab = a->offset * mt_dtype_size(a->dtype), ae = ab + mt_nbytes(a);
+    int64_t bb = b->offset * mt_dtype_size(b->dtype), be = bb + mt_nbytes(b);
+    if (ab == bb && ae == be)
+        return memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) != 0 ||
+               a->ndim != b->ndim;
+    return ab < be && bb < ae;
+}
+
+static tl_status partial_overlap_error(mt_result *r)
+{
+    return mt_fail(r, TL_ERR_OVERLAPPING_WRITE, "unsupported operation: some elements of the "
+                   "input tensor and the written-to tensor refer to a single memory location. "
+                   "Please clone() the tensor before performing the operation.");
 }
 
 /* torch.can_cast(from, to): no float into an integer, nothing but bool into bool. */
@@ -147,6 +203,8 @@ static tl_status inplace_binary(const mt_call *c, mt_result *r)
         return cast_error(r, dt, t->dtype);
     if (mt_has_internal_overlap(t))
         return overlap_error(r);
+    if (partial_overlap(c, 1))
+        return partial_overlap_error(r);
     return inplace_ok(c, r, mt_nbytes(t) + mt_nbytes(o));
 }
 
@@ -164,7 +222,12 @@ tl_status mt_mul_scalar_(const mt_call *c, mt_result *r)
     return inplace_ok(c, r, mt_nbytes(t));
 }
 
-tl_status mt_fill_(const mt_call *c, mt_result *r) { return inplace_ok(c, r, 0); }
+tl_status mt_fill_(const mt_call *c, mt_result *r)
+{
+    if (check_value(r, c->in[0]->dtype, c->f) != TL_OK)
+        return r->status;
+    return inplace_ok(c, r, 0);
+}
 tl_status mt_zero_(const mt_call *c, mt_result *r) { return inplace_ok(c, r, 0); }
 
 /* dst.copy_(src): src broadcasts to dst, any dtype casts; dst must not overlap itself. */
@@ -174,6 +237,8 @@ tl_status mt_copy_(const mt_call *c, mt_result *r)
         return r->status;
     if (mt_has_internal_overlap(c->in[0]))
         return overlap_error(r);
+    if (partial_overlap(c, 1))
+        return partial_overlap_error(r);
     return inplace_ok(c, r, mt_nbytes(c->in[1]));
 }
 
@@ -199,7 +264,7 @@ static tl_status check_index(const mt_call *c, mt_result *r, int64_t *index)
 tl_status mt_set(const mt_call *c, mt_result *r)
 {
     int64_t index[TL_MAX_DIMS];
-    if (check_index(c, r, index) != TL_OK)
+    if (check_index(c, r, index) != TL_OK || check_value(r, c->in[0]->dtype, c->f) != TL_OK)
         return r->status;
     inplace_ok(c, r, 0);
     r->written_bytes = mt_dtype_size(c->in[0]->dtype);

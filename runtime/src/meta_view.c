@@ -12,8 +12,10 @@ tl_status mt_view(const mt_call *c, mt_result *r)
 {
     mt_layout out = copy_in(c);
     tl_ints shape;
-    if (!mt_infer_size(&c->s[0], mt_numel(c->in[0]), &shape, r->msg))
-        return mt_fail(r, TL_ERR_INVALID_VIEW, "%s", r->msg);
+    char msg[MT_MSG_MAX];
+    tl_status st = mt_infer_size(&c->s[0], mt_numel(c->in[0]), &shape, msg);
+    if (st != TL_OK)
+        return mt_fail(r, st, "%s", msg);
     if (!mt_compute_stride(c->in[0]->ndim, c->in[0]->shape, c->in[0]->strides, shape.n, shape.v,
                            out.strides))
         return mt_fail(r, TL_ERR_INVALID_VIEW,

@@ -53,7 +53,9 @@ static bool check_args(const rt_site *site, rt_args *a)
         if (!rt_check_handle(site, a->t[k]))
             return false;
         a->call.in[k] = &a->t[k]->l;
+        a->call.storage[k] = a->t[k]->storage->id;
     }
+    a->call.has_storage_ids = true;
     for (int k = 0; k < 2; k++) {
         if (a->call.s[k].n < 0 || a->call.s[k].n > TL_MAX_DIMS) {
             rt_raise(site, TL_ERR_BAD_ARGUMENT, "a tl_ints holds 0 to %d values, not %d",
@@ -66,15 +68,18 @@ static bool check_args(const rt_site *site, rt_args *a)
 
 static rt_buf buf_of(const tl_tensor *t) { return (rt_buf){&t->l, t->storage->data}; }
 
-/* Every index value of idx must address a row of a dim of the given size. */
-static bool check_index_values(const rt_site *site, const tl_tensor *idx, int dim, int64_t size)
+/* Every index value of idx must address a row of a dim of the given size;
+ * negative values count from the end only for t[idx] (index_select and
+ * gather reject them, as in PyTorch). */
+static bool check_index_values(const rt_site *site, const tl_tensor *idx, int dim, int64_t size,
+                               bool negative_ok)
 {
     int64_t n = mt_numel(&idx->l), pos[TL_MAX_DIMS] = {0};
     const char *base = idx->storage->data;
     int esize = mt_dtype_size(idx->l.dtype);
     for (int64_t k = 0; k < n; k++) {
         int64_t v = (int64_t)rt_load(idx->l.dtype, base + mt_element_offset(&idx->l, pos) * esize);
-        if (v < -size || v >= size) {
+        if (v < (negative_ok ? -size : 0) || v >= size) {
             rt_raise(site, TL_ERR_BAD_DIM, "index %lld is out of bounds for dimension %d with "
                      "size %lld", (long long)v, dim, (long long)size);
             return false;
@@ -90,12 +95,12 @@ static bool data_checks(const rt_site *site, const rt_args *a)
     const mt_call *c = &a->call;
     int64_t dim;
     switch (c->op) {
-    case MT_OP_index: return check_index_values(site, a->t[1], 0, c->in[0]->shape[0]);
+    case MT_OP_index: return check_index_values(site, a->t[1], 0, c->in[0]->shape[0], true);
     case MT_OP_index_select:
     case MT_OP_gather:
         mt_wrap_dim(c->i[0], c->in[0]->ndim, &dim);
         return check_index_values(site, a->t[1], (int)dim,
-                                  c->in[0]->ndim ? c->in[0]->shape[dim] : 1);
+                                  c->in[0]->ndim ? c->in[0]->shape[dim] : 1, false);
     default: return true;
     }
 }

@@ -8,16 +8,28 @@
 #include <stdio.h>
 #include <tensorlint/tensor.h>
 
+/* A Python tuple: (2, 3, 4), (24,). */
+static void print_tuple(const char *label, int n, const long long *v)
+{
+    printf("%s(", label);
+    for (int d = 0; d < n; d++)
+        printf("%s%lld", d ? ", " : "", v[d]);
+    printf(n == 1 ? ",)" : ")");
+}
+
 static void show(const char *name, tl_tensor *x, tl_tensor *t)
 {
-    printf("%-28s shape=(", name);
-    for (int d = 0; d < tl_ndim(x); d++)
-        printf("%s%lld", d ? ", " : "", (long long)tl_size(x, d));
-    printf(") strides=(");
-    for (int d = 0; d < tl_ndim(x); d++)
-        printf("%s%lld", d ? ", " : "", (long long)tl_stride(x, d));
-    printf("%s) offset=%lld same_buffer=%s\n", tl_ndim(x) == 1 ? "," : "",
-           (long long)tl_storage_offset(x), tl_shares_storage(x, t) ? "True" : "False");
+    long long shape[8], strides[8];
+    int n = tl_ndim(x);
+    for (int d = 0; d < n; d++) {
+        shape[d] = tl_size(x, d);
+        strides[d] = tl_stride(x, d);
+    }
+    printf("%-28s", name);
+    print_tuple(" shape=", n, shape);
+    print_tuple(" strides=", n, strides);
+    printf(" offset=%lld same_buffer=%s\n", (long long)tl_storage_offset(x),
+           tl_shares_storage(x, t) ? "True" : "False");
 }
 
 int main(void)

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""check_analyzer.py: every PyTorch fixture case, written as a C function,
+analysed by `tensorlint report --format=json`, must match PyTorch: shape,
+strides, offset, dtype, view or new, which values share a storage, storage
+bytes, end-of-function live bytes and the peak, and the error (with its
+check name) at the step where PyTorch raised.
+
+usage: check_analyzer.py TENSORLINT FIXTURE_DIR [WORK_DIR]
+Prints one line per mismatch and "analyzer-oracle: N passed, M failed".
+Needs only the standard library (CI has no torch).
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SIGS = {}
+with open(os.path.join(ROOT, "runtime", "src", "ops.def")) as f:
+    for line in f:
+        if line.startswith("TL_OP("):
+            name, _fam, sig = [p.strip() for p in line[6:line.rindex(")")].split(",")]
+            SIGS[name] = sig.strip('"')
+
+CHECK_OF_STATUS = {
+    "invalid-view": "invalid-view", "bad-dim": "invalid-view",
+    "shape-mismatch": "shape-mismatch", "dtype-mismatch": "dtype-mismatch",
+    "overlapping-write": "overlapping-write", "bad-argument": "invalid-argument",
+}
+DEVICES = {"cpu": "TL_CPU", "cuda": "TL_CUDA"}
+FORMATS = {"contiguous": "TL_CONTIGUOUS", "channels_last": "TL_CHANNELS_LAST"}
+TL_END = 9223372036854775807
+
+
+def c_int(v):
+    if v == TL_END:
+        return "TL_END"
+    return f"INT64_C({v})" if abs(v) > 2**31 - 1 else str(v)
+
+
+def c_double(v):
+    if isinstance(v, str):
+        v = float(v)
+    if math.isnan(v):
+        return "NAN"
+    if math.isinf(v):
+        return "INFINITY" if v > 0 else "-INFINITY"
+    return repr(float(v))
+
+
+def c_arg(kind, a):
+    if kind == "t":
+        return a
+    if kind == "L":
+        return "TL_LIST(" + ", ".join(a) + ")"
+    if kind == "S":
+        return "TL_SHAPE0" if not a else "TL_SHAPE(" + ", ".join(c_int(x) for x in a) + ")"
+    if kind == "i":
+        return c_int(a)
+    if kind == "b":
+        return "true" if a else "false"
+    if kind == "f":
+        return c_double(a)
+    if kind == "y":
+        return "TL_" + a.upper()
+    if kind == "v":
+        return DEVICES[a]
+    if kind == "m":
+        return FORMATS[a]
+    raise ValueError(kind)
+
+
+def backend_gap(expect):
+    """torch 1.13's CPU backend lacks some kernels (f16 matmul ...): not semantics."""
+    return "error" in expect and "not implemented for" in expect.get("message", "")
+
+
+def data_dependent(step):
+    """An index value out of range: the analyzer has no data; the runtime checks it."""
+    exp = step.get("expect", {})
+    return (step["op"] in ("index", "index_select", "gather") and exp.get("error") == "bad-dim"
+            and "out of" in exp.get("message", ""))
+
+
+def write_case(out, idx, case, lines):
+    """Writes case_<idx>; returns the list of (line, step) it emitted."""
+    out.append(f"void case_{idx}(void) /* {case['name']} */")
+    out.append("{")
+    emitted, complete = [], True
+    for step in case["steps"]:
+        if backend_gap(step.get("expect", {})) or data_dependent(step):
+            complete = False
+            break
+        sig = SIGS[step["op"]]
+        args = ", ".join(c_arg(k, a) for k, a in zip(sig, step["args"]))
+        call = f"tl_{step['op']}({args})"
+        if step["op"] == "get":
+            text = f"    (void){call};"
+        elif step.get("var"):
+            text = f"    tl_tensor *{step['var']} = {call};"
+        else:
+            text = f"    {call};"
+        out.append(text)
+        emitted.append((len(lines) + len(out), step))
+        if "error" in step.get("expect", {}):
+            break
+    out.append("}")
+    out.append("")
+    return emitted, complete
+
+
+def compare_case(name, emitted, fn, diags, problems):
+    values = {v["line"]: v for v in fn["values"]} if fn else {}
+    storages = {s["id"]: s for s in fn["storages"]} if fn else {}
+    errors = {d["line"]: d for d in diags if d["severity"] == "error"}
+    seen, sizes = {}, {}
+    for line, step in emitted:
+        exp = step.get("expect", {})
+        where = f"{name} line {line} ({step['op']})"
+        if "error" in exp:
+            d = errors.get(line)
+            want = CHECK_OF_STATUS.get(exp["error"], exp["error"])
+            if not d or d["check"] != want:
+                problems.append(f"{where}: expected error [{want}], got "
+                                f"{d['check'] if d else 'none'}")
+            return
+        if line in errors:
+            problems.append(f"{where}: unexpected error [{errors[line]['check']}] "
+                            f"{errors[line]['message']}")
+            return
+        if "shape" not in exp:
+            continue  # get: a number, not a tensor
+        v = values.get(line) if step.get("var") else None
+        if step.get("var") is None:
+            continue  # in place: the written tensor is an earlier value
+        if v is None:
+            problems.append(f"{where}: no value reported")
+            return
+        for field in ("shape", "strides", "offset", "dtype"):
+            if v[field] != exp[field]:
+                problems.append(f"{where}: {field} expected {exp[field]}, got {v[field]}")
+        kind = "view" if exp["kind"] == "view" else "new"
+        if v["kind"] != kind:
+            problems.append(f"{where}: kind expected {kind}, got {v['kind']}")
+        sid = v["storage"]
+        if sid in seen and seen[sid] != exp["storage"] or \
+           sid not in seen and exp["storage"] in seen.values():
+            problems.append(f"{where}: storage sharing differs from PyTorch")
+        seen[sid] = exp["storage"]
+        nbytes = storages.get(sid, {}).get("nbytes")
+        if nbytes != exp["storage_nbytes"]:
+            problems.append(f"{where}: storage bytes expected {exp['storage_nbytes']}, "
+                            f"got {nbytes}")
+        sizes[exp["storage"]] = exp["storage_nbytes"]
+    total = sum(sizes.values())
+    if fn and emitted and (fn["end_live_bytes"] != total or fn["peak_live_bytes"] != total):
+        problems.append(f"{name}: live/peak expected {total}, got {fn['end_live_bytes']}/"
+                        f"{fn['peak_live_bytes']}")
+
+
+def check_file(tool, path, work, counts, problems):
+    data = json.load(open(path))
+    lines = ["#include <math.h>", "#include <stdint.h>", "#include <tensorlint/tensor.h>", ""]
+    cases = []
+    for idx, case in enumerate(data["cases"]):
+        body = []
+        emitted, complete = write_case(body, idx, case, lines)
+        lines.extend(body)
+        cases.append((idx, case, emitted, complete))
+    src = os.path.join(work, os.path.basename(path).replace(".json", ".c"))
+    with open(src, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    run = subprocess.run([tool, "report", "--format=json", src], capture_output=True, text=True)
+    if run.returncode == 2:
+        problems.append(f"{src}: tensorlint failed: {run.stderr[:2000]}")
+        counts[1] += len(cases)
+        return
+    report = json.loads(run.stdout)
+    funcs = {f["name"]: f for f in report["functions"]}
+    for idx, case, emitted, complete in cases:
+        fn = funcs.get(f"case_{idx}")
+        lo = emitted[0][0] if emitted else 0
+        hi = emitted[-1][0] if emitted else 0
+        diags = [d for d in report["diagnostics"] if lo <= d["line"] <= hi]
+        before = len(problems)
+        compare_case(case["name"], emitted, fn, diags, problems)
+        counts[0 if len(problems) == before else 1] += 1
+        counts[2] += 0 if complete else 1
+
+
+def main():
+    tool, fixtures = sys.argv[1], sys.argv[2]
+    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix="tl-oracle-")
+    os.makedirs(work, exist_ok=True)
+    counts, problems = [0, 0, 0], []
+    for name in sorted(os.listdir(fixtures)):
+        if name.endswith(".json"):
+            check_file(tool, os.path.join(fixtures, name), work, counts, problems)
+    for p in problems:
+        print("MISMATCH", p)
+    print(f"analyzer-oracle: {counts[0]} passed, {counts[1]} failed "
+          f"({counts[2]} cases stop early: a torch CPU backend gap or an index value only a run "
+          f"can check)")
+    sys.exit(1 if counts[1] or counts[0] < 400 else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+# Run PROGRAM and require its stdout to equal the file EXPECTED.
+execute_process(COMMAND ${PROGRAM} OUTPUT_VARIABLE got RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} exited with ${rc}")
+endif()
+file(READ ${EXPECTED} want)
+if(NOT got STREQUAL want)
+  message(FATAL_ERROR "output differs from ${EXPECTED}:\n--- expected\n${want}\n--- got\n${got}")
+endif()
+message(STATUS "output matches ${EXPECTED}")
