@@ -230,7 +230,7 @@ static an_handle unknown_result(an_ctx *cx, const ir_stmt *s, const call_args *a
     if (fam == MT_VIEW && a->handle[0] >= 0) {
         h.storage = cx->handles[a->handle[0]].storage;
         r->kind = MT_KIND_VIEW;
-    } else if (fam == MT_CREATE || fam == MT_COPY || fam == MT_COMPUTE) {
+    } else if (!a->poison && (fam == MT_CREATE || fam == MT_COPY || fam == MT_COMPUTE)) {
         h.storage = an_storage_new(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
                                    a->n_handles ? cx->handles[a->handle[0]].l.device : a->mc.device,
                                    -1);
@@ -285,7 +285,9 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
         bind_result(cx, s, idx);
     }
     if (value >= 0)
-        record_value(cx, value, &h, h.known ? &r : NULL, &a, a.why ? a.why : r.msg);
+        record_value(cx, value, &h, h.known ? &r : NULL, &a,
+                     a.poison ? "an operand is the result of an error or was released"
+                     : a.why ? a.why : r.msg);
     int64_t moved = h.known || (!a.poison && a.known) ? r.read_bytes + r.written_bytes : 0;
     an_account_moved(cx, moved);
     an_event_add(cx, s->loc.line, s->loc.col, s->call.op, value, moved);

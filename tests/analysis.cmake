@@ -17,3 +17,9 @@ if(Python3_Interpreter_FOUND AND TARGET tensorlint_cli)
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/golden/run.sh $<TARGET_FILE:tensorlint_cli>)
   set_tests_properties(golden.reports PROPERTIES LABELS "golden")
 endif()
+
+if(TARGET tensorlint_cli)
+  add_test(NAME cli.bad_input COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/bad_input.sh
+           $<TARGET_FILE:tensorlint_cli>)
+  set_tests_properties(cli.bad_input PROPERTIES LABELS "cli")
+endif()

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Bad input gets a clear message and the right exit code, never a crash or a
+# hang: malformed C, a wrong argument count, a missing file, unknown options
+# and commands, a shape whose bytes overflow 64 bits, a loop with a huge trip
+# count, deep nesting, use after release, an unwritable output.
+#   tests/cli/bad_input.sh TENSORLINT
+set -uo pipefail
+tool=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+
+# expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
+expect() {
+  local name=$1 rc=$2 pattern=$3
+  shift 4
+  local out got
+  out=$(timeout 60 "$@" 2>&1)
+  got=$?
+  if [ "$got" -eq "$rc" ] && grep -qE -- "$pattern" <<<"$out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name: exit $got (want $rc), output:"
+    head -20 <<<"$out"
+  fi
+}
+
+cat >"$work/syntax.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void) { tl_tensor *x = tl_zeros(TL_SHAPE(2), TL_F32, TL_CPU) return 0; }
+C
+cat >"$work/arity.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void) { tl_tensor *x = tl_zeros(TL_SHAPE(2), TL_F32); return 0; }
+C
+cat >"$work/overflow.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *x = tl_zeros(TL_SHAPE(1LL << 40, 1LL << 30), TL_F32, TL_CPU);
+    tl_tensor *y = tl_add(x, x);
+    return 0;
+}
+C
+cat >"$work/hugeloop.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *w = tl_zeros(TL_SHAPE(4), TL_F32, TL_CPU);
+    for (long i = 0; i < 1000000000000L; i++) {
+        tl_tensor *y = tl_add(w, w);
+        tl_release(y);
+    }
+    return 0;
+}
+C
+cat >"$work/uar.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *x = tl_zeros(TL_SHAPE(4, 4), TL_F32, TL_CPU);
+    tl_release(x);
+    tl_tensor *y = tl_clone(x);
+    tl_release(x);
+    return 0;
+}
+C
+python3 - "$work/deep.c" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("#include <tensorlint/tensor.h>\nint main(int argc, char **argv)\n{\n")
+    f.write("    tl_tensor *x = tl_zeros(TL_SHAPE(4), TL_F32, TL_CPU);\n")
+    f.write("".join("if (argc > %d) {\n" % i for i in range(200)))
+    f.write("tl_tensor *y = tl_clone(x);\ntl_release(y);\n" + "}\n" * 200 + "return 0;\n}\n")
+PY
+printf '#include <tensorlint/tensor.h>\nint main(void) { return 0; }\n' >"$work/empty.c"
+
+expect syntax 2 "syntax.c:2:[0-9]+: error: expected ';'" -- "$tool" report "$work/syntax.c"
+expect arity 2 "too few arguments" -- "$tool" report "$work/arity.c"
+expect missing-file 2 "no such file" -- "$tool" report "$work/none.c"
+expect unknown-option 2 "unrecognized option" -- "$tool" report --bogus "$work/empty.c"
+expect option-after-file 2 "unknown option" -- "$tool" report "$work/empty.c" --bogus
+expect unknown-command 2 "unknown command" -- "$tool" frobnicate
+expect no-command 2 "usage" -- "$tool"
+expect unknown-format 2 "unknown format" -- "$tool" report --format=xml "$work/empty.c"
+expect bad-count 2 "not a non-negative whole number" -- "$tool" report --max-calls=-3 "$work/empty.c"
+expect two-files 2 "expected one FILE" -- "$tool" report "$work/empty.c" "$work/empty.c"
+expect overflow 1 "needs more than 2\^63 bytes \[byte-overflow\]" -- "$tool" report "$work/overflow.c"
+expect huge-loop 0 "loop stopped after 1000000 iterations" -- "$tool" report "$work/hugeloop.c"
+expect deep-nesting 0 "peak: 32 B" -- "$tool" report "$work/deep.c"
+expect use-after-release 1 "uses 'x' after it was released \[use-after-release\]" -- "$tool" report "$work/uar.c"
+expect double-release 1 "released twice \[double-release\]" -- "$tool" report "$work/uar.c"
+expect unwritable-output 2 "cannot write" -- "$tool" report -o /nonexistent/dir/out.txt "$work/empty.c"
+expect unknown-function 2 "no function 'nope'" -- "$tool" report --function=nope "$work/overflow.c"
+expect help 0 "usage: tensorlint report" -- "$tool" report --help
+
+echo "bad-input: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
