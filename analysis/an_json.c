@@ -131,7 +131,7 @@ json_t *an_report_json(const an_report *r)
 int an_report_write_json(FILE *out, const an_report *r)
 {
     json_t *j = an_report_json(r);
-    int rc = json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    int rc = json_dumpf(j, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(j);
     return rc;
