@@ -115,6 +115,38 @@ static void run_kernel_cat(const rt_args *a, const rt_buf *out)
     rt_cat(out, a->call.n_in, parts, (int)dim);
 }
 
+/* reshape and flatten copy in the input's shape, row-major, and reinterpret. */
+static void copy_reshaped(const rt_buf *out, const rt_buf *x)
+{
+    mt_layout dense = *out->l;
+    dense.ndim = x->l->ndim;
+    for (int d = 0; d < dense.ndim; d++)
+        dense.shape[d] = x->l->shape[d];
+    mt_contiguous_strides(dense.ndim, dense.shape, dense.strides);
+    dense.offset = 0;
+    rt_buf dst = {&dense, out->base};
+    rt_copy(&dst, x);
+}
+
+/* conv2d of an unbatched (C, H, W) input: the kernel sees a batch of one. */
+static void conv_unbatched(const rt_buf *out, const rt_buf *x, const rt_buf *w, int64_t stride,
+                           int64_t padding)
+{
+    mt_layout xl = *x->l, ol = *out->l;
+    for (int d = 3; d > 0; d--) {
+        xl.shape[d] = xl.shape[d - 1];
+        xl.strides[d] = xl.strides[d - 1];
+        ol.shape[d] = ol.shape[d - 1];
+        ol.strides[d] = ol.strides[d - 1];
+    }
+    xl.shape[0] = ol.shape[0] = 1;
+    xl.strides[0] = xl.shape[1] * xl.strides[1];
+    ol.strides[0] = ol.shape[1] * ol.strides[1];
+    xl.ndim = ol.ndim = 4;
+    rt_buf x4 = {&xl, x->base}, o4 = {&ol, out->base};
+    rt_conv2d(&o4, &x4, w, stride, padding);
+}
+
 /* Fills a new storage (out) from the operands. */
 static void run_kernel(const rt_args *a, const rt_buf *out)
 {
@@ -149,7 +181,13 @@ static void run_kernel(const rt_args *a, const rt_buf *out)
     case MT_OP_mean: rt_reduce(RT_MEAN, out, &x, (int)dim, c->b); break;
     case MT_OP_softmax: rt_softmax(out, &x, (int)dim); break;
     case MT_OP_matmul: rt_matmul(out, &x, &y); break;
-    case MT_OP_conv2d: rt_conv2d(out, &x, &y, c->i[0], c->i[1]); break;
+    case MT_OP_conv2d:
+        if (x.l->ndim == 3)
+            conv_unbatched(out, &x, &y, c->i[0], c->i[1]);
+        else
+            rt_conv2d(out, &x, &y, c->i[0], c->i[1]);
+        break;
+    case MT_OP_reshape: case MT_OP_flatten: copy_reshaped(out, &x); break;
     default: rt_copy(out, &x); break; /* reshape, flatten, contiguous, to*, clone */
     }
 }

@@ -1,0 +1,2133 @@
+#!/usr/bin/python3
+"""gen_fixtures.py: the PyTorch oracle for tensorlint.
+
+Runs every fixture case through PyTorch (Debian's torch 1.13 for
+/usr/bin/python3) and writes what PyTorch answered, step by step, into
+tests/fixtures/<family>.json.  tests/unit/test_oracle.c replays the same
+steps through the meta functions (mt_run) and through the public runtime and
+compares.  See tests/oracle/README.md for the format.
+
+Approach: a Case is a list of steps over named variables.  Each step names an
+op of runtime/src/ops.def and gives its arguments in the op's signature
+order; the step runs at once in PyTorch and records the result's metadata
+(shape, strides, offset, dtype, storage id, storage bytes, view or new) and,
+for small value cases, its values.  A step that raises records torch's
+message and the status it maps to (ERROR_MAP), and ends the case.
+
+Invariants: the output is a pure function of this file and the torch build
+(every random choice comes from a seeded random.Random, torch runs with one
+thread, JSON keys are sorted); a step that raises where the case did not say
+it may (err=True, or a chain case) aborts the generator, so nothing is
+skipped silently; storage ids number distinct storages in order of first
+appearance, by storage identity (every tensor of a case stays alive until the
+case ends, so identities are never reused).
+"""
+import argparse
+import json
+import math
+import os
+import random
+import re
+import sys
+
+import torch
+import torch.nn.functional as F
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OPS_DEF = os.path.join(ROOT, "runtime", "src", "ops.def")
+OUT_DIR = os.path.join(ROOT, "tests", "fixtures")
+TL_END = 9223372036854775807
+MAX_VALUES = 256  # values are recorded for results of at most this many elements
+TL_MAX_DIMS = 8  # tensor.h
+TL_MAX_LIST = 16  # tensor.h
+
+DTYPES = {
+    "bool": torch.bool, "u8": torch.uint8, "i8": torch.int8, "i16": torch.int16,
+    "i32": torch.int32, "i64": torch.int64, "f16": torch.float16, "bf16": torch.bfloat16,
+    "f32": torch.float32, "f64": torch.float64,
+}
+DNAMES = list(DTYPES)
+DNAME_OF = {v: k for k, v in DTYPES.items()}
+FLOATS = ["f16", "bf16", "f32", "f64"]
+INTS = ["u8", "i8", "i16", "i32", "i64"]
+BITS_DTYPE = {torch.float16: torch.int16, torch.bfloat16: torch.int16,
+              torch.float32: torch.int32, torch.float64: torch.int64}
+FORMATS = {"contiguous": torch.contiguous_format, "channels_last": torch.channels_last}
+
+# torch exception message -> tl_status name.  First match wins; a message
+# that matches nothing aborts the generator (it must be classified here and
+# in the README's table).
+ERROR_MAP = [
+    (r"view size is not compatible with input tensor's size and stride", "invalid-view"),
+    (r"requiring a storage size of .* are out of bounds for storage", "invalid-view"),
+    (r"^Dimension out of range", "bad-dim"),
+    (r"index -?\d+ is out of bounds for dimension", "bad-dim"),
+    (r"^select\(\): index -?\d+ out of range", "bad-dim"),
+    (r"^index out of range in self", "bad-dim"),
+    (r"^INDICES element is out of DATA bounds", "bad-dim"),
+    (r"^start out of range", "bad-dim"),
+    (r"^start \(-?\d+\) \+ length \(-\d+\) exceeds dimension size", "bad-argument"),  # a negative length
+    (r"^start \(-?\d+\) \+ length \(\d+\) exceeds dimension size", "bad-dim"),
+    (r"^too many indices for tensor of dimension", "bad-dim"),
+    (r"^t\(\) expects a tensor with <= 2 dimensions", "bad-dim"),
+    (r"number of dimensions in the tensor input does not match the length of the desired ordering", "bad-dim"),
+    (r"^repeated dim in permute", "bad-dim"),
+    (r"^permute\(\): duplicate dims are not allowed", "bad-dim"),
+    (r"^select\(\) cannot be applied to a 0-dim tensor", "bad-dim"),
+    (r"^shape '\[.*\]' is invalid for input of size", "shape-mismatch"),
+    (r"must match the size of tensor b", "shape-mismatch"),
+    (r"^The expanded size of the tensor \(-?\d+\) must match the existing size", "shape-mismatch"),
+    (r"the number of sizes provided \(\d+\) must be greater or equal to the number of dimensions", "shape-mismatch"),
+    (r"^output with shape \[.*\] doesn't match the broadcast shape", "shape-mismatch"),
+    (r"shapes cannot be multiplied", "shape-mismatch"),
+    (r"^size mismatch", "shape-mismatch"),
+    (r"^Expected size for first two dimensions of batch2 tensor to be", "shape-mismatch"),
+    (r"^both arguments to matmul need to be at least 1D", "bad-dim"),
+    (r"^inconsistent tensor size", "shape-mismatch"),
+    (r"^expected stride to be a single integer value or a list of \d+ values to match the convolution", "shape-mismatch"),
+    (r"^Sizes of tensors must match except in dimension", "shape-mismatch"),
+    (r"^Tensors must have same number of dimensions", "shape-mismatch"),
+    (r"^zero-dimensional tensor \(at position \d+\) cannot be concatenated", "bad-dim"),
+    (r"^Given groups=\d+, weight of size", "shape-mismatch"),
+    (r"^Calculated padded input size per channel", "shape-mismatch"),
+    (r"^Given groups=\d+, expected weight to be at least 1 at dimension 0", "shape-mismatch"),
+    (r"^Expected \d+D \(unbatched\) or \dD \(batched\) input to conv2d", "shape-mismatch"),
+    (r"^Index tensor must have the same number of dimensions as input tensor", "shape-mismatch"),
+    (r"^Size does not match at dimension", "shape-mismatch"),
+    (r"^index_select\(\): Index is supposed to be a vector", "bad-argument"),
+    (r"^shape mismatch: indexing tensors could not be broadcast", "shape-mismatch"),
+    (r"^cannot reshape tensor of 0 elements into shape", "shape-mismatch"),
+    (r"not implemented for '", "dtype-mismatch"),
+    (r"^expected scalar type \w+ but found \w+", "dtype-mismatch"),
+    (r"^expected (mat1 and mat2|m1 and m2) to have the same dtype", "dtype-mismatch"),
+    (r"^dot : expected both vectors to have same dtype", "dtype-mismatch"),
+    (r"^Input type \(.*\) and weight type \(.*\) should be the same", "dtype-mismatch"),
+    (r"^result type \w+ can't be cast to the desired output type", "dtype-mismatch"),
+    (r"^mean\(\): could not infer output dtype", "dtype-mismatch"),
+    (r"^Negation, the `-` operator, on a bool tensor is not supported", "dtype-mismatch"),
+    (r"^Subtraction, the `-` operator, with two bool tensors is not supported", "dtype-mismatch"),
+    (r"^Subtraction, the `-` operator, with a bool tensor is not supported", "dtype-mismatch"),
+    (r"^Boolean inputs not supported for relu", "dtype-mismatch"),
+    (r"^tensors used as indices must be long, byte or bool tensors", "dtype-mismatch"),
+    (r"^index_select\(\): Expected dtype int32 or int64 for index", "dtype-mismatch"),
+    (r"^gather\(\): Expected dtype int64 for index", "dtype-mismatch"),
+    (r"more than one element of the written-to tensor refers to a single memory location", "overlapping-write"),
+    (r"some elements of the input tensor and the written-to tensor refer to a single memory location", "overlapping-write"),
+    (r"^value cannot be converted to type \S+ without overflow", "bad-argument"),
+    (r"^Trying to create tensor with negative dimension", "bad-argument"),
+    (r"expects 'from' to be less than 'to'", "bad-argument"),
+    (r"^slice step (must be positive|cannot be zero)", "bad-argument"),
+    (r"^step must be greater than zero", "bad-argument"),
+    (r"^narrow\(\): length must be non-negative", "bad-argument"),
+    (r"^as_strided: Negative strides are not supported", "bad-argument"),
+    (r"^only one dimension can be inferred", "bad-argument"),
+    (r"^invalid shape dimension -?\d+", "bad-argument"),
+    (r"^flatten\(\) has invalid args: start_dim cannot come after end_dim", "bad-dim"),
+    (r"^The expanded size of the tensor \(-1\) isn't allowed in a leading, non-existing dimension", "shape-mismatch"),
+    (r"^non-positive stride is not supported", "bad-argument"),
+    (r"^negative padding is not supported", "bad-argument"),
+    (r"^required rank 4 tensor to use channels_last format", "bad-argument"),
+    (r"^upper bound and larger bound inconsistent with step sign", "bad-argument"),
+]
+
+
+class GenError(Exception):
+    """A case that does not do what its author meant: a bug in this file."""
+
+
+def parse_ops_def(path):
+    ops = {}
+    with open(path) as f:
+        for m in re.finditer(r'^TL_OP\((\w+),\s*(\w+),\s*"(\w*)"\)', f.read(), re.M):
+            ops[m.group(1)] = (m.group(2), m.group(3))
+    return ops
+
+
+OPS = parse_ops_def(OPS_DEF)
+
+
+def data_dependent(op, exc):
+    """An error that depends on the values of an index tensor: the meta functions cannot see it."""
+    return op in ("index", "index_select", "gather") and status_of(exc) == "bad-dim" and \
+        not str(exc).startswith("Dimension out of range")
+
+
+def status_of(exc):
+    msg = str(exc).strip()
+    for pattern, status in ERROR_MAP:
+        if re.search(pattern, msg):
+            return status
+    raise GenError("unclassified torch error: %s: %s" % (type(exc).__name__, msg))
+
+
+def enc_float(x):
+    """A float as JSON: a number, or "nan" / "inf" / "-inf"."""
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def values_of(t):
+    flat = t.detach().reshape(-1)
+    if t.dtype == torch.bool:
+        return [int(v) for v in flat.tolist()]
+    if t.dtype.is_floating_point:
+        return [enc_float(v) for v in flat.to(torch.float64).tolist()]
+    return [int(v) for v in flat.tolist()]
+
+
+def bits_of(t):
+    return t.detach().reshape(-1).contiguous().view(BITS_DTYPE[t.dtype]).tolist()
+
+
+def exact_elementwise(dtype):
+    """Elementwise arithmetic whose result PyTorch and C both round exactly once."""
+    return dtype == torch.float64 or not dtype.is_floating_point
+
+
+class Case:
+    """One fixture case: steps run in torch at once, results recorded."""
+
+    def __init__(self, name, values=True, device="cpu", exec_device=None, allow_error=False, bits=False):
+        self.name = name
+        self.bits = bits  # record the bit patterns of exact float values too
+        self.values = values
+        self.device = device  # the device the fixture names
+        self.exec_device = exec_device or device  # the device torch runs on ("meta" for big shapes)
+        self.allow_error = allow_error
+        self.env = {}
+        self.sid_of = {}  # storage identity -> id
+        self.det = {}  # id -> values are determined (no random or empty contents)
+        self.exact = {}  # id -> values are exactly determined (bits recorded)
+        self.steps = []
+        self.ended = False
+        self.errored = False
+        self.n_var = 0
+
+    # ---- recording ----
+
+    def __call__(self, op, *args, var=None, err=False):
+        if self.ended:
+            raise GenError("%s: step %s after the case ended" % (self.name, op))
+        if op not in OPS or OPS[op][0] == "RELEASE":
+            raise GenError("%s: unknown op %s" % (self.name, op))
+        family, sig = OPS[op]
+        if len(args) != len(sig):
+            raise GenError("%s: %s takes %d args (%s), got %d" % (self.name, op, len(sig), sig, len(args)))
+        jargs, targs = [], []
+        for kind, a in zip(sig, args):
+            j, t = self._arg(kind, a)
+            jargs.append(j)
+            targs.append(t)
+        returns = family not in ("INPLACE", "ACCESS")
+        if returns and var is None:
+            var = "t%d" % self.n_var
+            self.n_var += 1
+        if not returns:
+            var = None
+        if var is not None and var in self.env:
+            raise GenError("%s: variable %s assigned twice" % (self.name, var))
+        step = {"var": var, "op": op, "args": jargs}
+        self.steps.append(step)
+        try:
+            with torch.no_grad():
+                res = run_torch(op, targs, self._dev)
+        except (RuntimeError, IndexError, ValueError, TypeError) as e:
+            if not (err or self.allow_error):
+                raise GenError("%s: step %d (%s %s) raised: %s" % (self.name, len(self.steps) - 1, op,
+                                                                  jargs, e))
+            step["expect"] = {"error": status_of(e), "message": str(e).strip().split("\n")[0]}
+            if data_dependent(op, e):
+                step["expect"]["data_dependent"] = True
+            self.ended = self.errored = True
+            return None
+        if err:
+            raise GenError("%s: step %d (%s %s) was meant to fail" % (self.name, len(self.steps) - 1, op, jargs))
+        step["expect"] = self._expect(op, family, targs, res, var)
+        return var
+
+    def _dev(self, d):
+        if d not in ("cpu", "cuda"):
+            raise GenError("%s: bad device %r" % (self.name, d))
+        if d != self.device:
+            raise GenError("%s: device %s in a %s case" % (self.name, d, self.device))
+        return self.exec_device
+
+    def _arg(self, kind, a):
+        if kind == "t":
+            if a not in self.env:
+                raise GenError("%s: unknown variable %r" % (self.name, a))
+            return a, self.env[a]
+        if kind == "L":
+            if not 1 <= len(a) <= TL_MAX_LIST:
+                raise GenError("%s: a tl_list holds 1 to %d tensors, not %d" % (self.name, TL_MAX_LIST, len(a)))
+            for v in a:
+                if v not in self.env:
+                    raise GenError("%s: unknown variable %r" % (self.name, v))
+            return list(a), [self.env[v] for v in a]
+        if kind == "S":
+            if len(a) > TL_MAX_DIMS or not all(isinstance(x, int) and not isinstance(x, bool) for x in a):
+                raise GenError("%s: bad int list %r" % (self.name, a))
+            return list(a), list(a)
+        if kind == "i":
+            if not isinstance(a, int) or isinstance(a, bool):
+                raise GenError("%s: bad int %r" % (self.name, a))
+            return a, a
+        if kind == "b":
+            if not isinstance(a, bool):
+                raise GenError("%s: bad bool %r" % (self.name, a))
+            return a, a
+        if kind == "f":
+            a = float(a)
+            return enc_float(a), a
+        if kind == "y":
+            return a, DTYPES[a]
+        if kind == "v":
+            return a, a
+        if kind == "m":
+            return a, FORMATS[a]
+        raise GenError("bad signature letter %s" % kind)
+
+    def _storage(self, t):
+        key = t.storage()._cdata
+        if key not in self.sid_of:
+            self.sid_of[key] = len(self.sid_of)
+            return self.sid_of[key], True
+        return self.sid_of[key], False
+
+    def _meta(self, t, sid):
+        return {"shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset(),
+                "dtype": DNAME_OF[t.dtype], "storage": sid, "storage_nbytes": t.storage().nbytes()}
+
+    def _add_values(self, e, t, sid):
+        if not (self.values and self.det[sid] and t.numel() <= MAX_VALUES):
+            return
+        if t.device.type != "cpu":
+            raise GenError("%s: values of a %s tensor" % (self.name, t.device))
+        e["values"] = values_of(t)
+        if t.dtype.is_floating_point and self.exact[sid]:
+            e["exact"] = True
+            if self.bits:
+                e["bits"] = bits_of(t)
+
+    def _expect(self, op, family, targs, res, var):
+        sig = OPS[op][1]
+        in_sids = [self.sid_of[t.storage()._cdata] for k, a in zip(sig, targs) if k == "t" for t in [a]]
+        in_sids += [self.sid_of[t.storage()._cdata] for k, a in zip(sig, targs) if k == "L" for t in a]
+        all_det = all(self.det[s] for s in in_sids)
+        all_exact = all(self.exact[s] for s in in_sids)
+        if family == "ACCESS" and op == "get":
+            e = {"kind": "none"}
+            if self.values and all_det:
+                e["value"] = enc_float(float(res))
+                if targs[0].dtype.is_floating_point and all_exact:
+                    e["exact"] = True
+            return e
+        if family in ("INPLACE", "ACCESS"):  # set is an in-place write
+            t = targs[0]
+            sid = self.sid_of[t.storage()._cdata]
+            self.det[sid] = self.det[sid] and all_det
+            if op in ("add_", "sub_", "mul_scalar_"):
+                self.exact[sid] = self.exact[sid] and all_exact and exact_elementwise(t.dtype)
+            else:
+                self.exact[sid] = self.exact[sid] and all_exact
+            if op in ("fill_", "zero_", "copy_") and covers_storage(t):
+                self.det[sid] = all_det
+                self.exact[sid] = all_exact
+            if op in ("add_", "sub_", "mul_scalar_", "copy_") and self_overlaps(t):
+                self.det[sid] = False  # element order decides the values: undefined
+            e = self._meta(t, sid)
+            e["kind"] = "inplace"
+            self._add_values(e, t, sid)
+            return e
+        self.env[var] = res
+        sid, fresh = self._storage(res)
+        if fresh:
+            self.det[sid] = all_det and op not in ("randn", "randint", "empty")
+            self.exact[sid] = self.det[sid] and all_exact and exact_op(op, res)
+        e = self._meta(res, sid)
+        e["kind"] = "new" if fresh else "view"
+        self._add_values(e, res, sid)
+        return e
+
+    # ---- helpers for building data ----
+
+    def empty(self, shape, dt="f32", **kw):
+        return self("empty", list(shape), dt, self.device, **kw)
+
+    def zeros(self, shape, dt="f32", **kw):
+        return self("zeros", list(shape), dt, self.device, **kw)
+
+    def ones(self, shape, dt="f32", **kw):
+        return self("ones", list(shape), dt, self.device, **kw)
+
+    def randn(self, shape, dt="f32", **kw):
+        return self("randn", list(shape), dt, self.device, **kw)
+
+    def full(self, shape, value, dt="f32", **kw):
+        return self("full", list(shape), value, dt, self.device, **kw)
+
+    def arange(self, n, dt="f32", **kw):
+        return self("arange", n, dt, self.device, **kw)
+
+    def randint(self, low, high, shape, **kw):
+        return self("randint", low, high, list(shape), self.device, **kw)
+
+    def scalar(self, value, dt="f32", **kw):
+        return self("scalar", value, dt, self.device, **kw)
+
+    def data(self, shape, dt="f32", scale=None, shift=None):
+        """A contiguous tensor of shape and dtype dt holding distinct known values.
+
+        By default arange(n, dt) (bool: runs of false and true, the truncation of
+        arange(n, f64) * 0.37 - 1.1 to i64, cast); with scale or shift, floats are
+        arange(n, f64) * scale + shift cast to dt, integers arange(n, dt) + shift."""
+        n = prod(shape)
+        if dt == "bool":
+            t = self.arange(n, "f64")
+            t = self("mul_scalar", t, 0.37)
+            t = self("add_scalar", t, -1.1)
+            t = self("to", t, "i64")
+            t = self("to", t, "bool")
+        elif scale is None and shift is None:
+            t = self.arange(n, dt)
+        elif dt in FLOATS:
+            t = self.arange(n, "f64")
+            if scale is not None:
+                t = self("mul_scalar", t, scale)
+            if shift is not None:
+                t = self("add_scalar", t, shift)
+            if dt != "f64":
+                t = self("to", t, dt)
+        else:
+            if scale is not None:
+                raise GenError("%s: integer data takes no scale" % self.name)
+            t = self.arange(n, dt)
+            if shift:
+                t = self("add", t, self.full([], float(shift), dt))
+        if len(shape) == 1:
+            return t
+        return self("view", t, list(shape))
+
+    def sdata(self, shape, dt="f32"):
+        """data() with negative values too: floats * 0.5 - n/4, integers - n/2 (u8 and bool as data())."""
+        n = prod(shape)
+        if dt in FLOATS:
+            return self.data(shape, dt, scale=0.5, shift=-float(n // 4) - 0.25)
+        if dt in ("u8", "bool"):
+            return self.data(shape, dt)
+        return self.data(shape, dt, shift=-(n // 2))
+
+    def cl(self, shape, dt="f32", **kw):
+        """data(shape) in channels-last memory format (a 4-D shape)."""
+        return self("to_format", self.data(shape, dt, **kw), "channels_last")
+
+    def json(self):
+        return {"name": self.name, "values": self.values, "steps": self.steps}
+
+
+def covers_storage(t):
+    return (t.is_contiguous() and t.storage_offset() == 0
+            and t.numel() * t.element_size() == t.storage().nbytes())
+
+
+def self_overlaps(t):
+    """Whether two elements of t share an address (enumerated; t is small)."""
+    if t.numel() > 1 << 16:
+        return any(st == 0 and sz > 1 for sz, st in zip(t.shape, t.stride()))
+    offs = torch.zeros(t.shape, dtype=torch.int64)
+    for d, (sz, st) in enumerate(zip(t.shape, t.stride())):
+        view = [1] * t.dim()
+        view[d] = sz
+        offs = offs + (torch.arange(sz, dtype=torch.int64) * st).view(view)
+    return offs.numel() != offs.unique().numel()
+
+
+def exact_op(op, res):
+    family = OPS[op][0]
+    if family in ("CREATE", "VIEW", "VIEW_OR_COPY", "COPY"):
+        return True
+    if op in ("neg", "relu"):
+        return True
+    if op in ("add", "sub", "mul", "div", "add_scalar", "mul_scalar"):
+        return exact_elementwise(res.dtype)
+    if op == "sum":
+        return not res.dtype.is_floating_point
+    return not res.dtype.is_floating_point and op in ("matmul",)
+
+
+def prod(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def py_slice(t, dim, start, end, step):
+    """t[..., start:end:step] on dim, as Python indexing; aten::slice for a dim out of range."""
+    nd = t.dim()
+    if -nd <= dim < nd:
+        d = dim % nd
+        return t[(slice(None),) * d + (slice(start, None if end == TL_END else end, step),)]
+    return torch.ops.aten.slice(t, dim, start, end, step)
+
+
+def run_torch(op, a, dev):
+    """Run one op of ops.def in torch; a holds the converted arguments."""
+    if op in ("empty", "zeros", "ones", "randn"):
+        fn = {"empty": torch.empty, "zeros": torch.zeros, "ones": torch.ones, "randn": torch.randn}[op]
+        return fn(a[0], dtype=a[1], device=dev(a[2]))
+    if op == "full":
+        return torch.full(a[0], a[1], dtype=a[2], device=dev(a[3]))
+    if op == "arange":
+        return torch.arange(a[0], dtype=a[1], device=dev(a[2]))
+    if op == "randint":
+        return torch.randint(a[0], a[1], a[2], device=dev(a[3]))
+    if op == "scalar":
+        return torch.tensor(a[0], dtype=a[1], device=dev(a[2]))
+    t = a[0]
+    if op == "view":
+        return t.view(a[1])
+    if op == "transpose":
+        return t.transpose(a[1], a[2])
+    if op == "t":
+        return t.t()
+    if op == "permute":
+        return t.permute(a[1])
+    if op == "slice":
+        return py_slice(t, a[1], a[2], a[3], a[4])
+    if op == "narrow":
+        return t.narrow(a[1], a[2], a[3])
+    if op == "select":
+        return t.select(a[1], a[2])
+    if op == "unsqueeze":
+        return t.unsqueeze(a[1])
+    if op == "squeeze":
+        return t.squeeze(a[1])
+    if op == "expand":
+        return t.expand(a[1])
+    if op == "as_strided":
+        return t.as_strided(a[1], a[2], a[3])
+    if op == "reshape":
+        return t.reshape(a[1])
+    if op == "flatten":
+        return t.flatten(a[1], a[2])
+    if op == "contiguous":
+        return t.contiguous()
+    if op == "to":
+        return t.to(a[1])
+    if op == "to_device":
+        return t.to(dev(a[1]))
+    if op == "to_format":
+        return t.contiguous(memory_format=a[1])
+    if op == "clone":
+        return t.clone()
+    if op == "index":
+        return t[a[1]]
+    if op == "index_select":
+        return t.index_select(a[1], a[2])
+    if op == "gather":
+        return torch.gather(t, a[1], a[2])
+    if op == "cat":
+        return torch.cat(a[0], a[1])
+    if op == "add":
+        return t + a[1]
+    if op == "sub":
+        return t - a[1]
+    if op == "mul":
+        return t * a[1]
+    if op == "div":
+        return t / a[1]
+    if op == "add_scalar":
+        return t + a[1]
+    if op == "mul_scalar":
+        return t * a[1]
+    if op == "neg":
+        return -t
+    if op == "exp":
+        return t.exp()
+    if op == "relu":
+        return t.relu()
+    if op == "sum":
+        return t.sum(a[1], keepdim=a[2])
+    if op == "mean":
+        return t.mean(a[1], keepdim=a[2])
+    if op == "softmax":
+        return t.softmax(a[1])
+    if op == "matmul":
+        return t @ a[1]
+    if op == "conv2d":
+        return F.conv2d(t, a[1], None, a[2], a[3])
+    if op == "add_":
+        return t.add_(a[1])
+    if op == "sub_":
+        return t.sub_(a[1])
+    if op == "mul_scalar_":
+        return t.mul_(a[1])
+    if op == "fill_":
+        return t.fill_(a[1])
+    if op == "zero_":
+        return t.zero_()
+    if op == "copy_":
+        return t.copy_(a[1])
+    if op == "set":
+        t[tuple(a[1])] = a[2]
+        return t
+    if op == "get":
+        return t[tuple(a[1])].item()
+    raise GenError("no torch mapping for %s" % op)
+
+
+# ---------------------------------------------------------------------------
+# Families.  Each function returns a list of Case objects.
+# ---------------------------------------------------------------------------
+
+class Family:
+    """The cases of one fixture file; case(name) starts one named <file>/<name>."""
+
+    def __init__(self, fname):
+        self.fname = fname
+        self.cases = []
+
+    def case(self, name, **kw):
+        c = Case("%s/%s" % (self.fname, name), **kw)
+        self.cases.append(c)
+        return c
+
+
+def crosscheck(name, build):
+    """The full-size worksheet cases run on torch's meta device (no data); check on small
+    shapes that the meta device answers as the CPU does for the same steps."""
+    answers = []
+    for dev in ("cpu", "meta"):
+        c = Case("crosscheck/%s/%s" % (name, dev), values=False, exec_device=dev)
+        build(c)
+        answers.append([s["expect"] for s in c.steps])
+    if answers[0] != answers[1]:
+        raise GenError("crosscheck %s: the meta device disagrees with the CPU" % name)
+
+
+def sname(shape):
+    return "x".join(str(s) for s in shape) if shape else "0d"
+
+
+# ---- views.json: the VIEW ops ----
+
+def fam_views():
+    f = Family("views")
+    # view of a contiguous tensor, with size-1 dims and -1
+    for target in ([6, 4], [24], [-1], [4, -1], [2, 12], [1, 24, 1], [2, 1, 3, 1, 4], [3, 8],
+                   [2, 3, 4], [1, -1], [2, -1, 2], [4, 3, 2, 1]):
+        c = f.case("view/contig-2x3x4-to-%s" % sname(target))
+        c("view", c.data([2, 3, 4]), target)
+    # view of a transpose (6,4; 1,6)
+    for target, err in (([24], True), ([6, 2, 2], False), ([3, 2, 4], False), ([-1], True),
+                        ([6, 4], False), ([2, 3, 2, 2], False), ([6, 1, 4], False), ([1, 6, 4], False),
+                        ([4, 6], True), ([3, 8], True)):
+        c = f.case("view/transposed-6x4-to-%s" % sname(target))
+        c("view", c("t", c.data([4, 6])), target, err=err)
+    # view of slices
+    for (dim, start, end), target, err in (((1, 0, 3), [12], True), ((1, 0, 3), [4, 3], False),
+                                           ((1, 0, 3), [2, 2, 3], False), ((0, 0, 2), [12], False),
+                                           ((0, 1, 3), [2, 3, 2], False), ((1, 2, 5), [4, 3, 1], False),
+                                           ((1, 2, 5), [-1], True)):
+        c = f.case("view/slice-4x6-d%d-%d-%d-to-%s" % (dim, start, end, sname(target)))
+        c("view", c("slice", c.data([4, 6]), dim, start, end, 1), target, err=err)
+    for target in ([2, 12], [24], [6, 4], [2, 3, 2, 2]):
+        c = f.case("view/slice-dim0-of-4x3x4-to-%s" % sname(target))
+        c("view", c("slice", c.data([4, 3, 4]), 0, 0, 2, 1), target)
+    # views of an expanded tensor (3,4; 1,0)
+    for target, err in (([12], True), ([3, 2, 2], False), ([3, 4, 1], False), ([1, 3, 4], False),
+                        ([3, 1, 4], False), ([6, 2], True)):
+        c = f.case("view/expanded-3x4-to-%s" % sname(target))
+        c("view", c("expand", c.data([3, 1]), [3, 4]), target, err=err)
+    # size-1 dims with arbitrary strides are transparent
+    for target in ([24], [4, 6], [2, 2, 6], [4, 1, 6, 1]):
+        c = f.case("view/size1-stride99-4x1x6-to-%s" % sname(target))
+        x = c("as_strided", c.data([24]), [4, 1, 6], [6, 99, 1], 0)
+        c("view", x, target)
+    # zero-size tensors
+    for shape, target, err in (([0, 3], [3, 0], False), ([0, 3], [0], False), ([0, 3], [-1, 3], False),
+                               ([0, 3], [0, 3, 1], False), ([0, 3], [-1, 0], True), ([0, 3], [5], True),
+                               ([2, 0, 3], [0, 6], False), ([2, 0, 3], [3, -1, 2], False), ([0], [1, 0, 7], False)):
+        c = f.case("view/zero-size-%s-to-%s" % (sname(shape), sname(target)))
+        c("view", c.zeros(shape), target, err=err)
+    c = f.case("view/zero-size-transposed-to-0x6")
+    c("view", c("transpose", c.zeros([2, 0, 3]), 0, 2), [0, 6])
+    c = f.case("view/zero-size-slice-to-same")
+    x = c("slice", c.data([4, 6]), 1, 2, 2, 1)
+    c("view", x, [4, 0])
+    # 0-dim and size-1 tensors
+    for shape, target in (([], [1]), ([], []), ([], [1, 1, 1]), ([1], []), ([1, 1], []), ([1, 1], [-1]),
+                          ([], [-1])):
+        c = f.case("view/%s-to-%s" % (sname(shape), sname(target)))
+        x = c.scalar(2.5) if not shape else c.full(shape, 2.5)
+        c("view", x, target)
+    # views keep the storage offset
+    c = f.case("view/offset-kept")
+    x = c("narrow", c.data([6, 4]), 0, 2, 3)
+    c("view", x, [2, 6])
+    # dtypes
+    for dt in DNAMES:
+        c = f.case("view/dtype-%s" % dt)
+        c("view", c.data([2, 3], dt), [3, 2])
+
+    # transpose
+    for dims in ((0, 1), (0, 2), (1, 2), (-1, 0), (1, 1), (2, -3), (-1, -2)):
+        c = f.case("transpose/2x3x4-%d-%d" % dims)
+        c("transpose", c.data([2, 3, 4]), *dims)
+    for shape, dims in (([], (0, 0)), ([], (-1, 0)), ([5], (0, -1)), ([0, 3], (0, 1)), ([3, 1], (0, 1))):
+        c = f.case("transpose/%s-%d-%d" % (sname(shape), dims[0], dims[1]))
+        x = c.scalar(1.5) if not shape else c.data(shape)
+        c("transpose", x, *dims)
+    c = f.case("transpose/of-slice")
+    c("transpose", c("slice", c.data([4, 6]), 1, 1, 6, 2), 0, 1)
+    c = f.case("transpose/of-expanded")
+    c("transpose", c("expand", c.data([3, 1]), [3, 4]), 0, 1)
+    c = f.case("transpose/twice-is-contiguous")
+    c("transpose", c("transpose", c.data([2, 3, 4]), 0, 2), 2, 0)
+    # t
+    for shape in ([2, 3], [5], [], [1, 4], [0, 2]):
+        c = f.case("t/%s" % sname(shape))
+        x = c.scalar(3.0) if not shape else c.data(shape)
+        c("t", x)
+    c = f.case("t/of-transposed")
+    c("t", c("t", c.data([3, 2])))
+    # permute
+    for dims in ([0, 1, 2], [2, 0, 1], [1, 2, 0], [-1, 0, 1], [2, 1, 0], [0, -1, -2]):
+        c = f.case("permute/2x3x4-%s" % "_".join(str(d) for d in dims))
+        c("permute", c.data([2, 3, 4]), dims)
+    c = f.case("permute/nchw-to-nhwc")
+    c("permute", c.data([2, 3, 2, 2]), [0, 2, 3, 1])
+    c = f.case("permute/0d")
+    c("permute", c.scalar(4.0), [])
+    c = f.case("permute/of-permuted")
+    c("permute", c("permute", c.data([2, 3, 4]), [2, 0, 1]), [1, 2, 0])
+    c = f.case("permute/of-expanded")
+    c("permute", c("expand", c.data([1, 3]), [2, 3]), [1, 0])
+
+    # slice, with Python's clamping
+    slices = [([5, 6], 0, 1, 4, 1), ([5, 6], 1, 0, TL_END, 2), ([5, 6], 1, -3, TL_END, 1),
+              ([5, 6], 1, -100, 100, 1), ([5, 6], 0, 3, 1, 1), ([5, 6], 0, 10, 20, 1),
+              ([5, 6], 1, 1, TL_END, 3), ([5, 6], 1, 0, 6, 6), ([5, 6], -1, 2, 5, 2),
+              ([5, 6], 0, -1, TL_END, 1), ([5, 6], 1, 4, 2, 1), ([5, 6], 1, 0, TL_END, 7),
+              ([5, 6], 0, 0, TL_END, 1), ([5, 6], -2, -4, -1, 2), ([5, 6], 1, 6, TL_END, 1),
+              ([5, 6], 1, -7, 2, 1), ([5, 6], 0, 2, -10, 1), ([2, 3, 4], 2, 1, 3, 1),
+              ([2, 3, 4], 1, 0, TL_END, 2), ([2, 3, 4], -3, 1, 2, 1), ([2, 3, 4], 2, 0, 0, 1),
+              ([7], 0, 1, TL_END, 3), ([0, 3], 0, 0, 2, 1), ([0, 3], 1, 1, TL_END, 1),
+              ([5, 6], 0, -4611686018427387904, TL_END, 1), ([5, 6], 1, 2, 9223372036854775806, 2)]
+    for shape, dim, start, end, step in slices:
+        c = f.case("slice/%s-d%d-%s-%s-%d" % (sname(shape), dim, start, "end" if end == TL_END else end, step))
+        c("slice", c.data(shape), dim, start, end, step)
+    c = f.case("slice/of-transposed")
+    c("slice", c("t", c.data([4, 6])), 1, 1, 3, 1)
+    c = f.case("slice/of-expanded")
+    c("slice", c("expand", c.data([3, 1]), [3, 8]), 1, 1, 7, 3)
+    c = f.case("slice/of-slice-offsets-add")
+    x = c("slice", c.data([6, 6]), 0, 2, 6, 1)
+    x = c("slice", x, 1, 1, 5, 2)
+    c("slice", x, 0, 1, TL_END, 2)
+    for shape, dim, start, end, step in (([5, 6], 0, 0, 2, 0), ([5, 6], 0, 0, 2, -1), ([5, 6], 2, 0, 1, 1),
+                                         ([5, 6], -3, 0, 1, 1)):
+        c = f.case("slice/err-%s-d%d-%d-%d-%d" % (sname(shape), dim, start, end, step))
+        c("slice", c.data(shape), dim, start, end, step, err=True)
+
+    # narrow
+    for dim, start, length, err in ((0, 1, 3, False), (1, 2, 4, False), (1, -2, 2, False), (0, 5, 0, False),
+                                    (0, 0, 0, False), (-1, 0, 6, False), (0, -5, 5, False), (0, 4, 2, True),
+                                    (0, 6, 0, True), (0, 0, -1, True), (2, 0, 1, True), (1, -7, 1, True)):
+        c = f.case("narrow/5x6-d%d-%d-%d" % (dim, start, length))
+        c("narrow", c.data([5, 6]), dim, start, length, err=err)
+    c = f.case("narrow/of-transposed")
+    c("narrow", c("t", c.data([5, 6])), 0, 1, 2)
+
+    # select
+    for shape, dim, index, err in (([2, 3, 4], 0, 1, False), ([2, 3, 4], 1, -1, False), ([2, 3, 4], -1, 3, False),
+                                   ([2, 3, 4], 2, 0, False), ([5], 0, 2, False), ([5], 0, -5, False),
+                                   ([2, 3, 4], 0, 2, True), ([2, 3, 4], 0, -3, True), ([2, 3, 4], 3, 0, True),
+                                   ([2, 0], 0, 1, False), ([2, 0], 1, 0, True)):
+        c = f.case("select/%s-d%d-%d" % (sname(shape), dim, index))
+        c("select", c.data(shape), dim, index, err=err)
+    c = f.case("select/of-expanded")
+    c("select", c("expand", c.data([3, 1]), [3, 4]), 1, 2)
+    c = f.case("select/of-transposed")
+    c("select", c("t", c.data([3, 4])), 0, 1)
+    c = f.case("select/0d-err")
+    c("select", c.scalar(1.0), 0, 0, err=True)
+
+    # unsqueeze
+    for shape, dim, err in (([2, 3], 0, False), ([2, 3], 1, False), ([2, 3], 2, False), ([2, 3], -1, False),
+                            ([2, 3], -3, False), ([2, 3], 3, True), ([2, 3], -4, True), ([], 0, False),
+                            ([], -1, False), ([], 1, True), ([0, 3], 1, False), ([0, 3], 2, False)):
+        c = f.case("unsqueeze/%s-%d" % (sname(shape), dim))
+        x = c.scalar(7.0) if not shape else c.data(shape)
+        c("unsqueeze", x, dim, err=err)
+    for dim in (0, 1, 2, -1):
+        c = f.case("unsqueeze/transposed-%d" % dim)
+        c("unsqueeze", c("t", c.data([2, 3])), dim)
+    c = f.case("unsqueeze/slice-step2")
+    c("unsqueeze", c("slice", c.data([4, 6]), 1, 0, TL_END, 2), 2)
+    c = f.case("unsqueeze/expanded")
+    c("unsqueeze", c("expand", c.data([3, 1]), [3, 4]), 1)
+
+    # squeeze(dim)
+    for shape, dim, err in (([2, 1, 3], 1, False), ([2, 1, 3], -2, False), ([2, 1, 3], 0, False),
+                            ([2, 1, 3], 2, False), ([1], 0, False), ([], 0, False), ([], -1, False),
+                            ([2, 1, 3], 3, True), ([1, 1], -1, False), ([0, 1], 1, False), ([0, 1], 0, False)):
+        c = f.case("squeeze/%s-%d" % (sname(shape), dim))
+        x = c.scalar(7.0) if not shape else c.data(shape)
+        c("squeeze", x, dim, err=err)
+    c = f.case("squeeze/size1-odd-stride")
+    x = c("as_strided", c.data([12]), [3, 1, 4], [4, 7, 1], 0)
+    c("squeeze", x, 1)
+    c = f.case("squeeze/0d-err")
+    c("squeeze", c.scalar(1.0), 1, err=True)
+
+    # expand
+    for shape, target, err in (([3, 1], [3, 4], False), ([3], [2, 3], False), ([3, 1], [-1, 4], False),
+                               ([3, 1], [2, 3, 4], False), ([], [2, 3], False), ([1], [0], False),
+                               ([2, 1], [2, 0], False), ([2, 3], [2, 3], False), ([2, 3], [-1, -1], False),
+                               ([1, 1], [1, 5], False), ([3], [4], True), ([2, 3], [3], True),
+                               ([3], [-1, 2, 3], True), ([3, 1], [3, -1], False), ([1, 3], [2, 1, 3], False),
+                               ([], [], False), ([2, 1], [4, 2, 5], False), ([2, 3], [2, 2, 3], False)):
+        c = f.case("expand/%s-to-%s" % (sname(shape), sname(target)))
+        x = c.scalar(2.0) if not shape else c.data(shape)
+        c("expand", x, target, err=err)
+    c = f.case("expand/of-transposed")
+    c("expand", c("t", c.data([1, 3])), [3, 4])
+    c = f.case("expand/of-slice")
+    c("expand", c("slice", c.data([4, 1]), 0, 1, 4, 2), [2, 5])
+
+    # as_strided (the offset is absolute in the storage)
+    for size, stride, off, err in (([4, 3], [1, 1], 0, False), ([3, 3], [0, 1], 2, False), ([], [], 5, False),
+                                   ([2, 2], [3, 1], 1, False), ([2, 5], [5, 1], 0, False), ([5, 2], [1, 5], 0, False),
+                                   ([3], [4], 1, False), ([0, 4], [4, 1], 12, False), ([4], [3], 0, False),
+                                   ([13], [1], 0, True), ([2], [-1], 0, True), ([2, 2], [5, 1], 6, True),
+                                   ([1, 1], [100, 100], 11, False)):
+        c = f.case("as_strided/%s-%s-%d" % (sname(size), sname(stride), off))
+        c("as_strided", c.data([12]), size, stride, off, err=err)
+    c = f.case("as_strided/of-offset-view")
+    x = c("narrow", c.data([12]), 0, 4, 4)
+    c("as_strided", x, [2, 2], [1, 2], 1)
+    c = f.case("as_strided/of-transposed")
+    c("as_strided", c("t", c.data([3, 4])), [3, 4], [4, 1], 0)
+    return f
+
+
+# ---- reshape.json: view-or-copy ops, clone, the worksheet's block 1 ----
+
+def fam_reshape():
+    f = Family("reshape")
+    # the computeStride table of anchors.md 4.1 (reshape and flatten)
+    anchor = [("x.T-to-24", lambda c: c("t", c.data([4, 6])), [24]),
+              ("x.T-to-6x2x2", lambda c: c("t", c.data([4, 6])), [6, 2, 2]),
+              ("x[:,:3]-to-12", lambda c: c("slice", c.data([4, 6]), 1, 0, 3, 1), [12]),
+              ("x[:2]-to-12", lambda c: c("slice", c.data([4, 6]), 0, 0, 2, 1), [12]),
+              ("slice-2x3x4-to-2x12", lambda c: c("slice", c.data([4, 3, 4]), 0, 0, 2, 1), [2, 12]),
+              ("expand-3x4-to-12", lambda c: c("expand", c.data([3, 1]), [3, 4]), [12]),
+              ("expand-3x4-to-3x2x2", lambda c: c("expand", c.data([3, 1]), [3, 4]), [3, 2, 2]),
+              ("size1-stride99-to-24", lambda c: c("as_strided", c.data([24]), [4, 1, 6], [6, 99, 1], 0), [24])]
+    for name, mk, target in anchor:
+        c = f.case("reshape/anchor-%s" % name)
+        c("reshape", mk(c), target)
+    for target in ([6, 4], [-1], [4, -1, 2], [24, 1], [1, 2, 1, 12], [2, 3, 4]):
+        c = f.case("reshape/contig-to-%s" % sname(target))
+        c("reshape", c.data([2, 3, 4]), target)
+    for perm, target in (([2, 0, 1], [4, 6]), ([2, 0, 1], [24]), ([1, 0, 2], [3, 8]), ([1, 0, 2], [3, 2, 4]),
+                         ([0, 2, 1], [2, 12]), ([0, 2, 1], [2, 4, 3]), ([0, 2, 1], [8, 3])):
+        c = f.case("reshape/permute-%s-to-%s" % ("".join(map(str, perm)), sname(target)))
+        c("reshape", c("permute", c.data([2, 3, 4]), perm), target)
+    for shape, target, err in (([0, 3], [3, 0], False), ([0, 3], [-1], False), ([0, 3], [-1, 0], True),
+                               ([2, 0], [0, 5, 2], False), ([], [1], False), ([], [1, 1], False),
+                               ([1, 1], [], False), ([2, 3], [7], True), ([2, 3], [-1, 4], True),
+                               ([2, 3], [-1, -1], True), ([2, 3], [2, -2], True)):
+        c = f.case("reshape/%s-to-%s" % (sname(shape), sname(target)))
+        x = c.scalar(1.25) if not shape else c.data(shape)
+        c("reshape", x, target, err=err)
+    c = f.case("reshape/zero-size-transposed")
+    c("reshape", c("t", c.zeros([3, 0])), [0, 3])
+    c = f.case("reshape/expanded-to-3x1x4")
+    c("reshape", c("expand", c.data([3, 1]), [3, 4]), [3, 1, 4])
+    c = f.case("reshape/channels-last-to-n-chw")
+    c("reshape", c.cl([2, 3, 2, 2]), [2, 12])
+    c = f.case("reshape/channels-last-merge-hw")
+    c("reshape", c.cl([2, 3, 2, 2]), [2, 3, 4])
+    c = f.case("reshape/channels-last-split-n")
+    c("reshape", c.cl([4, 3, 2, 2]), [2, 2, 3, 2, 2])
+    c = f.case("reshape/copy-then-view")
+    x = c("reshape", c("t", c.data([4, 6])), [24])
+    c("reshape", x, [2, 12])
+    c = f.case("reshape/offset-view")
+    c("reshape", c("narrow", c.data([6, 4]), 0, 2, 2), [8])
+    c = f.case("reshape/offset-copy")
+    c("reshape", c("narrow", c.data([6, 4]), 1, 1, 2), [12])
+    for dt in DNAMES:
+        c = f.case("reshape/copy-dtype-%s" % dt)
+        c("reshape", c("t", c.data([2, 3], dt)), [6])
+
+    # flatten
+    for s, e in ((0, -1), (0, 1), (1, 2), (1, 1), (0, 0), (-2, -1), (2, 2), (-3, -2), (0, 2)):
+        c = f.case("flatten/2x3x4-%d-%d" % (s, e))
+        c("flatten", c.data([2, 3, 4]), s, e)
+    for s, e in ((0, -1), (1, 2), (0, 1)):
+        c = f.case("flatten/permuted-021-%d-%d" % (s, e))
+        c("flatten", c("permute", c.data([2, 3, 4]), [0, 2, 1]), s, e)
+    for shape, s, e, err in (([], 0, -1, False), ([], 0, 0, False), ([5], 0, 0, False), ([5], 0, -1, False),
+                             ([0, 3], 0, 1, False), ([2, 3, 4], 1, 0, True), ([2, 3, 4], 0, 3, True),
+                             ([2, 1, 3], 0, 1, False)):
+        c = f.case("flatten/%s-%d-%d" % (sname(shape), s, e))
+        x = c.scalar(0.5) if not shape else c.data(shape)
+        c("flatten", x, s, e, err=err)
+    c = f.case("flatten/transposed-2d")
+    c("flatten", c("t", c.data([3, 4])), 0, 1)
+    c = f.case("flatten/channels-last-hw")
+    c("flatten", c.cl([2, 3, 2, 2]), 2, 3)
+    c = f.case("flatten/channels-last-chw")
+    c("flatten", c.cl([2, 3, 2, 2]), 1, 3)
+    c = f.case("flatten/expanded")
+    c("flatten", c("expand", c.data([3, 1]), [3, 4]), 0, 1)
+    c = f.case("flatten/slice-rows")
+    c("flatten", c("slice", c.data([6, 4]), 0, 1, 4, 1), 0, 1)
+
+    # contiguous
+    mk_inputs = [("contiguous", lambda c: c.data([2, 3, 4])),
+                 ("transposed", lambda c: c("transpose", c.data([2, 3, 4]), 0, 2)),
+                 ("slice-step2", lambda c: c("slice", c.data([4, 6]), 1, 0, TL_END, 2)),
+                 ("slice-rows", lambda c: c("slice", c.data([4, 6]), 0, 1, 3, 1)),
+                 ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4])),
+                 ("channels-last", lambda c: c.cl([2, 3, 2, 2])),
+                 ("size1-odd-stride", lambda c: c("as_strided", c.data([12]), [3, 1, 4], [4, 9, 1], 0)),
+                 ("zero-size-transposed", lambda c: c("t", c.zeros([3, 0]))),
+                 ("0d", lambda c: c.scalar(2.0)),
+                 ("0d-select", lambda c: c("select", c.data([5]), 0, 3)),
+                 ("transposed-size1", lambda c: c("t", c.data([1, 5]))),
+                 ("permuted-4d", lambda c: c("permute", c.data([2, 3, 2, 2]), [0, 2, 3, 1]))]
+    for name, mk in mk_inputs:
+        c = f.case("contiguous/%s" % name)
+        c("contiguous", mk(c))
+        c = f.case("to_device/cpu-%s" % name)
+        c("to_device", mk(c), "cpu")
+        c = f.case("clone/%s" % name)
+        c("clone", mk(c))
+    for name, mk in (("transposed-sliced", lambda c: c("slice", c("t", c.data([4, 6])), 1, 0, 2, 1)),
+                     ("permuted-sliced", lambda c: c("slice", c("permute", c.data([2, 3, 4]), [2, 0, 1]), 0, 0, TL_END, 2)),
+                     ("expanded-permuted", lambda c: c("permute", c("expand", c.data([1, 3, 1]), [2, 3, 4]), [2, 1, 0])),
+                     ("slice-offset-dense", lambda c: c("slice", c.data([4, 3]), 0, 1, TL_END, 1)),
+                     ("as-strided-overlap", lambda c: c("as_strided", c.data([12]), [4, 3], [1, 1], 0)),
+                     ("channels-last-sliced", lambda c: c("slice", c.cl([2, 3, 4, 2]), 2, 0, TL_END, 2))):
+        c = f.case("clone/%s" % name)
+        c("clone", mk(c))
+        c = f.case("contiguous/%s" % name)
+        c("contiguous", mk(c))
+    for dt in DNAMES:
+        c = f.case("clone/transposed-%s" % dt)
+        c("clone", c("t", c.data([2, 3], dt)))
+
+    # to_format
+    fmt_inputs = [("contiguous", lambda c: c.data([2, 3, 2, 2])),
+                  ("channels-last", lambda c: c.cl([2, 3, 2, 2])),
+                  ("c1", lambda c: c.data([2, 1, 2, 3])),
+                  ("hw1", lambda c: c.data([2, 3, 1, 1])),
+                  ("n1-c1", lambda c: c.data([1, 1, 2, 3])),
+                  ("transposed-hw", lambda c: c("transpose", c.data([2, 3, 2, 4]), 2, 3)),
+                  ("nhwc-permute", lambda c: c("permute", c.data([2, 2, 4, 3]), [0, 3, 1, 2])),
+                  ("expanded", lambda c: c("expand", c.data([1, 3, 1, 2]), [2, 3, 2, 2])),
+                  ("sliced", lambda c: c("slice", c.data([2, 3, 4, 4]), 3, 0, TL_END, 2)),
+                  ("zero-size", lambda c: c.zeros([0, 3, 2, 2]))]
+    for name, mk in fmt_inputs:
+        for fmt in ("channels_last", "contiguous"):
+            c = f.case("to_format/%s-to-%s" % (name, fmt))
+            c("to_format", mk(c), fmt)
+    for shape in ([2, 3, 4], [2, 3, 2, 2, 2], [], [6]):
+        c = f.case("to_format/channels_last-rank%d-err" % len(shape))
+        x = c.scalar(1.0) if not shape else c.data(shape)
+        c("to_format", x, "channels_last", err=True)
+        c = f.case("to_format/contiguous-rank%d" % len(shape))
+        x = c.scalar(1.0) if not shape else c("t", c.data(shape)) if len(shape) <= 2 else c("transpose", c.data(shape), 0, 1)
+        c("to_format", x, "contiguous")
+
+    # the worksheet's block 1 with small stand-in shapes, then full size (meta only)
+    def block1(c, dims, src):
+        n, s, d = dims
+        x = src(c, [n, s, d])
+        a = c("transpose", x, 1, 2)
+        b = c("contiguous", a)
+        cc = c("reshape", b, [n * d, s])
+        dd = c("to", cc, "f32")
+        e = c("slice", dd, 1, 0, s // 2, 1)
+        c("clone", e)
+        return c
+    crosscheck("block1", lambda c: block1(c, (2, 4, 3), lambda c, sh: c.randn(sh, "f16")))
+    block1(f.case("worksheet/block1-small-values"), (2, 4, 3), lambda c, sh: c.data(sh, "f16"))
+    block1(f.case("worksheet/block1-small-randn"), (2, 4, 3), lambda c, sh: c.randn(sh, "f16"))
+    block1(f.case("worksheet/block1-full-cuda", values=False, device="cuda", exec_device="meta"),
+           (16, 1024, 4096), lambda c, sh: c.randn(sh, "f16"))
+    block1(f.case("worksheet/block1-full-cpu", values=False, exec_device="meta"),
+           (16, 1024, 4096), lambda c, sh: c.randn(sh, "f16"))
+    c = f.case("worksheet/block1-rewrite")  # the stretch: cast once, slice before copying
+    x = c.data([2, 4, 3], "f16")
+    e = c("slice", c("transpose", x, 1, 2), 2, 0, 2, 1)
+    c("reshape", c("to", e, "f32"), [6, 2])
+    return f
+
+# ---- casts.json: every dtype pair of to(), rounding and special values ----
+
+INT_RANGE = {"u8": (0, 255), "i8": (-128, 127), "i16": (-32768, 32767), "i32": (-2 ** 31, 2 ** 31 - 1),
+             "i64": (-2 ** 63, 2 ** 63 - 1)}
+FLOAT_SPECIALS = [65504.0, 65520.0, 1e-8, -0.0, 70000.0, 0.1, 3.5, -3.5, 2.5, -2.5, 0.0, 1.0,
+                  1.0 + 2.0 ** -11 + 2.0 ** -40,  # f64 -> f16 rounds twice (through f32): 1.0
+                  1.0 + 2.0 ** -8 + 2.0 ** -40,  # f64 -> bf16 rounds twice (through f32): 1.0
+                  1.0 + 2.0 ** -8 + 2.0 ** -20,  # above the bf16 tie, exact in f32: rounds up
+                  3.0e38, 3.5e38, 1e39, 6e-8, 5.96e-8, 1e-40, 255.9, 127.5, -128.9, 32767.5,
+                  2147483520.0, -1e10, 1e10, 16777217.0,
+                  float("nan"), float("inf"), float("-inf")]
+INT_SPECIALS = [0, 1, -1, 2, 127, 128, -128, -129, 255, 256, 300, 32767, 32768, -32769, 65504, 65520,
+                70000, 2049, 16777217, 16842753, 2147483647, -2147483648, 4294967301, -4294967299]
+
+
+def cast_defined(v, dst):
+    """Whether PyTorch's cast of the (source-typed) value v to dst is defined behaviour."""
+    if dst in INT_RANGE:
+        if isinstance(v, float):
+            if math.isnan(v) or math.isinf(v):
+                return False
+            lo, hi = INT_RANGE[dst]
+            return lo <= math.trunc(v) <= hi
+        return True  # integer to integer wraps (two's complement)
+    return True
+
+
+def src_values(src):
+    """The special values as they read after the cast to src (python numbers)."""
+    if src in FLOATS:
+        t = torch.tensor(FLOAT_SPECIALS, dtype=torch.float64).to(DTYPES[src])
+        return [float(x) for x in t.to(torch.float64).tolist()]
+    if src == "bool":
+        return [0, 1]
+    t = torch.tensor(INT_SPECIALS, dtype=torch.int64).to(DTYPES[src])
+    return [int(x) for x in t.tolist()]
+
+
+def build_vector(c, vals, dt):
+    """A 1-D tensor of dtype dt holding vals: full() of one element each, then cat (in
+    lists of at most TL_MAX_LIST tensors)."""
+    parts = [c.full([1], v, dt) for v in vals]
+    while len(parts) > 1:
+        parts = [c("cat", parts[k:k + TL_MAX_LIST], 0) if len(parts[k:k + TL_MAX_LIST]) > 1 else parts[k]
+                 for k in range(0, len(parts), TL_MAX_LIST)]
+    return parts[0]
+
+
+def fam_casts():
+    f = Family("casts")
+    for src in DNAMES:
+        # rounding: arange(24, f64) * 0.37 - 3.1 (u8: + 0.2), cast to src, then to every dtype
+        c = f.case("to/from-%s-rounding" % src, bits=True)
+        x = c("mul_scalar", c.arange(24, "f64"), 0.37)
+        x = c("add_scalar", x, 0.2 if src == "u8" else -3.1)
+        if src == "bool":
+            x = c("to", c("to", x, "i64"), "bool")
+        elif src != "f64":
+            x = c("to", x, src)
+        for dst in DNAMES:
+            if dst == "u8" and src in FLOATS:  # a negative float to u8 is undefined: the non-negative tail
+                c("to", c("narrow", x, 0, 9, 15), dst)
+            else:
+                c("to", x, dst)
+        # special values, sorted, so that those defined for an integer dtype are one run (narrow)
+        c = f.case("to/from-%s-special" % src, bits=True)
+        if src in FLOATS:
+            pairs = sorted(zip(src_values(src), FLOAT_SPECIALS), key=lambda p: (not math.isnan(p[0]),
+                                                                                  p[0] if not math.isnan(p[0]) else 0,
+                                                                                  p[1]))
+            # the values are built in f64 (full() rejects what does not fit the dtype), then cast
+            x = build_vector(c, [p[1] for p in pairs], "f64")
+            if src != "f64":
+                x = c("to", x, src)
+        elif src == "bool":
+            pairs = None
+            x = c("to", build_vector(c, [0.0, 1.0, 0.0, 1.0, 1.0], "i64"), "bool")
+        else:
+            pairs = None
+            x = build_vector(c, [float(v) for v in INT_SPECIALS], "i64")
+            if src != "i64":
+                x = c("to", x, src)
+        for dst in DNAMES:
+            if pairs is not None and dst in INT_RANGE:
+                ok = [i for i, p in enumerate(pairs) if cast_defined(p[0], dst)]
+                if ok != list(range(ok[0], ok[-1] + 1)):
+                    raise GenError("%s: values defined for %s are not one run" % (c.name, dst))
+                c("to", c("narrow", x, 0, ok[0], len(ok)), dst)
+            else:
+                c("to", x, dst)
+    # float scale factors: mul_scalar rounds in the tensor's dtype
+    for dt in FLOATS:
+        c = f.case("to/f64-to-%s-tiny-and-huge" % dt)
+        x = c("mul_scalar", c.arange(24, "f64"), 1e-6)
+        c("to", c("add_scalar", x, 1e-7), dt)
+        c = f.case("to/f64-to-%s-large" % dt)
+        x = c("mul_scalar", c.arange(24, "f64"), 4099.7)
+        c("to", x, dt)
+    # layouts: same dtype aliases, permuted inputs keep their strides, others close gaps
+    for dt in DNAMES:
+        c = f.case("layout/same-dtype-alias-%s" % dt)
+        c("to", c.data([2, 3], dt), dt)
+        c = f.case("layout/same-dtype-alias-transposed-%s" % dt)
+        c("to", c("t", c.data([2, 3], dt)), dt)
+    for name, mk in (("transposed", lambda c: c("t", c.data([3, 4]))),
+                     ("permuted-3d", lambda c: c("permute", c.data([2, 3, 4]), [2, 0, 1])),
+                     ("channels-last", lambda c: c.cl([2, 3, 2, 2])),
+                     ("slice-step2", lambda c: c("slice", c.data([3, 6]), 1, 0, TL_END, 2)),
+                     ("transposed-sliced", lambda c: c("slice", c("t", c.data([4, 6])), 0, 1, 5, 1)),
+                     ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4])),
+                     ("expanded-leading", lambda c: c("expand", c.data([1, 4]), [3, 4])),
+                     ("offset-dense", lambda c: c("narrow", c.data([4, 3]), 0, 1, 2)),
+                     ("0d", lambda c: c.scalar(2.75)),
+                     ("zero-size", lambda c: c("t", c.zeros([0, 3]))),
+                     ("size1-odd-stride", lambda c: c("as_strided", c.data([12]), [3, 1, 4], [4, 9, 1], 0))):
+        for dst in ("f64", "i32", "f16"):
+            c = f.case("layout/%s-to-%s" % (name, dst))
+            c("to", mk(c), dst)
+    return f
+
+# ---- compute.json: promotion, scalars, TensorIterator layouts, reductions ----
+
+def operand(c, dt, shape=(3,), nonzero=False):
+    """A cheap operand of dtype dt: arange (bool: [F, T, T ...]); nonzero: full(3) (bool: true)."""
+    n = prod(shape)
+    if nonzero:
+        t = c.full([n], 3.0 if dt != "bool" else 1.0, dt)
+    elif dt == "bool":
+        t = c("to", c.arange(n, "i64"), "bool")
+    else:
+        t = c.arange(n, dt)
+    return t if len(shape) == 1 else c("view", t, list(shape))
+
+
+def fam_compute():
+    f = Family("compute")
+    # torch.result_type over every dtype pair: tensor op tensor, tensor op 0-dim, 0-dim op 0-dim
+    for a in DNAMES:
+        for b in DNAMES:
+            c = f.case("add/%s-%s" % (a, b))
+            c("add", operand(c, a), operand(c, b))
+            c = f.case("add/%s-0d-%s" % (a, b))
+            c("add", operand(c, a), c.scalar(2.0 if b != "bool" else 1.0, b))
+            c = f.case("div/%s-%s" % (a, b))
+            c("div", operand(c, a), operand(c, b, nonzero=True))
+    for a, b in (("f32", "f64"), ("i32", "f16"), ("i64", "u8"), ("bool", "i8"), ("bf16", "f16"), ("u8", "i8"),
+                 ("f16", "i64"), ("bool", "f32"), ("i8", "f64"), ("i16", "bool")):
+        c = f.case("add/0d-%s-plus-%s" % (a, b))
+        c("add", c.scalar(3.0, a) if a != "bool" else c.scalar(1.0, a), operand(c, b))
+        c = f.case("add/0d-%s-plus-0d-%s" % (a, b))
+        c("add", c.scalar(3.0 if a != "bool" else 1.0, a), c.scalar(5.0 if b != "bool" else 0.0, b))
+    for a, b in (("i32", "i32"), ("i64", "f32"), ("u8", "i8"), ("f16", "f16"), ("bf16", "f32"), ("f64", "i16"),
+                 ("bool", "u8"), ("f32", "f32"), ("i8", "i8"), ("u8", "u8")):
+        for op in ("sub", "mul"):
+            bad = op == "sub" and "bool" in (a, b)  # torch rejects - on bool
+            c = f.case("%s/%s-%s" % (op, a, b))
+            c(op, operand(c, a), operand(c, b), err=bad)
+            c = f.case("%s/%s-0d-%s" % (op, a, b))
+            c(op, operand(c, a), c.scalar(3.0, b), err=bad)
+    c = f.case("mul/bool-bool")
+    c("mul", operand(c, "bool"), operand(c, "bool"))
+    c = f.case("add/u8-wraps")
+    c("add", c.full([4], 200.0, "u8"), c.full([4], 100.0, "u8"))
+    c = f.case("add/i8-wraps")
+    c("add", c.full([4], 100.0, "i8"), c.full([4], 100.0, "i8"))
+    c = f.case("mul/i16-wraps")
+    c("mul", c.full([3], 300.0, "i16"), c.full([3], 300.0, "i16"))
+    c = f.case("div/by-zero")
+    c("div", c.data([5], "f32"), c.zeros([5], "f32"))
+    c = f.case("div/int-by-zero")
+    c("div", c.data([5], "i32"), c.zeros([5], "i32"))
+    # python-float scalars: float tensors keep their dtype, integer and bool tensors give f32
+    for dt in DNAMES:
+        for op, s in (("add_scalar", 2.5), ("add_scalar", -1.0), ("mul_scalar", 2.5), ("mul_scalar", -0.5),
+                      ("add_scalar", 0.1)):
+            c = f.case("%s/%s-%s" % (op, dt, repr(s)))
+            c(op, operand(c, dt), s)
+    for op in ("add_scalar", "mul_scalar"):
+        c = f.case("%s/transposed" % op)
+        c(op, c("t", c.data([3, 4])), 1.5)
+        c = f.case("%s/expanded" % op)
+        c(op, c("expand", c.data([3, 1]), [3, 4]), 1.5)
+        c = f.case("%s/0d" % op)
+        c(op, c.scalar(3.0, "i64"), 1.5)
+        c = f.case("%s/channels-last" % op)
+        c(op, c.cl([2, 3, 2, 2]), 1.5)
+    # unary ops over the dtypes torch supports on the CPU (gaps are in errors.json)
+    for dt in DNAMES:
+        if dt != "bool":
+            c = f.case("neg/%s" % dt)
+            c("neg", c.sdata([4], dt))
+        if dt != "f16":
+            c = f.case("exp/%s" % dt)
+            c("exp", c.sdata([4], dt))
+        if dt not in ("bool", "f16"):
+            c = f.case("relu/%s" % dt)
+            c("relu", c.sdata([4], dt))
+    for op in ("neg", "exp", "relu"):
+        for name, mk in (("transposed", lambda c: c("t", c.data([3, 4]))),
+                         ("permuted", lambda c: c("permute", c.data([2, 3, 4]), [2, 0, 1])),
+                         ("channels-last", lambda c: c.cl([2, 3, 2, 2])),
+                         ("slice-step2", lambda c: c("slice", c.data([3, 6]), 1, 0, TL_END, 2)),
+                         ("transposed-sliced", lambda c: c("slice", c("t", c.data([4, 6])), 0, 1, 5, 1)),
+                         ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4])),
+                         ("offset", lambda c: c("narrow", c.data([4, 3]), 0, 1, 2)),
+                         ("0d", lambda c: c.scalar(-1.5)),
+                         ("zero-size", lambda c: c("t", c.zeros([0, 3])))):
+            c = f.case("%s/layout-%s" % (op, name))
+            c(op, mk(c))
+
+    # TensorIterator's output layout for binary ops
+    def perm201(c):
+        return c("permute", c.data([2, 3, 4]), [2, 0, 1])  # (4,2,3; 1,12,4)
+    layouts = [
+        ("permuted+contig", lambda c: (perm201(c), c.data([4, 2, 3]))),
+        ("contig+permuted", lambda c: (c.data([4, 2, 3]), perm201(c))),
+        ("bias+permuted", lambda c: (c.data([3]), perm201(c))),
+        ("permuted+bias", lambda c: (perm201(c), c.data([3]))),
+        ("xT+y", lambda c: (c("t", c.data([4, 6])), c.data([6, 4]))),
+        ("y+xT", lambda c: (c.data([6, 4]), c("t", c.data([4, 6])))),
+        ("xT+yT", lambda c: (c("t", c.data([4, 6])), c("t", c.data([4, 6])))),
+        ("cl+cl", lambda c: (c.cl([2, 3, 2, 2]), c.cl([2, 3, 2, 2]))),
+        ("cl+contig", lambda c: (c.cl([2, 3, 2, 2]), c.data([2, 3, 2, 2]))),
+        ("contig+cl", lambda c: (c.data([2, 3, 2, 2]), c.cl([2, 3, 2, 2]))),
+        ("cl+bias-c11", lambda c: (c.cl([2, 3, 2, 2]), c.data([3, 1, 1]))),
+        ("bias-c11+cl", lambda c: (c.data([3, 1, 1]), c.cl([2, 3, 2, 2]))),
+        ("cl+0d", lambda c: (c.cl([2, 3, 2, 2]), c.scalar(2.0))),
+        ("col+row", lambda c: (c.data([3, 1]), c.data([1, 4]))),
+        ("row+col", lambda c: (c.data([1, 4]), c.data([3, 1]))),
+        ("expanded+expanded", lambda c: (c("expand", c.data([3, 1]), [3, 4]), c("expand", c.data([1, 4]), [3, 4]))),
+        ("expanded+transposed", lambda c: (c("expand", c.data([3, 1]), [3, 4]), c("t", c.data([4, 3])))),
+        ("slice+slice", lambda c: (c("slice", c.data([3, 8]), 1, 0, TL_END, 2), c("slice", c.data([3, 8]), 1, 1, TL_END, 2))),
+        ("transposed-slice+contig", lambda c: (c("slice", c("t", c.data([6, 4])), 0, 0, 2, 1), c.data([2, 6]))),
+        ("permuted-same", lambda c: (perm201(c), perm201(c))),
+        ("permuted-102+permuted-201", lambda c: (c("permute", c.data([2, 4, 3]), [1, 0, 2]), perm201(c))),
+        ("size1-dims", lambda c: (c("t", c.data([1, 4])), c.data([4, 1]))),
+        ("broadcast-to-3d", lambda c: (c.data([2, 1, 4]), c("t", c.data([4, 3])))),
+        ("0d+0d", lambda c: (c.scalar(1.0), c.scalar(2.0))),
+        ("zero-size+bias", lambda c: (c("t", c.zeros([3, 0])), c.data([3]))),
+        ("permuted-4d-nhwc", lambda c: (c("permute", c.data([2, 2, 2, 3]), [0, 3, 1, 2]), c.data([2, 3, 2, 2]))),
+        ("offset+offset", lambda c: (c("narrow", c.data([4, 3]), 0, 1, 2), c("narrow", c.data([4, 3]), 0, 2, 2))),
+    ]
+    for name, mk in layouts:
+        for op in ("add", "mul"):
+            c = f.case("layout/%s-%s" % (op, name))
+            a, b = mk(c)
+            c(op, a, b)
+    for name in ("permuted+contig", "xT+y", "cl+contig", "bias+permuted", "expanded+transposed"):
+        mk = dict(layouts)[name]
+        for op in ("sub", "div"):
+            c = f.case("layout/%s-%s" % (op, name))
+            a, b = mk(c)
+            c(op, a, b)
+    c = f.case("layout/add-mixed-dtype-permuted")
+    c("add", c("t", c.data([4, 3], "i32")), c.data([3, 4], "f64"))
+    c = f.case("layout/add-bf16-permuted")
+    c("add", c("t", c.data([4, 3], "bf16")), c.data([3, 4], "bf16"))
+    for shape_a, shape_b in (([2, 3], [3]), ([3, 1], [1, 3]), ([2, 1, 4], [3, 1]), ([1], [2, 2]), ([], [2, 3]),
+                             ([0, 3], [1, 3]), ([5, 1, 1], [1, 2, 1]), ([2, 3], [1, 1, 1, 3])):
+        c = f.case("broadcast/%s-%s" % (sname(shape_a), sname(shape_b)))
+        a = c.scalar(1.5) if not shape_a else c.data(shape_a)
+        c("add", a, c.data(shape_b))
+
+    # reductions
+    for dim in (0, 1, 2, -1, -3):
+        for keep in (False, True):
+            for op in ("sum", "mean"):
+                c = f.case("%s/2x3x4-d%d-%s" % (op, dim, "keep" if keep else "drop"))
+                c(op, c.data([2, 3, 4]), dim, keep)
+            c = f.case("sum/permuted-d%d-%s" % (dim, "keep" if keep else "drop"))
+            c("sum", c("permute", c.data([2, 3, 4]), [2, 0, 1]), dim, keep)
+    for dim in (0, 1, 2, 3):
+        for keep in (False, True):
+            for op in ("sum", "mean"):
+                c = f.case("%s/channels-last-d%d-%s" % (op, dim, "keep" if keep else "drop"))
+                c(op, c.cl([2, 3, 2, 2]), dim, keep)
+    for dt in DNAMES:
+        c = f.case("sum/dtype-%s" % dt)
+        c("sum", operand(c, dt, (3, 4)), 1, False)
+        if dt in FLOATS:
+            c = f.case("mean/dtype-%s" % dt)
+            c("mean", operand(c, dt, (3, 4)), 0, True)
+    for op in ("sum", "mean"):
+        for name, mk, dim, keep in (("0d", lambda c: c.scalar(2.5), 0, False), ("0d-keep", lambda c: c.scalar(2.5), -1, True),
+                                    ("zero-size-reduced", lambda c: c.zeros([0, 3]), 0, False),
+                                    ("zero-size-kept", lambda c: c.zeros([0, 3]), 1, True),
+                                    ("1d", lambda c: c.data([7]), 0, False),
+                                    ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4]), 1, False),
+                                    ("expanded-keep", lambda c: c("expand", c.data([3, 1]), [3, 4]), 0, True),
+                                    ("transposed", lambda c: c("t", c.data([3, 4])), 0, False),
+                                    ("transposed-keep", lambda c: c("t", c.data([3, 4])), 1, True),
+                                    ("slice-step2", lambda c: c("slice", c.data([3, 8]), 1, 0, TL_END, 2), 1, True),
+                                    ("size1-dim", lambda c: c.data([3, 1, 4]), 1, True)):
+            c = f.case("%s/%s" % (op, name))
+            c(op, mk(c), dim, keep)
+    # softmax
+    for dim in (0, 1, 2, -1):
+        c = f.case("softmax/2x3x4-d%d" % dim)
+        c("softmax", c.data([2, 3, 4]), dim)
+        c = f.case("softmax/permuted-d%d" % dim)
+        c("softmax", c("permute", c.data([2, 3, 4]), [2, 0, 1]), dim)
+    for dim in (1, 3):
+        c = f.case("softmax/channels-last-d%d" % dim)
+        c("softmax", c.cl([2, 3, 2, 2]), dim)
+    for name, mk, dim in (("0d", lambda c: c.scalar(3.0), 0), ("1d", lambda c: c.data([6]), 0),
+                          ("transposed", lambda c: c("t", c.data([3, 4])), 1),
+                          ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4]), 1),
+                          ("slice-step2", lambda c: c("slice", c.data([3, 8]), 1, 0, TL_END, 2), 1),
+                          ("zero-size", lambda c: c.zeros([0, 3]), 1), ("large-values", lambda c: c.data([2, 5], scale=40.0), 1)):
+        c = f.case("softmax/%s" % name)
+        c("softmax", mk(c), dim)
+    for dt in ("bf16", "f32", "f64"):
+        c = f.case("softmax/dtype-%s" % dt)
+        c("softmax", c.data([2, 5], dt), 1)
+    return f
+
+# ---- matmul.json ----
+
+def fam_matmul():
+    f = Family("matmul")
+    shapes = [([3], [3]), ([3], [3, 4]), ([2, 3], [3]), ([2, 3], [3, 4]), ([2, 2, 3], [2, 3, 4]),
+              ([2, 2, 3], [3, 4]), ([2, 3], [2, 3, 4]), ([3], [2, 3, 4]), ([2, 2, 3], [3]),
+              ([2, 1, 2, 3], [3, 3, 2]), ([1, 2, 3], [2, 3, 2]), ([2, 1, 3], [1, 3, 2]),
+              ([0, 3], [3, 4]), ([2, 0], [0, 4]), ([2, 3], [3, 0]), ([0], [0]), ([1, 3], [3, 1]),
+              ([2, 2, 2, 3], [3, 2]), ([3], [1, 3, 2]), ([1, 1, 3], [3]), ([4, 1, 3], [1, 3, 2])]
+    for sa, sb in shapes:
+        c = f.case("shape/%s@%s" % (sname(sa), sname(sb)))
+        c("matmul", c.data(sa), c.data(sb))
+    layouts = [("aT@b", lambda c: (c("t", c.data([3, 2])), c.data([3, 4]))),
+               ("a@bT", lambda c: (c.data([2, 3]), c("t", c.data([4, 3])))),
+               ("aT@bT", lambda c: (c("t", c.data([3, 2])), c("t", c.data([4, 3])))),
+               ("batched-aT@b", lambda c: (c("transpose", c.data([2, 3, 2]), 1, 2), c.data([2, 3, 4]))),
+               ("batched-3d@2d-transposed", lambda c: (c("transpose", c.data([2, 3, 2]), 1, 2), c.data([3, 4]))),
+               ("batch-permuted", lambda c: (c("permute", c.data([2, 2, 3]), [1, 0, 2]), c.data([2, 3, 4]))),
+               ("sliced", lambda c: (c("slice", c.data([2, 6]), 1, 0, TL_END, 2), c.data([3, 4]))),
+               ("expanded-batch", lambda c: (c("expand", c.data([1, 2, 3]), [3, 2, 3]), c.data([3, 3, 2]))),
+               ("expanded-rhs", lambda c: (c.data([2, 3]), c("expand", c.data([3, 1]), [3, 4]))),
+               ("1d-strided", lambda c: (c("slice", c.data([6]), 0, 0, TL_END, 2), c.data([3, 2]))),
+               ("row-vector-stride", lambda c: (c("select", c("t", c.data([3, 2])), 0, 1), c.data([3, 2]))),
+               ("offset", lambda c: (c("narrow", c.data([4, 3]), 0, 1, 2), c("narrow", c.data([3, 5]), 1, 1, 4)))]
+    for name, mk in layouts:
+        c = f.case("layout/%s" % name)
+        a, b = mk(c)
+        c("matmul", a, b)
+    for dt in ("u8", "i8", "i16", "i32", "i64", "bf16", "f32", "f64"):
+        c = f.case("dtype/%s" % dt)
+        c("matmul", c.data([2, 3], dt), c.data([3, 2], dt))
+        c = f.case("dtype/mv-%s" % dt)
+        c("matmul", c.data([2, 3], dt), c.data([3], dt))
+    # the worksheet's block 2: small stand-in shapes, then full size (meta only)
+    def block2(c, d, b, src):
+        w = src(c, [d, d])
+        h = src(c, [b, d])
+        y = c("matmul", h, c("t", w))
+        z = c("view", y, [2, b // 2, d])
+        p = c("permute", z, [1, 0, 2])
+        c("reshape", p, [b // 2, 2 * d])
+    crosscheck("block2", lambda c: block2(c, 6, 8, lambda c, s: c.randn(s, "bf16")))
+    block2(f.case("worksheet/block2-small-values"), 6, 8, lambda c, s: c.data(s, "bf16", scale=0.125))
+    block2(f.case("worksheet/block2-small-randn"), 6, 8, lambda c, s: c.randn(s, "bf16"))
+    block2(f.case("worksheet/block2-full-cuda", values=False, device="cuda", exec_device="meta"), 4096, 8,
+           lambda c, s: c.randn(s, "bf16"))
+    return f
+
+
+# ---- index.json: index, index_select, gather, cat; the worksheet's block 3 ----
+
+def fam_index():
+    f = Family("index")
+    def idx(c, vals, shape=None):
+        t = build_vector(c, [float(v) for v in vals], "i64")
+        return c("view", t, shape) if shape else t
+    for name, mk, iv, ishape in (("1d", lambda c: c.data([5]), [0, 4, 2, 2], None),
+                                 ("2d", lambda c: c.data([4, 3]), [3, 0, 1], None),
+                                 ("2d-negative", lambda c: c.data([4, 3]), [-1, -4, 2], None),
+                                 ("2d-idx-2d", lambda c: c.data([4, 3]), [0, 1, 3, 2], [2, 2]),
+                                 ("3d", lambda c: c.data([3, 2, 4]), [2, 0], None),
+                                 ("transposed", lambda c: c("t", c.data([3, 4])), [1, 3, 0], None),
+                                 ("permuted-3d", lambda c: c("permute", c.data([2, 3, 4]), [2, 0, 1]), [3, 1], None),
+                                 ("permuted-3d-idx-2d", lambda c: c("permute", c.data([2, 3, 4]), [1, 2, 0]), [0, 2, 1, 1], [2, 2]),
+                                 ("channels-last", lambda c: c.cl([3, 3, 2, 2]), [2, 0], None),
+                                 ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4]), [2, 2, 0], None),
+                                 ("slice-step2", lambda c: c("slice", c.data([3, 8]), 1, 0, TL_END, 2), [1, 2], None),
+                                 ("empty-idx", lambda c: c.data([4, 3]), [], None),
+                                 ("0d-idx", lambda c: c.data([4, 3]), [2], []),
+                                 ("bf16", lambda c: c.data([4, 3], "bf16"), [1, 1], None),
+                                 ("i32", lambda c: c.data([4, 3], "i32"), [3, 2], None),
+                                 ("bool", lambda c: c.data([4, 3], "bool"), [3, 2], None)):
+        c = f.case("index/%s" % name)
+        t = mk(c)
+        i = idx(c, iv, ishape) if iv else c("view", c.zeros([0], "i64"), [0])
+        c("index", t, i)
+    c = f.case("index/transposed-idx")
+    c("index", c.data([5, 2]), c("t", idx(c, [0, 1, 2, 3, 4, 0], [2, 3])))
+    c = f.case("index/randint-idx")
+    c("index", c.data([6, 2]), c.randint(0, 6, [3, 2]))
+    for name, mk, dim, iv in (("2d-d0", lambda c: c.data([4, 3]), 0, [3, 0, 0]),
+                              ("2d-d1", lambda c: c.data([4, 3]), 1, [2, 0]),
+                              ("2d-dneg", lambda c: c.data([4, 3]), -1, [1, 1, 2, 0]),
+                              ("3d-d1", lambda c: c.data([2, 3, 4]), 1, [2, 0]),
+                              ("transposed-d0", lambda c: c("t", c.data([3, 4])), 0, [3, 1]),
+                              ("transposed-d1", lambda c: c("t", c.data([3, 4])), 1, [2, 0, 1]),
+                              ("permuted-d2", lambda c: c("permute", c.data([2, 3, 4]), [2, 0, 1]), 2, [1]),
+                              ("channels-last-d1", lambda c: c.cl([2, 3, 2, 2]), 1, [2, 0]),
+                              ("expanded-d1", lambda c: c("expand", c.data([3, 1]), [3, 4]), 1, [0, 3]),
+                              ("1d", lambda c: c.data([6]), 0, [5, 0, 5]),
+                              ("0d", lambda c: c.scalar(4.5), 0, [0, 0]),
+                              ("empty", lambda c: c.data([4, 3]), 1, [])):
+        c = f.case("index_select/%s" % name)
+        t = mk(c)
+        i = idx(c, iv) if iv else c.zeros([0], "i64")
+        c("index_select", t, dim, i)
+    c = f.case("index_select/i32-idx")
+    c("index_select", c.data([4, 3]), 0, c("to", idx(c, [3, 1]), "i32"))
+    c = f.case("index_select/0d-idx")
+    c("index_select", c.data([4, 3]), 0, c("view", idx(c, [2]), []))
+    for name, mk, dim, iv, ishape in (("2d-d0", lambda c: c.data([3, 4]), 0, [0, 1, 2, 0, 2, 2, 1, 0], [2, 4]),
+                                      ("2d-d1", lambda c: c.data([3, 4]), 1, [3, 0, 1, 1, 2, 0], [3, 2]),
+                                      ("2d-small-idx", lambda c: c.data([3, 4]), 1, [0, 3], [1, 2]),
+                                      ("3d-d2", lambda c: c.data([2, 3, 4]), 2, [0, 3, 1, 2, 2, 1], [2, 3, 1]),
+                                      ("3d-dneg", lambda c: c.data([2, 3, 4]), -2, [0, 2, 1, 1], [1, 2, 2]),
+                                      ("transposed", lambda c: c("t", c.data([4, 3])), 1, [0, 3, 1, 2, 2, 1], [3, 2]),
+                                      ("permuted", lambda c: c("permute", c.data([2, 3, 4]), [2, 0, 1]), 0, [3, 0, 1, 2], [2, 2, 1]),
+                                      ("channels-last", lambda c: c.cl([2, 3, 2, 2]), 1, [2, 0, 1, 2, 0, 1, 2, 0], [2, 1, 2, 2]),
+                                      ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4]), 0, [2, 1, 0], [1, 3]),
+                                      ("1d", lambda c: c.data([5]), 0, [4, 4, 0], [3]),
+                                      ("empty-idx", lambda c: c.data([3, 4]), 0, [], [0, 4])):
+        c = f.case("gather/%s" % name)
+        t = mk(c)
+        i = idx(c, iv, ishape) if iv else c.zeros(ishape, "i64")
+        c("gather", t, dim, i)
+    c = f.case("gather/transposed-idx")
+    c("gather", c.data([3, 4]), 1, c("t", idx(c, [0, 1, 2, 3, 3, 2], [2, 3])))
+    c = f.case("gather/expanded-idx")
+    c("gather", c.data([3, 4]), 1, c("expand", idx(c, [1, 3, 0], [3, 1]), [3, 2]))
+    c = f.case("gather/0d")
+    c("gather", c.scalar(2.5), 0, c("view", idx(c, [0]), []))
+    # cat
+    cats = [("2d-d0", lambda c: [c.data([2, 3]), c.data([1, 3])], 0),
+            ("2d-d1", lambda c: [c.data([2, 3]), c.data([2, 1])], 1),
+            ("2d-dneg", lambda c: [c.data([2, 3]), c.data([2, 2]), c.data([2, 1])], -1),
+            ("3d-d1", lambda c: [c.data([2, 3, 2]), c.data([2, 1, 2])], 1),
+            ("single", lambda c: [c.data([2, 3])], 0),
+            ("single-transposed", lambda c: [c("t", c.data([2, 3]))], 0),
+            ("transposed+transposed", lambda c: [c("t", c.data([2, 3])), c("t", c.data([2, 3]))], 0),
+            ("transposed+contig", lambda c: [c("t", c.data([2, 3])), c.data([3, 2])], 1),
+            ("contig+transposed", lambda c: [c.data([3, 2]), c("t", c.data([2, 3]))], 1),
+            ("cl+cl-d0", lambda c: [c.cl([1, 3, 2, 2]), c.cl([2, 3, 2, 2])], 0),
+            ("cl+cl-d1", lambda c: [c.cl([2, 3, 2, 2]), c.cl([2, 1, 2, 2])], 1),
+            ("cl+cl-d3", lambda c: [c.cl([2, 3, 2, 2]), c.cl([2, 3, 2, 1])], 3),
+            ("cl+contig", lambda c: [c.cl([2, 3, 2, 2]), c.data([2, 3, 2, 2])], 1),
+            ("contig+cl", lambda c: [c.data([2, 3, 2, 2]), c.cl([2, 3, 2, 2])], 1),
+            ("permuted-3d", lambda c: [c("permute", c.data([2, 3, 4]), [2, 0, 1]), c("permute", c.data([2, 3, 4]), [2, 0, 1])], 1),
+            ("expanded", lambda c: [c("expand", c.data([3, 1]), [3, 4]), c.data([3, 2])], 1),
+            ("sliced", lambda c: [c("slice", c.data([2, 6]), 1, 0, TL_END, 2), c.data([2, 3])], 0),
+            ("zero-size-part", lambda c: [c.data([2, 3]), c.zeros([0, 3]), c.data([1, 3])], 0),
+            ("legacy-empty-1d", lambda c: [c.data([2, 3]), c.zeros([0])], 1),
+            ("all-empty", lambda c: [c.zeros([0, 3]), c.zeros([0, 3])], 0),
+            ("1d", lambda c: [c.data([3]), c.data([2]), c.data([4])], 0),
+            ("promote-f32-f64", lambda c: [c.data([2], "f32"), c.data([2], "f64")], 0),
+            ("promote-i32-f16", lambda c: [c.data([2], "i32"), c.data([2], "f16")], 0),
+            ("promote-u8-i8", lambda c: [c.data([2], "u8"), c.data([2], "i8")], 0),
+            ("promote-bool-i64", lambda c: [c.data([2], "bool"), c.data([2], "i64")], 0),
+            ("bf16", lambda c: [c.data([2, 2], "bf16"), c.data([2, 2], "bf16")], 1),
+            ("many", lambda c: [c.full([1, 2], float(k)) for k in range(9)], 0),
+            ("self-twice", None, 1)]
+    for name, mk, dim in cats:
+        c = f.case("cat/%s" % name)
+        if mk is None:
+            x = c.data([2, 2])
+            c("cat", [x, x], dim)
+        else:
+            c("cat", mk(c), dim)
+    # the worksheet's block 3: small stand-in shapes, then full size (meta only)
+    def block3(c, vocab, d, b, s, values):
+        ids = c.randint(0, vocab, [b, s])
+        emb = c.data([vocab, d], "bf16", scale=0.125) if values else c.randn([vocab, d], "bf16")
+        hidden = c("index", emb, ids)
+        hidden = c("to", hidden, "f32")
+        w = c.data([d, vocab], "f32", scale=0.25) if values else c.randn([d, vocab], "f32")
+        c("matmul", hidden, w)
+    crosscheck("block3", lambda c: block3(c, 10, 4, 2, 3, False))
+    block3(f.case("worksheet/block3-small-values"), 10, 4, 2, 3, True)
+    block3(f.case("worksheet/block3-small-randn"), 10, 4, 2, 3, False)
+    block3(f.case("worksheet/block3-full-cuda", values=False, device="cuda", exec_device="meta"), 32000, 4096, 4, 2048, False)
+    c = f.case("worksheet/block3-fixed-ids")
+    emb = c.data([10, 4], "bf16", scale=0.125)
+    c("to", c("index", emb, idx(c, [1, 9, 0, 3, 3, 7], [2, 3])), "f32")
+    return f
+
+
+# ---- conv.json ----
+
+def fam_conv():
+    f = Family("conv")
+    for xs, ws, stride, pad in (([1, 1, 4, 4], [1, 1, 3, 3], 1, 0), ([1, 2, 5, 5], [3, 2, 3, 3], 1, 1),
+                                ([2, 2, 5, 6], [2, 2, 3, 3], 2, 0), ([2, 2, 5, 6], [2, 2, 3, 3], 2, 1),
+                                ([1, 3, 4, 4], [2, 3, 1, 1], 1, 0), ([1, 3, 4, 4], [2, 3, 1, 1], 3, 2),
+                                ([2, 1, 3, 3], [4, 1, 3, 3], 1, 0), ([1, 2, 3, 5], [1, 2, 2, 2], 1, 2),
+                                ([1, 1, 7, 7], [1, 1, 3, 3], 3, 1), ([2, 2, 4, 4], [2, 2, 4, 4], 1, 0),
+                                ([0, 2, 4, 4], [2, 2, 3, 3], 1, 0),
+                                ([1, 2, 2, 2], [1, 2, 3, 3], 1, 1), ([1, 1, 5, 1], [1, 1, 3, 1], 2, 0)):
+        c = f.case("shape/x%s-w%s-s%d-p%d" % (sname(xs), sname(ws), stride, pad))
+        c("conv2d", c.data(xs, scale=0.25), c.data(ws, scale=0.125), stride, pad)
+    c = f.case("shape/unbatched-3d")
+    c("conv2d", c.data([2, 4, 4], scale=0.25), c.data([3, 2, 3, 3], scale=0.125), 1, 1)
+    layouts = [("x-cl", lambda c: (c.cl([2, 3, 4, 4]), c.data([2, 3, 3, 3], scale=0.125))),
+               ("w-cl", lambda c: (c.data([2, 3, 4, 4]), c.cl([2, 3, 3, 3], scale=0.125))),
+               ("both-cl", lambda c: (c.cl([2, 3, 4, 4]), c.cl([2, 3, 3, 3], scale=0.125))),
+               ("x-cl-1x1", lambda c: (c.cl([1, 4, 3, 3]), c.data([2, 4, 1, 1], scale=0.125))),
+               ("x-transposed-hw", lambda c: (c("transpose", c.data([1, 2, 4, 5]), 2, 3), c.data([2, 2, 3, 3]))),
+               ("x-sliced", lambda c: (c("slice", c.data([1, 2, 4, 8]), 3, 0, TL_END, 2), c.data([1, 2, 3, 3]))),
+               ("x-expanded", lambda c: (c("expand", c.data([1, 2, 4, 4]), [2, 2, 4, 4]), c.data([1, 2, 3, 3]))),
+               ("x-cl-batch1", lambda c: (c.cl([1, 3, 4, 4]), c.data([2, 3, 3, 3], scale=0.125))),
+               ("x-cl-c1", lambda c: (c.cl([2, 1, 4, 4]), c.data([2, 1, 3, 3], scale=0.125)))]
+    for name, mk in layouts:
+        for stride, pad in ((1, 0), (2, 1)):
+            c = f.case("layout/%s-s%d-p%d" % (name, stride, pad))
+            x, w = mk(c)
+            c("conv2d", x, w, stride, pad)
+    for dt in ("f32", "f64", "bf16"):
+        c = f.case("dtype/%s" % dt)
+        c("conv2d", c.data([1, 2, 4, 4], dt, scale=0.25), c.data([2, 2, 3, 3], dt, scale=0.125), 1, 1)
+    for dt in ("i64", "u8"):
+        c = f.case("dtype/%s" % dt)
+        c("conv2d", c.data([1, 1, 3, 3], dt), c.data([1, 1, 2, 2], dt), 1, 0)
+    c = f.case("chain/conv-relu-sum")
+    y = c("conv2d", c.cl([1, 2, 4, 4]), c.data([3, 2, 3, 3], scale=0.125), 1, 1)
+    c("sum", c("relu", y), 1, True)
+    c = f.case("chain/conv-add-bias")
+    y = c("conv2d", c.cl([1, 2, 4, 4]), c.data([3, 2, 3, 3], scale=0.125), 1, 1)
+    c("add", y, c.data([3, 1, 1]))
+    c = f.case("chain/conv-flatten")
+    y = c("conv2d", c.cl([2, 2, 4, 4]), c.data([3, 2, 3, 3], scale=0.125), 2, 1)
+    c("flatten", y, 1, -1)
+    return f
+
+# ---- inplace.json: in-place writes, set/get, overlap rules ----
+
+def fam_inplace():
+    f = Family("inplace")
+    for op in ("add_", "sub_"):
+        for name, mk in (("same", lambda c: (c.data([2, 3]), c.data([2, 3]))),
+                         ("broadcast-row", lambda c: (c.data([2, 3]), c.data([3]))),
+                         ("broadcast-col", lambda c: (c.data([2, 3]), c.data([2, 1]))),
+                         ("0d-other", lambda c: (c.data([2, 3]), c.scalar(1.5))),
+                         ("0d-self", lambda c: (c.scalar(1.5), c.scalar(2.0))),
+                         ("transposed-self", lambda c: (c("t", c.data([3, 2])), c.data([2, 3]))),
+                         ("transposed-other", lambda c: (c.data([2, 3]), c("t", c.data([3, 2])))),
+                         ("expanded-other", lambda c: (c.data([3, 4]), c("expand", c.data([3, 1]), [3, 4]))),
+                         ("slice-self", lambda c: (c("slice", c.data([3, 6]), 1, 0, TL_END, 2), c.data([3, 3]))),
+                         ("self-other", None),
+                         ("i64-i64", lambda c: (c.data([5], "i64"), c.data([5], "i64"))),
+                         ("i32-i64", lambda c: (c.data([5], "i32"), c.data([5], "i64"))),
+                         ("f32-i64", lambda c: (c.data([5], "f32"), c.data([5], "i64"))),
+                         ("f16-f32", lambda c: (c.data([5], "f16"), c.data([5], "f32"))),
+                         ("bf16-f64", lambda c: (c.data([5], "bf16"), c.data([5], "f64"))),
+                         ("i64-bool", lambda c: (c.data([5], "i64"), c.data([5], "bool"))),
+                         ("u8-wraps", lambda c: (c.full([3], 250.0, "u8"), c.full([3], 10.0, "u8"))),
+                         ("f32-0d-f64", lambda c: (c.data([4], "f32"), c.scalar(0.1, "f64"))),
+                         ("i32-0d-i64", lambda c: (c.data([4], "i32"), c.scalar(7.0, "i64"))),
+                         ("zero-size", lambda c: (c.zeros([0, 3]), c.data([3]))),
+                         ("disjoint-halves", None),
+                         ("interleaved-strided", None)):
+            c = f.case("%s/%s" % (op, name))
+            if name == "self-other":
+                x = c.data([2, 3])
+                c(op, x, x)
+            elif name == "disjoint-halves":
+                x = c.data([6])
+                c(op, c("slice", x, 0, 0, 3, 1), c("slice", x, 0, 3, 6, 1))
+                c("clone", x)
+            elif name == "interleaved-strided":  # neither is dense: torch cannot tell, and allows it
+                x = c.data([6])
+                c(op, c("slice", x, 0, 0, TL_END, 2), c("slice", x, 0, 1, TL_END, 2))
+                c("clone", x)
+            else:
+                a, b = mk(c)
+                c(op, a, b, err=(op == "sub_" and name == "i64-bool"))
+    c = f.case("add_/bool-bool")
+    c("add_", c.data([4], "bool"), c.data([4], "bool"))
+    # writes through a view reach the base
+    c = f.case("add_/through-view")
+    x = c.data([3, 4])
+    c("add_", c("select", x, 0, 1), c.ones([4]))
+    c("clone", x)
+    c = f.case("add_/through-transpose-of-view")
+    x = c.data([3, 4])
+    v = c("t", c("slice", x, 1, 1, 3, 1))
+    c("add_", v, c.full([2, 1], 10.0))
+    c("contiguous", x)
+    for dt in DNAMES:
+        c = f.case("mul_scalar_/%s" % dt)
+        c("mul_scalar_", c.data([5], dt), 2.0 if dt != "bool" else 1.0, err=dt not in FLOATS)
+    for name, mk in (("transposed", lambda c: c("t", c.data([3, 4]))),
+                     ("slice", lambda c: c("slice", c.data([3, 6]), 1, 1, TL_END, 2)),
+                     ("0d", lambda c: c.scalar(3.0)),
+                     ("channels-last", lambda c: c.cl([1, 2, 2, 2]))):
+        c = f.case("mul_scalar_/%s" % name)
+        c("mul_scalar_", mk(c), -1.5)
+    c = f.case("mul_scalar_/through-view")
+    x = c.data([3, 4])
+    c("mul_scalar_", c("narrow", x, 1, 1, 2), 3.0)
+    c("clone", x)
+    for dt in DNAMES:
+        c = f.case("fill_/%s" % dt)
+        c("fill_", c.data([2, 3], dt), 2.5 if dt != "u8" else 7.0)
+        c = f.case("zero_/%s" % dt)
+        c("zero_", c.data([2, 3], dt))
+        c = f.case("set/%s" % dt)
+        x = c.data([2, 3], dt)
+        c("set", x, [1, 2], 3.75 if dt != "u8" else 200.0)
+        c("get", x, [1, 2])
+        c("get", x, [0, 1])
+    for name, mk, v in (("slice", lambda c: c("slice", c.data([3, 6]), 1, 0, TL_END, 2), 9.0),
+                        ("transposed", lambda c: c("t", c.data([3, 4])), -1.0),
+                        ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4]), 4.0),
+                        ("0d", lambda c: c.scalar(3.0), 0.5),
+                        ("zero-size", lambda c: c.zeros([0, 2]), 1.0),
+                        ("nan", lambda c: c.data([4]), float("nan")),
+                        ("inf", lambda c: c.data([4], "f16"), float("-inf")),
+                        ("f16-rounds", lambda c: c.data([4], "f16"), 0.1),
+                        ("bf16-rounds", lambda c: c.data([4], "bf16"), 1.0 + 2.0 ** -8 + 2.0 ** -20),
+                        ("i32-truncates", lambda c: c.data([4], "i32"), -2.75),
+                        ("bool-nonzero", lambda c: c.data([4], "bool"), 0.25)):
+        c = f.case("fill_/%s" % name)
+        c("fill_", mk(c), v)
+    c = f.case("fill_/through-view")
+    x = c.data([3, 4])
+    c("fill_", c("select", x, 1, 2), -7.0)
+    c("clone", x)
+    c = f.case("zero_/expanded")
+    c("zero_", c("expand", c.data([3, 1]), [3, 4]))
+    c = f.case("zero_/through-view")
+    x = c.data([3, 4])
+    c("zero_", c("slice", x, 0, 1, 3, 1))
+    c("clone", x)
+    c = f.case("zero_/empty-then-zero")
+    x = c.empty([2, 3])
+    c("zero_", x)
+    c("clone", x)
+    c = f.case("fill_/empty-then-fill")
+    x = c.empty([2, 3], "i16")
+    c("fill_", x, 5.0)
+    c("add", x, x)
+    # copy_
+    for name, mk in (("same", lambda c: (c.zeros([2, 3]), c.data([2, 3]))),
+                     ("broadcast-row", lambda c: (c.zeros([2, 3]), c.data([3]))),
+                     ("broadcast-0d", lambda c: (c.zeros([2, 3]), c.scalar(4.5))),
+                     ("from-transposed", lambda c: (c.zeros([3, 2]), c("t", c.data([2, 3])))),
+                     ("into-transposed", lambda c: (c("t", c.zeros([3, 2])), c.data([2, 3]))),
+                     ("into-slice", lambda c: (c("slice", c.zeros([3, 6]), 1, 0, TL_END, 2), c.data([3, 3]))),
+                     ("f64-to-f16", lambda c: (c.zeros([6], "f16"), c.data([6], "f64", scale=0.1, shift=0.01))),
+                     ("f64-to-bf16", lambda c: (c.zeros([6], "bf16"), c.data([6], "f64", scale=0.1, shift=0.01))),
+                     ("f32-to-i32", lambda c: (c.zeros([6], "i32"), c.data([6], "f32", scale=0.7, shift=-2.1))),
+                     ("i64-to-u8", lambda c: (c.zeros([6], "u8"), c.data([6], "i64", shift=253))),
+                     ("f32-to-bool", lambda c: (c.zeros([6], "bool"), c.data([6], "f32"))),
+                     ("bool-to-f32", lambda c: (c.zeros([6], "f32"), c.data([6], "bool"))),
+                     ("zero-size", lambda c: (c.zeros([0, 2]), c.zeros([2]))),
+                     ("0d", lambda c: (c.scalar(1.0), c.scalar(2.5, "f64")))):
+        c = f.case("copy_/%s" % name)
+        a, b = mk(c)
+        c("copy_", a, b)
+    c = f.case("copy_/self")
+    x = c.data([2, 3])
+    c("copy_", x, x)
+    c = f.case("copy_/disjoint-halves")
+    x = c.data([6])
+    c("copy_", c("slice", x, 0, 0, 3, 1), c("slice", x, 0, 3, 6, 1))
+    c("clone", x)
+    c = f.case("copy_/through-view")
+    x = c.zeros([3, 4])
+    c("copy_", c("select", x, 1, 0), c.data([3]))
+    c("clone", x)
+    # set / get
+    for name, mk, index, v in (("negative-index", lambda c: c.data([3, 4]), [-1, -2], 9.5),
+                               ("transposed", lambda c: c("t", c.data([3, 4])), [3, 0], 9.5),
+                               ("expanded-shared", lambda c: c("expand", c.data([3, 1]), [3, 4]), [1, 2], 9.5),
+                               ("0d", lambda c: c.scalar(1.0), [], 9.5),
+                               ("slice", lambda c: c("slice", c.data([3, 6]), 1, 1, TL_END, 2), [2, 1], 9.5),
+                               ("i8-negative", lambda c: c.data([4], "i8"), [0], -100.0),
+                               ("f16-rounds", lambda c: c.data([4], "f16"), [1], 0.1),
+                               ("bf16-rounds", lambda c: c.data([4], "bf16"), [2], 3.14159),
+                               ("nan", lambda c: c.data([4], "f64"), [3], float("nan")),
+                               ("bool-false", lambda c: c.ones([3], "bool"), [1], 0.0)):
+        c = f.case("set/%s" % name)
+        x = mk(c)
+        c("set", x, index, v)
+        c("get", x, index)
+    c = f.case("set/through-view")
+    x = c.data([3, 4])
+    c("set", c("select", x, 0, 2), [1], -5.0)
+    c("get", x, [2, 1])
+    c("clone", x)
+    for name, mk, index in (("transposed", lambda c: c("t", c.data([3, 4])), [3, 1]),
+                            ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4]), [2, 3]),
+                            ("0d", lambda c: c.scalar(6.25, "f64"), []),
+                            ("0d-negative", lambda c: c.data([2, 3]), [-2, -3]),
+                            ("offset", lambda c: c("narrow", c.data([4, 3]), 0, 2, 2), [1, 2]),
+                            ("i64", lambda c: c.data([5], "i64"), [4]),
+                            ("bool", lambda c: c.data([5], "bool"), [4]),
+                            ("f16", lambda c: c.data([5], "f16"), [3]),
+                            ("randn", lambda c: c.randn([3]), [1])):
+        c = f.case("get/%s" % name)
+        c("get", mk(c), index)
+    # overlapping writes
+    for op in ("add_", "sub_", "mul_scalar_", "copy_"):
+        for name, mk in (("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4])),
+                         ("expanded-0d", lambda c: c("expand", c.scalar(1.0), [4])),
+                         ("as-strided-overlap", lambda c: c("as_strided", c.data([12]), [4, 3], [1, 1], 0))):
+            c = f.case("overlap/%s-%s" % (op, name))
+            x = mk(c)
+            if op == "mul_scalar_":
+                c(op, x, 2.0, err=(name != "as-strided-overlap"))
+            else:
+                c(op, x, c.data(list(c.env[x].shape)), err=(name != "as-strided-overlap"))
+    for op in ("add_", "sub_", "copy_"):
+        c = f.case("overlap/%s-partial-shifted" % op)
+        x = c.data([6])
+        c(op, c("slice", x, 0, 1, TL_END, 1), c("slice", x, 0, 0, 5, 1), err=True)
+        c = f.case("overlap/%s-partial-transposed" % op)
+        x = c.data([3, 3])
+        c(op, x, c("t", x), err=True)
+    c = f.case("overlap/fill_-expanded-allowed")
+    c("fill_", c("expand", c.data([3, 1]), [3, 4]), 2.0)
+    c = f.case("overlap/set-expanded-allowed")
+    x = c("expand", c.data([3, 1]), [3, 4])
+    c("set", x, [0, 0], 5.0)
+    c("get", x, [0, 3])
+    return f
+
+# ---- errors.json: what torch 1.13 rejects ----
+
+def fam_errors():
+    f = Family("errors")
+    def err(name, build):
+        c = f.case(name)
+        build(c)
+        if not c.errored:
+            raise GenError("%s: no step failed" % c.name)
+    # incompatible views, numel mismatches
+    err("view/transposed-flat", lambda c: c("view", c("t", c.data([2, 3])), [6], err=True))
+    err("view/permuted-merge", lambda c: c("view", c("permute", c.data([2, 3, 4]), [1, 0, 2]), [6, 4], err=True))
+    err("view/channels-last-flat", lambda c: c("view", c.cl([2, 3, 2, 2]), [24], err=True))
+    err("view/numel", lambda c: c("view", c.data([2, 3]), [4, 2], err=True))
+    err("view/two-inferred", lambda c: c("view", c.data([2, 3]), [-1, -1], err=True))
+    err("view/negative-size", lambda c: c("view", c.data([2, 3]), [-2, -3], err=True))
+    err("reshape/numel", lambda c: c("reshape", c.data([2, 3]), [5], err=True))
+    err("reshape/inferred-mismatch", lambda c: c("reshape", c.data([2, 3]), [4, -1], err=True))
+    # bad dims
+    for op, args in (("transpose", (0, 2)), ("transpose", (-3, 0)), ("select", (2, 0)), ("narrow", (2, 0, 1)),
+                     ("unsqueeze", (3,)), ("squeeze", (-3,)), ("flatten", (0, 2)), ("flatten", (-3, 0)),
+                     ("sum", (2, False)), ("mean", (-3, True)), ("softmax", (2,)), ("index_select", (2, None)),
+                     ("gather", (2, None)), ("permute", ([0, 2],)), ("permute", ([0],)), ("permute", ([1, 1],))):
+        def build(c, op=op, args=args):
+            x = c.data([2, 3])
+            if op in ("index_select", "gather"):
+                i = c.zeros([2] if op == "index_select" else [2, 3], "i64")
+                c(op, x, args[0], i, err=True)
+            else:
+                c(op, x, *args, err=True)
+        err("bad-dim/%s-%s" % (op, "_".join(str(a) for a in args if a is not None)), build)
+    err("bad-dim/t-3d", lambda c: c("t", c.data([2, 3, 4]), err=True))
+    err("bad-dim/cat-dim", lambda c: c("cat", [c.data([2, 3]), c.data([2, 3])], 2, err=True))
+    err("bad-dim/select-index", lambda c: c("select", c.data([2, 3]), 1, 3, err=True))
+    err("bad-dim/narrow-start", lambda c: c("narrow", c.data([2, 3]), 1, 4, 0, err=True))
+    err("bad-dim/narrow-length", lambda c: c("narrow", c.data([2, 3]), 1, 2, 2, err=True))
+    err("bad-dim/sum-0d", lambda c: c("sum", c.scalar(1.0), 1, False, err=True))
+    err("bad-dim/softmax-0d", lambda c: c("softmax", c.scalar(1.0), -2, err=True))
+    err("arg/to_format-channels-last-3d", lambda c: c("to_format", c.data([3, 2, 2]), "channels_last", err=True))
+    err("bad-dim/get-too-many", lambda c: c("get", c.data([3]), [0, 0], err=True))
+    err("bad-dim/get-out-of-range", lambda c: c("get", c.data([2, 3]), [1, 3], err=True))
+    err("bad-dim/get-negative-out-of-range", lambda c: c("get", c.data([2, 3]), [-3, 0], err=True))
+    err("bad-dim/set-out-of-range", lambda c: c("set", c.data([2, 3]), [2, 0], 1.0, err=True))
+    err("bad-dim/index-out-of-range", lambda c: c("index", c.data([3, 2]), build_vector(c, [0.0, 3.0], "i64"), err=True))
+    err("bad-dim/index-negative-out-of-range", lambda c: c("index", c.data([3, 2]), build_vector(c, [-4.0], "i64"), err=True))
+    err("bad-dim/index_select-out-of-range", lambda c: c("index_select", c.data([3, 2]), 1, build_vector(c, [2.0], "i64"), err=True))
+    err("bad-dim/gather-out-of-range", lambda c: c("gather", c.data([3, 2]), 0, c.full([1, 2], 3.0, "i64"), err=True))
+    err("bad-dim/select-0d", lambda c: c("select", c.scalar(2.0), 0, 0, err=True))
+    # shape mismatches
+    for op in ("add", "sub", "mul", "div"):
+        err("shape/%s-broadcast" % op, lambda c, op=op: c(op, c.data([2, 3]), c.data([2]), err=True))
+        err("shape/%s-broadcast-3d" % op, lambda c, op=op: c(op, c.data([2, 3, 4]), c.data([3, 3, 1]), err=True))
+    err("shape/add-zero-vs-two", lambda c: c("add", c.zeros([0, 3]), c.data([2, 3]), err=True))
+    err("shape/expand-non-singleton", lambda c: c("expand", c.data([3]), [2, 4], err=True))
+    err("shape/expand-too-few", lambda c: c("expand", c.data([2, 3]), [6], err=True))
+    err("shape/matmul-2d", lambda c: c("matmul", c.data([2, 3]), c.data([2, 3]), err=True))
+    err("shape/matmul-1d", lambda c: c("matmul", c.data([3]), c.data([4]), err=True))
+    err("shape/matmul-mv", lambda c: c("matmul", c.data([2, 3]), c.data([2]), err=True))
+    err("shape/matmul-vm", lambda c: c("matmul", c.data([2]), c.data([3, 2]), err=True))
+    err("shape/matmul-batched", lambda c: c("matmul", c.data([2, 2, 3]), c.data([2, 4, 2]), err=True))
+    err("shape/matmul-batch-broadcast", lambda c: c("matmul", c.data([3, 2, 3]), c.data([2, 3, 2]), err=True))
+    err("bad-dim/matmul-0d", lambda c: c("matmul", c.data([2, 3]), c.scalar(1.0), err=True))
+    err("bad-dim/matmul-0d-lhs", lambda c: c("matmul", c.scalar(1.0), c.data([3]), err=True))
+    err("shape/cat-size", lambda c: c("cat", [c.data([2, 3]), c.data([3, 3])], 1, err=True))
+    err("shape/cat-ndim", lambda c: c("cat", [c.data([2, 3]), c.data([2])], 0, err=True))
+    err("bad-dim/cat-0d", lambda c: c("cat", [c.scalar(1.0), c.data([2])], 0, err=True))
+    err("shape/conv-channels", lambda c: c("conv2d", c.data([1, 3, 5, 5]), c.data([2, 4, 3, 3]), 1, 0, err=True))
+    err("shape/conv-kernel-too-big", lambda c: c("conv2d", c.data([1, 3, 2, 2]), c.data([2, 3, 3, 3]), 1, 0, err=True))
+    err("shape/conv-2d-input", lambda c: c("conv2d", c.data([3, 5]), c.data([2, 3, 3, 3]), 1, 0, err=True))
+    err("shape/conv-zero-out-channels", lambda c: c("conv2d", c.data([1, 2, 4, 4]), c.zeros([0, 2, 3, 3]), 1, 0, err=True))
+    err("shape/conv-3d-weight", lambda c: c("conv2d", c.data([1, 3, 5, 5]), c.data([2, 3, 3]), 1, 0, err=True))
+    err("shape/gather-ndim", lambda c: c("gather", c.data([3, 4]), 0, c.zeros([2], "i64"), err=True))
+    err("shape/gather-size", lambda c: c("gather", c.data([3, 4]), 0, c.zeros([2, 5], "i64"), err=True))
+    err("arg/index_select-2d-idx", lambda c: c("index_select", c.data([3, 4]), 0, c.zeros([2, 2], "i64"), err=True))
+    err("shape/add_-output-broadcast", lambda c: c("add_", c.data([3]), c.data([2, 3]), err=True))
+    err("shape/sub_-output-broadcast", lambda c: c("sub_", c.data([3, 1]), c.data([3, 4]), err=True))
+    err("shape/copy_-broadcast", lambda c: c("copy_", c.data([2, 3]), c.data([2]), err=True))
+    err("shape/copy_-larger-src", lambda c: c("copy_", c.data([3]), c.data([2, 3]), err=True))
+    err("shape/view-0-elements-ambiguous", lambda c: c("view", c.zeros([0, 4]), [-1, 0], err=True))
+    # dtype mismatches and unsupported dtypes
+    err("dtype/matmul-f32-f64", lambda c: c("matmul", c.data([2, 3]), c.data([3, 2], "f64"), err=True))
+    err("dtype/matmul-i64-f32", lambda c: c("matmul", c.data([2, 3], "i64"), c.data([3, 2]), err=True))
+    err("dtype/matmul-dot-f32-f64", lambda c: c("matmul", c.data([3]), c.data([3], "f64"), err=True))
+    err("dtype/matmul-batched-f32-bf16", lambda c: c("matmul", c.data([2, 2, 3]), c.data([2, 3, 2], "bf16"), err=True))
+    err("dtype/matmul-mv-f64-f32", lambda c: c("matmul", c.data([2, 3], "f64"), c.data([3]), err=True))
+    err("dtype/conv-f32-f64", lambda c: c("conv2d", c.data([1, 2, 4, 4]), c.data([2, 2, 3, 3], "f64"), 1, 0, err=True))
+    for dt in ("bool", "u8", "i8", "i16", "i32", "i64"):
+        err("dtype/randn-%s" % dt, lambda c, dt=dt: c.randn([2, 3], dt, err=True))
+        err("dtype/mean-%s" % dt, lambda c, dt=dt: c("mean", c.data([2, 3], dt), 0, False, err=True))
+        err("dtype/softmax-%s" % dt, lambda c, dt=dt: c("softmax", c.data([2, 3], dt), 1, err=True))
+        err("dtype/mul_scalar_-%s" % dt, lambda c, dt=dt: c("mul_scalar_", c.data([3], dt), 0.5, err=True))
+        err("dtype/add_-%s-f32" % dt, lambda c, dt=dt: c("add_", c.data([3], dt), c.data([3]), err=True))
+    err("dtype/arange-bool", lambda c: c.arange(4, "bool", err=True))
+    err("dtype/neg-bool", lambda c: c("neg", c.data([3], "bool"), err=True))
+    err("dtype/relu-bool", lambda c: c("relu", c.data([3], "bool"), err=True))
+    err("dtype/sub-bool-bool", lambda c: c("sub", c.data([3], "bool"), c.data([3], "bool"), err=True))
+    err("dtype/sub-bool-f32", lambda c: c("sub", c.data([3], "bool"), c.data([3]), err=True))
+    err("dtype/sub_-bool-bool", lambda c: c("sub_", c.data([3], "bool"), c.data([3], "bool"), err=True))
+    err("dtype/add_-i32-f64-0d", lambda c: c("add_", c.data([3], "i32"), c.scalar(1.0, "f64"), err=True))
+    err("dtype/add_-bool-i64", lambda c: c("add_", c.data([3], "bool"), c.data([3], "i64"), err=True))
+    err("dtype/index-f32-idx", lambda c: c("index", c.data([3, 2]), c.zeros([2]), err=True))
+    err("dtype/index-i32-idx", lambda c: c("index", c.data([3, 2]), c.zeros([2], "i32"), err=True))
+    err("dtype/index_select-f32-idx", lambda c: c("index_select", c.data([3, 2]), 0, c.zeros([2]), err=True))
+    err("dtype/gather-i32-idx", lambda c: c("gather", c.data([3, 2]), 0, c.zeros([1, 2], "i32"), err=True))
+    err("dtype/matmul-bool", lambda c: c("matmul", c.data([2, 2], "bool"), c.data([2, 2], "bool"), err=True))
+    err("dtype/conv-bool", lambda c: c("conv2d", c.data([1, 1, 3, 3], "bool"), c.data([1, 1, 2, 2], "bool"), 1, 0, err=True))
+    # CPU kernels torch 1.13 lacks for f16 (CUDA has them; these cases run on the CPU)
+    err("cpu-f16/exp", lambda c: c("exp", c.data([3], "f16"), err=True))
+    err("cpu-f16/relu", lambda c: c("relu", c.data([3], "f16"), err=True))
+    err("cpu-f16/softmax", lambda c: c("softmax", c.data([2, 3], "f16"), 1, err=True))
+    err("cpu-f16/matmul", lambda c: c("matmul", c.data([2, 3], "f16"), c.data([3, 2], "f16"), err=True))
+    err("cpu-f16/matmul-mv", lambda c: c("matmul", c.data([2, 3], "f16"), c.data([3], "f16"), err=True))
+    err("cpu-f16/conv2d", lambda c: c("conv2d", c.data([1, 1, 3, 3], "f16"), c.data([1, 1, 2, 2], "f16"), 1, 0, err=True))
+    # overlapping writes
+    err("overlap/add_-expanded", lambda c: c("add_", c("expand", c.data([3, 1]), [3, 4]), c.ones([3, 4]), err=True))
+    err("overlap/mul_scalar_-expanded", lambda c: c("mul_scalar_", c("expand", c.data([1]), [5]), 2.0, err=True))
+    err("overlap/copy_-expanded", lambda c: c("copy_", c("expand", c.data([2, 1]), [2, 2]), c.zeros([2, 2]), err=True))
+    err("overlap/sub_-expanded-leading", lambda c: c("sub_", c("expand", c.data([3]), [2, 3]), c.ones([3]), err=True))
+    err("overlap/add_-partial", lambda c: (lambda x: c("add_", c("slice", x, 0, 2, TL_END, 1), c("slice", x, 0, 0, 4, 1), err=True))(c.data([6])))
+    # bad arguments
+    err("arg/zeros-negative", lambda c: c.zeros([-1, 3], err=True))
+    err("arg/empty-negative", lambda c: c.empty([2, -2], err=True))
+    err("arg/full-negative", lambda c: c.full([-3], 1.0, err=True))
+    err("arg/arange-negative", lambda c: c.arange(-1, "f32", err=True))
+    err("arg/randint-low-ge-high", lambda c: c.randint(5, 5, [2], err=True))
+    err("arg/randint-low-gt-high", lambda c: c.randint(5, 2, [2], err=True))
+    err("arg/full-u8-overflow", lambda c: c.full([2], 300.0, "u8", err=True))
+    err("arg/full-u8-negative", lambda c: c.full([2], -1.0, "u8", err=True))
+    err("arg/full-i8-overflow", lambda c: c.full([2], 128.0, "i8", err=True))
+    err("arg/full-f16-overflow", lambda c: c.full([2], 70000.0, "f16", err=True))
+    err("arg/full-i64-nan", lambda c: c.full([2], float("nan"), "i64", err=True))
+    err("arg/scalar-u8-overflow", lambda c: c.scalar(300.0, "u8", err=True))
+    err("arg/scalar-i16-overflow", lambda c: c.scalar(40000.0, "i16", err=True))
+    err("arg/fill_-u8-overflow", lambda c: c("fill_", c.zeros([2], "u8"), 256.0, err=True))
+    err("arg/fill_-i8-negative-overflow", lambda c: c("fill_", c.zeros([2], "i8"), -129.0, err=True))
+    err("arg/set-u8-overflow", lambda c: c("set", c.zeros([2], "u8"), [0], 300.0, err=True))
+    err("arg/slice-step0", lambda c: c("slice", c.data([4]), 0, 0, 4, 0, err=True))
+    err("arg/slice-step-negative", lambda c: c("slice", c.data([4]), 0, 0, 4, -1, err=True))
+    err("arg/narrow-negative-length", lambda c: c("narrow", c.data([4]), 0, 1, -1, err=True))
+    err("arg/as_strided-negative-stride", lambda c: c("as_strided", c.data([4]), [2], [-1], 3, err=True))
+    err("arg/as_strided-out-of-bounds", lambda c: c("as_strided", c.data([4]), [2, 2], [2, 1], 2, err=True))
+    err("shape/expand-leading-minus1", lambda c: c("expand", c.data([3]), [-1, 3], err=True))
+    err("bad-dim/flatten-start-after-end", lambda c: c("flatten", c.data([2, 3, 4]), 2, 1, err=True))
+    err("arg/conv-stride0", lambda c: c("conv2d", c.data([1, 1, 3, 3]), c.data([1, 1, 2, 2]), 0, 0, err=True))
+    err("arg/conv-negative-padding", lambda c: c("conv2d", c.data([1, 1, 3, 3]), c.data([1, 1, 2, 2]), 1, -1, err=True))
+    # an error ends the case: the steps before it are checked, nothing after it runs
+    def after(c):
+        x = c.data([2, 3])
+        y = c("t", x)
+        c("view", y, [6], err=True)
+    err("flow/error-after-views", after)
+    return f
+
+
+# ---- chains.json: seeded random chains of ops ----
+
+CHAIN_DTYPES = ["f32", "f32", "f32", "f32", "f64", "f64", "i64", "i32", "bf16", "f16", "u8", "i16", "bool"]
+
+
+def rand_factor_shape(rng, n):
+    """A random shape with numel n and 1 to 3 dims (some size-1 dims)."""
+    dims = []
+    rest = n
+    for _ in range(rng.randint(0, 2)):
+        divs = [d for d in range(1, rest + 1) if rest % d == 0] if rest > 0 else [0, 1]
+        d = rng.choice(divs)
+        dims.append(d)
+        rest = rest // d if d else rest
+    dims.append(rest)
+    rng.shuffle(dims)
+    if n and rng.random() < 0.3:
+        dims[rng.randrange(len(dims))] = -1
+    return dims
+
+
+def chain_step(c, rng, cur):
+    """Apply one random op to the variable cur; return the variable to continue with (None: ended)."""
+    t = c.env[cur]
+    nd, shape, numel = t.dim(), list(t.shape), t.numel()
+    dtn = DNAME_OF[t.dtype]
+    ops = ["view", "reshape", "transpose", "permute", "slice", "narrow", "select", "unsqueeze", "squeeze",
+           "expand", "contiguous", "clone", "to", "flatten", "add", "mul", "add_scalar", "mul_scalar", "neg",
+           "relu", "exp", "sum", "mean", "softmax", "matmul", "index_select", "index", "gather", "cat", "add_",
+           "fill_", "mul_scalar_", "copy_", "get", "set", "zero_", "sub", "div", "sub_", "t", "as_strided",
+           "to_format", "to_device"]
+    op = rng.choice(ops)
+    rdim = (lambda: rng.randint(-nd, nd - 1)) if nd else (lambda: rng.choice([0, -1]))
+    if op in ("view", "reshape"):
+        return c(op, cur, rand_factor_shape(rng, numel))
+    if op == "transpose":
+        return c(op, cur, rdim(), rdim())
+    if op == "t":
+        return c(op, cur) if nd <= 2 else c("transpose", cur, 0, nd - 1)
+    if op == "permute":
+        p = list(range(nd))
+        rng.shuffle(p)
+        return c(op, cur, p)
+    if op == "slice":
+        if not nd:
+            return c("unsqueeze", cur, 0)
+        d = rdim()
+        size = shape[d]
+        start = rng.randint(-size - 1, size + 1)
+        end = rng.choice([TL_END, rng.randint(-size, size + 2)])
+        return c(op, cur, d, start, end, rng.randint(1, 3))
+    if op == "narrow":
+        if not nd:
+            return c("unsqueeze", cur, -1)
+        d = rdim()
+        size = shape[d]
+        start = rng.randint(0, size)
+        return c(op, cur, d, start, rng.randint(0, size - start))
+    if op == "select":
+        if not nd or 0 in shape:
+            return c("clone", cur)
+        d = rdim()
+        return c(op, cur, d, rng.randint(-shape[d], shape[d] - 1))
+    if op == "unsqueeze":
+        return c(op, cur, rng.randint(-nd - 1, nd))
+    if op == "squeeze":
+        return c(op, cur, rdim())
+    if op == "expand":
+        if numel > 64:
+            return c("contiguous", cur)
+        target = [rng.choice([1, 2, 3]) if s == 1 else s for s in shape]
+        if rng.random() < 0.3 or not target:
+            target = [2] + target
+        return c(op, cur, target)
+    if op in ("contiguous", "clone", "neg", "relu", "exp"):
+        return c(op, cur)
+    if op == "to":
+        return c(op, cur, rng.choice(DNAMES))
+    if op == "to_device":
+        return c(op, cur, "cpu")
+    if op == "to_format":
+        if nd == 4:
+            return c(op, cur, rng.choice(["contiguous", "channels_last"]))
+        return c(op, cur, "contiguous")
+    if op == "flatten":
+        s = rdim()
+        e = rdim()
+        if (s % max(nd, 1)) > (e % max(nd, 1)):
+            s, e = e, s
+        return c(op, cur, s, e)
+    if op in ("add", "mul", "sub", "div", "add_", "sub_", "copy_"):
+        kind = rng.random()
+        if kind < 0.25:
+            other = cur
+        else:
+            oshape = [s if rng.random() < 0.7 else 1 for s in shape[rng.randint(0, nd):]] if nd else []
+            odt = dtn if rng.random() < 0.6 else rng.choice(["f32", "f64", "i64", "bool", "bf16"])
+            if prod(oshape) > 64:
+                oshape = oshape[-1:]
+            other = c.data(oshape, odt) if oshape else c.scalar(2.0 if odt != "bool" else 1.0, odt)
+        return c(op, cur, other) if op in ("add", "mul", "sub", "div") else (c(op, cur, other), cur)[1]
+    if op in ("add_scalar", "mul_scalar"):
+        return c(op, cur, rng.choice([0.5, -2.0, 1.25, 3.0]))
+    if op in ("fill_", "mul_scalar_"):
+        c(op, cur, rng.choice([0.5, -2.0, 1.0, 3.0]))
+        return cur
+    if op == "zero_":
+        c(op, cur)
+        return cur
+    if op in ("sum", "mean"):
+        return c(op, cur, rdim(), rng.random() < 0.5)
+    if op == "softmax":
+        return c(op, cur, rdim())
+    if op == "matmul":
+        if numel > 64 or not nd:
+            return c("sum", cur, -1 if nd else 0, False)
+        k = shape[-1]
+        other = c.data([k, rng.randint(1, 3)] if rng.random() < 0.7 else [k], dtn)
+        return c(op, cur, other)
+    if op in ("index_select", "index"):
+        if not nd:
+            return c("unsqueeze", cur, 0)
+        d = rdim() if op == "index_select" else 0
+        size = shape[d]
+        vals = [float(rng.randint(-size, size - 1)) for _ in range(rng.randint(1, 3))] if size else []
+        idx = build_vector(c, vals, "i64") if vals else c.zeros([0], "i64")
+        return c(op, cur, d, idx) if op == "index_select" else c(op, cur, idx)
+    if op == "gather":
+        if not nd or 0 in shape:
+            return c("clone", cur)
+        d = rdim()
+        ishape = [rng.randint(1, s) for s in shape]
+        n = prod(ishape)
+        vals = [float(rng.randint(0, shape[d] - 1)) for _ in range(n)]
+        return c(op, cur, d, c("view", build_vector(c, vals, "i64"), ishape))
+    if op == "cat":
+        if numel > 64 or not nd:
+            return c("clone", cur)
+        return c(op, [cur, cur], rdim())
+    if op in ("get", "set"):
+        if 0 in shape:
+            return c("clone", cur)
+        index = [rng.randint(-s, s - 1) for s in shape]
+        if op == "get":
+            c(op, cur, index)
+        else:
+            c(op, cur, index, rng.choice([1.5, -3.0, 7.0]))
+        return cur
+    if op == "as_strided":
+        base = c("contiguous", cur)
+        n = c.env[base].storage().nbytes() // max(c.env[base].element_size(), 1)
+        if n < 2:
+            return base
+        size = [rng.randint(1, 3), rng.randint(1, 3)]
+        stride = [rng.randint(0, 3), rng.randint(0, 2)]
+        span = (size[0] - 1) * stride[0] + (size[1] - 1) * stride[1]
+        return c(op, base, size, stride, rng.randint(0, max(0, n - 1 - span)))
+    raise GenError("chain op %s" % op)
+
+
+def fam_chains(n=160):
+    f = Family("chains")
+    for k in range(n):
+        rng = random.Random(9001 + 7919 * k)
+        c = f.case("chain-%03d" % k, allow_error=True)
+        nd = rng.randint(0, 4)
+        shape = [rng.choice([1, 2, 2, 3, 3, 4]) for _ in range(nd)]
+        if nd and rng.random() < 0.05:
+            shape[rng.randrange(nd)] = 0
+        dt = rng.choice(CHAIN_DTYPES)
+        cur = c.sdata(shape, dt) if shape else c.scalar(1.5 if dt != "bool" else 1.0, dt)
+        for _ in range(rng.randint(3, 8)):
+            if c.ended:
+                break
+            nxt = chain_step(c, rng, cur)
+            if nxt is None:
+                break
+            cur = nxt
+    return f
+
+
+FAMILIES = [("views", fam_views), ("reshape", fam_reshape), ("casts", fam_casts), ("compute", fam_compute),
+            ("matmul", fam_matmul), ("index", fam_index), ("conv", fam_conv), ("inplace", fam_inplace),
+            ("errors", fam_errors), ("chains", fam_chains)]
+
+
+def build_all():
+    files = {}
+    names = set()
+    for fname, fn in FAMILIES:
+        cases = fn().cases
+        for c in cases:
+            if c.name in names:
+                raise GenError("duplicate case name %s" % c.name)
+            names.add(c.name)
+            if not c.steps:
+                raise GenError("%s: no steps" % c.name)
+        files[fname] = cases
+    return files
+
+
+def dump_file(cases):
+    head = {"schema": 1, "torch": torch.__version__}
+    lines = ['{"schema": %d, "torch": %s, "cases": [' % (head["schema"], json.dumps(head["torch"]))]
+    body = [json.dumps(c.json(), sort_keys=True, allow_nan=False, separators=(",", ":")) for c in cases]
+    lines.append(",\n".join(body))
+    lines.append("]}")
+    return "\n".join(lines) + "\n"
+
+
+def coverage(files):
+    used = {}
+    for cases in files.values():
+        for c in cases:
+            for s in c.steps:
+                ok = "error" not in s["expect"]
+                u = used.setdefault(s["op"], [0, 0])
+                u[0 if ok else 1] += 1
+    missing = [op for op, (fam, _) in OPS.items() if fam != "RELEASE" and op not in used]
+    return used, missing
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=OUT_DIR, help="fixture folder (default tests/fixtures)")
+    ap.add_argument("--check", action="store_true", help="compare with the files on disk, write nothing")
+    ap.add_argument("--stats", action="store_true", help="print cases per file and op coverage")
+    ap.add_argument("--error-table", action="store_true", help="print the error mapping as a Markdown table")
+    args = ap.parse_args()
+    if args.error_table:
+        print("| torch message (regular expression) | status |\n|---|---|")
+        for pattern, status in ERROR_MAP:
+            print("| `%s` | %s |" % (pattern.replace("|", "\\|"), status))
+        return 0
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    files = build_all()
+    used, missing = coverage(files)
+    if missing:
+        raise GenError("ops with no case: %s" % ", ".join(missing))
+    stale = []
+    total = 0
+    for fname, cases in files.items():
+        text = dump_file(cases)
+        path = os.path.join(args.out, fname + ".json")
+        total += len(cases)
+        if args.check:
+            old = open(path).read() if os.path.exists(path) else None
+            if old != text:
+                stale.append(path)
+        else:
+            os.makedirs(args.out, exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+        if args.stats:
+            n_steps = sum(len(c.steps) for c in cases)
+            n_err = sum(1 for c in cases if c.errored)
+            n_val = sum(1 for c in cases if c.values)
+            print("%-14s %5d cases %6d steps %4d errors %4d value cases %8d bytes"
+                  % (fname + ".json", len(cases), n_steps, n_err, n_val, len(text)))
+    if args.stats:
+        print("total %d cases" % total)
+        for op in OPS:
+            if op in used:
+                print("  %-13s %5d ok %4d error" % (op, used[op][0], used[op][1]))
+    if stale:
+        print("stale fixtures (rerun tests/oracle/gen_fixtures.py):\n  " + "\n  ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
