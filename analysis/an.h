@@ -90,11 +90,30 @@ typedef struct an_storage {
     bool discarded;      /* made on an arm of an unknown branch the analysis did not keep */
 } an_storage;
 
-typedef struct an_event {   /* one executed API call or release */
+typedef enum an_event_kind {
+    AN_EV_CALL,    /* an API call ran */
+    AN_EV_RELEASE, /* tl_release ran */
+    AN_EV_LOST     /* a live handle became unreachable: its variable was overwritten,
+                      went out of scope, or the function returned without it */
+} an_event_kind;
+
+#define AN_EV_MAX_IN 4 /* operands recorded per call (cat may have more: n_in says) */
+
+typedef struct an_event {   /* one step of the execution, in order */
+    an_event_kind kind;
     int func, line, col;
-    mt_op op;
-    int value;              /* value id, -1 for a release */
-    int64_t live_bytes;     /* after the call */
+    mt_op op;               /* CALL */
+    int value;              /* CALL: value id of the call site, -1 for in place / get */
+    int n_in;               /* CALL: tensor operands */
+    int in_value[AN_EV_MAX_IN];   /* value id that made each operand's handle, -1 unknown */
+    int in_storage[AN_EV_MAX_IN]; /* storage of each operand, -1 unknown */
+    int storage;            /* CALL: storage of the result or of the written tensor;
+                               RELEASE / LOST: the handle's storage */
+    int handle_value;       /* RELEASE / LOST: value id that made the handle */
+    int var;                /* RELEASE / LOST: the variable, or -1 */
+    const char *lost_why;   /* LOST: "overwritten", "out of scope", "not returned" */
+    bool freed;             /* RELEASE: the storage was freed by it */
+    int64_t live_bytes;     /* after the step */
     int64_t moved_bytes;
     int loop_depth;
 } an_event;
@@ -127,7 +146,7 @@ typedef struct an_report {
     int n_storages;
     an_storage *storages;
     int64_t n_events;
-    an_event *events;       /* the execution of the first root, in order */
+    an_event *events;       /* the execution of every root, in order */
     int64_t n_events_dropped;
     int n_diags;
     an_diag *diags;         /* sorted by line, column, check */

@@ -194,11 +194,33 @@ const char *an_status_check(tl_status s)
     }
 }
 
-/* Assign handle h to the call's result variable. */
+/* Assign handle h to the call's result variable; the handle it held may be lost. */
 static void bind_result(an_ctx *cx, const ir_stmt *s, int h)
 {
-    if (s->call.result >= 0)
-        an_top(cx)->tensor[s->call.result] = h;
+    int var = s->call.result;
+    if (var < 0)
+        return;
+    int old = an_top(cx)->tensor[var];
+    an_top(cx)->tensor[var] = h;
+    an_handle_dropped(cx, old, var, s->loc.line, s->loc.col, "overwritten");
+}
+
+static void log_call(an_ctx *cx, const ir_stmt *s, const call_args *a, int value, int storage,
+                     int64_t moved)
+{
+    an_event *e = an_event_push(cx, AN_EV_CALL, s->loc.line, s->loc.col);
+    if (!e)
+        return;
+    e->op = s->call.op;
+    e->value = value;
+    e->n_in = a->n_handles;
+    e->storage = storage;
+    e->moved_bytes = moved;
+    for (int k = 0; k < a->n_handles && k < AN_EV_MAX_IN; k++) {
+        int h = a->handle[k];
+        e->in_value[k] = h >= 0 ? cx->handles[h].value : -1;
+        e->in_storage[k] = h >= 0 ? cx->handles[h].storage : -1;
+    }
 }
 
 static void record_value(an_ctx *cx, int value, const an_handle *h, const mt_result *r,
@@ -290,7 +312,9 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
                      : a.why ? a.why : r.msg);
     int64_t moved = h.known || (!a.poison && a.known) ? r.read_bytes + r.written_bytes : 0;
     an_account_moved(cx, moved);
-    an_event_add(cx, s->loc.line, s->loc.col, s->call.op, value, moved);
+    int written = op_returns_tensor(s->call.op) ? h.storage
+                  : a.n_handles > 0 && a.handle[0] >= 0 ? cx->handles[a.handle[0]].storage : -1;
+    log_call(cx, s, &a, value, written, moved);
     free((void *)a.why);
 }
 
@@ -307,6 +331,14 @@ void an_exec_release(an_ctx *cx, const ir_stmt *s)
         return;
     }
     hd->released = true;
+    bool was_live = hd->storage >= 0 && cx->live_storage[hd->storage];
     an_storage_unref(cx, hd->storage, an_top(cx)->func, s->loc.line, s->loc.col);
-    an_event_add(cx, s->loc.line, s->loc.col, MT_OP_release, -1, 0);
+    an_event *e = an_event_push(cx, AN_EV_RELEASE, s->loc.line, s->loc.col);
+    if (!e)
+        return;
+    e->op = MT_OP_release;
+    e->storage = hd->storage;
+    e->handle_value = hd->value;
+    e->var = var;
+    e->freed = was_live && !cx->live_storage[hd->storage];
 }

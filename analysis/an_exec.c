@@ -14,17 +14,32 @@
 
 static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s);
 
-an_flow an_exec_block(an_ctx *cx, const ir_block *b)
+/* The tensor variables declared in b go out of scope: a handle only they
+ * held is lost (main's body excepted: its end is the program's end). */
+static void scope_exit(an_ctx *cx, const ir_block *b, bool program_end)
 {
-    if (!b)
-        return AN_FLOW_NEXT;
-    for (int k = 0; k < b->n_stmts; k++) {
-        an_flow fl = exec_stmt(cx, b->stmts[k]);
-        if (fl != AN_FLOW_NEXT)
-            return fl;
+    an_frame *f = an_top(cx);
+    for (int k = 0; k < b->n_decls; k++) {
+        int var = b->decls[k], h = f->tensor[var];
+        f->tensor[var] = AN_UNSET;
+        if (!program_end)
+            an_handle_dropped(cx, h, var, b->end.line, b->end.col, "out of scope");
     }
-    return AN_FLOW_NEXT;
 }
+
+static an_flow exec_block_scoped(an_ctx *cx, const ir_block *b, bool program_end)
+{
+    an_flow fl = AN_FLOW_NEXT;
+    if (!b)
+        return fl;
+    for (int k = 0; k < b->n_stmts && fl == AN_FLOW_NEXT; k++)
+        fl = exec_stmt(cx, b->stmts[k]);
+    if (fl != AN_FLOW_STOP)
+        scope_exit(cx, b, program_end);
+    return fl;
+}
+
+an_flow an_exec_block(an_ctx *cx, const ir_block *b) { return exec_block_scoped(cx, b, false); }
 
 /* ---- branches: snapshot, run both arms, keep the heavier ---- */
 
@@ -289,11 +304,15 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
     an_frame *f = an_frame_new(cx, callee);
     bind_params(cx, s, f);
     an_run_function(cx, callee, f);
-    if (result >= 0 && cx->u->vars[result].kind == IR_VAR_TENSOR)
+    if (result >= 0 && cx->u->vars[result].kind == IR_VAR_TENSOR) {
+        int old = an_top(cx)->tensor[result];
         an_top(cx)->tensor[result] = f->ret_handle;
-    else if (result >= 0) {
+        an_handle_dropped(cx, old, result, s->loc.line, s->loc.col, "overwritten");
+    } else if (result >= 0) {
         an_top(cx)->int_known[result] = f->ret_int_known;
         an_top(cx)->ints[result] = f->ret_int;
+    } else {
+        an_handle_dropped(cx, f->ret_handle, -1, s->loc.line, s->loc.col, "result discarded");
     }
     an_frame_free(f);
     return cx->stopped ? AN_FLOW_STOP : AN_FLOW_NEXT;
@@ -331,6 +350,13 @@ static void exec_eval(an_ctx *cx, const ir_stmt *s)
     an_eval(cx, e, &ignored);
 }
 
+static void exec_assign_tensor(an_ctx *cx, const ir_stmt *s)
+{
+    int dst = s->assign_tensor.dst, old = an_top(cx)->tensor[dst];
+    an_top(cx)->tensor[dst] = an_tensor_of(cx, s->assign_tensor.src);
+    an_handle_dropped(cx, old, dst, s->loc.line, s->loc.col, "overwritten");
+}
+
 static void exec_unsupported(an_ctx *cx, const ir_stmt *s)
 {
     an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
@@ -355,8 +381,7 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
     case IR_CALL: an_exec_call(cx, s); break;
     case IR_RELEASE: an_exec_release(cx, s); break;
     case IR_ASSIGN_INT: exec_assign_int(cx, s); break;
-    case IR_ASSIGN_TENSOR: an_top(cx)->tensor[s->assign_tensor.dst] =
-                               an_tensor_of(cx, s->assign_tensor.src); break;
+    case IR_ASSIGN_TENSOR: exec_assign_tensor(cx, s); break;
     case IR_BLOCK: return an_exec_block(cx, s->block);
     case IR_IF: return exec_if(cx, s);
     case IR_LOOP: return exec_loop(cx, s);
@@ -387,7 +412,8 @@ void an_run_function(an_ctx *cx, int func, an_frame *f)
     if (fr)
         fr->executed = true;
     an_account_live(cx); /* what is live on entry counts toward the callee's peak */
-    an_exec_block(cx, cx->u->funcs[func]->body);
+    bool program_end = cx->depth == 1 && strcmp(cx->u->funcs[func]->name, "main") == 0;
+    exec_block_scoped(cx, cx->u->funcs[func]->body, program_end);
     if (fr && !cx->fs[func].done_first) {
         cx->fs[func].done_first = true;
         fr->end_live_bytes = cx->live;

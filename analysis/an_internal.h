@@ -77,7 +77,10 @@ void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col);
 int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name);
 void an_site_put(an_ctx *cx, const ir_stmt *s, int value);
 int an_site_get(const an_ctx *cx, const ir_stmt *s); /* value id or -1 */
-void an_event_add(an_ctx *cx, int line, int col, mt_op op, int value, int64_t moved);
+/* A new event at the end of the log (fields zeroed, ids -1), or NULL when the log is full. */
+an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col);
+/* The handle h is no longer reachable from var: a LOST event if nothing else holds it. */
+void an_handle_dropped(an_ctx *cx, int h, int var, int line, int col, const char *why);
 void an_account_moved(an_ctx *cx, int64_t bytes);
 void an_account_live(an_ctx *cx);
 an_diag *an_diag_add(an_ctx *cx, an_severity sev, const char *check, int line, int col,

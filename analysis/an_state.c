@@ -188,18 +188,50 @@ int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name)
     return r->n_values++;
 }
 
-void an_event_add(an_ctx *cx, int line, int col, mt_op op, int value, int64_t moved)
+an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col)
 {
     an_report *r = cx->r;
     if (!cx->log_events)
-        return;
+        return NULL;
     if (r->n_events >= cx->opt.max_events) {
         r->n_events_dropped++;
-        return;
+        return NULL;
     }
     r->events = grow(r->events, &cx->cap_events, r->n_events + 1, sizeof *r->events);
-    r->events[r->n_events++] = (an_event){an_top(cx)->func, line, col, op, value, cx->live,
-                                          moved, cx->loop_depth};
+    an_event *e = &r->events[r->n_events++];
+    *e = (an_event){.kind = kind, .func = an_top(cx)->func, .line = line, .col = col,
+                    .value = -1, .storage = -1, .handle_value = -1, .var = -1,
+                    .live_bytes = cx->live, .loop_depth = cx->loop_depth};
+    for (int k = 0; k < AN_EV_MAX_IN; k++)
+        e->in_value[k] = e->in_storage[k] = -1;
+    return e;
+}
+
+/* Whether some variable of some frame still holds handle h. */
+static bool handle_held(const an_ctx *cx, int h)
+{
+    for (int k = 0; k < cx->depth; k++) {
+        const an_frame *f = cx->stack[k];
+        if (f->ret_handle == h)
+            return true;
+        for (int v = 0; v < cx->u->n_vars; v++)
+            if (f->tensor[v] == h)
+                return true;
+    }
+    return false;
+}
+
+void an_handle_dropped(an_ctx *cx, int h, int var, int line, int col, const char *why)
+{
+    if (h < 0 || cx->handles[h].released || handle_held(cx, h))
+        return;
+    an_event *e = an_event_push(cx, AN_EV_LOST, line, col);
+    if (!e)
+        return;
+    e->storage = cx->handles[h].storage;
+    e->handle_value = cx->handles[h].value;
+    e->var = var;
+    e->lost_why = why;
 }
 
 static bool same_diag(const an_diag *d, const char *check, int line, int col)
