@@ -181,8 +181,9 @@ static void fill_lists(an_report *r, an_func_report *fr)
             fr->unknown_bytes = true;
     }
     sort_report = r;
-    qsort(fr->values, (size_t)fr->n_values, sizeof(int), cmp_value);
-    if (fr->peak_storages)
+    if (fr->n_values > 1)
+        qsort(fr->values, (size_t)fr->n_values, sizeof(int), cmp_value);
+    if (fr->peak_storages && fr->n_peak_storages > 1)
         qsort(fr->peak_storages, (size_t)fr->n_peak_storages, sizeof(int), cmp_int);
     free(mark);
 }
@@ -223,7 +224,8 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
             run_root(&cx, &cx.r->funcs[k]);
     for (int k = 0; k < cx.r->n_funcs; k++)
         fill_lists(cx.r, &cx.r->funcs[k]);
-    qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
+    if (cx.r->n_diags > 1)
+        qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
     free(called_set);
     called_set = NULL;
     free(cx.handles);
