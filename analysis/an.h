@@ -78,7 +78,8 @@ typedef struct an_value {   /* one tensor-producing call site (its first executi
 typedef struct an_storage {
     int id;
     int64_t nbytes;      /* bytes; -1 when unknown */
-    int64_t block_bytes; /* CUDA: rounded to 512; CPU: nbytes */
+    int64_t block_bytes; /* CUDA: the caching allocator's block (512-rounded, or a whole
+                            unsplit segment); CPU: nbytes */
     tl_device device;
     int func;            /* function of the allocating call */
     int value;           /* value id of the allocating call */
@@ -135,6 +136,9 @@ typedef struct an_func_report {
     int64_t moved_bytes;
     int64_t n_calls;        /* API calls executed */
     bool unknown_bytes;     /* some storage's size is unknown: totals are lower bounds */
+    int64_t cuda_allocated_peak; /* bytes: peak of CUDA block bytes (roots only) */
+    int64_t cuda_reserved_peak;  /* bytes: peak of CUDA segment bytes the allocator holds */
+    int64_t cuda_reserved_end;   /* bytes: segments still reserved when the function returns */
 } an_func_report;
 
 typedef struct an_report {

@@ -136,13 +136,24 @@ static void reset_state(an_ctx *cx)
 
 static void run_root(an_ctx *cx, an_func_report *fr)
 {
+    ca_config cfg = ca_config_default();
+    ca_stats st;
     reset_state(cx);
+    cx->cuda = ca_new(&cfg);
     fr->is_root = true;
     cx->root = fr->func;
     an_frame *f = an_frame_new(cx, fr->func);
     an_run_function(cx, fr->func, f);
     fr->end_live_bytes = cx->live;
     an_frame_free(f);
+    if (cx->cuda) {
+        ca_stats_get(cx->cuda, CA_SCOPE_ALL, &st);
+        fr->cuda_allocated_peak = st.allocated_bytes.peak;
+        fr->cuda_reserved_peak = st.reserved_bytes.peak;
+        fr->cuda_reserved_end = st.reserved_bytes.current;
+        ca_free(cx->cuda);
+        cx->cuda = NULL;
+    }
 }
 
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
@@ -234,6 +245,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.site_keys);
     free(cx.site_vals);
     free(cx.fs);
+    free(cx.cuda_block);
     return cx.r;
 }
 

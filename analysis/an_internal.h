@@ -11,6 +11,7 @@
 #ifndef TL_AN_INTERNAL_H
 #define TL_AN_INTERNAL_H
 
+#include "alloc_policy.h"
 #include "an.h"
 
 #define AN_UNSET (-1)   /* a tensor variable with no handle yet (or NULL) */
@@ -67,6 +68,9 @@ typedef struct an_ctx {
     int root;            /* function index of the current root */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
+    ca_allocator *cuda;  /* the caching allocator, simulated for CUDA storages (per root) */
+    int64_t *cuda_block; /* per storage: the simulated block id, 0 for none */
+    int64_t cap_cuda_block;
 } an_ctx;
 
 /* an_state.c */

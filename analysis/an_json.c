@@ -92,6 +92,9 @@ static json_t *func_json(const an_report *r, const an_func_report *f)
     json_object_set_new(o, "executed", json_boolean(f->executed));
     json_object_set_new(o, "calls", json_integer(f->n_calls));
     json_object_set_new(o, "bytes_are_lower_bounds", json_boolean(f->unknown_bytes));
+    json_object_set_new(o, "cuda_allocated_peak_bytes", json_integer(f->cuda_allocated_peak));
+    json_object_set_new(o, "cuda_reserved_peak_bytes", json_integer(f->cuda_reserved_peak));
+    json_object_set_new(o, "cuda_reserved_end_bytes", json_integer(f->cuda_reserved_end));
     return o;
 }
 

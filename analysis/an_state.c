@@ -114,6 +114,29 @@ void an_account_moved(an_ctx *cx, int64_t bytes)
     }
 }
 
+/* A CUDA storage takes a block from the simulated caching allocator: its
+ * block bytes are what PyTorch's allocator would charge (512-rounded, or a
+ * whole segment when the remainder is too small to split). */
+static void cuda_alloc(an_ctx *cx, an_storage *s)
+{
+    ca_block_info info;
+    int64_t cap = cx->cap_cuda_block;
+    cx->cuda_block = grow(cx->cuda_block, &cap, s->id + 1, sizeof *cx->cuda_block);
+    cx->cap_cuda_block = cap;
+    cx->cuda_block[s->id] = 0;
+    s->block_bytes = (s->nbytes + 511) / 512 * 512;
+    if (!cx->cuda || ca_malloc(cx->cuda, s->nbytes, &info) != CA_OK)
+        return;
+    cx->cuda_block[s->id] = info.id;
+    s->block_bytes = info.size;
+}
+
+static void cuda_free(an_ctx *cx, const an_storage *s)
+{
+    if (s->device == TL_CUDA && cx->cuda && s->id < cx->cap_cuda_block && cx->cuda_block[s->id])
+        ca_free_block(cx->cuda, cx->cuda_block[s->id]);
+}
+
 int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device dev,
                    int64_t nbytes)
 {
@@ -128,8 +151,10 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
     *s = (an_storage){.id = r->n_storages, .nbytes = nbytes, .device = dev, .func = func,
                       .value = value, .alloc_line = line, .alloc_col = col, .free_func = -1,
                       .alloc_event = r->n_events, .free_event = -1};
-    s->block_bytes = nbytes < 0 ? -1 : dev == TL_CUDA ? (nbytes + 511) / 512 * 512 : nbytes;
+    s->block_bytes = nbytes;
     cx->refs[s->id] = 0;
+    if (dev == TL_CUDA && nbytes >= 0)
+        cuda_alloc(cx, s);
     cx->live_storage[s->id] = true;
     r->n_storages++;
     if (nbytes > 0)
@@ -144,6 +169,7 @@ void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)
         return;
     an_storage *s = &cx->r->storages[storage];
     cx->live_storage[storage] = false;
+    cuda_free(cx, s);
     if (s->nbytes > 0)
         cx->live -= s->nbytes;
     if (s->free_line == 0) {

@@ -202,6 +202,13 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
     }
     fprintf(out, "\nmoved: %s in %" PRId64 " calls\n", an_format_bytes(b, sizeof b, f->moved_bytes),
             f->n_calls);
+    if (f->cuda_reserved_peak > 0) {
+        char b2[32];
+        fprintf(out, "cuda: peak %s in blocks, %s reserved by the caching allocator "
+                "(PyTorch's rules: 512-byte blocks, 2/20 MiB segments)\n",
+                an_format_bytes(b, sizeof b, f->cuda_allocated_peak),
+                an_format_bytes(b2, sizeof b2, f->cuda_reserved_peak));
+    }
     if (f->unknown_bytes)
         fprintf(out, "note: some storage sizes are unknown; byte totals are lower bounds\n");
     free(live);

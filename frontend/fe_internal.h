@@ -1,0 +1,175 @@
+/*
+ * fe_internal.h: what the front end's files share (not for other modules).
+ *
+ * The lowering is one recursive walk over libclang cursors with a context
+ * (fe_ctx) that knows the unit being built, the block statements go into,
+ * and the map from declarations to variable ids.  Four walkers, by what an
+ * expression or statement must produce:
+ *   fe_lower_stmt        a statement: pushes IR statements into fx->cur
+ *   fe_lower_tensor      a tensor value: returns the variable holding it
+ *   fe_lower_int         an integer value: returns an ir_expr
+ *   fe_lower_effects     a value nobody reads: only its side effects
+ * Side effects inside expressions (API calls, user calls, assignments) are
+ * hoisted as statements into fx->cur before the statement that uses them.
+ *
+ * Files: fe_parse.c (libclang, diagnostics, helpers), fe_lower.c
+ * (statements, functions), fe_lower_expr.c (tensor values, assignments,
+ * effects), fe_lower_call.c (calls), fe_lower_ints.c (tl_ints variables),
+ * fe_eval.c (integer values).
+ */
+#ifndef TL_FE_INTERNAL_H
+#define TL_FE_INTERNAL_H
+
+#include <clang-c/Index.h>
+
+#include "frontend.h"
+
+/* Declaration cursor -> variable id, open addressing on clang_hashCursor. */
+typedef struct fe_var_map {
+    CXCursor *keys;
+    int *vals;
+    unsigned cap, n; /* slots, entries */
+} fe_var_map;
+
+/* Function name -> index in unit->funcs. */
+typedef struct fe_func_map {
+    const char **keys;
+    int *vals;
+    unsigned cap, n;
+} fe_func_map;
+
+typedef struct fe_ctx {
+    CXTranslationUnit tu;
+    CXFile main_file;
+    CXFile api_file;         /* the tensorlint header once seen, else NULL */
+    const char *src;         /* the main file's bytes (for operator spellings) */
+    size_t src_len;          /* bytes */
+    ir_unit *u;
+    int func;                /* index of the function being lowered */
+    ir_block *cur;           /* where statements go */
+    bool tensor_code;        /* the current function touched the API or a tensor */
+    fe_var_map vars;
+    fe_func_map funcs;
+    CXCursor *func_cursors;  /* definitions, by function index */
+    struct fe_ints_var **ints; /* by variable id: the elements of a tl_ints variable, or NULL */
+    int cap_ints;
+} fe_ctx;
+
+/* ---- fe_parse.c: locations, types, maps ---- */
+
+/* realloc / calloc that abort with a message when memory runs out (the
+ * front end's scratch arrays; IR nodes come from the unit's arena). */
+void *fe_xrealloc(void *p, size_t n);
+void *fe_xcalloc(size_t n, size_t size);
+
+ir_loc fe_loc(fe_ctx *fx, CXCursor c);
+ir_loc fe_loc_at(fe_ctx *fx, CXSourceLocation l);
+/* File offset (bytes) of l in the main file, or -1 when it is elsewhere. */
+long fe_offset(fe_ctx *fx, CXSourceLocation l);
+bool fe_in_main_file(fe_ctx *fx, CXCursor c);
+ir_var_kind fe_type_kind(CXType t);
+bool fe_type_is_tensor(CXType t);
+bool fe_type_is_tensor_ptr(CXType t); /* tl_tensor ** */
+bool fe_type_is_float(CXType t);
+/* Is c the null pointer constant (0, NULL, (void *)0)? */
+bool fe_is_null_constant(CXCursor c);
+/* The cursor's spelling, copied into the unit's arena. */
+const char *fe_spelling(fe_ctx *fx, CXCursor c);
+/* Up to max children of c into kids; returns the number of children (may exceed max). */
+int fe_children(CXCursor c, CXCursor *kids, int max);
+/* c without implicit casts, parentheses and (when casts) explicit casts. */
+CXCursor fe_strip(CXCursor c, bool casts);
+
+int fe_var_lookup(fe_ctx *fx, CXCursor decl); /* IR_NO_VAR when absent */
+void fe_var_bind(fe_ctx *fx, CXCursor decl, int var);
+int fe_func_lookup(fe_ctx *fx, const char *name); /* -1 when absent */
+
+/* A variable for declaration decl (VarDecl or ParmDecl), made on first use. */
+int fe_var_of_decl(fe_ctx *fx, CXCursor decl);
+/* An UNSUPPORTED statement plus a unit note; var escapes (or IR_NO_VAR). */
+void fe_unsupported(fe_ctx *fx, ir_loc loc, int var, const char *message);
+void fe_push(fe_ctx *fx, ir_stmt *s);
+
+/* ---- fe_eval.c: integer values ---- */
+
+/* clang's constant folder on c: true and *out when c is an integer constant. */
+bool fe_eval_int(CXCursor c, int64_t *out);
+/* The same for a double (an integer constant converts). */
+bool fe_eval_double(CXCursor c, double *out);
+ir_expr *fe_lower_int(fe_ctx *fx, CXCursor c);
+/* The operator's spelling between two file offsets ("+", "<<="), or NULL. */
+const char *fe_op_between(fe_ctx *fx, long from, long to, char *buf, size_t size);
+/* The operator of a unary, binary or compound-assignment cursor c, its
+ * operands in kids[0..*n) (kids holds 2), whether a unary one is postfix. */
+const char *fe_operator(fe_ctx *fx, CXCursor c, CXCursor *kids, int *n, bool *postfix,
+                        char *buf, size_t size);
+ir_op fe_binop_of(const char *text); /* IR_N_OPS when text is no binary operator */
+/* Fold e when its operands are constants. */
+ir_expr *fe_fold(fe_ctx *fx, ir_expr *e);
+
+/* ---- fe_lower_call.c: API calls, queries, user calls ---- */
+
+typedef enum fe_callee_kind {
+    FE_CALLEE_OP,       /* an op of ops.def; skip says how many leading args are file/line */
+    FE_CALLEE_QUERY,    /* a query of the API */
+    FE_CALLEE_API_OTHER,/* another function of the API header (tl_manual_seed ...) */
+    FE_CALLEE_USER,     /* a named function outside the API */
+    FE_CALLEE_POINTER   /* a call through a pointer */
+} fe_callee_kind;
+
+typedef struct fe_callee {
+    fe_callee_kind kind;
+    mt_op op;
+    int skip;
+    ir_query query;
+    CXCursor decl;
+    const char *name;
+} fe_callee;
+
+fe_callee fe_callee_of(fe_ctx *fx, CXCursor call);
+/* Lower an API op call; dst receives the result (IR_NO_VAR: a temporary when
+ * want_value, else discarded).  Returns the result variable or IR_NO_VAR. */
+int fe_lower_op_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, bool want_value);
+/* Lower a user call.  kind says what the caller wants back. */
+int fe_lower_user_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, ir_var_kind want);
+ir_expr *fe_lower_query(fe_ctx *fx, CXCursor call, const fe_callee *ce);
+
+/* The InitListExpr of a compound literal (tl_ints){n, {a, b}}, or null. */
+CXCursor fe_literal_init(CXCursor arg);
+#define FE_MAX_ELEMS 64 /* elements read from a tl_ints or tl_list literal */
+/* The elements of a literal: init = {n, {e0, e1, ...}}.  Returns n, or -1
+ * with *reason when n is not a constant; elems gets the element cursors. */
+int fe_literal_parts(fe_ctx *fx, CXCursor init, CXCursor *elems, int max, int *n_elems,
+                     const char **reason);
+
+/* ---- fe_lower_ints.c: tl_ints variables ---- */
+
+bool fe_type_is_ints(CXType t);
+/* var (a tl_ints variable) = value. */
+void fe_ints_set(fe_ctx *fx, int var, CXCursor value);
+/* A tl_ints argument naming a tracked variable: fills out and returns true. */
+bool fe_ints_arg(fe_ctx *fx, CXCursor arg, ir_arg *out);
+/* lhs = rhs where lhs is a tl_ints variable or one of its fields: true when handled. */
+bool fe_ints_store(fe_ctx *fx, CXCursor lhs, CXCursor rhs);
+/* lhs (an element or field of a tl_ints variable) changed in a way not followed. */
+void fe_ints_touched(fe_ctx *fx, CXCursor lhs);
+/* The value of s.v[k] (constant k) or s.n for a tracked s, or NULL. */
+ir_expr *fe_ints_read(fe_ctx *fx, CXCursor c);
+/* var's elements are no longer known (its address escaped). */
+void fe_ints_clobber(fe_ctx *fx, int var, const char *reason);
+
+/* ---- fe_lower_expr.c: tensor values and side effects ---- */
+
+/* The variable holding the value of tensor expression c; with dst !=
+ * IR_NO_VAR the value ends up in dst. */
+int fe_lower_tensor(fe_ctx *fx, CXCursor c, int dst);
+void fe_lower_effects(fe_ctx *fx, CXCursor c);
+/* An assignment (= or op=) or ++/--; returns the assigned variable or IR_NO_VAR. */
+int fe_lower_assign(fe_ctx *fx, CXCursor c, bool *handled);
+
+/* ---- fe_lower.c: statements and functions ---- */
+
+void fe_lower_stmt(fe_ctx *fx, CXCursor c);
+void fe_lower_function(fe_ctx *fx, int index);
+
+#endif /* TL_FE_INTERNAL_H */

@@ -1,0 +1,430 @@
+/*
+ * fe_lower_call.c: calls.  Which function a call reaches, and the IR for
+ * API ops (arguments classified by the op's signature in ops.def), API
+ * queries, and calls of user functions.
+ *
+ * A call is an API call when its callee is declared in the tensorlint
+ * header (the expansion location of the FunctionDecl is a file ending in
+ * tensorlint/tensor.h), never by name alone: an implicitly declared
+ * tl_foo() is a user call.  tl_X_at(file, line, ...) from the call-site
+ * macros and the plain (tl_X)(...) both reach op X; the first two
+ * arguments of the _at form are skipped.
+ *
+ * Arguments are lowered left to right, so nested calls become CALLs into
+ * temporaries that precede the outer CALL in the block.
+ */
+#include "fe_internal.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;
+    ir_query query;
+} fe_queries[] = {
+    {"tl_ndim", IR_Q_NDIM},
+    {"tl_size", IR_Q_SIZE},
+    {"tl_stride", IR_Q_STRIDE},
+    {"tl_numel", IR_Q_NUMEL},
+    {"tl_nbytes", IR_Q_NBYTES},
+    {"tl_storage_offset", IR_Q_STORAGE_OFFSET},
+    {"tl_storage_nbytes", IR_Q_STORAGE_NBYTES},
+    {"tl_is_contiguous", IR_Q_IS_CONTIGUOUS},
+    {"tl_is_contiguous_format", IR_Q_IS_CONTIGUOUS_FORMAT},
+    {"tl_dtype_of", IR_Q_DTYPE_OF},
+    {"tl_device_of", IR_Q_DEVICE_OF},
+    {"tl_shares_storage", IR_Q_SHARES_STORAGE},
+    {"tl_print", IR_Q_PRINT},
+    {"tl_element_size", IR_Q_ELEMENT_SIZE},
+};
+_Static_assert(sizeof fe_queries / sizeof fe_queries[0] == IR_N_QUERIES, "one entry per query");
+
+/* Is decl declared in the tensorlint header? */
+static bool fe_is_api_decl(fe_ctx *fx, CXCursor decl)
+{
+    CXFile f;
+    clang_getExpansionLocation(clang_getCursorLocation(decl), &f, NULL, NULL, NULL);
+    if (!f)
+        return false;
+    if (fx->api_file)
+        return clang_File_isEqual(f, fx->api_file);
+    CXString name = clang_getFileName(f);
+    const char *s = clang_getCString(name);
+    size_t n = s ? strlen(s) : 0, k = strlen("tensorlint/tensor.h");
+    bool yes = n >= k && strcmp(s + n - k, "tensorlint/tensor.h") == 0 &&
+               (n == k || s[n - k - 1] == '/' || s[n - k - 1] == '\\');
+    clang_disposeString(name);
+    if (yes)
+        fx->api_file = f;
+    return yes;
+}
+
+fe_callee fe_callee_of(fe_ctx *fx, CXCursor call)
+{
+    fe_callee ce = {.kind = FE_CALLEE_POINTER, .op = MT_N_OPS, .name = "?"};
+    CXCursor decl = clang_getCursorReferenced(call), callee;
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl && fe_children(call, &callee, 1) >= 1) {
+        callee = fe_strip(callee, false); /* (tl_add)(a, b) */
+        if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr)
+            decl = clang_getCursorReferenced(callee);
+    }
+    ce.decl = decl;
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl) {
+        CXString s = clang_getCursorSpelling(call);
+        const char *p = clang_getCString(s);
+        ce.name = ir_strdup(fx->u, p && *p ? p : "(function pointer)");
+        clang_disposeString(s);
+        return ce;
+    }
+    ce.name = fe_spelling(fx, decl);
+    if (!fe_is_api_decl(fx, decl)) {
+        ce.kind = FE_CALLEE_USER;
+        return ce;
+    }
+    ce.op = mt_op_lookup(ce.name);
+    if (ce.op != MT_N_OPS) {
+        ce.kind = FE_CALLEE_OP;
+        ce.skip = strlen(ce.name) == strlen(mt_ops[ce.op].name) + 6 ? 2 : 0; /* "tl_" + "_at" */
+        return ce;
+    }
+    ce.kind = FE_CALLEE_API_OTHER;
+    for (int q = 0; q < IR_N_QUERIES; q++)
+        if (strcmp(fe_queries[q].name, ce.name) == 0) {
+            ce.kind = FE_CALLEE_QUERY;
+            ce.query = fe_queries[q].query;
+        }
+    return ce;
+}
+
+/* ---- API op arguments ---- */
+
+CXCursor fe_literal_init(CXCursor arg)
+{
+    CXCursor c = fe_strip(arg, false), kids[2];
+    if (clang_getCursorKind(c) != CXCursor_CompoundLiteralExpr)
+        return clang_getNullCursor();
+    int n = fe_children(c, kids, 2);
+    if (n < 1 || n > 2 || clang_getCursorKind(kids[n - 1]) != CXCursor_InitListExpr)
+        return clang_getNullCursor();
+    return kids[n - 1];
+}
+
+/* Why a tl_ints / tl_list argument is not a literal (its effects hoisted). */
+static const char *fe_not_literal(fe_ctx *fx, CXCursor arg, const char *what)
+{
+    CXCursor c = fe_strip(arg, true);
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+        return ir_strfmt(fx->u, "%s variable %s", what, fe_spelling(fx, c));
+    fe_lower_effects(fx, arg);
+    return ir_strfmt(fx->u, "%s expression", what);
+}
+
+int fe_literal_parts(fe_ctx *fx, CXCursor init, CXCursor *elems, int max, int *n_elems,
+                            const char **reason)
+{
+    CXCursor parts[3];
+    int n_parts = fe_children(init, parts, 3);
+    int64_t n;
+    *n_elems = 0;
+    if (n_parts < 1 || n_parts > 2 || !fe_eval_int(parts[0], &n) || n < 0) {
+        fe_lower_effects(fx, init);
+        *reason = "count not constant";
+        return -1;
+    }
+    if (n_parts == 2 && clang_getCursorKind(parts[1]) == CXCursor_InitListExpr)
+        *n_elems = fe_children(parts[1], elems, max);
+    if (n > max || *n_elems > max) {
+        fe_lower_effects(fx, init);
+        *reason = ir_strfmt(fx->u, "more than %d elements", max);
+        return -1;
+    }
+    return (int)n;
+}
+
+static void fe_arg_ints(fe_ctx *fx, CXCursor arg, ir_arg *out)
+{
+    CXCursor init = fe_literal_init(arg), elems[FE_MAX_ELEMS];
+    if (clang_Cursor_isNull(init)) {
+        if (!fe_ints_arg(fx, arg, out)) {
+            out->n = -1;
+            out->reason = fe_not_literal(fx, arg, "tl_ints");
+        }
+        return;
+    }
+    int n_elems;
+    out->n = fe_literal_parts(fx, init, elems, FE_MAX_ELEMS, &n_elems, &out->reason);
+    if (out->n < 0)
+        return;
+    out->exprs = ir_alloc(fx->u, (size_t)out->n * sizeof *out->exprs + 1);
+    for (int i = 0; i < out->n; i++)
+        out->exprs[i] = i < n_elems ? fe_lower_int(fx, elems[i]) : ir_expr_const(fx->u, out->loc, 0);
+    for (int i = out->n; i < n_elems; i++)
+        fe_lower_effects(fx, elems[i]);
+}
+
+static void fe_arg_list(fe_ctx *fx, CXCursor arg, ir_arg *out)
+{
+    CXCursor init = fe_literal_init(arg), elems[FE_MAX_ELEMS];
+    if (clang_Cursor_isNull(init)) {
+        out->n = -1;
+        out->reason = fe_not_literal(fx, arg, "tl_list");
+        return;
+    }
+    int n_elems;
+    out->n = fe_literal_parts(fx, init, elems, FE_MAX_ELEMS, &n_elems, &out->reason);
+    if (out->n < 0)
+        return;
+    out->vars = ir_alloc(fx->u, (size_t)out->n * sizeof *out->vars + 1);
+    for (int i = 0; i < out->n; i++)
+        out->vars[i] = i < n_elems ? fe_lower_tensor(fx, elems[i], IR_NO_VAR) : IR_NULL_TENSOR;
+}
+
+static void fe_arg_double(fe_ctx *fx, CXCursor arg, ir_arg *out)
+{
+    out->known = fe_eval_double(arg, &out->value);
+    if (out->known)
+        return;
+    fe_lower_effects(fx, arg);
+    out->reason = "not a constant";
+}
+
+static void fe_arg_lower(fe_ctx *fx, char kind, CXCursor arg, ir_arg *out)
+{
+    out->kind = (ir_arg_kind)kind;
+    out->loc = fe_loc(fx, arg);
+    out->var = IR_NO_VAR;
+    switch (kind) {
+    case 't': out->var = fe_lower_tensor(fx, arg, IR_NO_VAR); break;
+    case 'S': fe_arg_ints(fx, arg, out); break;
+    case 'L': fe_arg_list(fx, arg, out); break;
+    case 'f': fe_arg_double(fx, arg, out); break;
+    default: out->expr = fe_lower_int(fx, arg); break;
+    }
+}
+
+static bool fe_op_returns_tensor(mt_op op)
+{
+    switch (mt_ops[op].family) {
+    case MT_INPLACE:
+    case MT_ACCESS:
+    case MT_RELEASE: return false;
+    default: return true;
+    }
+}
+
+/* Lower the arguments of a call for their effects only. */
+static void fe_args_effects(fe_ctx *fx, CXCursor call, int from)
+{
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = from; i < n; i++)
+        fe_lower_effects(fx, clang_Cursor_getArgument(call, (unsigned)i));
+}
+
+int fe_lower_op_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, bool want_value)
+{
+    ir_loc loc = fe_loc(fx, call);
+    const char *sig = mt_ops[ce->op].signature;
+    int n = (int)strlen(sig);
+    bool returns = fe_op_returns_tensor(ce->op);
+    fx->tensor_code = true;
+    if (clang_Cursor_getNumArguments(call) - ce->skip != n) {
+        fe_args_effects(fx, call, 0);
+        fe_unsupported(fx, loc, IR_NO_VAR, ir_strfmt(fx->u, "wrong number of arguments to tl_%s",
+                                                     mt_ops[ce->op].name));
+        return returns && (want_value || dst != IR_NO_VAR) ? IR_UNKNOWN_TENSOR : IR_NO_VAR;
+    }
+    if (mt_ops[ce->op].family == MT_RELEASE) {
+        ir_stmt *s = ir_stmt_new(fx->u, IR_RELEASE, loc);
+        s->release.var = fe_lower_tensor(fx, clang_Cursor_getArgument(call, (unsigned)ce->skip), IR_NO_VAR);
+        fe_push(fx, s);
+        return IR_NO_VAR;
+    }
+    ir_arg *args = ir_alloc(fx->u, (size_t)n * sizeof *args + 1);
+    for (int i = 0; i < n; i++)
+        fe_arg_lower(fx, sig[i], clang_Cursor_getArgument(call, (unsigned)(i + ce->skip)), &args[i]);
+    ir_stmt *s = ir_stmt_new(fx->u, IR_CALL, loc);
+    s->call.op = ce->op;
+    s->call.n_args = n;
+    s->call.args = args;
+    if (returns)
+        s->call.result = dst != IR_NO_VAR ? dst : want_value ? ir_temp_new(fx->u, fx->func, loc) : IR_NO_VAR;
+    fe_push(fx, s);
+    return s->call.result;
+}
+
+/* ---- queries ---- */
+
+ir_expr *fe_lower_query(fe_ctx *fx, CXCursor call, const fe_callee *ce)
+{
+    ir_loc loc = fe_loc(fx, call);
+    int n = clang_Cursor_getNumArguments(call);
+    int var = IR_NO_VAR, var2 = IR_NO_VAR;
+    ir_expr *a = NULL;
+    if (ce->query == IR_Q_ELEMENT_SIZE) {
+        if (n != 1) {
+            fe_args_effects(fx, call, 0);
+            return ir_expr_unknown(fx->u, loc, "tl_element_size with wrong arguments");
+        }
+        a = fe_lower_int(fx, clang_Cursor_getArgument(call, 0));
+        return ir_expr_query(fx->u, loc, ce->query, var, var2, a);
+    }
+    fx->tensor_code = true;
+    int want = ce->query == IR_Q_SIZE || ce->query == IR_Q_STRIDE ||
+                       ce->query == IR_Q_IS_CONTIGUOUS_FORMAT || ce->query == IR_Q_SHARES_STORAGE
+                   ? 2
+                   : 1;
+    if (n != want) {
+        fe_args_effects(fx, call, 0);
+        return ir_expr_unknown(fx->u, loc, ir_strfmt(fx->u, "%s with wrong arguments", ce->name));
+    }
+    var = fe_lower_tensor(fx, clang_Cursor_getArgument(call, 0), IR_NO_VAR);
+    if (ce->query == IR_Q_SHARES_STORAGE)
+        var2 = fe_lower_tensor(fx, clang_Cursor_getArgument(call, 1), IR_NO_VAR);
+    else if (want == 2)
+        a = fe_lower_int(fx, clang_Cursor_getArgument(call, 1));
+    return ir_expr_query(fx->u, loc, ce->query, var, var2, a);
+}
+
+/* ---- user calls ---- */
+
+/* The variable whose address arg takes (&x), or IR_NO_VAR. */
+static int fe_address_of_var(fe_ctx *fx, CXCursor arg)
+{
+    CXCursor c = fe_strip(arg, true), kid;
+    if (clang_getCursorKind(c) != CXCursor_UnaryOperator || fe_children(c, &kid, 1) != 1)
+        return IR_NO_VAR;
+    long at = fe_offset(fx, clang_getRangeStart(clang_getCursorExtent(c)));
+    if (at < 0 || (size_t)at >= fx->src_len || fx->src[at] != '&')
+        return IR_NO_VAR;
+    kid = fe_strip(kid, false);
+    if (clang_getCursorKind(kid) != CXCursor_DeclRefExpr)
+        return IR_NO_VAR;
+    CXCursor decl = clang_getCursorReferenced(kid);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+        return IR_NO_VAR;
+    return fe_var_of_decl(fx, decl);
+}
+
+/* After a call that got &var: var's value is no longer known. */
+static void fe_clobber(fe_ctx *fx, ir_loc loc, int var, const char *callee)
+{
+    const ir_var *v = &fx->u->vars[var];
+    if (v->kind == IR_VAR_INT) {
+        ir_stmt *s = ir_stmt_new(fx->u, IR_ASSIGN_INT, loc);
+        s->assign_int.var = var;
+        s->assign_int.value =
+            ir_expr_unknown(fx->u, loc, ir_strfmt(fx->u, "address of %s passed to %s()", v->name, callee));
+        fe_push(fx, s);
+    } else if (v->kind == IR_VAR_OTHER) {
+        fe_ints_clobber(fx, var, ir_strfmt(fx->u, "address of %s passed to %s()", v->name, callee));
+    } else if (v->kind == IR_VAR_TENSOR) {
+        fe_unsupported(fx, loc, var,
+                       ir_strfmt(fx->u, "address of tensor handle %s passed to %s()", v->name, callee));
+        ir_stmt *s = ir_stmt_new(fx->u, IR_ASSIGN_TENSOR, loc);
+        s->assign_tensor.dst = var;
+        s->assign_tensor.src = IR_UNKNOWN_TENSOR;
+        fe_push(fx, s);
+    }
+}
+
+/* Does the call pass or return a handle (or the address of one)? */
+static bool fe_call_has_tensors(CXCursor call)
+{
+    if (fe_type_is_tensor(clang_getCursorType(call)))
+        return true;
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; i++) {
+        CXType t = clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)i));
+        if (fe_type_is_tensor(t) || fe_type_is_tensor_ptr(t))
+            return true;
+    }
+    return false;
+}
+
+static void fe_uarg_lower(fe_ctx *fx, CXCursor arg, ir_uarg *out)
+{
+    out->kind = fe_type_kind(clang_getCursorType(arg));
+    out->var = IR_NO_VAR;
+    if (out->kind == IR_VAR_TENSOR)
+        out->var = fe_lower_tensor(fx, arg, IR_NO_VAR);
+    else if (out->kind == IR_VAR_INT)
+        out->expr = fe_lower_int(fx, arg);
+    else
+        fe_lower_effects(fx, arg);
+}
+
+/* A call through a pointer: arguments lowered, handles passed escape. */
+static int fe_lower_pointer_call(fe_ctx *fx, CXCursor call, int dst)
+{
+    ir_loc loc = fe_loc(fx, call);
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; i++) {
+        ir_uarg a;
+        fe_uarg_lower(fx, clang_Cursor_getArgument(call, (unsigned)i), &a);
+        if (a.kind == IR_VAR_TENSOR && a.var >= 0)
+            fe_unsupported(fx, loc, a.var, "tensor handle passed through a function pointer");
+    }
+    if (!fe_type_is_tensor(clang_getCursorType(call)))
+        return IR_NO_VAR;
+    fe_unsupported(fx, loc, IR_NO_VAR, "tensor handle returned through a function pointer");
+    if (dst != IR_NO_VAR) {
+        ir_stmt *s = ir_stmt_new(fx->u, IR_ASSIGN_TENSOR, loc);
+        s->assign_tensor.dst = dst;
+        s->assign_tensor.src = IR_UNKNOWN_TENSOR;
+        fe_push(fx, s);
+        return dst;
+    }
+    return IR_UNKNOWN_TENSOR;
+}
+
+/* The result variable of a user call whose value the caller wants. */
+static int fe_user_result(fe_ctx *fx, CXCursor call, int dst, ir_var_kind want, ir_loc loc)
+{
+    ir_var_kind ret = fe_type_kind(clang_getCursorType(call));
+    if (ret == IR_VAR_TENSOR)
+        return dst != IR_NO_VAR ? dst : want == IR_VAR_TENSOR ? ir_temp_new(fx->u, fx->func, loc) : IR_NO_VAR;
+    if (ret == IR_VAR_INT && want == IR_VAR_INT) {
+        int var = ir_var_new(fx->u, "<tmp>", IR_VAR_INT, fx->func, loc);
+        fx->u->vars[var].is_temp = true;
+        return var;
+    }
+    return IR_NO_VAR;
+}
+
+int fe_lower_user_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, ir_var_kind want)
+{
+    if (ce->kind == FE_CALLEE_POINTER)
+        return fe_lower_pointer_call(fx, call, dst);
+    int callee = fe_func_lookup(fx, ce->name);
+    int n = clang_Cursor_getNumArguments(call);
+    if (callee < 0 && !fe_call_has_tensors(call)) {
+        /* a library function (printf): only its arguments' effects count */
+        for (int i = 0; i < n; i++) {
+            CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+            fe_lower_effects(fx, arg);
+            int var = fe_address_of_var(fx, arg);
+            if (var >= 0)
+                fe_clobber(fx, fe_loc(fx, call), var, ce->name);
+        }
+        return IR_NO_VAR;
+    }
+    ir_loc loc = fe_loc(fx, call);
+    ir_uarg *args = ir_alloc(fx->u, (size_t)n * sizeof *args + 1);
+    for (int i = 0; i < n; i++)
+        fe_uarg_lower(fx, clang_Cursor_getArgument(call, (unsigned)i), &args[i]);
+    ir_stmt *s = ir_stmt_new(fx->u, IR_USER_CALL, loc);
+    s->user_call.callee = callee;
+    s->user_call.name = ce->name;
+    s->user_call.n_args = n;
+    s->user_call.args = args;
+    s->user_call.result = fe_user_result(fx, call, dst, want, loc);
+    fe_push(fx, s);
+    for (int i = 0; i < n; i++) {
+        int var = fe_address_of_var(fx, clang_Cursor_getArgument(call, (unsigned)i));
+        if (var >= 0)
+            fe_clobber(fx, loc, var, ce->name);
+    }
+    if (fe_call_has_tensors(call))
+        fx->tensor_code = true;
+    return s->user_call.result;
+}

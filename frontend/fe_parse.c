@@ -1,0 +1,662 @@
+/*
+ * fe_parse.c: run libclang on one file and drive the lowering.
+ *
+ * Approach: one CXIndex and one translation unit per call, parsed with
+ * KeepGoing (so a file with errors still yields an AST to lower) and no
+ * preamble (a one-shot parse would only pay for serialising it).  The top
+ * level of the translation unit is walked once: every cursor whose
+ * expansion location is outside the main file is skipped without
+ * recursing, so the thousands of declarations from system headers cost one
+ * location lookup each.  Function definitions in the main file are numbered
+ * first (so a call can name a function defined further down), then lowered
+ * one by one (fe_lower.c).  clang's diagnostics are copied into the unit.
+ *
+ * Also here: the small helpers every lowering file uses (locations, type
+ * classification, the declaration -> variable map).
+ */
+#include "fe_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef TL_SOURCE_INCLUDE_DIR
+#define TL_SOURCE_INCLUDE_DIR ""
+#endif
+
+const char *fe_status_name(fe_status s)
+{
+    switch (s) {
+    case FE_OK: return "ok";
+    case FE_ERR_NO_FILE: return "no such file";
+    case FE_ERR_LIBCLANG: return "libclang could not parse the file";
+    case FE_ERR_NO_MEMORY: return "out of memory";
+    }
+    return "?";
+}
+
+/* ---- the include directory ---- */
+
+static bool fe_has_header(const char *dir)
+{
+    char *p = malloc(strlen(dir) + sizeof "/tensorlint/tensor.h");
+    if (!p)
+        return false;
+    strcpy(p, dir);
+    strcat(p, "/tensorlint/tensor.h");
+    bool ok = access(p, R_OK) == 0;
+    free(p);
+    return ok;
+}
+
+/* <exe>/../include, or NULL. */
+static char *fe_installed_include_dir(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    char *dir = malloc(strlen(exe) + sizeof "/../include");
+    if (!dir)
+        return NULL;
+    strcpy(dir, exe);
+    strcat(dir, "/../include");
+    if (fe_has_header(dir))
+        return dir;
+    free(dir);
+    return NULL;
+}
+
+const char *fe_include_dir(void)
+{
+    static char *dir;
+    static bool done;
+    if (done)
+        return dir;
+    done = true;
+    dir = fe_installed_include_dir();
+    if (!dir && *TL_SOURCE_INCLUDE_DIR && fe_has_header(TL_SOURCE_INCLUDE_DIR))
+        dir = strdup(TL_SOURCE_INCLUDE_DIR);
+    return dir;
+}
+
+void *fe_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fprintf(stderr, "tensorlint: out of memory\n");
+        abort();
+    }
+    return q;
+}
+
+void *fe_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fprintf(stderr, "tensorlint: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+/* ---- locations and types ---- */
+
+ir_loc fe_loc_at(fe_ctx *fx, CXSourceLocation l)
+{
+    CXFile f;
+    unsigned line, col;
+    /* Where the tokens were written when that is the main file (a call in a
+     * macro argument), else the use site of the outermost macro. */
+    clang_getFileLocation(l, &f, &line, &col, NULL);
+    if (!f || !clang_File_isEqual(f, fx->main_file))
+        clang_getExpansionLocation(l, NULL, &line, &col, NULL);
+    return (ir_loc){(int)line, (int)col};
+}
+
+ir_loc fe_loc(fe_ctx *fx, CXCursor c)
+{
+    return fe_loc_at(fx, clang_getCursorLocation(c));
+}
+
+long fe_offset(fe_ctx *fx, CXSourceLocation l)
+{
+    CXFile f;
+    unsigned off;
+    clang_getFileLocation(l, &f, NULL, NULL, &off);
+    if (!f || !clang_File_isEqual(f, fx->main_file))
+        return -1;
+    return (long)off;
+}
+
+bool fe_in_main_file(fe_ctx *fx, CXCursor c)
+{
+    CXFile f;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+    return f && clang_File_isEqual(f, fx->main_file);
+}
+
+/* A pointer whose pointee is the struct tl_tensor. */
+static bool fe_points_to_tensor(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind != CXType_Pointer)
+        return false;
+    CXType p = clang_getCanonicalType(clang_getPointeeType(t));
+    if (p.kind != CXType_Record)
+        return false;
+    CXString s = clang_getCursorSpelling(clang_getTypeDeclaration(p));
+    bool yes = strcmp(clang_getCString(s), "tl_tensor") == 0;
+    clang_disposeString(s);
+    return yes;
+}
+
+bool fe_type_is_tensor(CXType t)
+{
+    return fe_points_to_tensor(t);
+}
+
+bool fe_type_is_tensor_ptr(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    return t.kind == CXType_Pointer && fe_points_to_tensor(clang_getPointeeType(t));
+}
+
+bool fe_is_null_constant(CXCursor c)
+{
+    CXCursor s = fe_strip(c, true);
+    int64_t v;
+    enum CXCursorKind k = clang_getCursorKind(s);
+    return k == CXCursor_GNUNullExpr || (k == CXCursor_IntegerLiteral && fe_eval_int(s, &v) && v == 0);
+}
+
+bool fe_type_is_float(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble:
+    case CXType_Float128:
+    case CXType_Half:
+    case CXType_Float16:
+    case CXType_BFloat16: return true;
+    default: return false;
+    }
+}
+
+ir_var_kind fe_type_kind(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if ((c.kind >= CXType_Bool && c.kind <= CXType_Int128) || c.kind == CXType_Enum)
+        return IR_VAR_INT;
+    return fe_points_to_tensor(c) ? IR_VAR_TENSOR : IR_VAR_OTHER;
+}
+
+const char *fe_spelling(fe_ctx *fx, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *p = clang_getCString(s);
+    const char *copy = ir_strdup(fx->u, p && *p ? p : "<unnamed>");
+    clang_disposeString(s);
+    return copy;
+}
+
+typedef struct fe_kids {
+    CXCursor *kids;
+    int max, n;
+} fe_kids;
+
+static enum CXChildVisitResult fe_kid_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    fe_kids *k = data;
+    if (k->n < k->max)
+        k->kids[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+int fe_children(CXCursor c, CXCursor *kids, int max)
+{
+    fe_kids k = {kids, max, 0};
+    clang_visitChildren(c, fe_kid_visit, &k);
+    return k.n;
+}
+
+CXCursor fe_strip(CXCursor c, bool casts)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        CXCursor kids[2];
+        int n;
+        if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr) {
+            if (fe_children(c, kids, 2) != 1)
+                return c;
+            c = kids[0];
+        } else if (k == CXCursor_CStyleCastExpr && casts) {
+            n = fe_children(c, kids, 2);
+            if (n < 1 || n > 2)
+                return c;
+            c = kids[n - 1];
+        } else {
+            return c;
+        }
+    }
+}
+
+/* ---- maps ---- */
+
+static void fe_var_map_grow(fe_var_map *m)
+{
+    unsigned cap = m->cap ? m->cap * 2 : 256;
+    CXCursor *keys = fe_xcalloc(cap, sizeof *keys);
+    int *vals = fe_xcalloc(cap, sizeof *vals);
+    for (unsigned i = 0; i < cap; i++)
+        vals[i] = IR_NO_VAR;
+    for (unsigned i = 0; i < m->cap; i++) {
+        if (m->vals[i] == IR_NO_VAR)
+            continue;
+        unsigned h = clang_hashCursor(m->keys[i]) & (cap - 1);
+        while (vals[h] != IR_NO_VAR)
+            h = (h + 1) & (cap - 1);
+        keys[h] = m->keys[i];
+        vals[h] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+}
+
+int fe_var_lookup(fe_ctx *fx, CXCursor decl)
+{
+    fe_var_map *m = &fx->vars;
+    if (!m->cap)
+        return IR_NO_VAR;
+    decl = clang_getCanonicalCursor(decl);
+    unsigned h = clang_hashCursor(decl) & (m->cap - 1);
+    while (m->vals[h] != IR_NO_VAR) {
+        if (clang_equalCursors(m->keys[h], decl))
+            return m->vals[h];
+        h = (h + 1) & (m->cap - 1);
+    }
+    return IR_NO_VAR;
+}
+
+void fe_var_bind(fe_ctx *fx, CXCursor decl, int var)
+{
+    fe_var_map *m = &fx->vars;
+    if ((m->n + 1) * 2 > m->cap)
+        fe_var_map_grow(m);
+    decl = clang_getCanonicalCursor(decl);
+    unsigned h = clang_hashCursor(decl) & (m->cap - 1);
+    while (m->vals[h] != IR_NO_VAR)
+        h = (h + 1) & (m->cap - 1);
+    m->keys[h] = decl;
+    m->vals[h] = var;
+    m->n++;
+}
+
+static unsigned fe_str_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static void fe_func_map_put(fe_func_map *m, const char *name, int index)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        fe_func_map old = *m;
+        m->cap = old.cap ? old.cap * 2 : 64;
+        m->keys = fe_xcalloc(m->cap, sizeof *m->keys);
+        m->vals = fe_xcalloc(m->cap, sizeof *m->vals);
+        m->n = 0;
+        for (unsigned i = 0; i < old.cap; i++)
+            if (old.keys[i])
+                fe_func_map_put(m, old.keys[i], old.vals[i]);
+        free(old.keys);
+        free(old.vals);
+    }
+    unsigned h = fe_str_hash(name) & (m->cap - 1);
+    while (m->keys[h] && strcmp(m->keys[h], name) != 0)
+        h = (h + 1) & (m->cap - 1);
+    if (!m->keys[h])
+        m->n++;
+    m->keys[h] = name;
+    m->vals[h] = index;
+}
+
+int fe_func_lookup(fe_ctx *fx, const char *name)
+{
+    fe_func_map *m = &fx->funcs;
+    if (!m->cap)
+        return -1;
+    unsigned h = fe_str_hash(name) & (m->cap - 1);
+    for (; m->keys[h]; h = (h + 1) & (m->cap - 1))
+        if (strcmp(m->keys[h], name) == 0)
+            return m->vals[h];
+    return -1;
+}
+
+int fe_var_of_decl(fe_ctx *fx, CXCursor decl)
+{
+    int id = fe_var_lookup(fx, decl);
+    if (id != IR_NO_VAR)
+        return id;
+    bool global = clang_Cursor_hasVarDeclGlobalStorage(decl) == 1;
+    id = ir_var_new(fx->u, fe_spelling(fx, decl), fe_type_kind(clang_getCursorType(decl)),
+                    global ? -1 : fx->func, fe_loc(fx, decl));
+    fe_var_bind(fx, decl, id);
+    return id;
+}
+
+void fe_push(fe_ctx *fx, ir_stmt *s)
+{
+    ir_block_push(fx->u, fx->cur, s);
+}
+
+void fe_unsupported(fe_ctx *fx, ir_loc loc, int var, const char *message)
+{
+    ir_stmt *s = ir_stmt_new(fx->u, IR_UNSUPPORTED, loc);
+    s->unsup.message = message;
+    s->unsup.var = var;
+    fe_push(fx, s);
+    ir_note_add(fx->u, fx->func, loc, message);
+}
+
+/* ---- diagnostics ---- */
+
+static void fe_diag_copy(fe_ctx *fx, CXDiagnostic d)
+{
+    ir_diag out = {.severity = (ir_severity)clang_getDiagnosticSeverity(d)};
+    CXFile f;
+    unsigned line, col;
+    clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
+    if (f) {
+        CXString name = clang_getFileName(f);
+        out.file = ir_strdup(fx->u, clang_getCString(name));
+        clang_disposeString(name);
+        out.line = (int)line;
+        out.col = (int)col;
+    } else if (out.severity >= IR_SEV_ERROR) {
+        /* a driver error (an unknown gcc flag): the file still parses */
+        out.severity = IR_SEV_WARNING;
+    }
+    CXString msg = clang_getDiagnosticSpelling(d);
+    CXString opt = clang_getDiagnosticOption(d, NULL);
+    out.message = ir_strdup(fx->u, clang_getCString(msg));
+    out.option = ir_strdup(fx->u, clang_getCString(opt) ? clang_getCString(opt) : "");
+    clang_disposeString(msg);
+    clang_disposeString(opt);
+    ir_diag_add(fx->u, &out);
+    CXDiagnosticSet kids = clang_getChildDiagnostics(d);
+    for (unsigned i = 0, n = clang_getNumDiagnosticsInSet(kids); i < n; i++) {
+        CXDiagnostic k = clang_getDiagnosticInSet(kids, i);
+        fe_diag_copy(fx, k);
+        clang_disposeDiagnostic(k);
+    }
+}
+
+static void fe_diags_copy(fe_ctx *fx)
+{
+    for (unsigned i = 0, n = clang_getNumDiagnostics(fx->tu); i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(fx->tu, i);
+        fe_diag_copy(fx, d);
+        clang_disposeDiagnostic(d);
+    }
+}
+
+/* ---- the walk ---- */
+
+typedef struct fe_defs {
+    fe_ctx *fx;
+    CXCursor *cursors;
+    int n, cap;
+} fe_defs;
+
+static enum CXChildVisitResult fe_collect(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    fe_defs *d = data;
+    if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+        return CXChildVisit_Continue;
+    if (!fe_in_main_file(d->fx, c))
+        return CXChildVisit_Continue;
+    if (d->n == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 16;
+        d->cursors = fe_xrealloc(d->cursors, (size_t)d->cap * sizeof *d->cursors);
+    }
+    d->cursors[d->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+/* has_tensor_code spreads from callees to callers (a worklist over the
+ * reversed call graph, linear in the number of calls). */
+static void fe_spread_tensor_code(ir_unit *u, int n_edges, const int (*edges)[2])
+{
+    int n = u->n_funcs;
+    int *start = fe_xcalloc((size_t)n + 1, sizeof *start);
+    int *callers = fe_xcalloc((size_t)n_edges + 1, sizeof *callers);
+    int *work = fe_xcalloc((size_t)n + 1, sizeof *work);
+    int *fill = fe_xcalloc((size_t)n + 1, sizeof *fill);
+    for (int i = 0; i < n_edges; i++)
+        start[edges[i][1] + 1]++;
+    for (int i = 0; i < n; i++)
+        start[i + 1] += start[i];
+    for (int i = 0; i < n_edges; i++) {
+        int callee = edges[i][1];
+        callers[start[callee] + fill[callee]++] = edges[i][0];
+    }
+    int top = 0;
+    for (int i = 0; i < n; i++)
+        if (u->funcs[i]->has_tensor_code)
+            work[top++] = i;
+    while (top > 0) {
+        int f = work[--top];
+        for (int k = start[f]; k < start[f + 1]; k++) {
+            ir_func *caller = u->funcs[callers[k]];
+            if (!caller->has_tensor_code) {
+                caller->has_tensor_code = true;
+                work[top++] = callers[k];
+            }
+        }
+    }
+    free(start);
+    free(callers);
+    free(work);
+    free(fill);
+}
+
+/* Collect (caller, callee) pairs of USER_CALL statements. */
+typedef struct fe_edges {
+    int (*v)[2];
+    int n, cap;
+} fe_edges;
+
+static void fe_edges_of_block(const ir_block *b, int caller, fe_edges *e);
+
+static void fe_edges_of_stmt(const ir_stmt *s, int caller, fe_edges *e)
+{
+    const ir_block *blocks[5] = {0};
+    switch (s->kind) {
+    case IR_USER_CALL:
+        if (s->user_call.callee < 0)
+            return;
+        if (e->n == e->cap) {
+            e->cap = e->cap ? e->cap * 2 : 64;
+            e->v = fe_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
+        }
+        e->v[e->n][0] = caller;
+        e->v[e->n][1] = s->user_call.callee;
+        e->n++;
+        return;
+    case IR_BLOCK: blocks[0] = s->block; break;
+    case IR_IF:
+        blocks[0] = s->branch.then_blk;
+        blocks[1] = s->branch.else_blk;
+        break;
+    case IR_LOOP:
+        blocks[0] = s->loop.init;
+        blocks[1] = s->loop.cond_pre;
+        blocks[2] = s->loop.step;
+        blocks[3] = s->loop.body;
+        break;
+    default: return;
+    }
+    for (int i = 0; blocks[i]; i++)
+        fe_edges_of_block(blocks[i], caller, e);
+}
+
+static void fe_edges_of_block(const ir_block *b, int caller, fe_edges *e)
+{
+    for (int i = 0; i < b->n_stmts; i++)
+        fe_edges_of_stmt(b->stmts[i], caller, e);
+}
+
+static void fe_lower_unit(fe_ctx *fx)
+{
+    fe_defs d = {.fx = fx};
+    clang_visitChildren(clang_getTranslationUnitCursor(fx->tu), fe_collect, &d);
+    for (int i = 0; i < d.n; i++) {
+        int index = ir_func_add(fx->u, fe_spelling(fx, d.cursors[i]), fe_loc(fx, d.cursors[i]));
+        fe_func_map_put(&fx->funcs, fx->u->funcs[index]->name, index);
+    }
+    fx->func_cursors = d.cursors;
+    for (int i = 0; i < d.n; i++)
+        fe_lower_function(fx, i);
+    fe_edges e = {0};
+    for (int i = 0; i < d.n; i++)
+        fe_edges_of_block(fx->u->funcs[i]->body, i, &e);
+    fe_spread_tensor_code(fx->u, e.n, (const int(*)[2])e.v);
+    free(e.v);
+}
+
+static void fe_ctx_free(fe_ctx *fx)
+{
+    free(fx->vars.keys);
+    free(fx->vars.vals);
+    free(fx->funcs.keys);
+    free(fx->funcs.vals);
+    free(fx->func_cursors);
+    free(fx->ints);
+}
+
+/* Lower the parsed translation unit into a new unit named path. */
+static fe_status fe_build(CXTranslationUnit tu, const char *path, ir_unit **out)
+{
+    fe_ctx fx = {.tu = tu};
+    fx.u = ir_unit_new(path);
+    if (!fx.u)
+        return FE_ERR_NO_MEMORY;
+    CXString spelling = clang_getTranslationUnitSpelling(tu);
+    fx.main_file = clang_getFile(tu, clang_getCString(spelling));
+    clang_disposeString(spelling);
+    if (fx.main_file)
+        fx.src = clang_getFileContents(tu, fx.main_file, &fx.src_len);
+    fe_diags_copy(&fx);
+    if (fx.main_file)
+        fe_lower_unit(&fx);
+    fe_ctx_free(&fx);
+    *out = fx.u;
+    return FE_OK;
+}
+
+/* argv plus the project's include directory, as a NULL-terminated copy. */
+static const char **fe_args_with_include(int argc, const char *const *argv, int *n_out)
+{
+    const char *dir = fe_include_dir();
+    const char **args = calloc((size_t)argc + 3, sizeof *args);
+    if (!args)
+        return NULL;
+    int n = 0;
+    for (int i = 0; i < argc; i++)
+        args[n++] = argv[i];
+    if (dir) {
+        args[n++] = "-isystem";
+        args[n++] = dir;
+    }
+    *n_out = n;
+    return args;
+}
+
+static const unsigned fe_parse_options =
+    CXTranslationUnit_KeepGoing;
+
+fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_unit **out)
+{
+    *out = NULL;
+    if (access(path, R_OK) != 0)
+        return FE_ERR_NO_FILE;
+    int n;
+    const char **args = fe_args_with_include(argc, argv, &n);
+    if (!args)
+        return FE_ERR_NO_MEMORY;
+    fe_status st = FE_ERR_LIBCLANG;
+    CXIndex idx = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    if (idx && clang_parseTranslationUnit2(idx, path, args, n, NULL, 0, fe_parse_options, &tu) ==
+                   CXError_Success)
+        st = fe_build(tu, path, out);
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    if (idx)
+        clang_disposeIndex(idx);
+    free(args);
+    return st;
+}
+
+/* path, resolved against directory when relative. */
+static char *fe_resolve(const char *directory, const char *path)
+{
+    if (!directory || path[0] == '/')
+        return strdup(path);
+    char *p = malloc(strlen(directory) + strlen(path) + 2);
+    if (p)
+        sprintf(p, "%s/%s", directory, path);
+    return p;
+}
+
+fe_status fe_parse_command(const char *path, const char *directory, int argc,
+                           const char *const *argv, ir_unit **out)
+{
+    *out = NULL;
+    char *resolved = fe_resolve(directory, path);
+    if (!resolved)
+        return FE_ERR_NO_MEMORY;
+    bool readable = access(resolved, R_OK) == 0;
+    free(resolved);
+    if (!readable)
+        return FE_ERR_NO_FILE;
+    int n;
+    const char **args = fe_args_with_include(argc, argv, &n);
+    char *wd = NULL;
+    if (args && directory) {
+        wd = malloc(strlen(directory) + sizeof "-working-directory=");
+        if (wd) {
+            sprintf(wd, "-working-directory=%s", directory);
+            args[n++] = wd;
+        }
+    }
+    fe_status st = args && (wd || !directory) ? FE_ERR_LIBCLANG : FE_ERR_NO_MEMORY;
+    CXIndex idx = st == FE_ERR_LIBCLANG ? clang_createIndex(0, 0) : NULL;
+    CXTranslationUnit tu = NULL;
+    if (idx && clang_parseTranslationUnit2FullArgv(idx, NULL, args, n, NULL, 0, fe_parse_options,
+                                                   &tu) == CXError_Success)
+        st = fe_build(tu, path, out);
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    if (idx)
+        clang_disposeIndex(idx);
+    free(wd);
+    free(args);
+    return st;
+}
