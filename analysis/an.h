@@ -114,6 +114,8 @@ typedef struct an_event {   /* one step of the execution, in order */
     int var;                /* RELEASE / LOST: the variable, or -1 */
     const char *lost_why;   /* LOST: "overwritten", "out of scope", "not returned" */
     bool freed;             /* RELEASE: the storage was freed by it */
+    bool error;             /* CALL: the call fails (an error diagnostic says why) */
+    bool poison;            /* CALL: an operand came from a failed call or was released */
     int64_t live_bytes;     /* after the step */
     int64_t moved_bytes;
     int loop_depth;
@@ -139,6 +141,8 @@ typedef struct an_func_report {
     int64_t cuda_allocated_peak; /* bytes: peak of CUDA block bytes (roots only) */
     int64_t cuda_reserved_peak;  /* bytes: peak of CUDA segment bytes the allocator holds */
     int64_t cuda_reserved_end;   /* bytes: segments still reserved when the function returns */
+    int64_t first_event;    /* roots: this root's run is events [first_event, end_event) */
+    int64_t end_event;
 } an_func_report;
 
 typedef struct an_report {
@@ -166,6 +170,10 @@ const an_func_report *an_report_func(const an_report *r, const char *name);
 /* The check name of a runtime status ("invalid-view" for TL_ERR_BAD_DIM too). */
 const char *an_status_check(tl_status s);
 const char *an_severity_name(an_severity s);
+
+/* Heap strings for report fields (freed with the report or by the caller). */
+char *an_strdup(const char *s);
+char *an_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Whether any diagnostic has severity error. */
 bool an_report_has_errors(const an_report *r);

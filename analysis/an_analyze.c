@@ -143,7 +143,9 @@ static void run_root(an_ctx *cx, an_func_report *fr)
     fr->is_root = true;
     cx->root = fr->func;
     an_frame *f = an_frame_new(cx, fr->func);
+    fr->first_event = cx->r->n_events;
     an_run_function(cx, fr->func, f);
+    fr->end_event = cx->r->n_events;
     fr->end_live_bytes = cx->live;
     an_frame_free(f);
     if (cx->cuda) {

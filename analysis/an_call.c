@@ -206,7 +206,7 @@ static void bind_result(an_ctx *cx, const ir_stmt *s, int h)
 }
 
 static void log_call(an_ctx *cx, const ir_stmt *s, const call_args *a, int value, int storage,
-                     int64_t moved)
+                     int64_t moved, bool error)
 {
     an_event *e = an_event_push(cx, AN_EV_CALL, s->loc.line, s->loc.col);
     if (!e)
@@ -216,6 +216,8 @@ static void log_call(an_ctx *cx, const ir_stmt *s, const call_args *a, int value
     e->n_in = a->n_handles;
     e->storage = storage;
     e->moved_bytes = moved;
+    e->error = error;
+    e->poison = a->poison;
     for (int k = 0; k < a->n_handles && k < AN_EV_MAX_IN; k++) {
         int h = a->handle[k];
         e->in_value[k] = h >= 0 ? cx->handles[h].value : -1;
@@ -290,12 +292,14 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     mt_result r;
     int value = an_site_get(cx, s);
     an_handle h;
+    bool failed = false;
     collect_args(cx, s, &a);
     cx->n_calls++;
     if (!a.known || a.poison) {
         h = unknown_result(cx, s, &a, value, &r);
     } else if (mt_run(&a.mc, &r) != TL_OK) {
         report_error(cx, s, &r);
+        failed = true;
         h = (an_handle){.poison = true, .storage = -1, .value = value};
     } else {
         h = known_result(cx, s, &a, value, &r);
@@ -314,7 +318,7 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     an_account_moved(cx, moved);
     int written = op_returns_tensor(s->call.op) ? h.storage
                   : a.n_handles > 0 && a.handle[0] >= 0 ? cx->handles[a.handle[0]].storage : -1;
-    log_call(cx, s, &a, value, written, moved);
+    log_call(cx, s, &a, value, written, moved, failed);
     free((void *)a.why);
 }
 

@@ -5,7 +5,9 @@
  * max_iterations, reported when hit); a loop whose condition is unknown
  * runs its body once and says so.  An if whose condition is unknown runs
  * both arms from the same state and continues with the arm that ends with
- * more live bytes; variables that differ between the arms become unknown.
+ * more live bytes (on a tie, the one that peaks higher); the function's
+ * peak covers both; variables whose layouts differ between the arms become
+ * unknown.
  */
 #include "an_internal.h"
 
@@ -44,7 +46,7 @@ an_flow an_exec_block(an_ctx *cx, const ir_block *b) { return exec_block_scoped(
 /* ---- branches: snapshot, run both arms, keep the heavier ---- */
 
 typedef struct snapshot {
-    int64_t n_handles, live;
+    int64_t n_handles, live, n_events;
     an_handle *handles;
     int n_storages;
     int64_t *refs;
@@ -71,6 +73,7 @@ static void snap_take(an_ctx *cx, snapshot *sn)
     size_t nv = (size_t)(cx->u->n_vars > 0 ? cx->u->n_vars : 1);
     sn->n_handles = cx->n_handles;
     sn->live = cx->live;
+    sn->n_events = cx->r->n_events;
     sn->handles = dup_mem(cx->handles, sizeof *cx->handles * (size_t)cx->n_handles);
     sn->n_storages = cx->r->n_storages;
     sn->refs = dup_mem(cx->refs, sizeof *cx->refs * (size_t)sn->n_storages);
@@ -159,22 +162,52 @@ static void join_vars(an_ctx *cx, const snapshot *other)
     }
 }
 
+/* The event log keeps only the kept arm: events [from, to) are dropped and
+ * the later ones move down; storages' event indices follow them. */
+static void drop_events(an_ctx *cx, int64_t from, int64_t to)
+{
+    an_report *r = cx->r;
+    int64_t gone = to - from;
+    if (gone <= 0)
+        return;
+    memmove(r->events + from, r->events + to, sizeof *r->events * (size_t)(r->n_events - to));
+    r->n_events -= gone;
+    for (int k = 0; k < r->n_storages; k++) {
+        an_storage *st = &r->storages[k];
+        if (st->alloc_event >= to)
+            st->alloc_event -= gone;
+        if (st->free_event >= to)
+            st->free_event -= gone;
+    }
+}
+
 static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 {
     snapshot before, after_then;
+    int64_t outer_peak = cx->arm_peak;
     snap_take(cx, &before);
+    cx->arm_peak = cx->live;
     an_flow f_then = an_exec_block(cx, s->branch.then_blk);
+    int64_t then_peak = cx->arm_peak;
     snap_take(cx, &after_then);
     snap_restore(cx, &before);
+    cx->arm_peak = cx->live;
     an_flow f_else = an_exec_block(cx, s->branch.else_blk);
-    if (after_then.live > cx->live) { /* keep the then arm */
+    bool keep_then = after_then.live > cx->live ||
+                     (after_then.live == cx->live && then_peak > cx->arm_peak);
+    cx->arm_peak = outer_peak > then_peak ? outer_peak : then_peak;
+    if (cx->arm_peak < cx->live)
+        cx->arm_peak = cx->live;
+    if (keep_then) { /* the arm that ends with more live bytes, or peaks higher */
         snapshot after_else;
         snap_take(cx, &after_else);
         snap_restore(cx, &after_then);
         join_vars(cx, &after_else);
         snap_free(&after_else);
+        drop_events(cx, after_then.n_events, cx->r->n_events);
     } else {
         join_vars(cx, &after_then);
+        drop_events(cx, before.n_events, after_then.n_events);
         f_then = f_else;
     }
     snap_free(&before);

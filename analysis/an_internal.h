@@ -60,6 +60,7 @@ typedef struct an_ctx {
     int *site_vals;
     int64_t site_cap;
     int64_t live;        /* bytes */
+    int64_t arm_peak;    /* bytes: the most live since the current branch arm began */
     int64_t n_calls;     /* in the current root */
     an_frame *stack[64];
     int depth;
@@ -91,8 +92,6 @@ an_diag *an_diag_add(an_ctx *cx, an_severity sev, const char *check, int line, i
                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void an_diag_note(an_diag *d, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-char *an_strdup(const char *s);
-char *an_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 an_frame *an_frame_new(an_ctx *cx, int func);
 void an_frame_free(an_frame *f);
 an_frame *an_top(an_ctx *cx);

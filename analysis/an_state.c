@@ -69,6 +69,8 @@ int an_handle_new(an_ctx *cx, const an_handle *h)
 void an_account_live(an_ctx *cx)
 {
     int seen[64], n_seen = 0;
+    if (cx->live > cx->arm_peak)
+        cx->arm_peak = cx->live;
     for (int k = cx->depth - 1; k >= 0; k--) {
         int f = cx->stack[k]->func;
         bool dup = false;

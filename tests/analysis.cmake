@@ -23,3 +23,9 @@ if(TARGET tensorlint_cli)
            $<TARGET_FILE:tensorlint_cli>)
   set_tests_properties(cli.bad_input PROPERTIES LABELS "cli")
 endif()
+
+if(TARGET tensorlint_cli)
+  add_test(NAME verify.samples COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/verify/run.sh
+           $<TARGET_FILE:tensorlint_cli>)
+  set_tests_properties(verify.samples PROPERTIES LABELS "verify" TIMEOUT 1200)
+endif()

@@ -32,6 +32,14 @@ int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input
     return 0;
 }
 
+int cli_options_end(int argc, char **argv)
+{
+    for (int k = 1; k < argc; k++)
+        if (strcmp(argv[k], "--") == 0)
+            return k;
+    return argc;
+}
+
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out)
 {
     fe_status st = fe_parse_file(path, n_args, args, out);

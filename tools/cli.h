@@ -22,6 +22,10 @@ typedef struct cli_input {
  * option after a file is a usage error (exit 2 returned), else 0. */
 int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input *in);
 
+/* The index of "--" in argv, else argc: option parsing stops there, so
+ * compiler arguments are never taken for the command's options. */
+int cli_options_end(int argc, char **argv);
+
 /* Parse path; prints why it failed and clang's errors.  0, or 2 (the exit code). */
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out);
 

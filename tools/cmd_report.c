@@ -47,7 +47,7 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         {0, 0, 0, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+ho:", longs, NULL)) != -1) {
+    while ((c = getopt_long(cli_options_end(argc, argv), argv, "ho:", longs, NULL)) != -1) {
         switch (c) {
         case 'f': o->format = optarg; break;
         case 'F': o->function = optarg; break;

@@ -14,6 +14,7 @@
 /* X(function suffix, command name, one-line summary) */
 #define TL_COMMANDS(X)                                                                     \
     X(report, "report", "print the memory accounting of a C file, per function")          \
+    X(verify, "verify", "run the program on the runtime and check every prediction")     \
     X(dump_ir, "dump-ir", "print the IR the front end makes of a C file (for debugging)")
 
 #define TL_DECLARE(fn, name, summary) int cmd_##fn(int argc, char **argv);

@@ -80,7 +80,7 @@ expect syntax 2 "syntax.c:2:[0-9]+: error: expected ';'" -- "$tool" report "$wor
 expect arity 2 "too few arguments" -- "$tool" report "$work/arity.c"
 expect missing-file 2 "no such file" -- "$tool" report "$work/none.c"
 expect unknown-option 2 "unrecognized option" -- "$tool" report --bogus "$work/empty.c"
-expect option-after-file 2 "unknown option" -- "$tool" report "$work/empty.c" --bogus
+expect option-after-file 2 "unrecognized option" -- "$tool" report "$work/empty.c" --bogus
 expect unknown-command 2 "unknown command" -- "$tool" frobnicate
 expect no-command 2 "usage" -- "$tool"
 expect unknown-format 2 "unknown format" -- "$tool" report --format=xml "$work/empty.c"

@@ -1,0 +1,43 @@
+/*
+ * an_verify.h: join the runtime's allocation trace with the static report.
+ *
+ * The analyzer's event log of a root function and the trace's call and
+ * error records are both in execution order; they are walked side by side.
+ * For each pair: the call site (line, op) must match (else the control flow
+ * diverged and the walk stops); on the first execution of a call site the
+ * result's shape, strides, offset, dtype, device and kind are compared; on
+ * every execution, which storage it uses (a bijection between the two runs'
+ * storage ids), the bytes of a new storage, and live bytes after the call.
+ * A predicted error must meet a measured error at the same line.  Last, the
+ * run's end-of-program live bytes and peak are compared with the root's.
+ */
+#ifndef TL_AN_VERIFY_H
+#define TL_AN_VERIFY_H
+
+#include <stdio.h>
+
+#include "an.h"
+
+typedef struct vf_options {
+    const char *function;  /* the root the program runs: "main" */
+    int perturb_line;      /* test hook: predictions at this line are off by one byte (0: none) */
+    bool run_failed;       /* the program exited non-zero (its own error handler stops it) */
+} vf_options;
+
+typedef struct vf_summary {
+    int64_t calls;         /* executed calls compared */
+    int64_t sites;         /* call sites whose first execution was compared */
+    int64_t fields;        /* fields compared */
+    int64_t mismatches;
+    int64_t unknown;       /* predictions the analyzer left unknown (not compared) */
+    bool diverged;         /* the run took another path than the analysis */
+    bool trace_truncated;  /* the trace has no exit record */
+} vf_summary;
+
+/* Reads the trace at path (JSON lines) and compares it with report r; writes
+ * the agreement table to out.  Returns false when the trace cannot be read
+ * (the message is in *error, to free). */
+bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt, FILE *out,
+               vf_summary *sum, char **error);
+
+#endif /* TL_AN_VERIFY_H */

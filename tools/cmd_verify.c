@@ -1,0 +1,330 @@
+/*
+ * cmd_verify.c: `tensorlint verify FILE.c [options] [-- compiler args]`.
+ *
+ * Analyses the file, compiles it against the runtime (the compiler from
+ * --cc, else $CC, else cc; the runtime's include and library directories
+ * from the install next to this executable, else from the build tree),
+ * runs it with the allocation trace on and a time limit, and joins the
+ * trace with the static report (analysis/an_verify.c).
+ * Exit: 0 everything agrees, 1 a disagreement, 2 the program does not
+ * build, crashes or times out, or a usage error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "an_verify.h"
+#include "cli.h"
+#include "frontend.h"
+
+static const char usage[] =
+    "usage: tensorlint verify FILE.c [options] [-- compiler args]\n"
+    "\n"
+    "Compile FILE.c against the tensorlint runtime, run it with the allocation\n"
+    "trace on, and check every prediction of `tensorlint report` against the run:\n"
+    "per executed call the shape, strides, offset, dtype, device, view or new,\n"
+    "which storage it uses, the bytes of a new storage and live bytes after it;\n"
+    "then the program's end-of-run live bytes and its peak.  The same compiler\n"
+    "arguments go to the analysis and to the compiler.\n"
+    "\n"
+    "options:\n"
+    "  --cc=CC               compiler (default: $CC, else cc)\n"
+    "  --arg=ARG             an argument for the program (repeatable)\n"
+    "  --timeout=SECONDS     stop the program after this long (default 60)\n"
+    "  --function=NAME       the function the program starts in (default main)\n"
+    "  --keep                keep the build directory (its path is printed)\n"
+    "  -h, --help            this help\n"
+    "\n"
+    "exit status: 0 every prediction agrees; 1 a disagreement; 2 the program\n"
+    "does not build, crashes or times out, or a usage error.\n";
+
+#define MAX_RUN_ARGS 64
+
+typedef struct verify_opts {
+    const char *cc, *function;
+    const char *run_args[MAX_RUN_ARGS];
+    int n_run_args;
+    int64_t timeout, perturb_line;
+    bool keep;
+} verify_opts;
+
+static int parse(int argc, char **argv, verify_opts *o, int *first)
+{
+    static const struct option longs[] = {
+        {"cc", required_argument, 0, 'c'},      {"arg", required_argument, 0, 'a'},
+        {"timeout", required_argument, 0, 't'}, {"function", required_argument, 0, 'f'},
+        {"keep", no_argument, 0, 'k'},          {"help", no_argument, 0, 'h'},
+        {"test-perturb-line", required_argument, 0, 'p'}, /* test hook: see an_verify.h */
+        {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(cli_options_end(argc, argv), argv, "h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'c': o->cc = optarg; break;
+        case 'f': o->function = optarg; break;
+        case 'k': o->keep = true; break;
+        case 't': if (!cli_parse_count(optarg, &o->timeout) || o->timeout == 0) return 2; break;
+        case 'p': if (!cli_parse_count(optarg, &o->perturb_line)) return 2; break;
+        case 'a':
+            if (o->n_run_args == MAX_RUN_ARGS) {
+                fprintf(stderr, "tensorlint verify: at most %d --arg\n", MAX_RUN_ARGS);
+                return 2;
+            }
+            o->run_args[o->n_run_args++] = optarg;
+            break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    *first = optind;
+    return -1;
+}
+
+/* The runtime's headers and library: installed next to us, else the build tree. */
+static void runtime_dirs(char *inc, char *lib, size_t size)
+{
+    char exe[PATH_MAX / 2], probe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        snprintf(probe, sizeof probe, "%s/../%s/libtensorlint.so", exe, TL_INSTALL_LIBDIR);
+        if (access(probe, R_OK) == 0) {
+            snprintf(inc, size, "%s/../include", exe);
+            snprintf(lib, size, "%s/../%s", exe, TL_INSTALL_LIBDIR);
+            return;
+        }
+    }
+    snprintf(inc, size, "%s", TL_SOURCE_INCLUDE_DIR);
+    snprintf(lib, size, "%s", TL_RUNTIME_BUILD_DIR);
+}
+
+/* Runs argv with stdout/stderr into files, TL_TRACE set, at most timeout
+ * seconds.  Returns the wait status, or -1 on a timeout (the process group
+ * is killed) or when it cannot start. */
+static int run_program(char *const *argv, const char *out, const char *err, const char *trace,
+                       int64_t timeout)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        setpgid(0, 0);
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fi = open("/dev/null", O_RDONLY);
+        if (fo < 0 || fe < 0 || fi < 0)
+            _exit(127);
+        dup2(fi, 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        if (trace)
+            setenv("TL_TRACE", trace, 1);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int64_t waited = 0;; waited += 10) {
+        int status;
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            return status;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (waited >= timeout * 1000) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        nanosleep(&tick, NULL);
+    }
+}
+
+static void show_tail(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int n = 0;
+    if (!f)
+        return;
+    fprintf(stderr, "--- %s:\n", what);
+    while (fgets(line, sizeof line, f) && n++ < 40)
+        fputs(line, stderr);
+    fclose(f);
+}
+
+typedef struct build {
+    char dir[PATH_MAX];
+    char prog[PATH_MAX + 16], trace[PATH_MAX + 16], out[PATH_MAX + 16], err[PATH_MAX + 16];
+} build;
+
+static int compile(const verify_opts *o, const char *file, const cli_input *in, build *b)
+{
+    char inc[PATH_MAX], lib[PATH_MAX], incflag[PATH_MAX + 4], libflag[PATH_MAX + 4],
+        rpath[PATH_MAX + 16];
+    const char *argv[256];
+    int n = 0;
+    runtime_dirs(inc, lib, sizeof inc);
+    snprintf(incflag, sizeof incflag, "-I%s", inc);
+    snprintf(libflag, sizeof libflag, "-L%s", lib);
+    snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", lib);
+    argv[n++] = o->cc;
+    argv[n++] = "-std=gnu11";
+    argv[n++] = "-g";
+    for (int k = 0; k < in->n_args && n < 200; k++)
+        argv[n++] = in->args[k];
+    if (TL_VERIFY_EXTRA_CFLAGS[0])
+        argv[n++] = TL_VERIFY_EXTRA_CFLAGS;
+    argv[n++] = file;
+    argv[n++] = incflag;
+    argv[n++] = libflag;
+    argv[n++] = rpath;
+    argv[n++] = "-ltensorlint";
+    argv[n++] = "-lm";
+    argv[n++] = "-o";
+    argv[n++] = b->prog;
+    argv[n] = NULL;
+    int st = run_program((char *const *)argv, b->out, b->err, NULL, 300);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "tensorlint verify: %s does not build with %s\n", file, o->cc);
+        show_tail(b->err, "compiler output");
+        return 2;
+    }
+    return 0;
+}
+
+/* 0: the program ran to its end (status in *failed: it exited non-zero);
+ * 2: it could not run, crashed or timed out. */
+static int execute(const verify_opts *o, build *b, bool *failed, double *seconds)
+{
+    const char *argv[MAX_RUN_ARGS + 2];
+    struct timespec t0, t1;
+    argv[0] = b->prog;
+    for (int k = 0; k < o->n_run_args; k++)
+        argv[k + 1] = o->run_args[k];
+    argv[o->n_run_args + 1] = NULL;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int st = run_program((char *const *)argv, b->out, b->err, b->trace, o->timeout);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (st == -1) {
+        fprintf(stderr, "tensorlint verify: the program did not finish within %lld s "
+                "(--timeout)\n", (long long)o->timeout);
+        return 2;
+    }
+    if (WIFSIGNALED(st)) {
+        fprintf(stderr, "tensorlint verify: the program crashed: %s (signal %d)\n",
+                strsignal(WTERMSIG(st)), WTERMSIG(st));
+        show_tail(b->err, "its stderr");
+        return 2;
+    }
+    *failed = WEXITSTATUS(st) != 0;
+    printf("program exited with status %d after %.2f s\n", WEXITSTATUS(st), *seconds);
+    if (*failed)
+        show_tail(b->err, "its stderr");
+    return 0;
+}
+
+static int compare(const verify_opts *o, const an_report *r, build *b, bool failed)
+{
+    vf_options vo = {o->function, (int)o->perturb_line, failed};
+    vf_summary sum;
+    char *error = NULL;
+    if (!vf_verify(r, b->trace, &vo, stdout, &sum, &error)) {
+        fprintf(stderr, "tensorlint verify: %s\n", error);
+        free(error);
+        return 2;
+    }
+    char unknown[96] = "";
+    if (sum.unknown)
+        snprintf(unknown, sizeof unknown, ", %lld predictions unknown (not compared)",
+                 (long long)sum.unknown);
+    printf("verify: %lld calls and %lld call sites compared, %lld fields, %lld disagreement%s"
+           "%s%s\n", (long long)sum.calls, (long long)sum.sites, (long long)sum.fields,
+           (long long)sum.mismatches, sum.mismatches == 1 ? "" : "s", unknown,
+           sum.diverged ? ", control flow diverged" : "");
+    if (sum.trace_truncated) {
+        fprintf(stderr, "tensorlint verify: the trace is truncated (no exit record): the run "
+                "cannot be confirmed\n");
+        return 2;
+    }
+    return sum.mismatches || sum.diverged ? 1 : 0;
+}
+
+static void cleanup(const verify_opts *o, build *b)
+{
+    if (o->keep) {
+        printf("kept %s\n", b->dir);
+        return;
+    }
+    unlink(b->prog);
+    unlink(b->trace);
+    unlink(b->out);
+    unlink(b->err);
+    rmdir(b->dir);
+}
+
+static int verify_file(const verify_opts *o, const char *file, const cli_input *in)
+{
+    ir_unit *u = NULL;
+    an_options ao;
+    build b;
+    bool failed = false;
+    double seconds = 0;
+    int rc = cli_parse_unit(file, in->n_args, in->args, &u);
+    if (rc != 0)
+        return rc;
+    an_options_default(&ao);
+    ao.max_events = ao.max_calls * 2;
+    an_report *r = an_analyze(u, &ao);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(b.dir, sizeof b.dir, "%s/tensorlint-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(b.dir)) {
+        fprintf(stderr, "tensorlint verify: cannot make a build directory in %s\n", b.dir);
+        rc = 2;
+    } else {
+        snprintf(b.prog, sizeof b.prog, "%s/prog", b.dir);
+        snprintf(b.trace, sizeof b.trace, "%s/trace.jsonl", b.dir);
+        snprintf(b.out, sizeof b.out, "%s/stdout", b.dir);
+        snprintf(b.err, sizeof b.err, "%s/stderr", b.dir);
+        rc = compile(o, file, in, &b);
+        if (rc == 0)
+            rc = execute(o, &b, &failed, &seconds);
+        if (rc == 0)
+            rc = compare(o, r, &b, failed);
+        cleanup(o, &b);
+    }
+    an_report_free(r);
+    ir_unit_free(u);
+    return rc;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    verify_opts o = {.timeout = 60, .function = "main"};
+    int first, rc;
+    if ((rc = parse(argc, argv, &o, &first)) >= 0)
+        return rc;
+    cli_input in;
+    if ((rc = cli_split_input(argc, argv, first, "verify", &in)) != 0)
+        return rc;
+    if (in.n_files != 1) {
+        fprintf(stderr, "tensorlint verify: expected one FILE.c, got %d\n", in.n_files);
+        return 2;
+    }
+    if (!o.cc)
+        o.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+    return verify_file(&o, in.files[0], &in);
+}
