@@ -29,3 +29,11 @@ if(TARGET tensorlint_cli)
            $<TARGET_FILE:tensorlint_cli>)
   set_tests_properties(verify.samples PROPERTIES LABELS "verify" TIMEOUT 1200)
 endif()
+
+if(Python3_Interpreter_FOUND AND TARGET tensorlint_cli)
+  add_test(NAME oracle.verify
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/oracle/verify_fixtures.py
+                   $<TARGET_FILE:tensorlint_cli> ${CMAKE_CURRENT_SOURCE_DIR}/fixtures
+                   ${CMAKE_CURRENT_BINARY_DIR}/oracle-verify)
+  set_tests_properties(oracle.verify PROPERTIES LABELS "oracle;verify" TIMEOUT 1200)
+endif()
