@@ -591,6 +591,21 @@ static const char **fe_args_with_include(int argc, const char *const *argv, int 
 static const unsigned fe_parse_options =
     CXTranslationUnit_KeepGoing;
 
+static bool fe_disable_free;
+
+void fe_set_disable_free(bool on) { fe_disable_free = on; }
+
+/* Dispose of tu and idx unless -disable-free is on. */
+static void fe_dispose(CXTranslationUnit tu, CXIndex idx)
+{
+    if (fe_disable_free)
+        return;
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    if (idx)
+        clang_disposeIndex(idx);
+}
+
 fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_unit **out)
 {
     *out = NULL;
@@ -606,10 +621,7 @@ fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_
     if (idx && clang_parseTranslationUnit2(idx, path, args, n, NULL, 0, fe_parse_options, &tu) ==
                    CXError_Success)
         st = fe_build(tu, path, out);
-    if (tu)
-        clang_disposeTranslationUnit(tu);
-    if (idx)
-        clang_disposeIndex(idx);
+    fe_dispose(tu, idx);
     free(args);
     return st;
 }
@@ -652,10 +664,7 @@ fe_status fe_parse_command(const char *path, const char *directory, int argc,
     if (idx && clang_parseTranslationUnit2FullArgv(idx, NULL, args, n, NULL, 0, fe_parse_options,
                                                    &tu) == CXError_Success)
         st = fe_build(tu, path, out);
-    if (tu)
-        clang_disposeTranslationUnit(tu);
-    if (idx)
-        clang_disposeIndex(idx);
+    fe_dispose(tu, idx);
     free(wd);
     free(args);
     return st;

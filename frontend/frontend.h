@@ -38,6 +38,12 @@ fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_
 fe_status fe_parse_command(const char *path, const char *directory, int argc,
                            const char *const *argv, ir_unit **out);
 
+/* Like clang's -disable-free: when on, parsing does not dispose of the
+ * translation unit (the process is about to exit and the OS reclaims it
+ * faster).  Off by default; the command-line tool turns it on outside
+ * sanitizer builds. */
+void fe_set_disable_free(bool on);
+
 /* The include directory the front end adds, or NULL when none was found. */
 const char *fe_include_dir(void);
 

@@ -7,8 +7,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "frontend.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CLI_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CLI_SANITIZED 1
+#endif
+#endif
+
+bool cli_fast_exit(void)
+{
+#ifdef CLI_SANITIZED
+    return false;
+#else
+    return true;
+#endif
+}
+
+int cli_finish(int rc)
+{
+    if (cli_fast_exit()) {
+        fflush(stdout);
+        fflush(stderr);
+        _exit(rc);
+    }
+    return rc;
+}
 
 int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input *in)
 {
@@ -42,6 +70,7 @@ int cli_options_end(int argc, char **argv)
 
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out)
 {
+    fe_set_disable_free(cli_fast_exit());
     fe_status st = fe_parse_file(path, n_args, args, out);
     if (st != FE_OK) {
         fprintf(stderr, "tensorlint: error: %s: %s\n", path, fe_status_name(st));

@@ -29,6 +29,12 @@ int cli_options_end(int argc, char **argv);
 /* Parse path; prints why it failed and clang's errors.  0, or 2 (the exit code). */
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out);
 
+/* True when the tool may skip freeing at exit (clang's -disable-free): in
+ * every build but the sanitizer builds, whose leak checker must see it all. */
+bool cli_fast_exit(void);
+/* Flush and leave with rc, skipping the frees when cli_fast_exit(). */
+int cli_finish(int rc);
+
 /* A non-negative count: "1000", "1e6" is not accepted.  Prints an error when false. */
 bool cli_parse_count(const char *s, int64_t *out);
 

@@ -110,6 +110,8 @@ int cmd_report(int argc, char **argv)
         return rc;
     an_report *r = an_analyze(u, &o.an);
     rc = write_report(&o, r);
+    if (cli_fast_exit())
+        return cli_finish(rc); /* the OS frees the report and the unit faster */
     an_report_free(r);
     ir_unit_free(u);
     return rc;
