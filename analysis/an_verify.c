@@ -338,6 +338,7 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     w.diff_out = open_memstream(&w.diffs, &w.diffs_len);
     for (int s = 0; s <= r->n_storages; s++)
         w.an_to_tr[s] = -1;
+    sum->ended_at_error = t.n > 0 && strcmp(jstr(t.rec[t.n - 1], "ev"), "error") == 0;
     fprintf(out, "   line  op             agreement\n");
     int64_t k = walk_calls(&w, root, &t);
     if (!sum->diverged && k < t.n) {

@@ -32,6 +32,7 @@ typedef struct vf_summary {
     int64_t unknown;       /* predictions the analyzer left unknown (not compared) */
     bool diverged;         /* the run took another path than the analysis */
     bool trace_truncated;  /* the trace has no exit record */
+    bool ended_at_error;   /* the trace's last record is a runtime error */
 } vf_summary;
 
 /* Reads the trace at path (JSON lines) and compares it with report r; writes

@@ -255,6 +255,11 @@ static int compare(const verify_opts *o, const an_report *r, build *b, bool fail
            "%s%s\n", (long long)sum.calls, (long long)sum.sites, (long long)sum.fields,
            (long long)sum.mismatches, sum.mismatches == 1 ? "" : "s", unknown,
            sum.diverged ? ", control flow diverged" : "");
+    if (failed && !sum.ended_at_error) {
+        fprintf(stderr, "tensorlint verify: the program failed (non-zero exit) before its end, "
+                "and not at a tensorlint error: it crashed or exited early\n");
+        return 2;
+    }
     if (sum.trace_truncated) {
         fprintf(stderr, "tensorlint verify: the trace is truncated (no exit record): the run "
                 "cannot be confirmed\n");

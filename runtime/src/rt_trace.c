@@ -28,6 +28,8 @@ bool tl_trace_open(const char *path)
     tl_trace_close();
     trace_is_stderr = strcmp(path, "-") == 0;
     trace = trace_is_stderr ? stderr : fopen(path, "w");
+    if (trace) /* a record per line reaches the file even if the program then crashes */
+        setvbuf(trace, NULL, _IOLBF, 0);
     return trace != NULL;
 }
 
