@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "an_report.h"
 #include "cli.h"
@@ -28,6 +29,7 @@ static const char usage[] =
     "  --max-calls=N          stop after N executed API calls per root (default 2000000)\n"
     "  --max-iterations=N     stop a loop after N iterations (default 1000000)\n"
     "  -o FILE, --output=FILE write the report to FILE instead of stdout\n"
+    "  --time-report          print the time of each phase on stderr\n"
     "  -h, --help             this help\n"
     "\n"
     "exit status: 0 analysed; 1 the program has errors (invalid view, shape\n"
@@ -35,8 +37,16 @@ static const char usage[] =
 
 typedef struct report_opts {
     const char *format, *function, *output;
+    bool time_report;
     an_options an;
 } report_opts;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int parse(int argc, char **argv, report_opts *o, int *first_file)
 {
@@ -44,6 +54,7 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         {"format", required_argument, 0, 'f'},       {"function", required_argument, 0, 'F'},
         {"max-calls", required_argument, 0, 'c'},    {"max-iterations", required_argument, 0, 'i'},
         {"output", required_argument, 0, 'o'},       {"help", no_argument, 0, 'h'},
+        {"time-report", no_argument, 0, 'T'},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -52,6 +63,7 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         case 'f': o->format = optarg; break;
         case 'F': o->function = optarg; break;
         case 'o': o->output = optarg; break;
+        case 'T': o->time_report = true; break;
         case 'c': if (!cli_parse_count(optarg, &o->an.max_calls)) return 2; break;
         case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
         case 'h': fputs(usage, stdout); return 0;
@@ -106,10 +118,16 @@ int cmd_report(int argc, char **argv)
         return 2;
     }
     ir_unit *u = NULL;
+    double t0 = now();
     if ((rc = cli_parse_unit(in.files[0], in.n_args, in.args, &u)) != 0)
         return rc;
+    double t1 = now();
     an_report *r = an_analyze(u, &o.an);
+    double t2 = now();
     rc = write_report(&o, r);
+    if (o.time_report)
+        fprintf(stderr, "time: parse and lower %.1f ms, analyse %.1f ms, write %.1f ms\n",
+                (t1 - t0) * 1e3, (t2 - t1) * 1e3, (now() - t2) * 1e3);
     if (cli_fast_exit())
         return cli_finish(rc); /* the OS frees the report and the unit faster */
     an_report_free(r);
