@@ -20,6 +20,9 @@ static json_t *ints_or_null(bool known, int n, const int64_t *v)
 
 static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_null(); }
 
+/* A string the analyzer wrote itself (ASCII): no UTF-8 validation needed. */
+static json_t *own_str(const char *s) { return s ? json_string_nocheck(s) : json_null(); }
+
 static json_t *int_or_null(bool known, int64_t v) { return known ? json_integer(v) : json_null(); }
 
 static json_t *value_json(const an_report *r, int id)
@@ -30,19 +33,19 @@ static json_t *value_json(const an_report *r, int id)
     json_object_set_new(o, "name", str_or_null(v->name));
     json_object_set_new(o, "line", json_integer(v->line));
     json_object_set_new(o, "column", json_integer(v->col));
-    json_object_set_new(o, "op", json_string(mt_ops[v->op].name));
+    json_object_set_new(o, "op", own_str(mt_ops[v->op].name));
     json_object_set_new(o, "shape", ints_or_null(k, v->l.ndim, v->l.shape));
     json_object_set_new(o, "strides", ints_or_null(k, v->l.ndim, v->l.strides));
     json_object_set_new(o, "offset", int_or_null(k, v->l.offset));
-    json_object_set_new(o, "dtype", k ? json_string(mt_dtype_name(v->l.dtype)) : json_null());
-    json_object_set_new(o, "device", k ? json_string(mt_device_name(v->l.device)) : json_null());
+    json_object_set_new(o, "dtype", k ? own_str(mt_dtype_name(v->l.dtype)) : json_null());
+    json_object_set_new(o, "device", k ? own_str(mt_device_name(v->l.device)) : json_null());
     json_object_set_new(o, "storage", int_or_null(v->storage >= 0, v->storage));
     json_object_set_new(o, "kind", v->executed && !v->error
-                                       ? json_string(v->kind == MT_KIND_VIEW ? "view" : "new")
+                                       ? own_str(v->kind == MT_KIND_VIEW ? "view" : "new")
                                        : json_null());
     json_object_set_new(o, "contiguous", k ? json_boolean(mt_is_contiguous(&v->l)) : json_null());
     json_object_set_new(o, "bytes_moved", json_integer(v->bytes_moved));
-    json_object_set_new(o, "reason", str_or_null(v->reason));
+    json_object_set_new(o, "reason", str_or_null(v->reason)); /* may quote source */
     json_object_set_new(o, "view_of", int_or_null(v->view_of >= 0, v->view_of));
     json_object_set_new(o, "executions", json_integer(v->n_exec));
     json_object_set_new(o, "id", json_integer(id));
@@ -54,7 +57,7 @@ static json_t *storage_json(const an_storage *s)
     json_t *o = json_object();
     json_object_set_new(o, "id", json_integer(s->id));
     json_object_set_new(o, "nbytes", int_or_null(s->nbytes >= 0, s->nbytes));
-    json_object_set_new(o, "device", json_string(mt_device_name(s->device)));
+    json_object_set_new(o, "device", own_str(mt_device_name(s->device)));
     json_object_set_new(o, "block_bytes", int_or_null(s->block_bytes >= 0, s->block_bytes));
     json_object_set_new(o, "alloc_line", json_integer(s->alloc_line));
     json_object_set_new(o, "free_line", int_or_null(s->free_line > 0, s->free_line));
