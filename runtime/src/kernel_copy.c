@@ -760,9 +760,23 @@ static void run_plan(const copy_plan *p)
         run_strided(p);
 }
 
+enum { PARALLEL_MIN_ELEMENTS = 1 << 20 }; /* below this a copy runs on one thread */
+
+/* Rows [begin, end) of the outermost dim of the plan. */
+static void run_plan_range(void *ctx, int64_t begin, int64_t end)
+{
+    copy_plan p = *(const copy_plan *)ctx;
+    p.d += begin * p.ds[0] * p.dsz;
+    p.s += begin * p.ss[0] * p.ssz;
+    p.n[0] = end - begin;
+    if (p.n[0] > 0)
+        run_plan(&p);
+}
+
 void rt_copy(const rt_buf *dst, const rt_buf *src)
 {
-    if (mt_numel(dst->l) == 0)
+    int64_t n = mt_numel(dst->l);
+    if (n == 0)
         return;
     if (!broadcasts_to(src->l, dst->l)) {
         copy_reshaped(dst, src);
@@ -773,7 +787,12 @@ void rt_copy(const rt_buf *dst, const rt_buf *src)
         return;
     plan_sort(&p);
     plan_coalesce(&p);
-    run_plan(&p);
+    if (n < PARALLEL_MIN_ELEMENTS || p.nd == 0) {
+        run_plan(&p);
+        return;
+    }
+    /* split the outermost dim; each thread also first-touches its part of dst */
+    rt_parallel_for(p.n[0], p.nd > 1 ? 1 : PARALLEL_MIN_ELEMENTS / 4, run_plan_range, &p);
 }
 
 /* A layout of one element at p, for broadcasting. */

@@ -22,6 +22,15 @@ typedef struct rt_buf {
     void *base; /* storage start; may be NULL when the layout has no elements */
 } rt_buf;
 
+/* ---- threads ---- */
+
+typedef void (*rt_range_fn)(void *ctx, int64_t begin, int64_t end);
+/* fn(ctx, begin, end) over [0, n) in one chunk per thread (chunks of at least
+ * grain iterations); returns when all are done. */
+void rt_parallel_for(int64_t n, int64_t grain, rt_range_fn fn, void *ctx);
+/* OMP_NUM_THREADS when set, else the online cores. */
+int rt_num_threads(void);
+
 /* ---- scalar conversions (round to nearest even, NaN preserved) ---- */
 
 uint16_t rt_f32_to_f16(float f);
