@@ -99,6 +99,30 @@ static bool called_by_other(const an_ctx *cx, int func)
     return called_set[func];
 }
 
+/* Per function, the ids of its variables (frames only ever touch those). */
+static void index_vars(an_ctx *cx)
+{
+    const ir_unit *u = cx->u;
+    cx->n_func_vars = calloc((size_t)u->n_funcs + 1, sizeof(int));
+    cx->func_vars = calloc((size_t)u->n_funcs + 1, sizeof(int *));
+    if (!cx->n_func_vars || !cx->func_vars)
+        abort();
+    for (int v = 0; v < u->n_vars; v++)
+        if (u->vars[v].func >= 0 && u->vars[v].func < u->n_funcs)
+            cx->n_func_vars[u->vars[v].func]++;
+    for (int f = 0; f < u->n_funcs; f++) {
+        cx->func_vars[f] = malloc(sizeof(int) * (size_t)(cx->n_func_vars[f] + 1));
+        if (!cx->func_vars[f])
+            abort();
+        cx->n_func_vars[f] = 0;
+    }
+    for (int v = 0; v < u->n_vars; v++) {
+        int f = u->vars[v].func;
+        if (f >= 0 && f < u->n_funcs)
+            cx->func_vars[f][cx->n_func_vars[f]++] = v;
+    }
+}
+
 static void setup(an_ctx *cx)
 {
     const ir_unit *u = cx->u;
@@ -111,12 +135,17 @@ static void setup(an_ctx *cx)
     cx->site_keys = calloc((size_t)cx->site_cap, sizeof *cx->site_keys);
     cx->site_vals = calloc((size_t)cx->site_cap, sizeof *cx->site_vals);
     cx->fs = calloc((size_t)(u->n_funcs + 1), sizeof *cx->fs);
+    cx->report_of = malloc(sizeof(int) * (size_t)(u->n_funcs + 1));
+    index_vars(cx);
     cx->r->funcs = calloc((size_t)(u->n_funcs + 1), sizeof *cx->r->funcs);
-    if (!cx->site_keys || !cx->site_vals || !cx->fs || !cx->r->funcs)
+    if (!cx->site_keys || !cx->site_vals || !cx->fs || !cx->r->funcs || !cx->report_of)
         abort();
+    for (int f = 0; f < u->n_funcs; f++)
+        cx->report_of[f] = -1;
     for (int f = 0; f < u->n_funcs; f++) {
         if (!u->funcs[f]->has_tensor_code)
             continue;
+        cx->report_of[f] = cx->r->n_funcs;
         an_func_report *fr = &cx->r->funcs[cx->r->n_funcs++];
         fr->func = f;
         fr->name = u->funcs[f]->name;
@@ -171,33 +200,56 @@ static int cmp_value(const void *a, const void *b)
     return x->col - y->col;
 }
 
-static void fill_lists(an_report *r, an_func_report *fr)
+/* The storages fr allocated, or that its values view (mark[s] == k: already listed). */
+static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const int *report_of)
 {
-    bool *mark = calloc((size_t)r->n_storages + 1, sizeof(bool));
-    fr->values = malloc(sizeof(int) * (size_t)(r->n_values + 1));
-    fr->storages = malloc(sizeof(int) * (size_t)(r->n_storages + 1));
-    if (!mark || !fr->values || !fr->storages)
-        abort();
-    for (int v = 0; v < r->n_values; v++) {
-        if (r->values[v].func != fr->func)
-            continue;
-        fr->values[fr->n_values++] = v;
-        if (r->values[v].storage >= 0)
-            mark[r->values[v].storage] = true;
-    }
-    for (int s = 0; s < r->n_storages; s++) {
-        if (r->storages[s].func == fr->func)
-            mark[s] = true;
-        if (mark[s])
+    int64_t k = report_of[fr->func];
+    for (int j = 0; j < fr->n_values; j++) {
+        int s = r->values[fr->values[j]].storage;
+        if (s >= 0 && mark[s] != k) {
+            mark[s] = k;
             fr->storages[fr->n_storages++] = s;
-        if (mark[s] && r->storages[s].nbytes < 0)
-            fr->unknown_bytes = true;
+        }
     }
+    for (int s = 0; s < r->n_storages; s++) { /* storages made in fr are listed even if no value kept them */
+        if (r->storages[s].func == fr->func && mark[s] != k) {
+            mark[s] = k;
+            fr->storages[fr->n_storages++] = s;
+        }
+    }
+    for (int j = 0; j < fr->n_storages; j++)
+        fr->unknown_bytes = fr->unknown_bytes || r->storages[fr->storages[j]].nbytes < 0;
     sort_report = r;
     if (fr->n_values > 1)
         qsort(fr->values, (size_t)fr->n_values, sizeof(int), cmp_value);
+    if (fr->n_storages > 1)
+        qsort(fr->storages, (size_t)fr->n_storages, sizeof(int), cmp_int);
     if (fr->peak_storages && fr->n_peak_storages > 1)
         qsort(fr->peak_storages, (size_t)fr->n_peak_storages, sizeof(int), cmp_int);
+}
+
+
+/* Each function's values and the storages they made or view, by one pass
+ * over all values and storages (then ordered by source position / id). */
+static void fill_lists(an_report *r, const int *report_of)
+{
+    int64_t *mark = malloc(sizeof(int64_t) * ((size_t)r->n_storages + 1));
+    for (int k = 0; k < r->n_funcs; k++) {
+        an_func_report *fr = &r->funcs[k];
+        fr->values = malloc(sizeof(int) * ((size_t)r->n_values + 1));
+        fr->storages = malloc(sizeof(int) * ((size_t)r->n_storages + 1));
+        if (!fr->values || !fr->storages || !mark)
+            abort();
+    }
+    for (int s = 0; s < r->n_storages; s++)
+        mark[s] = -1;
+    for (int v = 0; v < r->n_values; v++) {
+        int k = report_of[r->values[v].func];
+        if (k >= 0)
+            r->funcs[k].values[r->funcs[k].n_values++] = v;
+    }
+    for (int k = 0; k < r->n_funcs; k++)
+        fill_storages(r, &r->funcs[k], mark, report_of);
     free(mark);
 }
 
@@ -235,8 +287,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     for (int k = 0; k < cx.r->n_funcs; k++)
         if (!any_root || !called_by_other(&cx, cx.r->funcs[k].func))
             run_root(&cx, &cx.r->funcs[k]);
-    for (int k = 0; k < cx.r->n_funcs; k++)
-        fill_lists(cx.r, &cx.r->funcs[k]);
+    fill_lists(cx.r, cx.report_of);
     if (cx.r->n_diags > 1)
         qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
     free(called_set);
@@ -248,6 +299,11 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.site_vals);
     free(cx.fs);
     free(cx.cuda_block);
+    free(cx.report_of);
+    for (int f = 0; f < u->n_funcs; f++)
+        free(cx.func_vars[f]);
+    free(cx.func_vars);
+    free(cx.n_func_vars);
     return cx.r;
 }
 

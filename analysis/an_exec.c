@@ -145,9 +145,10 @@ static bool same_layout(const mt_layout *a, const mt_layout *b)
  * the other arm left a different one; integers that differ become unknown. */
 static void join_vars(an_ctx *cx, const snapshot *other)
 {
-    int nv = cx->u->n_vars, k = cx->depth - 1;
+    int k = cx->depth - 1;
     an_frame *f = an_top(cx);
-    for (int v = 0; v < nv; v++) {
+    for (int j = 0; j < cx->n_func_vars[f->func]; j++) {
+        int v = cx->func_vars[f->func][j];
         int mine = f->tensor[v], theirs = other->tensors[k][v];
         if (mine != theirs && mine >= 0) {
             const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs]
@@ -429,17 +430,9 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
     return AN_FLOW_NEXT;
 }
 
-static an_func_report *func_report(an_ctx *cx, int func)
-{
-    for (int j = 0; j < cx->r->n_funcs; j++)
-        if (cx->r->funcs[j].func == func)
-            return &cx->r->funcs[j];
-    return NULL;
-}
-
 void an_run_function(an_ctx *cx, int func, an_frame *f)
 {
-    an_func_report *fr = func_report(cx, func);
+    an_func_report *fr = an_func_report_of(cx, func);
     cx->stack[cx->depth++] = f;
     f->line = cx->u->funcs[func]->loc.line;
     if (fr)
@@ -451,5 +444,6 @@ void an_run_function(an_ctx *cx, int func, an_frame *f)
         cx->fs[func].done_first = true;
         fr->end_live_bytes = cx->live;
     }
+    an_settle_peaks(cx);
     cx->depth--;
 }

@@ -42,7 +42,7 @@ typedef enum an_flow { AN_FLOW_NEXT, AN_FLOW_BREAK, AN_FLOW_CONTINUE, AN_FLOW_RE
 typedef struct an_fstate {   /* per function accounting while it executes */
     int active;              /* invocations on the stack */
     bool done_first;         /* end_live_bytes recorded */
-    int64_t peak;
+    bool peak_dirty;         /* a new peak whose live set is not yet recorded */
 } an_fstate;
 
 typedef struct an_ctx {
@@ -66,6 +66,9 @@ typedef struct an_ctx {
     int depth;
     int loop_depth;
     an_fstate *fs;       /* per function */
+    int *report_of;      /* per function: index in r->funcs, or -1 */
+    int **func_vars;     /* per function: its variable ids */
+    int *n_func_vars;
     int root;            /* function index of the current root */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
@@ -88,6 +91,10 @@ an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col);
 void an_handle_dropped(an_ctx *cx, int h, int var, int line, int col, const char *why);
 void an_account_moved(an_ctx *cx, int64_t bytes);
 void an_account_live(an_ctx *cx);
+/* Record the live set of every function whose new peak has not been recorded
+ * (called before live bytes go down, and when a function returns). */
+void an_settle_peaks(an_ctx *cx);
+an_func_report *an_func_report_of(an_ctx *cx, int func);
 an_diag *an_diag_add(an_ctx *cx, an_severity sev, const char *check, int line, int col,
                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void an_diag_note(an_diag *d, int line, int col, const char *fmt, ...)

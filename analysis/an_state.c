@@ -65,53 +65,79 @@ int an_handle_new(an_ctx *cx, const an_handle *h)
     return (int)cx->n_handles++;
 }
 
-/* Each function on the stack sees the new live total. */
-void an_account_live(an_ctx *cx)
+an_func_report *an_func_report_of(an_ctx *cx, int func)
 {
-    int seen[64], n_seen = 0;
-    if (cx->live > cx->arm_peak)
-        cx->arm_peak = cx->live;
+    int k = func >= 0 ? cx->report_of[func] : -1;
+    return k >= 0 ? &cx->r->funcs[k] : NULL;
+}
+
+/* The distinct functions on the stack, innermost first; returns how many. */
+static int stack_funcs(const an_ctx *cx, int *funcs, int *depth_of)
+{
+    int n = 0;
     for (int k = cx->depth - 1; k >= 0; k--) {
         int f = cx->stack[k]->func;
         bool dup = false;
-        for (int j = 0; j < n_seen; j++)
-            dup = dup || seen[j] == f;
-        if (dup)
-            continue;
-        seen[n_seen++] = f;
-        an_func_report *fr = NULL;
-        for (int j = 0; j < cx->r->n_funcs; j++)
-            if (cx->r->funcs[j].func == f)
-                fr = &cx->r->funcs[j];
+        for (int j = 0; j < n && !dup; j++)
+            dup = funcs[j] == f;
+        if (!dup) {
+            depth_of[n] = k;
+            funcs[n++] = f;
+        }
+    }
+    return n;
+}
+
+/* Each function on the stack sees the new live total; a new peak's live
+ * set is recorded lazily (an_settle_peaks), since until live bytes go down
+ * it only grows. */
+void an_account_live(an_ctx *cx)
+{
+    int funcs[64], depth_of[64];
+    if (cx->live > cx->arm_peak)
+        cx->arm_peak = cx->live;
+    for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
+        an_func_report *fr = an_func_report_of(cx, funcs[j]);
         if (!fr || (cx->live <= fr->peak_live_bytes && fr->peak_line > 0))
             continue;
         fr->peak_live_bytes = cx->live;
-        fr->peak_line = cx->stack[k]->line;
-        free(fr->peak_storages);
-        fr->peak_storages = malloc(sizeof(int) * (size_t)(cx->r->n_storages + 1));
-        fr->n_peak_storages = 0;
-        for (int s = 0; s < cx->r->n_storages; s++)
-            if (cx->live_storage[s])
-                fr->peak_storages[fr->n_peak_storages++] = s;
+        fr->peak_line = cx->stack[depth_of[j]]->line;
+        cx->fs[funcs[j]].peak_dirty = true;
+    }
+}
+
+static void record_peak_set(an_ctx *cx, an_func_report *fr)
+{
+    free(fr->peak_storages);
+    fr->peak_storages = malloc(sizeof(int) * (size_t)(cx->r->n_storages + 1));
+    if (!fr->peak_storages)
+        abort();
+    fr->n_peak_storages = 0;
+    for (int s = 0; s < cx->r->n_storages; s++)
+        if (cx->live_storage[s])
+            fr->peak_storages[fr->n_peak_storages++] = s;
+}
+
+void an_settle_peaks(an_ctx *cx)
+{
+    for (int k = 0; k < cx->depth; k++) {
+        int f = cx->stack[k]->func;
+        an_func_report *fr = an_func_report_of(cx, f);
+        if (fr && cx->fs[f].peak_dirty) {
+            record_peak_set(cx, fr);
+            cx->fs[f].peak_dirty = false;
+        }
     }
 }
 
 void an_account_moved(an_ctx *cx, int64_t bytes)
 {
-    int seen[64], n_seen = 0;
-    for (int k = cx->depth - 1; k >= 0; k--) {
-        int f = cx->stack[k]->func;
-        bool dup = false;
-        for (int j = 0; j < n_seen; j++)
-            dup = dup || seen[j] == f;
-        if (dup)
-            continue;
-        seen[n_seen++] = f;
-        for (int j = 0; j < cx->r->n_funcs; j++) {
-            if (cx->r->funcs[j].func == f) {
-                cx->r->funcs[j].moved_bytes += bytes;
-                cx->r->funcs[j].n_calls++;
-            }
+    int funcs[64], depth_of[64];
+    for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
+        an_func_report *fr = an_func_report_of(cx, funcs[j]);
+        if (fr) {
+            fr->moved_bytes += bytes;
+            fr->n_calls++;
         }
     }
 }
@@ -170,6 +196,8 @@ void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)
     if (storage < 0 || --cx->refs[storage] > 0 || !cx->live_storage[storage])
         return;
     an_storage *s = &cx->r->storages[storage];
+    if (s->nbytes > 0)
+        an_settle_peaks(cx); /* live bytes go down: record the peak's live set first */
     cx->live_storage[storage] = false;
     cuda_free(cx, s);
     if (s->nbytes > 0)
@@ -242,8 +270,8 @@ static bool handle_held(const an_ctx *cx, int h)
         const an_frame *f = cx->stack[k];
         if (f->ret_handle == h)
             return true;
-        for (int v = 0; v < cx->u->n_vars; v++)
-            if (f->tensor[v] == h)
+        for (int j = 0; j < cx->n_func_vars[f->func]; j++)
+            if (f->tensor[cx->func_vars[f->func][j]] == h)
                 return true;
     }
     return false;
