@@ -200,19 +200,14 @@ static int cmp_value(const void *a, const void *b)
     return x->col - y->col;
 }
 
-/* The storages fr allocated, or that its values view (mark[s] == k: already listed). */
+/* The storages fr's values view that another function allocated (those it
+ * allocated itself are listed already); then sort fr's lists. */
 static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const int *report_of)
 {
     int64_t k = report_of[fr->func];
     for (int j = 0; j < fr->n_values; j++) {
         int s = r->values[fr->values[j]].storage;
-        if (s >= 0 && mark[s] != k) {
-            mark[s] = k;
-            fr->storages[fr->n_storages++] = s;
-        }
-    }
-    for (int s = 0; s < r->n_storages; s++) { /* storages made in fr are listed even if no value kept them */
-        if (r->storages[s].func == fr->func && mark[s] != k) {
+        if (s >= 0 && mark[s] != k && r->storages[s].func != fr->func) {
             mark[s] = k;
             fr->storages[fr->n_storages++] = s;
         }
@@ -227,7 +222,6 @@ static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const
     if (fr->peak_storages && fr->n_peak_storages > 1)
         qsort(fr->peak_storages, (size_t)fr->n_peak_storages, sizeof(int), cmp_int);
 }
-
 
 /* Each function's values and the storages they made or view, by one pass
  * over all values and storages (then ordered by source position / id). */
@@ -247,6 +241,11 @@ static void fill_lists(an_report *r, const int *report_of)
         int k = report_of[r->values[v].func];
         if (k >= 0)
             r->funcs[k].values[r->funcs[k].n_values++] = v;
+    }
+    for (int st = 0; st < r->n_storages; st++) {
+        int k = r->storages[st].func >= 0 ? report_of[r->storages[st].func] : -1;
+        if (k >= 0)
+            r->funcs[k].storages[r->funcs[k].n_storages++] = st;
     }
     for (int k = 0; k < r->n_funcs; k++)
         fill_storages(r, &r->funcs[k], mark, report_of);
