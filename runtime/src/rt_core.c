@@ -5,9 +5,16 @@
  * free; live bytes are the sum of nbytes of storages with refs > 0.  The
  * live handle list lets the exit-time reclaim free what the program never
  * released, so the runtime frees everything it allocates.
+ *
+ * Storage memory comes from the device's allocator: CPU storages from
+ * aligned_alloc (block bytes = nbytes), CUDA storages from the caching
+ * allocator (cuda_rt.h: block bytes are the policy's block, and the CUDA
+ * statistics' allocated and reserved bytes are the policy's).  At exit,
+ * after every storage is released, cu_shutdown frees the cached segments.
  */
-#include "kernels.h"
 #include "rt_internal.h"
+#include "cuda_rt.h"
+#include "kernels.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,30 +77,95 @@ void rt_stats_free(tl_device d, int64_t nbytes, int64_t block_bytes)
 int64_t rt_live_total(void) { return all_live; }
 int64_t rt_peak_total(void) { return all_peak; }
 
-tl_memory_stats tl_memory_stats_of(tl_device device) { return *rt_stats(device); }
+/* CUDA: allocated and reserved bytes and their peaks are the caching allocator's. */
+tl_memory_stats tl_memory_stats_of(tl_device device)
+{
+    tl_memory_stats s = *rt_stats(device);
+    ca_stats cs;
+    if (device != TL_CUDA) {
+        s.peak_allocated_bytes = s.peak_reserved_bytes = s.peak_bytes;
+        return s;
+    }
+    cu_alloc_stats(&cs);
+    s.allocated_bytes = cs.allocated_bytes.current;
+    s.reserved_bytes = cs.reserved_bytes.current;
+    s.peak_allocated_bytes = cs.allocated_bytes.peak;
+    s.peak_reserved_bytes = cs.reserved_bytes.peak;
+    return s;
+}
 
 void tl_reset_peak(tl_device device)
 {
     tl_memory_stats *s = &stats[device == TL_CUDA];
     s->peak_bytes = s->live_bytes;
+    if (device == TL_CUDA)
+        cu_alloc_reset_peak();
 }
 
-bool tl_device_available(tl_device device) { return device == TL_CPU; }
+/* CUDA: built with it and a device found.  Exit handlers run in reverse
+ * order of registration: the reclaim is registered again once the CUDA
+ * runtime has started, so that it frees device memory before anything the
+ * CUDA runtime registered for its own teardown. */
+bool tl_device_available(tl_device device)
+{
+    static bool cuda_exit_registered;
+    if (device == TL_CPU)
+        return true;
+    ensure_started();
+    bool ok = device == TL_CUDA && cu_available();
+    if (ok && !cuda_exit_registered) {
+        cuda_exit_registered = true;
+        atexit(rt_shutdown);
+    }
+    return ok;
+}
 
 /* CPU storages are 64-byte aligned (vector loads never straddle a line). */
+static bool cpu_memory_new(const rt_site *site, rt_storage *s, int64_t nbytes)
+{
+    size_t size = ((size_t)nbytes + 63) & ~(size_t)63;
+    if (nbytes == 0 || (s->data = aligned_alloc(64, size)))
+        return true;
+    rt_raise(site, TL_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate %lld bytes",
+             (long long)nbytes);
+    return false;
+}
+
+/* A block of the caching allocator; its failure is raised with the CUDA message. */
+static bool cuda_memory_new(const rt_site *site, rt_storage *s, int64_t nbytes)
+{
+    cu_block b;
+    cu_error e = {TL_ERR_DEVICE, "cudaMalloc", "unknown error"};
+    if (cu_block_alloc(nbytes, &b)) {
+        s->data = b.ptr, s->block = b.block, s->segment = b.segment;
+        s->block_bytes = b.block_bytes;
+        return true;
+    }
+    cu_error_take(&e);
+    if (e.status == TL_ERR_OUT_OF_MEMORY)
+        rt_raise(site, e.status, "CUDA out of memory: tried to allocate %lld bytes (the caching "
+                 "allocator needed a segment of %lld bytes): %s: %s", (long long)nbytes,
+                 (long long)b.segment_bytes, e.call, e.detail);
+    else
+        rt_raise(site, e.status, "CUDA error while allocating %lld bytes: %s: %s",
+                 (long long)nbytes, e.call, e.detail);
+    return false;
+}
+
 rt_storage *rt_storage_new(const rt_site *site, tl_device device, int64_t nbytes)
 {
     ensure_started();
     rt_storage *s = calloc(1, sizeof *s);
-    size_t size = ((size_t)nbytes + 63) & ~(size_t)63;
-    if (!s || (nbytes > 0 && !(s->data = aligned_alloc(64, size)))) {
+    if (!s) {
+        rt_raise(site, TL_ERR_OUT_OF_MEMORY, "host out of memory for a storage record");
+        return NULL;
+    }
+    s->block_bytes = nbytes;
+    if (!(device == TL_CUDA ? cuda_memory_new : cpu_memory_new)(site, s, nbytes)) {
         free(s);
-        rt_raise(site, TL_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate %lld bytes",
-                 (long long)nbytes);
         return NULL;
     }
     s->nbytes = nbytes;
-    s->block_bytes = nbytes;
     s->device = device;
     s->id = next_storage_id++;
     rt_stats_alloc(device, s->nbytes, s->block_bytes);
@@ -107,7 +179,10 @@ static void storage_unref(const rt_site *site, rt_storage *s)
         return;
     rt_stats_free(s->device, s->nbytes, s->block_bytes);
     rt_trace_free(site, s);
-    free(s->data);
+    if (s->device == TL_CUDA)
+        cu_block_free(s->block);
+    else
+        free(s->data);
     free(s);
 }
 
@@ -175,16 +250,27 @@ void tl_release_at(const char *file, int line, tl_tensor *t)
 
 void(tl_release)(tl_tensor *t) { tl_release_at(NULL, 0, t); }
 
-void rt_shutdown(void)
+void rt_reclaim(void)
 {
     rt_site site = {NULL, 0, MT_OP_release};
-    rt_trace_exit();
     while (live_head.next != &live_head)
         rt_handle_release(&site, live_head.next);
+}
+
+/* Runs once, however often it is registered. */
+void rt_shutdown(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    rt_trace_exit();
+    rt_reclaim();
     for (int64_t k = 0; k < RT_GRAVEYARD; k++) {
         free(graveyard[k]);
         graveyard[k] = NULL;
     }
+    cu_shutdown();
     tl_trace_close();
 }
 

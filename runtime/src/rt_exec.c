@@ -6,17 +6,45 @@
  *
  * The meta function has already checked everything that depends on
  * metadata; only data-dependent checks (index values in range) happen here.
+ *
+ * Devices: kernels run on the device of the tensor they write, through that
+ * device's kernel table (the CPU's is kernels.h; CUDA's is the backend's,
+ * cuda_rt.h).  An operand on the other device -- the meta functions allow
+ * 0-dim operands across devices, and copy_, add_ and sub_ take any -- is
+ * first staged: a dense copy on the kernel's device, freed after the call.
+ * to_device is a transfer, not a kernel.  A kernel sees only buffers of its
+ * own device.  CUDA failures are collected by cuda_rt.h's pending error and
+ * raised at the end of the call (TL_ERR_DEVICE or TL_ERR_OUT_OF_MEMORY); a
+ * new storage whose kernel failed is released.
  */
-#include "kernels.h"
 #include "rt_internal.h"
+#include "cuda_rt.h"
+#include "kernels.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct rt_args {
     mt_call call;
-    tl_tensor *t[TL_MAX_LIST]; /* the handles behind call.in[] */
+    tl_tensor *t[TL_MAX_LIST];       /* the handles behind call.in[] */
+    rt_buf buf[TL_MAX_LIST];         /* what kernels read: the operand or its staged copy */
+    void *staged[TL_MAX_LIST];       /* staged copies on the kernel's device, or NULL */
+    mt_layout staged_l[TL_MAX_LIST]; /* layouts of staged copies (dense); not cleared */
 } rt_args;
+
+/* The CPU's kernel table is kernels.h itself. */
+static const cu_kernels cpu_kernels = {
+    rt_copy, rt_fill, rt_arange, rt_randn, rt_randint, rt_binary, rt_binary_scalar, rt_unary,
+    rt_reduce, rt_softmax, rt_matmul, rt_conv2d, rt_index_select, rt_gather, rt_index, rt_cat,
+    rt_binary_inplace, rt_mul_scalar_inplace,
+};
+
+static const cu_kernels *kernels_on(tl_device d)
+{
+    return d == TL_CUDA ? cu_backend_current()->kernels : &cpu_kernels;
+}
 
 static void unpack_list(rt_args *a, tl_list list)
 {
@@ -29,7 +57,7 @@ static void unpack_list(rt_args *a, tl_list list)
 static void unpack(rt_args *a, mt_op op, va_list *ap)
 {
     int ni = 0, ns = 0;
-    memset(a, 0, sizeof *a);
+    memset(a, 0, offsetof(rt_args, staged_l));
     a->call.op = op;
     for (const char *p = mt_ops[op].signature; *p; p++) {
         switch (*p) {
@@ -68,26 +96,51 @@ static bool check_args(const rt_site *site, rt_args *a)
 
 static rt_buf buf_of(const tl_tensor *t) { return (rt_buf){&t->l, t->storage->data}; }
 
-/* Every index value of idx must address a row of a dim of the given size;
- * negative values count from the end only for t[idx] (index_select and
- * gather reject them, as in PyTorch). */
-static bool check_index_values(const rt_site *site, const tl_tensor *idx, int dim, int64_t size,
-                               bool negative_ok)
+/* Raises the pending CUDA failure, if any; true when there was one. */
+static bool raise_device_error(const rt_site *site)
 {
-    int64_t n = mt_numel(&idx->l), pos[TL_MAX_DIMS] = {0};
-    const char *base = idx->storage->data;
-    int esize = mt_dtype_size(idx->l.dtype);
+    cu_error e;
+    if (!cu_error_take(&e))
+        return false;
+    rt_raise(site, e.status, "CUDA error: %s: %s", e.call, e.detail);
+    return true;
+}
+
+/* Every index value (idx on the host) must address a row of a dim of the
+ * given size; negative values count from the end only for t[idx]
+ * (index_select and gather reject them, as in PyTorch). */
+static bool check_host_index(const rt_site *site, const mt_layout *l, const char *base, int dim,
+                             int64_t size, bool negative_ok)
+{
+    int64_t n = mt_numel(l), pos[TL_MAX_DIMS] = {0};
+    int esize = mt_dtype_size(l->dtype);
     for (int64_t k = 0; k < n; k++) {
-        int64_t v = (int64_t)rt_load(idx->l.dtype, base + mt_element_offset(&idx->l, pos) * esize);
+        int64_t v = (int64_t)rt_load(l->dtype, base + mt_element_offset(l, pos) * esize);
         if (v < (negative_ok ? -size : 0) || v >= size) {
             rt_raise(site, TL_ERR_BAD_DIM, "index %lld is out of bounds for dimension %d with "
                      "size %lld", (long long)v, dim, (long long)size);
             return false;
         }
-        for (int d = idx->l.ndim - 1; d >= 0 && ++pos[d] == idx->l.shape[d]; d--)
+        for (int d = l->ndim - 1; d >= 0 && ++pos[d] == l->shape[d]; d--)
             pos[d] = 0;
     }
     return true;
+}
+
+/* A device index is checked on a host copy of the bytes it spans. */
+static bool check_index_values(const rt_site *site, const tl_tensor *idx, int dim, int64_t size,
+                               bool negative_ok)
+{
+    if (idx->storage->device == TL_CPU)
+        return check_host_index(site, &idx->l, idx->storage->data, dim, size, negative_ok);
+    mt_layout hl;
+    rt_buf b = buf_of(idx);
+    char *host = cu_host_mirror(&b, &hl);
+    bool ok = host && check_host_index(site, &hl, host, dim, size, negative_ok);
+    free(host);
+    if (!host)
+        raise_device_error(site);
+    return ok;
 }
 
 static bool data_checks(const rt_site *site, const rt_args *a)
@@ -105,18 +158,69 @@ static bool data_checks(const rt_site *site, const rt_args *a)
     }
 }
 
-static void run_kernel_cat(const rt_args *a, const rt_buf *out)
+/* ---- staging: operands on the other device ---- */
+
+static void *stage_alloc(tl_device dev, int64_t nbytes)
 {
-    rt_buf parts[TL_MAX_LIST];
+    if (dev == TL_CUDA)
+        return cu_scratch_new(nbytes);
+    void *p = malloc((size_t)(nbytes > 0 ? nbytes : 1));
+    if (!p)
+        cu_fail(TL_ERR_OUT_OF_MEMORY, "malloc (staged operand)", "host out of memory");
+    return p;
+}
+
+/* Operand k as a dense copy on dev. */
+static bool stage_one(rt_args *a, int k, tl_device dev)
+{
+    const tl_tensor *t = a->t[k];
+    mt_layout *sl = &a->staged_l[k];
+    *sl = t->l;
+    sl->device = dev, sl->offset = 0;
+    mt_contiguous_strides(sl->ndim, sl->shape, sl->strides);
+    sl->storage_nbytes = mt_nbytes(sl);
+    if (!(a->staged[k] = stage_alloc(dev, sl->storage_nbytes)))
+        return false;
+    a->buf[k] = (rt_buf){sl, a->staged[k]};
+    rt_buf from = buf_of(t);
+    return cu_transfer(&a->buf[k], dev, &from, t->storage->device);
+}
+
+/* Fills a->buf so that every operand a kernel on dev reads lives on dev. */
+static bool stage_operands(rt_args *a, tl_device dev)
+{
+    for (int k = 0; k < a->call.n_in; k++) {
+        a->buf[k] = buf_of(a->t[k]);
+        if (a->t[k]->storage->device != dev && !stage_one(a, k, dev))
+            return false;
+    }
+    return true;
+}
+
+static void unstage_operands(rt_args *a, tl_device dev)
+{
+    for (int k = 0; k < a->call.n_in; k++) {
+        if (!a->staged[k])
+            continue;
+        if (dev == TL_CUDA)
+            cu_scratch_free(a->staged[k]);
+        else
+            free(a->staged[k]);
+        a->staged[k] = NULL;
+    }
+}
+
+/* ---- kernels ---- */
+
+static void run_kernel_cat(const cu_kernels *k, const rt_args *a, const rt_buf *out)
+{
     int64_t dim;
-    for (int k = 0; k < a->call.n_in; k++)
-        parts[k] = buf_of(a->t[k]);
     mt_wrap_dim(a->call.i[0], out->l->ndim, &dim);
-    rt_cat(out, a->call.n_in, parts, (int)dim);
+    k->cat(out, a->call.n_in, a->buf, (int)dim);
 }
 
 /* reshape and flatten copy in the input's shape, row-major, and reinterpret. */
-static void copy_reshaped(const rt_buf *out, const rt_buf *x)
+static void copy_reshaped(const cu_kernels *k, const rt_buf *out, const rt_buf *x)
 {
     mt_layout dense = *out->l;
     dense.ndim = x->l->ndim;
@@ -125,12 +229,12 @@ static void copy_reshaped(const rt_buf *out, const rt_buf *x)
     mt_contiguous_strides(dense.ndim, dense.shape, dense.strides);
     dense.offset = 0;
     rt_buf dst = {&dense, out->base};
-    rt_copy(&dst, x);
+    k->copy(&dst, x);
 }
 
 /* conv2d of an unbatched (C, H, W) input: the kernel sees a batch of one. */
-static void conv_unbatched(const rt_buf *out, const rt_buf *x, const rt_buf *w, int64_t stride,
-                           int64_t padding)
+static void conv_unbatched(const cu_kernels *k, const rt_buf *out, const rt_buf *x,
+                           const rt_buf *w, int64_t stride, int64_t padding)
 {
     mt_layout xl = *x->l, ol = *out->l;
     for (int d = 3; d > 0; d--) {
@@ -144,102 +248,149 @@ static void conv_unbatched(const rt_buf *out, const rt_buf *x, const rt_buf *w, 
     ol.strides[0] = ol.shape[1] * ol.strides[1];
     xl.ndim = ol.ndim = 4;
     rt_buf x4 = {&xl, x->base}, o4 = {&ol, out->base};
-    rt_conv2d(&o4, &x4, w, stride, padding);
+    k->conv2d(&o4, &x4, w, stride, padding);
 }
 
-/* Fills a new storage (out) from the operands. */
-static void run_kernel(const rt_args *a, const rt_buf *out)
+/* Fills a new storage (out) from the operands, with the kernels of out's device. */
+static void run_kernel(const cu_kernels *k, const rt_args *a, const rt_buf *out)
 {
     const mt_call *c = &a->call;
-    rt_buf x = c->n_in > 0 ? buf_of(a->t[0]) : (rt_buf){0};
-    rt_buf y = c->n_in > 1 ? buf_of(a->t[1]) : (rt_buf){0};
+    const rt_buf *x = &a->buf[0], *y = &a->buf[1];
     int64_t dim = 0;
     if (c->n_in > 0 && (c->op == MT_OP_sum || c->op == MT_OP_mean || c->op == MT_OP_softmax ||
                         c->op == MT_OP_index_select || c->op == MT_OP_gather))
         mt_wrap_dim(c->i[0], c->in[0]->ndim, &dim);
     switch (c->op) {
-    case MT_OP_empty: case MT_OP_zeros: rt_fill(out, 0.0); break;
-    case MT_OP_ones: rt_fill(out, 1.0); break;
-    case MT_OP_full: case MT_OP_scalar: rt_fill(out, c->f); break;
-    case MT_OP_randn: rt_randn(out, rt_global_rng()); break;
-    case MT_OP_arange: rt_arange(out); break;
-    case MT_OP_randint: rt_randint(out, c->i[0], c->i[1], rt_global_rng()); break;
-    case MT_OP_index: rt_index(out, &x, &y); break;
-    case MT_OP_index_select: rt_index_select(out, &x, (int)dim, &y); break;
-    case MT_OP_gather: rt_gather(out, &x, (int)dim, &y); break;
-    case MT_OP_cat: run_kernel_cat(a, out); break;
-    case MT_OP_add: rt_binary(RT_ADD, out, &x, &y); break;
-    case MT_OP_sub: rt_binary(RT_SUB, out, &x, &y); break;
-    case MT_OP_mul: rt_binary(RT_MUL, out, &x, &y); break;
-    case MT_OP_div: rt_binary(RT_DIV, out, &x, &y); break;
-    case MT_OP_add_scalar: rt_binary_scalar(RT_ADD, out, &x, c->f); break;
-    case MT_OP_mul_scalar: rt_binary_scalar(RT_MUL, out, &x, c->f); break;
-    case MT_OP_neg: rt_unary(RT_NEG, out, &x); break;
-    case MT_OP_exp: rt_unary(RT_EXP, out, &x); break;
-    case MT_OP_relu: rt_unary(RT_RELU, out, &x); break;
-    case MT_OP_sum: rt_reduce(RT_SUM, out, &x, (int)dim, c->b); break;
-    case MT_OP_mean: rt_reduce(RT_MEAN, out, &x, (int)dim, c->b); break;
-    case MT_OP_softmax: rt_softmax(out, &x, (int)dim); break;
-    case MT_OP_matmul: rt_matmul(out, &x, &y); break;
+    case MT_OP_empty: case MT_OP_zeros: k->fill(out, 0.0); break;
+    case MT_OP_ones: k->fill(out, 1.0); break;
+    case MT_OP_full: case MT_OP_scalar: k->fill(out, c->f); break;
+    case MT_OP_randn: k->randn(out, rt_global_rng()); break;
+    case MT_OP_arange: k->arange(out); break;
+    case MT_OP_randint: k->randint(out, c->i[0], c->i[1], rt_global_rng()); break;
+    case MT_OP_index: k->index(out, x, y); break;
+    case MT_OP_index_select: k->index_select(out, x, (int)dim, y); break;
+    case MT_OP_gather: k->gather(out, x, (int)dim, y); break;
+    case MT_OP_cat: run_kernel_cat(k, a, out); break;
+    case MT_OP_add: k->binary(RT_ADD, out, x, y); break;
+    case MT_OP_sub: k->binary(RT_SUB, out, x, y); break;
+    case MT_OP_mul: k->binary(RT_MUL, out, x, y); break;
+    case MT_OP_div: k->binary(RT_DIV, out, x, y); break;
+    case MT_OP_add_scalar: k->binary_scalar(RT_ADD, out, x, c->f); break;
+    case MT_OP_mul_scalar: k->binary_scalar(RT_MUL, out, x, c->f); break;
+    case MT_OP_neg: k->unary(RT_NEG, out, x); break;
+    case MT_OP_exp: k->unary(RT_EXP, out, x); break;
+    case MT_OP_relu: k->unary(RT_RELU, out, x); break;
+    case MT_OP_sum: k->reduce(RT_SUM, out, x, (int)dim, c->b); break;
+    case MT_OP_mean: k->reduce(RT_MEAN, out, x, (int)dim, c->b); break;
+    case MT_OP_softmax: k->softmax(out, x, (int)dim); break;
+    case MT_OP_matmul: k->matmul(out, x, y); break;
     case MT_OP_conv2d:
-        if (x.l->ndim == 3)
-            conv_unbatched(out, &x, &y, c->i[0], c->i[1]);
+        if (x->l->ndim == 3)
+            conv_unbatched(k, out, x, y, c->i[0], c->i[1]);
         else
-            rt_conv2d(out, &x, &y, c->i[0], c->i[1]);
+            k->conv2d(out, x, y, c->i[0], c->i[1]);
         break;
-    case MT_OP_reshape: case MT_OP_flatten: copy_reshaped(out, &x); break;
-    default: rt_copy(out, &x); break; /* reshape, flatten, contiguous, to*, clone */
+    case MT_OP_reshape: case MT_OP_flatten: copy_reshaped(k, out, x); break;
+    default: k->copy(out, x); break; /* contiguous, to, to_format, clone */
     }
 }
 
-/* Writes through the first operand. */
-static void run_inplace(const rt_args *a)
+/* The element index of tl_set / tl_get, negative entries counted from the end. */
+static void element_index(const rt_args *a, int64_t *index)
+{
+    const mt_layout *l = a->call.in[0];
+    for (int d = 0; d < l->ndim; d++)
+        index[d] = a->call.s[0].v[d] < 0 ? a->call.s[0].v[d] + l->shape[d] : a->call.s[0].v[d];
+}
+
+static void run_set(const rt_args *a)
+{
+    rt_buf t = buf_of(a->t[0]);
+    int64_t index[TL_MAX_DIMS], cell = 0; /* cell: aligned for every dtype */
+    element_index(a, index);
+    if (a->t[0]->storage->device == TL_CUDA) {
+        rt_store(t.l->dtype, &cell, a->call.f);
+        cu_element_write(&t, index, &cell);
+        return;
+    }
+    rt_store(t.l->dtype, (char *)t.base + mt_element_offset(t.l, index) *
+             mt_dtype_size(t.l->dtype), a->call.f);
+}
+
+/* Writes through the first operand, with the kernels of its device. */
+static void run_inplace(rt_args *a)
 {
     const mt_call *c = &a->call;
-    rt_buf t = buf_of(a->t[0]);
-    rt_buf o = c->n_in > 1 ? buf_of(a->t[1]) : (rt_buf){0};
-    int64_t index[TL_MAX_DIMS];
-    switch (c->op) {
-    case MT_OP_add_: rt_binary_inplace(RT_ADD, &t, &o); break;
-    case MT_OP_sub_: rt_binary_inplace(RT_SUB, &t, &o); break;
-    case MT_OP_mul_scalar_: rt_mul_scalar_inplace(&t, c->f); break;
-    case MT_OP_fill_: rt_fill(&t, c->f); break;
-    case MT_OP_zero_: rt_fill(&t, 0.0); break;
-    case MT_OP_copy_: rt_copy(&t, &o); break;
-    case MT_OP_set:
-        for (int d = 0; d < t.l->ndim; d++)
-            index[d] = c->s[0].v[d] < 0 ? c->s[0].v[d] + t.l->shape[d] : c->s[0].v[d];
-        rt_store(t.l->dtype, (char *)t.base + mt_element_offset(t.l, index) *
-                 mt_dtype_size(t.l->dtype), c->f);
-        break;
-    default: break;
+    tl_device dev = a->t[0]->storage->device;
+    const cu_kernels *k = kernels_on(dev);
+    if (c->op == MT_OP_set) {
+        run_set(a);
+        return;
     }
+    if (stage_operands(a, dev)) {
+        const rt_buf *t = &a->buf[0], *o = &a->buf[1];
+        switch (c->op) {
+        case MT_OP_add_: k->binary_inplace(RT_ADD, t, o); break;
+        case MT_OP_sub_: k->binary_inplace(RT_SUB, t, o); break;
+        case MT_OP_mul_scalar_: k->mul_scalar_inplace(t, c->f); break;
+        case MT_OP_fill_: k->fill(t, c->f); break;
+        case MT_OP_zero_: k->fill(t, 0.0); break;
+        case MT_OP_copy_: k->copy(t, o); break;
+        default: break;
+        }
+    }
+    unstage_operands(a, dev);
 }
 
 static double run_get(const rt_args *a)
 {
     const mt_layout *l = a->call.in[0];
-    int64_t index[TL_MAX_DIMS];
-    for (int d = 0; d < l->ndim; d++)
-        index[d] = a->call.s[0].v[d] < 0 ? a->call.s[0].v[d] + l->shape[d] : a->call.s[0].v[d];
+    int64_t index[TL_MAX_DIMS], cell = 0;
+    element_index(a, index);
+    if (a->t[0]->storage->device == TL_CUDA) {
+        rt_buf t = buf_of(a->t[0]);
+        return cu_element_read(&t, index, &cell) ? rt_load(l->dtype, &cell) : NAN;
+    }
     return rt_load(l->dtype, (const char *)a->t[0]->storage->data +
                    mt_element_offset(l, index) * mt_dtype_size(l->dtype));
 }
 
-static tl_tensor *make_new(const rt_site *site, const rt_args *a, const mt_result *r)
+/* The new storage's contents: a transfer for to_device, else a kernel on dev. */
+static void fill_new(rt_args *a, const rt_buf *out, tl_device dev)
 {
-    if (r->out.device == TL_CUDA && !tl_device_available(TL_CUDA)) {
-        rt_raise(site, TL_ERR_DEVICE, "a TL_CUDA tensor needs the CUDA runtime, and this runtime "
-                 "has none (built without CUDA, or no GPU found)");
+    if (a->call.op == MT_OP_to_device) {
+        rt_buf x = buf_of(a->t[0]);
+        cu_transfer(out, dev, &x, a->t[0]->storage->device);
+        return;
+    }
+    if (stage_operands(a, dev))
+        run_kernel(kernels_on(dev), a, out);
+    unstage_operands(a, dev);
+}
+
+static tl_tensor *make_new(const rt_site *site, rt_args *a, const mt_result *r)
+{
+    tl_device dev = r->out.device;
+    if (dev == TL_CUDA && !tl_device_available(TL_CUDA)) {
+        rt_raise(site, TL_ERR_DEVICE, "a TL_CUDA tensor needs a CUDA device, and none is "
+                 "usable: %s", cu_unavailable_reason());
         return NULL;
     }
-    rt_storage *s = rt_storage_new(site, r->out.device, r->alloc_nbytes);
+    rt_storage *s = rt_storage_new(site, dev, r->alloc_nbytes);
     if (!s)
         return NULL;
     tl_tensor *t = rt_handle_new(&r->out, s);
+    if (!t) {
+        rt_raise(site, TL_ERR_OUT_OF_MEMORY, "host out of memory for a tensor handle");
+        return NULL;
+    }
     rt_buf out = buf_of(t);
     if (mt_numel(&t->l) > 0)
-        run_kernel(a, &out);
+        fill_new(a, &out, dev);
+    if (raise_device_error(site)) {
+        rt_handle_release(site, t);
+        return NULL;
+    }
     return t;
 }
 
@@ -264,6 +415,10 @@ rt_outcome rt_exec(const rt_site *site, va_list *ap)
     case MT_KIND_NONE: o.value = run_get(&a); break;
     }
     o.ok = r.kind == MT_KIND_INPLACE || r.kind == MT_KIND_NONE || o.t != NULL;
+    if (r.kind != MT_KIND_NEW && raise_device_error(site)) {
+        o.ok = false;
+        o.value = NAN;
+    }
     if (o.ok)
         rt_trace_call(site, &r, r.kind == MT_KIND_INPLACE ? a.t[0] : o.t);
     return o;

@@ -23,9 +23,11 @@ typedef struct rt_storage {
     int64_t refs;       /* handles pointing into it */
     int64_t nbytes;     /* bytes requested (numel x element size) */
     int64_t block_bytes; /* bytes the device allocator charged */
-    void *data;
+    void *data;         /* host memory, or device memory for TL_CUDA */
     tl_device device;
     int64_t id;         /* allocation sequence number, stable within a run */
+    int64_t block;      /* TL_CUDA: the caching allocator's block id (0: none) */
+    int64_t segment;    /* TL_CUDA: the segment holding the block (0: none) */
 } rt_storage;
 
 struct tl_tensor {
@@ -62,6 +64,8 @@ int64_t rt_peak_total(void);
 struct rt_rng *rt_global_rng(void);
 /* Run the exit-time reclaim once (also registered with atexit). */
 void rt_shutdown(void);
+/* Release every live handle, as at exit, and keep the runtime usable (tests). */
+void rt_reclaim(void);
 
 /* ---- rt_exec.c: one API call ---- */
 typedef struct rt_outcome {

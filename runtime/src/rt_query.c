@@ -1,10 +1,14 @@
 /*
  * rt_query.c: queries over a handle (no allocation) and tl_print.
  * A query on a released or NULL handle raises use-after-release / bad-argument
- * and returns a neutral value (0, false).
+ * and returns a neutral value (0, false).  tl_print reads a TL_CUDA tensor's
+ * values one element at a time from the device (at most 64 of them).
  */
-#include "kernels.h"
 #include "rt_internal.h"
+#include "cuda_rt.h"
+#include "kernels.h"
+
+#include <math.h>
 
 static bool live(const tl_tensor *t, mt_op op)
 {
@@ -75,15 +79,24 @@ static void print_ints(const char *label, int n, const int64_t *v)
     printf(n == 1 ? ",)" : ")");
 }
 
+/* The element at pos as a double (NaN when the device read fails). */
+static double value_at(const tl_tensor *t, const int64_t *pos)
+{
+    int64_t cell = 0; /* aligned for every dtype */
+    rt_buf b = {&t->l, t->storage->data};
+    if (t->storage->device == TL_CUDA)
+        return cu_element_read(&b, pos, &cell) ? rt_load(t->l.dtype, &cell) : NAN;
+    return rt_load(t->l.dtype, (const char *)t->storage->data +
+                   mt_element_offset(&t->l, pos) * mt_dtype_size(t->l.dtype));
+}
+
 /* tensor([v0, v1, ...]) for up to 64 values in row-major order. */
 static void print_values(const tl_tensor *t)
 {
     int64_t n = mt_numel(&t->l), pos[TL_MAX_DIMS] = {0};
-    int esize = mt_dtype_size(t->l.dtype);
     printf("tensor([");
     for (int64_t k = 0; k < n && k < 64; k++) {
-        const char *p = (const char *)t->storage->data + mt_element_offset(&t->l, pos) * esize;
-        printf("%s%.6g", k ? ", " : "", rt_load(t->l.dtype, p));
+        printf("%s%.6g", k ? ", " : "", value_at(t, pos));
         for (int d = t->l.ndim - 1; d >= 0 && ++pos[d] == t->l.shape[d]; d--)
             pos[d] = 0;
     }
@@ -99,4 +112,9 @@ void tl_print(const tl_tensor *t)
     print_ints(" strides=", t->l.ndim, t->l.strides);
     printf(" offset=%lld dtype=%s device=%s\n", (long long)t->l.offset,
            mt_dtype_name(t->l.dtype), mt_device_name(t->l.device));
+    cu_error e;
+    if (cu_error_take(&e)) {
+        rt_site site = {NULL, 0, QUERY_OP};
+        rt_raise(&site, e.status, "CUDA error while printing: %s: %s", e.call, e.detail);
+    }
 }

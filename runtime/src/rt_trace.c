@@ -6,11 +6,14 @@
  *    "kind":"view|new|inplace|none","shape":[..],"strides":[..],"offset":o,
  *    "dtype":"f32","device":"cpu","storage_nbytes":b,"read_bytes":r,
  *    "written_bytes":w,"live_bytes":L,"peak_bytes":P}
- *   {"ev":"alloc","storage":s,"nbytes":b,"block_bytes":k,"device":d,"file":f,"line":l}
+ *   {"ev":"alloc","storage":s,"nbytes":b,"block_bytes":k,"segment":g,"device":d,"file":f,"line":l}
+ *     (segment: the CUDA caching allocator's segment id, null on the CPU)
  *   {"ev":"free","storage":s,"nbytes":b,"device":d,"file":f,"line":l}  (line 0: reclaimed at exit)
  *   {"ev":"error","file":f,"line":l,"op":o,"status":"invalid-view","message":m}
- *   {"ev":"exit","live_bytes":L,"peak_bytes":P,"n_live":n}
- * live/peak bytes count both devices together.  The trace starts with
+ *   {"ev":"exit","live_bytes":L,"peak_bytes":P,"n_live":n,"cuda_allocated_peak":A,
+ *    "cuda_reserved_peak":R}
+ * live/peak bytes count both devices together; the cuda_ peaks are the
+ * caching allocator's (tl_memory_stats_of(TL_CUDA)).  The trace starts with
  * tl_trace_open or the environment variable TL_TRACE (a path; "-" is stderr).
  */
 #include "rt_internal.h"
@@ -100,10 +103,11 @@ void rt_trace_alloc(const rt_site *site, const rt_storage *s)
 {
     if (!trace)
         return;
-    emit(json_pack("{s:s,s:I,s:I,s:I,s:s,s:o,s:i}", "ev", "alloc", "storage", (json_int_t)s->id,
-                   "nbytes", (json_int_t)s->nbytes, "block_bytes", (json_int_t)s->block_bytes,
-                   "device", mt_device_name(s->device), "file", site_file(site), "line",
-                   site->line));
+    json_t *segment = s->device == TL_CUDA ? json_integer(s->segment) : json_null();
+    emit(json_pack("{s:s,s:I,s:I,s:I,s:o,s:s,s:o,s:i}", "ev", "alloc", "storage",
+                   (json_int_t)s->id, "nbytes", (json_int_t)s->nbytes, "block_bytes",
+                   (json_int_t)s->block_bytes, "segment", segment, "device",
+                   mt_device_name(s->device), "file", site_file(site), "line", site->line));
 }
 
 void rt_trace_free(const rt_site *site, const rt_storage *s)
@@ -128,8 +132,11 @@ void rt_trace_exit(void)
 {
     if (!trace)
         return;
-    emit(json_pack("{s:s,s:I,s:I,s:I}", "ev", "exit", "live_bytes", (json_int_t)rt_live_total(),
-                   "peak_bytes", (json_int_t)rt_peak_total(), "n_live",
-                   (json_int_t)(rt_stats(TL_CPU)->n_live + rt_stats(TL_CUDA)->n_live)));
+    tl_memory_stats cuda = tl_memory_stats_of(TL_CUDA);
+    emit(json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", "ev", "exit", "live_bytes",
+                   (json_int_t)rt_live_total(), "peak_bytes", (json_int_t)rt_peak_total(),
+                   "n_live", (json_int_t)(rt_stats(TL_CPU)->n_live + rt_stats(TL_CUDA)->n_live),
+                   "cuda_allocated_peak", (json_int_t)cuda.peak_allocated_bytes,
+                   "cuda_reserved_peak", (json_int_t)cuda.peak_reserved_bytes));
     fflush(trace);
 }

@@ -274,11 +274,13 @@ typedef struct tl_memory_stats {
     int64_t n_allocs;       /* storages ever allocated */
     int64_t allocated_bytes; /* CUDA: block bytes (512-rounded); CPU: live_bytes */
     int64_t reserved_bytes;  /* CUDA: segment bytes held by the caching allocator; CPU: live_bytes */
+    int64_t peak_allocated_bytes; /* max of allocated_bytes since start or tl_reset_peak */
+    int64_t peak_reserved_bytes;  /* max of reserved_bytes since start or tl_reset_peak */
 } tl_memory_stats;
 
 /* Memory statistics of one device. */
 tl_memory_stats tl_memory_stats_of(tl_device device);
-/* Restart peak_bytes from live_bytes. */
+/* Restart the peaks from the current values. */
 void tl_reset_peak(tl_device device);
 /* Whether this runtime can run tensors on the device (CUDA: built in and a GPU found). */
 bool tl_device_available(tl_device device);
