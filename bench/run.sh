@@ -28,14 +28,15 @@ by = {}
 for r in rows:
     by.setdefault(r["case"], {})[r["impl"]] = r
 print(f"\n{sys.argv[2]} thread(s) on both sides.\n")
-print("| case | tensorlint ms | torch ms | torch/tensorlint | tensorlint GB/s | memcpy GB/s | % of memcpy |")
+print("| case | tensorlint ms | torch ms | torch/tensorlint | tensorlint GB/s | memcpy GB/s (warm / fresh dst) | % of memcpy (warm / fresh) |")
 print("|---|---|---|---|---|---|---|")
 for case, d in by.items():
     t, p = d.get("tensorlint", {}), d.get("torch", {})
     ratio = f'{p["ms"] / t["ms"]:.2f}x' if t and p else "-"
     gbps = t.get("gbps", "-")
-    mem = t.get("memcpy_gbps", "-")
-    pct = f'{100 * t["gbps"] / t["memcpy_gbps"]:.0f}%' if "gbps" in t else "-"
+    mem = f'{t["memcpy_gbps"]} / {t["memcpy_fresh_gbps"]}' if "gbps" in t else "-"
+    pct = (f'{100 * t["gbps"] / t["memcpy_gbps"]:.0f}% / {100 * t["gbps"] / t["memcpy_fresh_gbps"]:.0f}%'
+           if "gbps" in t else "-")
     if "gflops" in t:
         gbps = f'{t["gflops"]} GFLOP/s'
         mem = "-"
