@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Install what is needed, build everything with AddressSanitizer and
-# UndefinedBehaviorSanitizer, and run every test.
+# UndefinedBehaviorSanitizer and run every test; then, where the CUDA
+# toolkit is installed, build again with the CUDA runtime (sanitizers and
+# the CUDA driver do not mix) and run every test there too: GPU tests
+# report Skipped on a machine without a GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -8,3 +11,9 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_SANITIZE=ON >/de
 cmake --build build-asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j 2
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "== the CUDA build (nvcc found)"
+  cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTL_ENABLE_CUDA=ON >/dev/null
+  cmake --build build-cuda
+  ctest --test-dir build-cuda --output-on-failure -j 2
+fi
