@@ -12,7 +12,9 @@
 #include <time.h>
 
 #include "an_report.h"
+#include "check.h"
 #include "cli.h"
+#include "dg.h"
 #include "frontend.h"
 
 static const char usage[] =
@@ -30,6 +32,9 @@ static const char usage[] =
     "  --max-iterations=N     stop a loop after N iterations (default 1000000)\n"
     "  -o FILE, --output=FILE write the report to FILE instead of stdout\n"
     "  --time-report          print the time of each phase on stderr\n"
+    "  --no-checks            leave out the warnings of the checks (errors stay)\n"
+    "  --lifetimes            then the storage lifetime chart of the function (text)\n"
+    "  --width=N              its width (default: COLUMNS, else the terminal's, else 100)\n"
     "  -h, --help             this help\n"
     "\n"
     "exit status: 0 analysed; 1 the program has errors (invalid view, shape\n"
@@ -37,7 +42,8 @@ static const char usage[] =
 
 typedef struct report_opts {
     const char *format, *function, *output;
-    bool time_report;
+    bool time_report, lifetimes, no_checks;
+    int64_t width;
     an_options an;
 } report_opts;
 
@@ -54,7 +60,8 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         {"format", required_argument, 0, 'f'},       {"function", required_argument, 0, 'F'},
         {"max-calls", required_argument, 0, 'c'},    {"max-iterations", required_argument, 0, 'i'},
         {"output", required_argument, 0, 'o'},       {"help", no_argument, 0, 'h'},
-        {"time-report", no_argument, 0, 'T'},
+        {"time-report", no_argument, 0, 'T'},        {"lifetimes", no_argument, 0, 'L'},
+        {"width", required_argument, 0, 'W'},        {"no-checks", no_argument, 0, 'N'},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -64,6 +71,9 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         case 'F': o->function = optarg; break;
         case 'o': o->output = optarg; break;
         case 'T': o->time_report = true; break;
+        case 'N': o->no_checks = true; break;
+        case 'L': o->lifetimes = true; break;
+        case 'W': if (!cli_parse_count(optarg, &o->width)) return 2; break;
         case 'c': if (!cli_parse_count(optarg, &o->an.max_calls)) return 2; break;
         case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
         case 'h': fputs(usage, stdout); return 0;
@@ -76,6 +86,19 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
     }
     *first_file = optind;
     return -1;
+}
+
+/* --lifetimes: the chart of --function, else of the entry function (dg.h). */
+static void write_lifetimes(FILE *out, const report_opts *o, const an_report *r)
+{
+    const an_func_report *f = dg_pick_function(r, o->function);
+    dg_life_options lo;
+    dg_life_options_default(&lo);
+    lo.width = o->width > 0 && o->width < 100000 ? (int)o->width : dg_terminal_width(out);
+    if (f) {
+        fputc('\n', out);
+        dg_lifetimes_text(out, r, f, &lo);
+    }
 }
 
 static int write_report(const report_opts *o, const an_report *r)
@@ -97,6 +120,8 @@ static int write_report(const report_opts *o, const an_report *r)
     } else {
         an_text_options t = {o->function, false};
         an_report_write_text(out, r, &t);
+        if (o->lifetimes)
+            write_lifetimes(out, o, r);
     }
     if (out != stdout)
         fclose(out);
@@ -124,10 +149,14 @@ int cmd_report(int argc, char **argv)
     double t1 = now();
     an_report *r = an_analyze(u, &o.an);
     double t2 = now();
+    if (!o.no_checks)
+        ck_run(r, NULL);
+    double t3 = now();
     rc = write_report(&o, r);
     if (o.time_report)
-        fprintf(stderr, "time: parse and lower %.1f ms, analyse %.1f ms, write %.1f ms\n",
-                (t1 - t0) * 1e3, (t2 - t1) * 1e3, (now() - t2) * 1e3);
+        fprintf(stderr, "time: parse and lower %.1f ms, analyse %.1f ms, checks %.1f ms, "
+                "write %.1f ms\n", (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3,
+                (now() - t3) * 1e3);
     if (cli_fast_exit())
         return cli_finish(rc); /* the OS frees the report and the unit faster */
     an_report_free(r);

@@ -14,7 +14,10 @@
 /* X(function suffix, command name, one-line summary) */
 #define TL_COMMANDS(X)                                                                     \
     X(report, "report", "print the memory accounting of a C file, per function")          \
+    X(check, "check", "warn where a program pays for memory or traffic (clang style, SARIF)") \
     X(verify, "verify", "run the program on the runtime and check every prediction")     \
+    X(graph, "graph", "draw the dataflow of views, copies and casts (svg, png, pdf, dot)") \
+    X(lifetimes, "lifetimes", "draw when each storage is live, call by call (svg, png, pdf, dot)") \
     X(dump_ir, "dump-ir", "print the IR the front end makes of a C file (for debugging)")
 
 #define TL_DECLARE(fn, name, summary) int cmd_##fn(int argc, char **argv);

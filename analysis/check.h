@@ -1,0 +1,114 @@
+/*
+ * check.h: the checks.  One table (checks.def) names every diagnostic
+ * tensorlint emits; the rules among them run over the facts an
+ * an_report already holds (values, storages, the event log) and add
+ * their warnings to report->diags, which stays sorted by line, column and
+ * check.  The check command filters, suppresses and prints them; the
+ * report command prints them with its table.
+ *
+ * A warning states its cost in bytes, points with notes at the cause and
+ * carries fix-its where the edit is mechanical.  A rule never warns where
+ * the cost is zero; a call site executed many times (a loop, a function
+ * called in a loop) is reported once, with the cost of one execution and
+ * the count.
+ */
+#ifndef TL_CHECK_H
+#define TL_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "an.h"
+
+typedef enum ck_kind {
+    CK_KIND_INTERP, /* reported by the interpreter */
+    CK_KIND_RULE,   /* a rule over the report's facts */
+    CK_KIND_DRIVER  /* reported by the check command (suppression comments) */
+} ck_kind;
+
+typedef enum ck_id {
+#define CK_INTERP(id, name, sev, tags, summary) CK_##id,
+#define CK_RULE(id, name, sev, tags, summary) CK_##id,
+#define CK_DRIVER(id, name, sev, tags, summary) CK_##id,
+#include "checks.def"
+#undef CK_INTERP
+#undef CK_RULE
+#undef CK_DRIVER
+    CK_N_CHECKS
+} ck_id;
+
+typedef struct ck_info {
+    const char *name;     /* "hidden-copy" */
+    an_severity severity; /* default severity */
+    ck_kind kind;
+    const char *tags;     /* comma-separated: "performance,memory" */
+    const char *summary;  /* one line */
+} ck_info;
+
+extern const ck_info ck_checks[CK_N_CHECKS];
+
+/* The id of the check called name, or -1. */
+int ck_find(const char *name);
+
+/* "docs/checks/<name>.md": the check's page, relative to the project root. */
+void ck_doc_path(char *buf, size_t size, const char *name);
+
+typedef struct ck_options {
+    int64_t upcast_min_bytes;       /* bytes: smaller upcast results stay quiet */
+    int64_t late_release_min_bytes; /* bytes: smallest peak saving worth a warning */
+    int late_release_min_percent;   /* percent of the peak: likewise */
+    int64_t tiny_cuda_max_bytes;    /* bytes: CUDA storages this small are "tiny" */
+    int slice_pin_max_percent;      /* percent of the storage a pinning view may use */
+    const bool *enabled;            /* per ck_id, or NULL: every rule runs */
+} ck_options;
+
+void ck_options_default(ck_options *o);
+
+/* Run the enabled rules over r and add their diagnostics to r->diags
+ * (kept sorted).  Fix-its are computed from the source text of
+ * r->unit->path when it can be read.  Aborts only when out of memory. */
+void ck_run(an_report *r, const ck_options *o);
+
+/* ---- choosing checks (check_select.c) ---- */
+
+/* clang-tidy's glob: '*' matches any run of characters. */
+bool ck_glob_match(const char *glob, const char *name);
+/* Apply "glob,-glob,..." in order to mask (per ck_id): a glob turns the
+ * checks it matches on, "-glob" off.  False, with *error (allocated) when
+ * error is not NULL, for an empty entry or a plain name that is no check. */
+bool ck_select(const char *globs, bool *mask, char **error);
+
+/* ---- suppression comments (check_nolint.c) ---- */
+
+typedef struct ck_nolint ck_nolint;
+
+/* The NOLINT markers of the file at path, or NULL when it cannot be read. */
+ck_nolint *ck_nolint_scan(const char *path);
+/* Whether a marker suppresses d (never an error). */
+bool ck_nolint_suppresses(const ck_nolint *nl, const an_diag *d);
+/* The [nolint] warnings about the markers themselves; owned by nl. */
+int ck_nolint_problems(const ck_nolint *nl, const an_diag **out);
+void ck_nolint_free(ck_nolint *nl);
+
+/* ---- SARIF 2.1.0 (check_sarif.c) ---- */
+
+typedef struct ck_sarif_file {
+    const char *path;      /* the file as analysed */
+    int n_diags;
+    const an_diag *diags;  /* what to report, severities final, sorted */
+    const char *failure;   /* why the file was not analysed, or NULL */
+} ck_sarif_file;
+
+typedef struct ck_sarif_options {
+    const char *srcroot;   /* artifact URIs are relative to it (%SRCROOT%); NULL: "." */
+    const char *doc_url;   /* base of every rule's helpUri: <doc_url><name>.md */
+    const char *version;   /* the tool's version */
+} ck_sarif_options;
+
+/* The log: one run, every check of the table as a rule, the files' results in order. */
+json_t *ck_sarif_log(const ck_sarif_file *files, int n_files, const ck_sarif_options *o);
+
+#endif /* TL_CHECK_H */

@@ -1,0 +1,722 @@
+/*
+ * check_lifetime.c: the rules about how long storages live: a small view
+ * that keeps a big storage alive (slice-pins-storage), a release that
+ * comes so late that the peak pays for it (late-release), and a handle
+ * lost while it still holds a storage (leaked-tensor).
+ *
+ * They replay, per storage, the handles into it from the event log: a CALL
+ * whose result points into the storage adds a handle (by the value id of
+ * its call site), a RELEASE removes one, a LOST marks one unreachable.  A
+ * temporary (a nested call's result, value name NULL) is never released.
+ * The peak arithmetic runs over the live bytes the log records after every
+ * event of the storage's root run.
+ */
+#include "check_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the handles into one storage ---- */
+
+typedef struct ck_holder {
+    int value;      /* the call site that made the handle */
+    int live, lost; /* handles of that site: reachable, unreachable */
+} ck_holder;
+
+typedef struct ck_holders {
+    int n, cap;
+    ck_holder *h;
+} ck_holders;
+
+static ck_holder *ck_holder_of(ck_holders *hs, int value)
+{
+    for (int k = 0; k < hs->n; k++)
+        if (hs->h[k].value == value)
+            return &hs->h[k];
+    if (hs->n == hs->cap) {
+        hs->cap = hs->cap ? 2 * hs->cap : 8;
+        hs->h = realloc(hs->h, sizeof *hs->h * (size_t)hs->cap);
+        if (!hs->h)
+            abort();
+    }
+    hs->h[hs->n] = (ck_holder){value, 0, 0};
+    return &hs->h[hs->n++];
+}
+
+/* Apply one life event (ck_ctx.storage_life) to the handles. */
+static void ck_holders_apply(ck_holders *hs, const an_event *e)
+{
+    if (e->kind == AN_EV_CALL) {
+        ck_holder_of(hs, e->value)->live++;
+        return;
+    }
+    ck_holder *h = ck_holder_of(hs, e->handle_value);
+    if (h->live > 0)
+        h->live--;
+    if (e->kind == AN_EV_LOST)
+        h->lost++;
+}
+
+/* Replay storage s's life up to (not including) event index `until`. */
+static void ck_holders_replay(const ck_ctx *cx, int s, int64_t until, ck_holders *hs)
+{
+    int64_t n = ck_list_len(&cx->storage_life, s);
+    const ck_evix *life = ck_list_at(&cx->storage_life, s);
+    hs->n = 0;
+    for (int64_t k = 0; k < n && life[k] < until; k++)
+        ck_holders_apply(hs, ck_event(cx, life[k]));
+}
+
+/* Whether some handle of hs is a temporary or unreachable. */
+static bool ck_holders_leaky(const ck_ctx *cx, const ck_holders *hs)
+{
+    for (int k = 0; k < hs->n; k++)
+        if (hs->h[k].lost > 0 || (hs->h[k].live > 0 && !cx->r->values[hs->h[k].value].name))
+            return true;
+    return false;
+}
+
+/* Reachable named handles left in hs. */
+static int ck_holders_named(const ck_ctx *cx, const ck_holders *hs)
+{
+    int n = 0;
+    for (int k = 0; k < hs->n; k++)
+        if (hs->h[k].live > 0 && cx->r->values[hs->h[k].value].name)
+            n += hs->h[k].live;
+    return n;
+}
+
+/* Whether a CALL runs in (from, to). */
+static bool ck_call_between(const ck_ctx *cx, int64_t from, int64_t to)
+{
+    for (int64_t i = from + 1; i < to && i < cx->r->n_events; i++)
+        if (ck_event(cx, i)->kind == AN_EV_CALL)
+            return true;
+    return false;
+}
+
+/* ---- slice-pins-storage ---- */
+
+static int64_t ck_reach(const ck_ctx *cx, int value, int64_t storage_bytes)
+{
+    const an_value *v = &cx->r->values[value];
+    int64_t b = v->known ? mt_nbytes(&v->l) : storage_bytes;
+    return b < storage_bytes ? b : storage_bytes;
+}
+
+/* Whether every reachable handle left reaches less than the limit. */
+static bool ck_only_small_left(const ck_ctx *cx, const ck_holders *hs, int64_t bytes, int pct)
+{
+    int left = 0;
+    for (int k = 0; k < hs->n; k++) {
+        if (hs->h[k].live + hs->h[k].lost == 0)
+            continue;
+        if (ck_reach(cx, hs->h[k].value, bytes) * 100 >= (int64_t)pct * bytes)
+            return false;
+        left++;
+    }
+    return left > 0;
+}
+
+static void ck_pin_report(ck_ctx *cx, const ck_holders *hs, int s, const an_event *rel)
+{
+    const an_storage *st = &cx->r->storages[s];
+    for (int k = 0; k < hs->n; k++) {
+        int u = hs->h[k].value;
+        if (hs->h[k].live + hs->h[k].lost == 0)
+            continue;
+        const an_value *v = &cx->r->values[u];
+        int64_t reach = ck_reach(cx, u, st->nbytes);
+        char *label = ck_value_label(cx, u), *times = ck_times(cx, u, st->nbytes - reach);
+        an_diag *d = ck_diag_add(cx, CK_slice_pins_storage, v->line, v->col,
+                                 "%s keeps all %s of the storage made at line %d alive but "
+                                 "reaches only %s of it (%.1f%%): %s pinned%s; clone the view "
+                                 "so the storage can be freed", label, ck_bytes(st->nbytes).s,
+                                 st->alloc_line, ck_bytes(reach).s,
+                                 100.0 * (double)reach / (double)st->nbytes,
+                                 ck_bytes(st->nbytes - reach).s, times);
+        ck_note(d, rel->line, rel->col, "the last larger handle into the storage is released here");
+        free(label);
+        free(times);
+    }
+}
+
+/* A view that reaches less than a quarter (the option) of a storage keeps
+ * all of it alive once every larger handle is released; the pinned bytes
+ * are the storage's minus the view's.  Quiet when the storage is freed
+ * before any other call runs (nothing waits on the pinned bytes). */
+void ck_rule_slice_pins_storage(ck_ctx *cx)
+{
+    if (!cx->log_complete)
+        return;
+    const an_report *r = cx->r;
+    ck_holders hs = {0};
+    for (int s = 0; s < r->n_storages; s++) {
+        const an_storage *st = &r->storages[s];
+        int64_t n = ck_list_len(&cx->storage_life, s);
+        const ck_evix *life = ck_list_at(&cx->storage_life, s);
+        if (st->nbytes <= 0 || st->discarded || cx->storage_event[s] < 0)
+            continue;
+        hs.n = 0;
+        for (int64_t k = 0; k < n; k++) {
+            const an_event *e = ck_event(cx, life[k]);
+            ck_holders_apply(&hs, e);
+            if (e->kind != AN_EV_RELEASE || e->freed || e->handle_value < 0 ||
+                ck_reach(cx, e->handle_value, st->nbytes) * 100 <
+                    (int64_t)cx->o->slice_pin_max_percent * st->nbytes ||
+                !ck_only_small_left(cx, &hs, st->nbytes, cx->o->slice_pin_max_percent) ||
+                !ck_call_between(cx, life[k], ck_storage_end(cx, s)))
+                continue;
+            ck_pin_report(cx, &hs, s, e);
+            break;
+        }
+    }
+    free(hs.h);
+}
+
+/* ---- late-release ---- */
+
+typedef struct ck_late {
+    int s;
+    int64_t made, last, end; /* events: the allocation, the last use, the free (or run end) */
+    int64_t peak, new_peak;  /* bytes */
+    bool freed;
+    int func;                /* where the release is (or would be) */
+    const ir_block *block;   /* the block of the release; the earlier one goes there too */
+    int stmt;                /* the statement of block after which it can go */
+    int site;                /* the call site that made the storage */
+} ck_late;
+
+typedef struct ck_fscope {   /* the activations of one function */
+    int func;
+    int64_t lo, hi;          /* they lie in events [lo, hi); the arrays hold that range */
+    bool *in;                /* per event: during an activation */
+    int64_t peak;            /* bytes: the most live bytes after one of those events */
+    int64_t n_peaks, cap_peaks;
+    int64_t *peaks;          /* the events at the peak, in order */
+} ck_fscope;
+
+/* Move lt->last to the end of the statement of the release's block that
+ * holds the last use: a release cannot go inside an if arm, a loop or a
+ * called function that its own block only contains. */
+static bool ck_late_point(const ck_ctx *cx, ck_late *lt)
+{
+    const an_event *rel = lt->freed ? ck_event(cx, lt->end) : NULL;
+    const struct ck_segment *sg = &cx->segments[ck_segment_of(cx, lt->made)];
+    lt->func = rel ? rel->func : sg->root;
+    lt->block = rel ? ck_ir_block_of(cx, lt->func, IR_RELEASE, rel->line, rel->col)
+                    : ck_ir_body(cx, lt->func);
+    int64_t probe = lt->last;
+    while (probe < lt->end && ck_event(cx, probe)->func != lt->func)
+        probe++; /* a use in a called function: the caller's next step */
+    if (!lt->block || probe >= lt->end)
+        return false;
+    lt->stmt = ck_ir_stmt_at(lt->block, ck_event(cx, probe)->line, ck_event(cx, probe)->col);
+    if (lt->stmt < 0)
+        return false;
+    ir_loc next = ck_ir_stmt_next(lt->block, lt->stmt);
+    int64_t i = lt->last + 1;
+    for (; i < lt->end; i++) {
+        const an_event *e = ck_event(cx, i);
+        if (e->func == lt->func && ck_loc_cmp(e->line, e->col, next.line, next.col) >= 0)
+            break;
+    }
+    lt->last = i - 1;
+    return true;
+}
+
+/* Whether a handle of s is used in a way the log does not show after the
+ * statement the release would follow. */
+static bool ck_hidden_later_use(const ck_ctx *cx, const ck_late *lt)
+{
+    int64_t n = ck_list_len(&cx->storage_life, lt->s);
+    const ck_evix *life = ck_list_at(&cx->storage_life, lt->s);
+    ir_loc next = ck_ir_stmt_next(lt->block, lt->stmt);
+    for (int64_t k = 0; k < n; k++) {
+        const an_event *e = ck_event(cx, life[k]);
+        const char *name = e->kind == AN_EV_CALL ? cx->r->values[e->value].name
+                           : e->var >= 0 ? cx->r->unit->vars[e->var].name : NULL;
+        int after = e->func == lt->func ? next.line - 1 : 0;
+        if (name && ck_mentioned(cx, name, e->func, after, 1 << 30, CK_MENTION_ANY))
+            return true;
+    }
+    return false;
+}
+
+/* Fill lt for storage s; false when s cannot have a late release (never
+ * released outside main, or nothing between its last use and its release). */
+static bool ck_late_measure(const ck_ctx *cx, int s, ck_late *lt)
+{
+    const an_storage *st = &cx->r->storages[s];
+    *lt = (ck_late){.s = s, .made = cx->storage_event[s], .freed = st->free_event >= 0};
+    if (lt->made < 0 || st->discarded || st->nbytes < cx->o->late_release_min_bytes)
+        return false; /* windows do not overlap: a peak drops by one storage's bytes at most */
+    lt->end = ck_storage_end(cx, s);
+    lt->last = ck_last_use_before(cx, s, lt->made, lt->end);
+    if (lt->last < 0)
+        lt->last = lt->made;
+    if (!ck_call_between(cx, lt->last, lt->end) || !ck_late_point(cx, lt) ||
+        lt->last + 1 >= lt->end)
+        return false; /* no call, so no peak, between the last use and the release */
+    return lt->freed || ck_ir_is_main(cx, lt->func);
+}
+
+/* `tl_release(v);` for every handle still holding the storage, one line each. */
+static char *ck_late_releases(const ck_ctx *cx, const ck_late *lt, const ck_holders *at_end,
+                              const char *indent)
+{
+    int64_t n = ck_list_len(&cx->storage_life, lt->s);
+    const ck_evix *life = ck_list_at(&cx->storage_life, lt->s);
+    char *text = ck_strfmt("%s", "");
+    for (int64_t k = 0; text && lt->freed && k < n; k++) {
+        const an_event *e = ck_event(cx, life[k]);
+        if (e->kind != AN_EV_RELEASE || life[k] <= lt->last)
+            continue;
+        const char *name = e->var >= 0 ? cx->r->unit->vars[e->var].name : NULL;
+        bool ok = name && e->loop_depth == ck_event(cx, lt->end)->loop_depth &&
+                  ck_ir_block_of(cx, e->func, IR_RELEASE, e->line, e->col) == lt->block &&
+                  ck_src_is_release_line(ck_source(cx), e->line, name);
+        char *t = ok ? ck_strfmt("%s\n%stl_release(%s);", text, indent, name) : NULL;
+        free(text);
+        text = t;
+    }
+    for (int k = 0; text && !lt->freed && k < at_end->n; k++) {
+        const an_value *v = &cx->r->values[at_end->h[k].value];
+        if (at_end->h[k].live == 0)
+            continue;
+        bool ok = v->name && v->func == lt->func && at_end->h[k].live == 1;
+        char *t = ok ? ck_strfmt("%s\n%stl_release(%s);", text, indent, v->name) : NULL;
+        free(text);
+        text = t;
+    }
+    return text;
+}
+
+/* Insert the releases after the statement of the last use, and delete each
+ * late release line; nothing when the edit is not mechanical. */
+static void ck_late_fix(ck_ctx *cx, an_diag *d, const ck_late *lt, const ck_holders *at_end)
+{
+    ck_pos after;
+    if (!ck_ir_stmt_after(cx, lt->block, lt->stmt, &after))
+        return;
+    char *indent = ck_src_indent(ck_source(cx), lt->block->stmts[lt->stmt]->loc.line);
+    char *text = ck_late_releases(cx, lt, at_end, indent);
+    int64_t n = ck_list_len(&cx->storage_life, lt->s);
+    const ck_evix *life = ck_list_at(&cx->storage_life, lt->s);
+    if (text && text[0]) {
+        ck_fixit(d, after, after, text);
+        for (int64_t k = 0; lt->freed && k < n; k++) {
+            const an_event *e = ck_event(cx, life[k]);
+            if (e->kind == AN_EV_RELEASE && life[k] > lt->last)
+                ck_fixit(d, (ck_pos){e->line, 1}, (ck_pos){e->line + 1, 1}, "");
+        }
+    }
+    free(indent);
+    free(text);
+}
+
+static void ck_late_report(ck_ctx *cx, const ck_late *lt, const ck_holders *at_end,
+                           const ck_fscope *fs, int64_t new_peak, int n_runs)
+{
+    const an_report *r = cx->r;
+    const an_storage *st = &r->storages[lt->s];
+    const an_event *last = ck_event(cx, lt->last), *rel = lt->freed ? ck_event(cx, lt->end) : NULL;
+    const char *fn = r->unit->funcs[fs->func]->name;
+    const an_value *maker = &r->values[st->value];
+    char *label = ck_value_label(cx, st->value);
+    char *runs = n_runs > 1 ? ck_strfmt(" (each of its %d executions)", n_runs)
+                            : ck_strfmt("%s", "");
+    an_diag *d;
+    if (rel)
+        d = ck_diag_add(cx, CK_late_release, rel->line, rel->col,
+                        "the %s storage of %s is released here, long after its last use at line "
+                        "%d%s: releasing it there lowers the peak of %s from %s to %s (saves %s)",
+                        ck_bytes(st->nbytes).s, label, last->line, runs, fn,
+                        ck_bytes(fs->peak).s, ck_bytes(new_peak).s,
+                        ck_bytes(fs->peak - new_peak).s);
+    else
+        d = ck_diag_add(cx, CK_late_release, st->alloc_line, st->alloc_col,
+                        "%s%s%s (%s) is never released, though its storage is last used at line "
+                        "%d: releasing it there lowers the peak of %s from %s to %s (saves %s)",
+                        maker->name ? "'" : "the result of tl_",
+                        maker->name ? maker->name : mt_ops[maker->op].name,
+                        maker->name ? "'" : "", ck_bytes(st->nbytes).s, last->line, fn,
+                        ck_bytes(fs->peak).s, ck_bytes(new_peak).s,
+                        ck_bytes(fs->peak - new_peak).s);
+    ck_note(d, last->line, last->col, "the last use of the storage");
+    ck_note(d, ck_event(cx, fs->peaks[0])->line, ck_event(cx, fs->peaks[0])->col,
+            "the peak of %s, with the storage still live", fn);
+    if (d)
+        ck_late_fix(cx, d, lt, at_end);
+    free(label);
+    free(runs);
+}
+
+/* ---- one function's activations ---- */
+
+/* The events during activations of fs->func: maximal runs of events of the
+ * function or of the functions it calls that hold one of its own.  They
+ * lie in [lo, hi), from the run of its first event to the run of its last. */
+static void ck_fscope_mark(const ck_ctx *cx, ck_fscope *fs)
+{
+    const an_report *r = cx->r;
+    bool *closure = ck_ir_closure(cx, fs->func);
+    int64_t lo = cx->func_first[fs->func], hi = cx->func_last[fs->func] + 1;
+    while (lo > 0 && r->events[lo - 1].func >= 0 && closure[r->events[lo - 1].func])
+        lo--;
+    while (hi < r->n_events && r->events[hi].func >= 0 && closure[r->events[hi].func])
+        hi++;
+    fs->lo = lo;
+    fs->hi = hi;
+    for (int64_t i = lo; i < hi;) {
+        int64_t j = i;
+        bool own = false;
+        while (j < hi && r->events[j].func >= 0 && closure[r->events[j].func]) {
+            own = own || r->events[j].func == fs->func;
+            j++;
+        }
+        for (int64_t k = i; k < j; k++)
+            fs->in[k] = own;
+        if (j == i)
+            fs->in[j++] = false;
+        i = j;
+    }
+    free(closure);
+}
+
+/* The peak over the marked events and where it is reached. */
+static void ck_fscope_build(const ck_ctx *cx, int func, ck_fscope *fs)
+{
+    const an_report *r = cx->r;
+    fs->func = func;
+    fs->peak = -1;
+    fs->n_peaks = 0;
+    fs->lo = fs->hi = 0;
+    if (func < 0 || cx->func_first[func] < 0)
+        return;
+    ck_fscope_mark(cx, fs);
+    for (int64_t i = fs->lo; i < fs->hi; i++) {
+        int64_t live = fs->in[i] ? r->events[i].live_bytes : -1;
+        if (live > fs->peak) {
+            fs->peak = live;
+            fs->n_peaks = 0;
+        }
+        if (live != fs->peak || live < 0)
+            continue;
+        if (fs->n_peaks == fs->cap_peaks) {
+            fs->cap_peaks = fs->cap_peaks ? 2 * fs->cap_peaks : 64;
+            fs->peaks = realloc(fs->peaks, sizeof(int64_t) * (size_t)fs->cap_peaks);
+            if (!fs->peaks)
+                abort();
+        }
+        fs->peaks[fs->n_peaks++] = i;
+    }
+}
+
+static void ck_fscope_alloc(const ck_ctx *cx, ck_fscope *fs)
+{
+    *fs = (ck_fscope){.func = -1, .peak = -1};
+    fs->in = malloc((size_t)cx->r->n_events + 1);
+    if (!fs->in)
+        abort();
+}
+
+static void ck_fscope_free(ck_fscope *fs)
+{
+    free(fs->in);
+    free(fs->peaks);
+}
+
+/* ---- the rule ---- */
+
+static int ck_cmp_late(const void *a, const void *b)
+{
+    const ck_late *x = a, *y = b;
+    if (x->func != y->func)
+        return x->func - y->func;
+    if (x->site != y->site)
+        return x->site - y->site;
+    return x->made < y->made ? -1 : x->made > y->made;
+}
+
+/* Whether every peak event of fs lies strictly inside a window of g[0..n). */
+static bool ck_peaks_covered(const ck_fscope *fs, const ck_late *g, int n)
+{
+    int w = 0;
+    for (int64_t k = 0; k < fs->n_peaks; k++) {
+        int64_t p = fs->peaks[k];
+        while (w < n && g[w].end <= p)
+            w++;
+        if (w == n || g[w].last >= p)
+            return false;
+    }
+    return fs->n_peaks > 0;
+}
+
+/* The peak of fs with every storage of g[0..n) freed right after its last
+ * use (windows in order of allocation, not overlapping). */
+static int64_t ck_peak_without(const ck_ctx *cx, const ck_fscope *fs, const ck_late *g, int n)
+{
+    int64_t peak = -1;
+    int w = 0;
+    for (int64_t i = fs->lo; i < fs->hi; i++) {
+        if (!fs->in[i])
+            continue;
+        while (w < n && g[w].end <= i)
+            w++;
+        int64_t sub = w < n && g[w].last < i ? cx->r->storages[g[w].s].nbytes : 0;
+        if (cx->r->events[i].live_bytes - sub > peak)
+            peak = cx->r->events[i].live_bytes - sub;
+    }
+    return peak;
+}
+
+/* The candidates: storages that could have been released earlier. */
+static ck_late *ck_late_candidates(ck_ctx *cx, int *n_out)
+{
+    ck_late *all = NULL, lt;
+    ck_holders hs = {0};
+    int n = 0, cap = 0;
+    for (int s = 0; s < cx->r->n_storages; s++) {
+        if (!ck_late_measure(cx, s, &lt))
+            continue;
+        ck_holders_replay(cx, s, lt.end, &hs);
+        if (ck_holders_leaky(cx, &hs) || ck_hidden_later_use(cx, &lt))
+            continue;
+        lt.site = cx->r->storages[s].value;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            all = realloc(all, sizeof *all * (size_t)cap);
+            if (!all)
+                abort();
+        }
+        all[n++] = lt;
+    }
+    free(hs.h);
+    if (n > 1)
+        qsort(all, (size_t)n, sizeof *all, ck_cmp_late);
+    *n_out = n;
+    return all;
+}
+
+/* A storage whose last use comes before its function's peak and whose
+ * release comes after it (or, in main, never comes) raises that peak by up
+ * to its bytes.  The release can move to right after the statement, in the
+ * release's own block, that holds the last use; the saving is the peak of
+ * the function (over all its activations, every execution of the call site
+ * moved) minus the peak recomputed so, and it must reach both thresholds
+ * (bytes, percent of the peak).  Quiet when a handle is used where the log
+ * cannot see (a query, an external call, a copy into another variable),
+ * and for storages a leak keeps alive (leaked-tensor's business). */
+void ck_rule_late_release(ck_ctx *cx)
+{
+    if (!cx->log_complete)
+        return;
+    int n;
+    ck_late *all = ck_late_candidates(cx, &n);
+    ck_fscope fs;
+    ck_holders hs = {0};
+    ck_fscope_alloc(cx, &fs);
+    for (int k = 0, end; k < n; k = end) {
+        for (end = k + 1; end < n && all[end].func == all[k].func && all[end].site == all[k].site;)
+            end++;
+        if (fs.func != all[k].func)
+            ck_fscope_build(cx, all[k].func, &fs);
+        if (!ck_peaks_covered(&fs, all + k, end - k))
+            continue;
+        int64_t new_peak = ck_peak_without(cx, &fs, all + k, end - k);
+        int64_t saved = fs.peak - new_peak;
+        if (saved < cx->o->late_release_min_bytes ||
+            saved * 100 < fs.peak * cx->o->late_release_min_percent)
+            continue;
+        ck_holders_replay(cx, all[k].s, all[k].end, &hs);
+        ck_late_report(cx, &all[k], &hs, &fs, new_peak, end - k);
+    }
+    ck_fscope_free(&fs);
+    free(hs.h);
+    free(all);
+}
+
+/* ---- leaked-tensor ---- */
+
+typedef struct ck_lost_site {
+    int64_t first; /* its first LOST event */
+    int64_t count;
+} ck_lost_site;
+
+/* Whether the LOST event e leaks: in main's straight code only a handle
+ * that is the last reachable one counts, and going out of scope there is
+ * the program's end's business. */
+static bool ck_lost_leaks(const ck_ctx *cx, int64_t i, ck_holders *hs)
+{
+    const an_event *e = ck_event(cx, i);
+    int s = e->storage;
+    if (e->var >= 0 && cx->r->unit->vars[e->var].is_temp)
+        return false; /* a temporary reused by a loop: ck_temporaries' */
+    if (s < 0 || s >= cx->r->n_storages || cx->r->storages[s].nbytes <= 0 ||
+        cx->r->storages[s].discarded || cx->r->storages[s].free_event >= 0)
+        return false;
+    if (!ck_ir_is_main(cx, e->func) || e->loop_depth > 0)
+        return true;
+    if (strcmp(e->lost_why ? e->lost_why : "", "out of scope") == 0)
+        return false;
+    ck_holders_replay(cx, s, ck_storage_end(cx, s), hs);
+    return ck_holders_named(cx, hs) == 0;
+}
+
+/* Before the closing brace of the block the variable goes out of, `tl_release(v);`. */
+static void ck_lost_fix(ck_ctx *cx, an_diag *d, const an_event *e)
+{
+    const ir_block *b = ck_ir_block_ending(cx, e->func, e->line, e->col);
+    int len;
+    const char *line = ck_src_line(ck_source(cx), e->line, &len);
+    bool declared = false;
+    for (int k = 0; b && k < b->n_decls; k++)
+        declared = declared || b->decls[k] == e->var;
+    if (!d || !b || !declared || ck_ir_block_jumps(b) || !line || e->col < 1 || e->col > len ||
+        line[e->col - 1] != '}')
+        return;
+    for (int k = 0; k < e->col - 1; k++)
+        if (line[k] != ' ' && line[k] != '\t')
+            return;
+    const ir_var *v = &cx->r->unit->vars[e->var];
+    char *indent = ck_src_indent(ck_source(cx), v->loc.line);
+    char *text = ck_strfmt("%stl_release(%s);\n", indent, v->name);
+    ck_fixit(d, (ck_pos){e->line, 1}, (ck_pos){e->line, 1}, text);
+    free(indent);
+    free(text);
+}
+
+static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
+{
+    const an_event *e = ck_event(cx, site->first);
+    const an_storage *st = &cx->r->storages[e->storage];
+    const char *why = e->lost_why ? e->lost_why : "lost";
+    char *maker = ck_value_label(cx, st->value);
+    char *who = e->var >= 0 ? ck_strfmt("'%s'", cx->r->unit->vars[e->var].name)
+                            : ck_strfmt("the returned tensor");
+    char *times = site->count > 1 ? ck_strfmt(" (%lld times here, %s in all)",
+                                              (long long)site->count,
+                                              ck_bytes(st->nbytes * site->count).s)
+                                  : ck_strfmt("%s", "");
+    an_diag *d = ck_diag_add(cx, CK_leaked_tensor, e->line, e->col,
+                             "%s is %s while its handle keeps %s alive (the storage of %s): it "
+                             "can never be released%s", who,
+                             strcmp(why, "result discarded") == 0 ? "discarded" : why,
+                             ck_bytes(st->nbytes).s, maker, times);
+    if (e->handle_value >= 0)
+        ck_note(d, cx->r->values[e->handle_value].line, cx->r->values[e->handle_value].col,
+                "the handle is made here");
+    if (strcmp(why, "out of scope") == 0 && e->var >= 0)
+        ck_lost_fix(cx, d, e);
+    free(maker);
+    free(who);
+    free(times);
+}
+
+/* Whether the temporary of call site v is handed on (returned, stored,
+ * copied, passed to an external function): someone else may release it. */
+static bool ck_temp_handed_on(const ck_ctx *cx, int v)
+{
+    const an_value *x = &cx->r->values[v];
+    int var = ck_ir_call_result(cx, x->func, x->line, x->col);
+    unsigned gone = 1u << CK_MENTION_RETURN | 1u << CK_MENTION_ESCAPE | 1u << CK_MENTION_ALIAS |
+                    1u << CK_MENTION_EXTERNAL;
+    return var < 0 || ck_var_mentioned(cx, var, gone);
+}
+
+/* Whether the temporary made by CALL event e leaks its storage: always
+ * outside main's straight code; there, only when it is the storage's own
+ * or when every named handle into the storage is released. */
+static bool ck_temp_leaks(const ck_ctx *cx, const an_event *e, ck_holders *hs)
+{
+    const an_report *r = cx->r;
+    int s = e->storage;
+    if (s < 0 || s >= r->n_storages || r->storages[s].nbytes <= 0 || r->storages[s].discarded ||
+        r->storages[s].free_event >= 0)
+        return false;
+    if (!ck_ir_is_main(cx, e->func) || e->loop_depth > 0 || r->storages[s].value == e->value)
+        return true;
+    ck_holders_replay(cx, s, ck_storage_end(cx, s), hs);
+    return ck_holders_named(cx, hs) == 0;
+}
+
+static void ck_temp_report(ck_ctx *cx, int v, int64_t first, int64_t count)
+{
+    const an_report *r = cx->r;
+    const an_value *x = &r->values[v];
+    const an_storage *st = &r->storages[ck_event(cx, first)->storage];
+    bool own = st->value == v;
+    char *times = count > 1 ? ck_strfmt(" (%lld times, %s in all)", (long long)count,
+                                        ck_bytes(st->nbytes * count).s)
+                            : ck_strfmt("%s", "");
+    char *owner = own ? ck_strfmt("its own %s storage", ck_bytes(st->nbytes).s)
+                      : ck_strfmt("the %s storage made at line %d", ck_bytes(st->nbytes).s,
+                                  st->alloc_line);
+    ck_diag_add(cx, CK_leaked_tensor, x->line, x->col,
+                "the temporary made by tl_%s is never released and keeps %s alive%s; assign it "
+                "to a variable and release it", mt_ops[x->op].name, owner, times);
+    free(times);
+    free(owner);
+}
+
+/* A temporary (a nested call's result) can never be released: every
+ * execution that holds a storage leaks it.  Reported once per call site
+ * with the count. */
+static void ck_temporaries(ck_ctx *cx, ck_holders *hs)
+{
+    const an_report *r = cx->r;
+    int64_t *first = malloc(sizeof(int64_t) * ((size_t)r->n_values + 1));
+    int64_t *count = calloc((size_t)r->n_values + 1, sizeof(int64_t));
+    signed char *temp = calloc((size_t)r->n_values + 1, 1); /* 1 yes, -1 no, 0 not asked */
+    if (!first || !count || !temp)
+        abort();
+    for (int64_t k = 0; k < cx->n_picks[CK_PICK_TEMP]; k++) {
+        int64_t i = cx->picks[CK_PICK_TEMP][k];
+        const an_event *e = ck_event(cx, i);
+        int v = e->value;
+        if (temp[v] == 0)
+            temp[v] = ck_temp_handed_on(cx, v) ? -1 : 1;
+        if (temp[v] < 0 || !ck_temp_leaks(cx, e, hs))
+            continue;
+        if (count[e->value]++ == 0)
+            first[e->value] = i;
+    }
+    for (int v = 0; v < r->n_values; v++)
+        if (count[v] > 0)
+            ck_temp_report(cx, v, first[v], count[v]);
+    free(first);
+    free(count);
+    free(temp);
+}
+
+/* A handle that becomes unreachable (its variable overwritten, out of
+ * scope in a loop or at the end of a function other than main, a returned
+ * tensor discarded) while it holds a storage: the storage is never freed.
+ * Reported once per site, with the count of executions that leaked. */
+void ck_rule_leaked_tensor(ck_ctx *cx)
+{
+    ck_holders hs = {0};
+    ck_lost_site *sites = calloc((size_t)cx->n_picks[CK_PICK_LOST] + 1, sizeof *sites);
+    int64_t n_sites = 0;
+    if (!sites)
+        abort();
+    for (int64_t p = 0; p < cx->n_picks[CK_PICK_LOST]; p++) {
+        int64_t i = cx->picks[CK_PICK_LOST][p];
+        const an_event *e = ck_event(cx, i);
+        if (!ck_lost_leaks(cx, i, &hs))
+            continue;
+        int64_t k = 0;
+        while (k < n_sites && (ck_event(cx, sites[k].first)->line != e->line ||
+                               ck_event(cx, sites[k].first)->col != e->col))
+            k++;
+        if (k == n_sites)
+            sites[n_sites++] = (ck_lost_site){i, 0};
+        sites[k].count++;
+    }
+    for (int64_t k = 0; k < n_sites; k++)
+        ck_lost_report(cx, &sites[k]);
+    ck_temporaries(cx, &hs);
+    free(sites);
+    free(hs.h);
+}

@@ -1,0 +1,193 @@
+/*
+ * dg_util.c: growable strings, HTML escaping, byte and shape formatting and
+ * colour ramps for the diagrams.  Allocation failure aborts: a diagram is
+ * drawn after the analysis, when there is nothing left to clean up but the
+ * process itself.
+ */
+#include "dg_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_report.h"
+
+void *dg_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+void *dg_xrealloc(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        abort();
+    void *q = realloc(p, n * size != 0 ? n * size : 1);
+    if (!q)
+        abort();
+    return q;
+}
+
+char *dg_xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        abort();
+    return d;
+}
+
+static void buf_reserve(dg_buf *b, size_t extra)
+{
+    if (b->s && b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->s = dg_xrealloc(b->s, cap, 1);
+    b->cap = cap;
+    b->s[b->len] = '\0';
+}
+
+void dg_buf_printf(dg_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        abort();
+    buf_reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void dg_buf_puts(dg_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    buf_reserve(b, n);
+    memcpy(b->s + b->len, s, n + 1);
+    b->len += n;
+}
+
+void dg_buf_html(dg_buf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': dg_buf_puts(b, "&amp;"); break;
+        case '<': dg_buf_puts(b, "&lt;"); break;
+        case '>': dg_buf_puts(b, "&gt;"); break;
+        case '"': dg_buf_puts(b, "&quot;"); break;
+        default: {
+            char c[2] = {*s, '\0'};
+            dg_buf_puts(b, c);
+        }
+        }
+    }
+    buf_reserve(b, 0);
+}
+
+void dg_buf_free(dg_buf *b)
+{
+    free(b->s);
+    *b = (dg_buf){0};
+}
+
+char *dg_buf_take(dg_buf *b)
+{
+    buf_reserve(b, 0);
+    char *s = b->s;
+    *b = (dg_buf){0};
+    return s;
+}
+
+void dg_buf_bytes(dg_buf *b, int64_t bytes)
+{
+    char tmp[48];
+    dg_buf_puts(b, an_format_bytes(tmp, sizeof tmp, bytes));
+}
+
+void dg_buf_bytes_short(dg_buf *b, int64_t bytes)
+{
+    static const char units[] = "BKMGTPE";
+    double v = (double)bytes;
+    int u = 0;
+    if (bytes < 0) {
+        dg_buf_puts(b, "?");
+        return;
+    }
+    while (v >= 1000.0 && u < 6) { /* 1000 so that "1023K" never needs 5 digits */
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        dg_buf_printf(b, "%" PRId64 "B", bytes);
+    else if (v < 9.95 && v != (double)(int64_t)v)
+        dg_buf_printf(b, "%.1f%c", v, units[u]);
+    else
+        dg_buf_printf(b, "%.0f%c", v, units[u]);
+}
+
+void dg_color_mix(char out[8], unsigned lo, unsigned hi, double t)
+{
+    unsigned c[3];
+    if (t < 0)
+        t = 0;
+    if (t > 1)
+        t = 1;
+    for (int k = 0; k < 3; k++) {
+        double a = (double)((lo >> (16 - 8 * k)) & 0xff), b = (double)((hi >> (16 - 8 * k)) & 0xff);
+        c[k] = (unsigned)(a + (b - a) * t + 0.5);
+    }
+    snprintf(out, 8, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
+}
+
+const char *dg_value_name(const an_value *v)
+{
+    return v->name ? v->name : mt_ops[v->op].name;
+}
+
+void dg_buf_shape(dg_buf *b, const an_value *v)
+{
+    if (!v->executed || !v->known || v->error) {
+        dg_buf_puts(b, "?");
+        return;
+    }
+    dg_buf_puts(b, "(");
+    for (int d = 0; d < v->l.ndim; d++)
+        dg_buf_printf(b, "%s%" PRId64, d ? ", " : "", v->l.shape[d]);
+    dg_buf_printf(b, "%s) %s", v->l.ndim == 1 ? "," : "", mt_dtype_name(v->l.dtype));
+}
+
+void dg_buf_html_wrapped(dg_buf *b, const char *text, int width)
+{
+    int col = 0;
+    for (const char *p = text; *p;) {
+        const char *end = p;
+        while (*end && *end != ' ' && *end != '\n')
+            end++;
+        int n = (int)(end - p);
+        if (col > 0 && col + 1 + n > width) {
+            dg_buf_puts(b, "<BR ALIGN=\"LEFT\"/>");
+            col = 0;
+        } else if (col > 0) {
+            dg_buf_puts(b, " ");
+            col++;
+        }
+        char *word = dg_xcalloc((size_t)n + 1, 1);
+        memcpy(word, p, (size_t)n);
+        dg_buf_html(b, word);
+        free(word);
+        col += n;
+        if (*end == '\n') {
+            dg_buf_puts(b, "<BR ALIGN=\"LEFT\"/>");
+            col = 0;
+        }
+        p = *end ? end + 1 : end;
+    }
+    if (col > 0)
+        dg_buf_puts(b, "<BR ALIGN=\"LEFT\"/>");
+}

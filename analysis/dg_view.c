@@ -1,0 +1,299 @@
+/*
+ * dg_view.c: fitting the lifetime model to a page or a terminal.
+ *
+ * A view column stands for a range of model columns and shows one moment
+ * of it: the call after which the most bytes are live, so a column that
+ * holds the peak shows the peak.  Two ways to fit:
+ *  - elide (the drawn chart): the first, the last and the columns around
+ *    the peak keep a column each; every gap between them becomes one
+ *    column that says how many calls it stands for;
+ *  - bucket (the text chart): neighbouring columns are merged evenly.
+ * Rows past max_rows: the rows that matter least (not live at the peak,
+ * fewest bytes in the drawn columns) are merged into one last row, which
+ * says how many.
+ * The cells (bytes and storages live) are computed once, for the view.
+ * The notes that say what a view merged or left out are worded here, for
+ * both charts.
+ */
+#include "dg_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int heaviest_col(const dg_timeline *t, int lo, int hi)
+{
+    int best = lo;
+    for (int c = lo + 1; c < hi; c++)
+        if (t->r->events[t->cols[c].ev].live_bytes > t->r->events[t->cols[best].ev].live_bytes)
+            best = c;
+    if (t->peak_col >= lo && t->peak_col < hi)
+        best = t->peak_col;
+    return best;
+}
+
+static void vcol_push(dg_view *v, const dg_timeline *t, int lo, int hi)
+{
+    v->cols[v->n_cols++] = (dg_vcol){.col_lo = lo, .col_hi = hi, .col = heaviest_col(t, lo, hi)};
+    if (hi - lo > 1)
+        v->n_hidden_cols += hi - lo;
+    if (t->peak_col >= lo && t->peak_col < hi)
+        v->peak_vcol = v->n_cols - 1;
+}
+
+static void keep_range(bool *keep, int n, int lo, int hi)
+{
+    for (int c = lo < 0 ? 0 : lo; c < hi && c < n; c++)
+        keep[c] = true;
+}
+
+/* Each row's weight in view v: live at the peak first, then the most bytes
+ * it holds in a drawn column (a row live in no drawn column weighs least). */
+static int64_t *row_weights(const dg_view *v, const dg_timeline *t)
+{
+    int64_t *w = dg_xcalloc((size_t)t->n_rows + 1, sizeof *w);
+    for (int k = 0; k < t->n_rows; k++) {
+        for (int c = 0; c < v->n_cols; c++) {
+            int64_t n, b = dg_timeline_cell(t, k, t->cols[v->cols[c].col].ev, &n);
+            b = b < 0 && n > 0 ? 1 : b;
+            w[k] = b > w[k] ? b : w[k];
+        }
+        w[k] = w[k] / 2 + (t->rows[k].at_peak ? INT64_MAX / 2 : 0);
+    }
+    return w;
+}
+
+static int pick_row(const int64_t *w, int n, const bool *taken)
+{
+    int best = -1;
+    for (int k = 0; k < n; k++)
+        if (!taken[k] && (best < 0 || w[k] > w[best]))
+            best = k;
+    return best;
+}
+
+/* v->rows: all rows, or the max_rows - 1 that weigh most, in order, and -1
+ * for the rest merged into one. */
+static void choose_rows(dg_view *v, const dg_timeline *t, int max_rows)
+{
+    int keep = t->n_rows <= max_rows ? t->n_rows : (max_rows > 1 ? max_rows - 1 : 1);
+    bool *shown = dg_xcalloc((size_t)t->n_rows + 1, sizeof *shown);
+    int64_t *w = row_weights(v, t);
+    for (int k = 0; k < keep; k++)
+        shown[pick_row(w, t->n_rows, shown)] = true;
+    v->rows = dg_xcalloc((size_t)keep + 2, sizeof *v->rows);
+    for (int k = 0; k < t->n_rows; k++) {
+        if (shown[k])
+            v->rows[v->n_rows++] = k;
+        else
+            v->n_hidden_rows++;
+    }
+    if (v->n_hidden_rows)
+        v->rows[v->n_rows++] = -1;
+    free(w);
+    free(shown);
+}
+
+/* The view row that model row k is drawn in. */
+static int view_row_of(const dg_view *v, const int *slot, int k)
+{
+    return slot[k] >= 0 ? slot[k] : v->n_rows - 1; /* -1: the merged rest */
+}
+
+static void add_cell(dg_view *v, int out, int c, int64_t bytes, int64_t count)
+{
+    int64_t i = (int64_t)out * v->n_cols + c;
+    v->bytes[i] = v->bytes[i] < 0 || bytes < 0 ? -1 : v->bytes[i] + bytes;
+    v->count[i] += count;
+}
+
+/* The cells of the rows in v->rows (rows not in it add to the merged rest). */
+static void fill_cells(dg_view *v, const dg_timeline *t)
+{
+    int *slot = dg_xcalloc((size_t)t->n_rows + 1, sizeof *slot);
+    for (int k = 0; k < t->n_rows; k++)
+        slot[k] = -1;
+    for (int j = 0; j < v->n_rows; j++)
+        if (v->rows[j] >= 0)
+            slot[v->rows[j]] = j;
+    v->bytes = dg_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->bytes);
+    v->count = dg_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->count);
+    for (int k = 0; k < t->n_rows; k++) {
+        int out = view_row_of(v, slot, k);
+        for (int c = 0; c < v->n_cols; c++) {
+            int64_t n, b = dg_timeline_cell(t, k, t->cols[v->cols[c].col].ev, &n);
+            add_cell(v, out, c, b, n);
+        }
+    }
+    for (int64_t i = 0; i < (int64_t)v->n_rows * v->n_cols; i++)
+        v->max_cell = v->bytes[i] > v->max_cell ? v->bytes[i] : v->max_cell;
+    free(slot);
+}
+
+static void make_rows(dg_view *v, const dg_timeline *t, int max_rows)
+{
+    choose_rows(v, t, max_rows < 1 ? 1 : max_rows);
+    fill_cells(v, t);
+}
+
+void dg_view_elide(dg_view *v, const dg_timeline *t, int max_columns, int max_rows)
+{
+    int n = t->n_cols, k = (max_columns - 2) / 3;
+    *v = (dg_view){.peak_vcol = -1};
+    v->cols = dg_xcalloc((size_t)n + 1, sizeof *v->cols);
+    bool *keep = dg_xcalloc((size_t)n + 1, sizeof *keep);
+    if (n <= max_columns || k < 1) {
+        keep_range(keep, n, 0, n);
+    } else {
+        int p = t->peak_col >= 0 ? t->peak_col : n / 2;
+        keep_range(keep, n, 0, k);
+        keep_range(keep, n, n - k, n);
+        keep_range(keep, n, p - k / 2, p - k / 2 + k);
+    }
+    for (int c = 0; c < n;) {
+        int e = c + 1;
+        while (e < n && !keep[c] && !keep[e])
+            e++;
+        vcol_push(v, t, c, e);
+        c = e;
+    }
+    free(keep);
+    make_rows(v, t, max_rows);
+}
+
+void dg_view_bucket(dg_view *v, const dg_timeline *t, int max_columns, int max_rows)
+{
+    int n = t->n_cols, m = max_columns < 1 ? 1 : max_columns;
+    int per = n <= m ? 1 : (n + m - 1) / m;
+    *v = (dg_view){.peak_vcol = -1};
+    v->cols = dg_xcalloc((size_t)n + 1, sizeof *v->cols);
+    for (int c = 0; c < n; c += per)
+        vcol_push(v, t, c, c + per < n ? c + per : n);
+    make_rows(v, t, max_rows);
+}
+
+void dg_view_bucket_like(dg_view *v, const dg_timeline *t, int max_columns, const dg_view *rows_of)
+{
+    int n = t->n_cols, m = max_columns < 1 ? 1 : max_columns;
+    int per = n <= m ? 1 : (n + m - 1) / m;
+    *v = (dg_view){.peak_vcol = -1, .n_hidden_rows = rows_of->n_hidden_rows};
+    v->cols = dg_xcalloc((size_t)n + 1, sizeof *v->cols);
+    for (int c = 0; c < n; c += per)
+        vcol_push(v, t, c, c + per < n ? c + per : n);
+    v->rows = dg_xcalloc((size_t)rows_of->n_rows + 1, sizeof *v->rows);
+    memcpy(v->rows, rows_of->rows, sizeof *v->rows * (size_t)rows_of->n_rows);
+    v->n_rows = rows_of->n_rows;
+    fill_cells(v, t);
+}
+
+void dg_view_free(dg_view *v)
+{
+    free(v->cols);
+    free(v->rows);
+    free(v->bytes);
+    free(v->count);
+    *v = (dg_view){0};
+}
+
+int64_t dg_view_cell(const dg_view *v, int k, int c, int64_t *n_live)
+{
+    int64_t i = (int64_t)k * v->n_cols + c;
+    *n_live = v->count[i];
+    return v->bytes[i];
+}
+
+/* "main(): 7 calls, peak 640 MiB after line 29 (clone f)" */
+void dg_life_summary(dg_buf *b, const dg_timeline *t)
+{
+    dg_buf_printf(b, "%s(): %lld call%s", t->f->name, (long long)t->n_calls,
+                  t->n_calls == 1 ? "" : "s");
+    if (t->peak_col < 0)
+        return;
+    const an_event *e = &t->r->events[t->cols[t->peak_col].ev];
+    dg_buf_puts(b, ", peak ");
+    dg_buf_bytes(b, t->peak_bytes);
+    dg_buf_printf(b, " after line %d (%s", e->line, mt_ops[e->op].name);
+    if (e->value >= 0 && t->r->values[e->value].name)
+        dg_buf_printf(b, " %s", t->r->values[e->value].name);
+    dg_buf_puts(b, ")");
+    if (t->f->is_root) {
+        dg_buf_puts(b, ", live at the end ");
+        dg_buf_bytes(b, t->f->end_live_bytes);
+    }
+}
+
+static void note(dg_buf *b, const char *sep, int *n)
+{
+    if ((*n)++)
+        dg_buf_puts(b, sep);
+}
+
+/* Notes on the columns: grouped runs, the search's limit, merged columns. */
+static void column_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const char *sep,
+                         int *n)
+{
+    if (t->n_spans) {
+        note(b, sep, n);
+        dg_buf_puts(b, "A run of calls that repeats back to back (a loop's iterations, a "
+                       "function called again and again) is drawn once with its count: the "
+                       "heaviest repetition, which holds the peak when the run does; --expand "
+                       "draws every call.");
+    }
+    if (t->grouping_cut) {
+        note(b, sep, n);
+        dg_buf_puts(b, "The search for repeated runs stopped at its work limit: later calls are "
+                       "not grouped.");
+    }
+    if (v->n_hidden_cols) {
+        note(b, sep, n);
+        dg_buf_printf(b, "%lld of %d columns are merged into columns marked … (each shows "
+                      "its heaviest moment); --max-columns draws more.",
+                      (long long)v->n_hidden_cols, t->n_cols);
+    }
+}
+
+/* Notes on the rows: merged rows, storages of branch arms not kept. */
+static void row_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const char *sep, int *n)
+{
+    if (v->n_hidden_rows) {
+        note(b, sep, n);
+        dg_buf_printf(b, "%d smaller storage rows are summed in the last row; --max-rows draws more.",
+                      v->n_hidden_rows);
+    }
+    if (t->n_discarded) {
+        note(b, sep, n);
+        dg_buf_printf(b, "%d row%s: made on the arm of an unknown branch that the analysis did not "
+                      "keep (live only until that arm ends).", t->n_discarded,
+                      t->n_discarded == 1 ? "" : "s");
+    }
+    if (t->n_discarded_hidden) {
+        const an_storage *st = &t->r->storages[t->discarded_example];
+        note(b, sep, n);
+        dg_buf_printf(b, "Not drawn: %d storage%s made on the arm of an unknown branch that the "
+                      "analysis did not keep (S%d, line %d%s).", t->n_discarded_hidden,
+                      t->n_discarded_hidden == 1 ? "" : "s", st->id, st->alloc_line,
+                      t->n_discarded_hidden > 1 ? ", ..." : "");
+    }
+}
+
+/* What the chart leaves out or merges, one sentence each, joined by sep. */
+void dg_life_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const char *sep)
+{
+    int n = 0;
+    column_notes(b, t, v, sep, &n);
+    row_notes(b, t, v, sep, &n);
+    if (t->f->unknown_bytes) {
+        note(b, sep, &n);
+        dg_buf_puts(b, "Some storage sizes are unknown (?): the live totals and the peak are "
+                       "lower bounds.");
+    }
+    if (t->range.own_only) {
+        note(b, sep, &n);
+        dg_buf_puts(b, "Only this function's own calls are columns; the live totals count the "
+                       "whole program.");
+    }
+    if (t->r->n_events_dropped) {
+        note(b, sep, &n);
+        dg_buf_printf(b, "The event log is full: %lld later events are not drawn (--max-events).",
+                      (long long)t->r->n_events_dropped);
+    }
+}

@@ -1,0 +1,162 @@
+/*
+ * fe_compdb.c: read a compilation database with libclang
+ * (clang_CompilationDatabase_fromDirectory, getAllCompileCommands) and copy
+ * every command out of libclang's strings, so callers never see libclang.
+ * Only the commands the database holds are returned: libclang's inference
+ * of commands for files it does not list is never asked for.
+ */
+#include "fe_compdb.h"
+
+#include <clang-c/CXCompilationDatabase.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A copy of s, disposed; NULL when out of memory. */
+static char *fe_cdb_take(CXString s)
+{
+    const char *c = clang_getCString(s);
+    char *copy = strdup(c ? c : "");
+    clang_disposeString(s);
+    return copy;
+}
+
+static bool fe_cdb_copy(CXCompileCommand c, fe_compile_command *out)
+{
+    unsigned n = clang_CompileCommand_getNumArgs(c);
+    out->directory = fe_cdb_take(clang_CompileCommand_getDirectory(c));
+    out->file = fe_cdb_take(clang_CompileCommand_getFilename(c));
+    out->argv = calloc((size_t)n + 1, sizeof *out->argv);
+    if (!out->directory || !out->file || !out->argv)
+        return false;
+    for (unsigned k = 0; k < n; k++) {
+        out->argv[k] = fe_cdb_take(clang_CompileCommand_getArg(c, k));
+        if (!out->argv[k])
+            return false;
+        out->argc++;
+    }
+    return true;
+}
+
+fe_status fe_compdb_load(const char *build_dir, fe_compdb **out)
+{
+    CXCompilationDatabase_Error err;
+    *out = NULL;
+    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &err);
+    if (err != CXCompilationDatabase_NoError || !db)
+        return FE_ERR_NO_FILE;
+    CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
+    unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
+    fe_compdb *cdb = calloc(1, sizeof *cdb);
+    fe_status st = cdb ? FE_OK : FE_ERR_NO_MEMORY;
+    if (cdb && !(cdb->cmds = calloc((size_t)n + 1, sizeof *cdb->cmds)))
+        st = FE_ERR_NO_MEMORY;
+    for (unsigned k = 0; st == FE_OK && k < n; k++, cdb->n++)
+        if (!fe_cdb_copy(clang_CompileCommands_getCommand(cmds, k), &cdb->cmds[k]))
+            st = FE_ERR_NO_MEMORY;
+    if (cmds)
+        clang_CompileCommands_dispose(cmds);
+    clang_CompilationDatabase_dispose(db);
+    if (st != FE_OK) { /* n counts the partly copied command too */
+        fe_compdb_free(cdb);
+        return st;
+    }
+    *out = cdb;
+    return FE_OK;
+}
+
+/* The flags whose value is a path (joined, as in -Iinc, or the next argument). */
+static const char *const fe_cdb_path_flags[] = {
+    "-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "-isysroot",
+    "-iprefix", "-iwithprefix", "-iwithprefixbefore", "--sysroot=", "-F", "-cxx-isystem"};
+
+#define FE_CDB_N_PATH_FLAGS (int)(sizeof fe_cdb_path_flags / sizeof fe_cdb_path_flags[0])
+
+/* dir/path when path is relative, else a copy of path. */
+static char *fe_cdb_join(const char *dir, const char *path)
+{
+    if (path[0] == '/' || path[0] == '\0')
+        return strdup(path);
+    char *p = malloc(strlen(dir) + strlen(path) + 2);
+    if (p)
+        sprintf(p, "%s/%s", dir, path);
+    return p;
+}
+
+/* Whether dir/arg names an existing file (a bare argument that is a path). */
+static bool fe_cdb_exists(const char *dir, const char *arg)
+{
+    char *p = fe_cdb_join(dir, arg);
+    bool ok = p && access(p, F_OK) == 0;
+    free(p);
+    return ok;
+}
+
+/* arg made absolute: the value of a path flag, a joined path flag, or a bare
+ * argument that names a file (the source file). */
+static char *fe_cdb_absolute_arg(const char *dir, const char *arg, bool value_of_flag)
+{
+    if (value_of_flag || (arg[0] != '-' && fe_cdb_exists(dir, arg)))
+        return fe_cdb_join(dir, arg);
+    for (int k = 0; k < FE_CDB_N_PATH_FLAGS; k++) {
+        size_t n = strlen(fe_cdb_path_flags[k]);
+        if (strncmp(arg, fe_cdb_path_flags[k], n) == 0 && arg[n] != '\0' &&
+            (n == 2 || fe_cdb_path_flags[k][n - 1] == '=')) {
+            char *rest = fe_cdb_join(dir, arg + n), *p = rest ? malloc(n + strlen(rest) + 1) : NULL;
+            if (p)
+                sprintf(p, "%.*s%s", (int)n, arg, rest);
+            free(rest);
+            return p;
+        }
+    }
+    return strdup(arg);
+}
+
+static bool fe_cdb_takes_path(const char *arg)
+{
+    for (int k = 0; k < FE_CDB_N_PATH_FLAGS; k++)
+        if (strcmp(arg, fe_cdb_path_flags[k]) == 0)
+            return true;
+    return strcmp(arg, "-o") == 0 || strcmp(arg, "-MF") == 0 || strcmp(arg, "-MT") == 0 ||
+           strcmp(arg, "-MQ") == 0;
+}
+
+char **fe_compdb_absolute(const fe_compile_command *c)
+{
+    char **argv = calloc((size_t)c->argc + 1, sizeof *argv);
+    bool ok = argv != NULL;
+    for (int k = 0; ok && k < c->argc; k++) {
+        bool value = k > 0 && fe_cdb_takes_path(c->argv[k - 1]);
+        argv[k] = k == 0 ? strdup(c->argv[0])
+                         : fe_cdb_absolute_arg(c->directory, c->argv[k], value);
+        ok = argv[k] != NULL;
+    }
+    if (!ok) {
+        fe_compdb_argv_free(argv, c->argc);
+        return NULL;
+    }
+    return argv;
+}
+
+void fe_compdb_argv_free(char **argv, int argc)
+{
+    for (int k = 0; argv && k < argc; k++)
+        free(argv[k]);
+    free(argv);
+}
+
+void fe_compdb_free(fe_compdb *db)
+{
+    if (!db)
+        return;
+    for (int k = 0; k < db->n; k++) {
+        fe_compile_command *c = &db->cmds[k];
+        free(c->directory);
+        free(c->file);
+        for (int a = 0; c->argv && a < c->argc; a++)
+            free(c->argv[a]);
+        free(c->argv);
+    }
+    free(db->cmds);
+    free(db);
+}

@@ -1,0 +1,35 @@
+# The checks of `tensorlint check` (analysis/check_*.c, tools/cmd_check.c):
+# golden samples that carry their expected diagnostics as comments, clean
+# samples that must stay silent, the project's samples against
+# tests/checks/samples.expect, the fix-its applied, SARIF against the
+# official 2.1.0 schema, the command line and -p on this build's own
+# compile_commands.json.  Included from tests/CMakeLists.txt.
+if(TARGET tensorlint_cli)
+  find_package(Python3 COMPONENTS Interpreter)
+  set(TL_CK_DIR ${CMAKE_CURRENT_SOURCE_DIR}/checks)
+  file(GLOB TL_CK_SAMPLES CONFIGURE_DEPENDS ${TL_CK_DIR}/*.c)
+  file(GLOB TL_PROJECT_SAMPLES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/samples/*/*.c)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME checks.golden
+             COMMAND ${Python3_EXECUTABLE} ${TL_CK_DIR}/run_checks.py $<TARGET_FILE:tensorlint_cli>
+                     --expect ${TL_CK_DIR}/samples.expect ${TL_CK_SAMPLES} ${TL_PROJECT_SAMPLES}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    add_test(NAME checks.fixits
+             COMMAND ${Python3_EXECUTABLE} ${TL_CK_DIR}/fixits.py $<TARGET_FILE:tensorlint_cli>
+                     ${TL_CK_SAMPLES} ${TL_PROJECT_SAMPLES}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(checks.golden checks.fixits PROPERTIES LABELS "checks")
+  endif()
+  # Debian's python3-jsonschema, as tests/checks/sarif.py says (not a pyenv shim)
+  if(EXISTS /usr/bin/python3)
+    add_test(NAME checks.sarif
+             COMMAND /usr/bin/python3 ${TL_CK_DIR}/sarif.py $<TARGET_FILE:tensorlint_cli>
+                     ${TL_CK_DIR}/sarif-2.1.0-rtm.5.json ${TL_CK_SAMPLES}
+                     ${PROJECT_SOURCE_DIR}/samples/worksheet/block1.c
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(checks.sarif PROPERTIES LABELS "checks")
+  endif()
+  add_test(NAME checks.cli
+           COMMAND ${TL_CK_DIR}/cli.sh $<TARGET_FILE:tensorlint_cli> ${PROJECT_BINARY_DIR})
+  set_tests_properties(checks.cli PROPERTIES LABELS "checks")
+endif()

@@ -1,0 +1,44 @@
+/* The analysis's own notes, and where it says nothing. */
+// CHECK-OPTIONS: --max-iterations=8
+#include <tensorlint/tensor.h>
+
+void consume(tl_tensor *t); /* defined elsewhere */
+
+static tl_tensor *twice(tl_tensor *x, int n)
+{
+    if (n <= 0)
+        return tl_clone(x);
+    return twice(x, n - 1); // expected-note {{recursion}} expected-note {{external-call}}
+}
+
+static void kept(tl_tensor *x)
+{
+    tl_tensor *y = tl_relu(x);
+    tl_release(y);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    tl_tensor *x = tl_randn(TL_SHAPE(16), TL_F32, TL_CPU);
+    consume(x); // expected-note {{external-call}}
+    kept(x);
+    for (int i = 0; i < argc; i++) { // expected-note {{unknown-trip-count}}
+        tl_tensor *y = tl_relu(x);
+        tl_release(y);
+    }
+    for (int i = 0; i < 4; i++) {
+        tl_tensor *y = tl_relu(x);
+        tl_release(y);
+    }
+    for (int i = 0; i < 100; i++) { // expected-warning {{analysis-limit}}
+        tl_tensor *y = tl_relu(x);
+        tl_release(y);
+    }
+    tl_tensor *slots[2];
+    slots[0] = tl_relu(x); // expected-note {{unsupported}}
+    tl_tensor *r = twice(x, 2);
+    tl_release(r);
+    tl_release(x);
+    return 0;
+}

@@ -1,0 +1,213 @@
+/*
+ * check_compdb.c: the jobs of `tensorlint check -p BUILD_DIR [FILE...]`.
+ *
+ * The database is first read with Jansson, only to say precisely what is
+ * wrong with a bad one (missing, not JSON, not an array, empty, an entry
+ * without "directory", "file" or a command); the commands themselves come
+ * from libclang's compilation-database API (frontend/fe_compdb.c).  Every
+ * C entry becomes a job with its own flags; CUDA (.cu) and other non-C
+ * entries are skipped, as are repeats of a file already taken.  A file the
+ * database names but the disk lacks, or a FILE asked for that the database
+ * lacks, becomes a failed job: reported, the rest analysed, exit 2.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include "check_driver.h"
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fe_compdb.h"
+
+typedef struct ck_cdb {
+    fe_compdb *db; /* the jobs' directories and commands point into it */
+} ck_cdb;
+
+static char *ck_cdb_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *ck_cdb_fmt(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    return s;
+}
+
+/* One entry's shape; NULL when fine, else what is wrong. */
+static const char *ck_cdb_entry_problem(const json_t *e)
+{
+    if (!json_is_object(e))
+        return "is not an object";
+    if (!json_is_string(json_object_get(e, "directory")))
+        return "has no \"directory\" string";
+    if (!json_is_string(json_object_get(e, "file")))
+        return "has no \"file\" string";
+    const json_t *cmd = json_object_get(e, "command"), *args = json_object_get(e, "arguments");
+    if (!json_is_string(cmd) && !json_is_array(args))
+        return "has neither a \"command\" string nor an \"arguments\" array";
+    return NULL;
+}
+
+/* Check the database's shape with Jansson; 0, or 2 after printing why. */
+static int ck_cdb_validate(const char *build_dir, const char *path)
+{
+    struct stat st;
+    if (stat(build_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tensorlint check: error: %s: no such build directory\n", build_dir);
+        return 2;
+    }
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "tensorlint check: error: %s: no such file (configure the build with "
+                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or run bear)\n", path);
+        return 2;
+    }
+    json_error_t err;
+    json_t *db = json_load_file(path, 0, &err);
+    if (!db) {
+        fprintf(stderr, "tensorlint check: error: %s:%d:%d: not a valid compilation database: %s\n",
+                path, err.line, err.column, err.text);
+        return 2;
+    }
+    int rc = 0;
+    if (!json_is_array(db) || json_array_size(db) == 0) {
+        fprintf(stderr, "tensorlint check: error: %s: %s\n", path,
+                json_is_array(db) ? "no compile commands in it"
+                                  : "expected a JSON array of compile commands");
+        rc = 2;
+    }
+    for (size_t k = 0; rc == 0 && k < json_array_size(db); k++) {
+        const char *why = ck_cdb_entry_problem(json_array_get(db, k));
+        if (why) {
+            fprintf(stderr, "tensorlint check: error: %s: entry %zu %s\n", path, k + 1, why);
+            rc = 2;
+        }
+    }
+    json_decref(db);
+    return rc;
+}
+
+static bool ck_cdb_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The command's file as an absolute path (resolved when it exists). */
+static char *ck_cdb_abs(const fe_compile_command *c)
+{
+    char real[PATH_MAX];
+    char *joined = c->file[0] == '/' ? ck_cdb_fmt("%s", c->file)
+                                     : ck_cdb_fmt("%s/%s", c->directory, c->file);
+    if (!realpath(joined, real))
+        return joined;
+    free(joined);
+    return ck_cdb_fmt("%s", real);
+}
+
+/* Whether FILE (one of files) names path. */
+static int ck_cdb_named(char **files, int n_files, const char *path)
+{
+    char real[PATH_MAX];
+    for (int k = 0; k < n_files; k++)
+        if (realpath(files[k], real) && strcmp(real, path) == 0)
+            return k;
+    return -1;
+}
+
+static ck_job *ck_cdb_push(ck_job **jobs, int *n)
+{
+    *jobs = realloc(*jobs, sizeof **jobs * (size_t)(*n + 1));
+    if (!*jobs)
+        abort();
+    ck_job *j = &(*jobs)[(*n)++];
+    memset(j, 0, sizeof *j);
+    return j;
+}
+
+/* A job per C entry (the named ones when files are given). */
+static void ck_cdb_make_jobs(ck_cdb *cdb, char **files, int n_files, bool *found, ck_job **jobs,
+                             int *n_jobs)
+{
+    for (int k = 0; k < cdb->db->n; k++) {
+        const fe_compile_command *c = &cdb->db->cmds[k];
+        char *path = ck_cdb_abs(c);
+        int named = ck_cdb_named(files, n_files, path);
+        bool dup = false;
+        for (int j = 0; j < *n_jobs && !dup; j++)
+            dup = strcmp((*jobs)[j].path, path) == 0;
+        if (!ck_cdb_ends_with(path, ".c") || dup || (n_files > 0 && named < 0)) {
+            if (named >= 0 && ck_cdb_ends_with(path, ".cu"))
+                fprintf(stderr, "tensorlint check: %s: CUDA source skipped (nvcc commands are not "
+                        "parsed)\n", files[named]);
+            if (named >= 0)
+                found[named] = true;
+            free(path);
+            continue;
+        }
+        if (named >= 0)
+            found[named] = true;
+        ck_job *j = ck_cdb_push(jobs, n_jobs);
+        j->path = path;
+        j->owned_argv = fe_compdb_absolute(c);
+        if (!j->owned_argv)
+            abort();
+        j->argc = c->argc;
+        j->argv = (const char *const *)j->owned_argv;
+        j->full_command = true;
+        if (access(path, R_OK) != 0)
+            j->skip_reason = ck_cdb_fmt("%s: no such file (named by the compilation database)",
+                                        path);
+    }
+}
+
+static int ck_cdb_cmp(const void *a, const void *b)
+{
+    return strcmp(((const ck_job *)a)->path, ((const ck_job *)b)->path);
+}
+
+int ck_compdb_jobs(const char *build_dir, char **files, int n_files, ck_job **jobs, int *n_jobs,
+                   void **owner)
+{
+    char *path = ck_cdb_fmt("%s/compile_commands.json", build_dir);
+    int rc = ck_cdb_validate(build_dir, path);
+    ck_cdb *cdb = calloc(1, sizeof *cdb);
+    *jobs = NULL;
+    *n_jobs = 0;
+    *owner = cdb;
+    if (rc == 0 && fe_compdb_load(build_dir, &cdb->db) != FE_OK) {
+        fprintf(stderr, "tensorlint check: error: %s: libclang cannot load it\n", path);
+        rc = 2;
+    }
+    bool *found = calloc((size_t)n_files + 1, sizeof *found);
+    if (rc == 0)
+        ck_cdb_make_jobs(cdb, files, n_files, found, jobs, n_jobs);
+    for (int k = 0; rc == 0 && k < n_files; k++) {
+        if (found[k])
+            continue;
+        ck_job *j = ck_cdb_push(jobs, n_jobs);
+        j->path = ck_cdb_fmt("%s", files[k]);
+        j->skip_reason = ck_cdb_fmt("%s: not in %s", files[k], path);
+    }
+    if (rc == 0 && *n_jobs > 1)
+        qsort(*jobs, (size_t)*n_jobs, sizeof **jobs, ck_cdb_cmp);
+    free(found);
+    free(path);
+    return rc;
+}
+
+void ck_compdb_free(void *owner)
+{
+    ck_cdb *cdb = owner;
+    if (!cdb)
+        return;
+    fe_compdb_free(cdb->db);
+    free(cdb);
+}

@@ -1,0 +1,272 @@
+/*
+ * check_jobs.c: analyse the jobs of `tensorlint check`, in parallel.
+ *
+ * Each worker thread takes the next job, parses its file (libclang, a new
+ * index per parse, so threads share nothing there), runs the interpreter,
+ * then the rules, and keeps the diagnostics the options ask for.  The
+ * interpreter keeps state in file-scope variables (an_analyze.c), so one
+ * lock serialises an_analyze; parsing, the bulk of the time, runs in
+ * parallel.  A -p command is parsed with its paths made absolute and no
+ * working directory (libclang's -working-directory would change the
+ * directory of the whole process under the other threads).  Results land
+ * in the job; the caller prints them in job order, so the output does not
+ * depend on the schedule.
+ */
+#define _GNU_SOURCE /* open_memstream, asprintf */
+#include "check_driver.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_report.h"
+#include "fe_compdb.h"
+#include "frontend.h"
+
+typedef struct ck_pool {
+    ck_job *jobs;
+    int n_jobs, next, done;
+    const ck_job_options *o;
+    bool progress;
+    pthread_mutex_t lock;     /* next, done, the progress line */
+    pthread_mutex_t analyse;  /* an_analyze is not reentrant */
+} ck_pool;
+
+static char *ck_dup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        abort();
+    return d;
+}
+
+static char *ck_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *ck_fmt(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    return s;
+}
+
+/* clang's errors of a unit that does not compile, as one string. */
+static char *ck_clang_errors(const ir_unit *u)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        abort();
+    for (int k = 0; k < u->n_diags; k++)
+        if (u->diags[k].severity >= IR_SEV_ERROR)
+            ir_diag_print(f, &u->diags[k]);
+    fclose(f);
+    return text;
+}
+
+static fe_status ck_parse(const ck_job *j, ir_unit **u)
+{
+    if (j->full_command)
+        return fe_parse_command(j->path, NULL, j->argc, j->argv, u); /* paths absolute */
+    return fe_parse_file(j->path, j->argc, j->argv, u);
+}
+
+/* A deep copy of d into the job, its file the job's path. */
+static void ck_keep(ck_job *j, const an_diag *d, bool promote)
+{
+    an_diag *c = &j->diags[j->n_diags];
+    *c = *d;
+    c->file = j->path;
+    c->message = ck_dup(d->message);
+    c->notes = d->n_notes ? calloc((size_t)d->n_notes, sizeof *c->notes) : NULL;
+    c->fixits = d->n_fixits ? calloc((size_t)d->n_fixits, sizeof *c->fixits) : NULL;
+    if ((d->n_notes && !c->notes) || (d->n_fixits && !c->fixits))
+        abort();
+    for (int k = 0; k < d->n_notes; k++)
+        c->notes[k] = (an_note){d->notes[k].line, d->notes[k].col, ck_dup(d->notes[k].message)};
+    for (int k = 0; k < d->n_fixits; k++) {
+        c->fixits[k] = d->fixits[k];
+        c->fixits[k].text = ck_dup(d->fixits[k].text);
+    }
+    if (promote)
+        c->severity = AN_ERROR;
+    j->promoted[j->n_diags++] = promote;
+}
+
+/* Whether d is reported: an enabled check (errors always) not suppressed. */
+static bool ck_wanted(const ck_job_options *o, const ck_nolint *nl, const an_diag *d, int id)
+{
+    if (d->severity == AN_ERROR)
+        return true;
+    return (id < 0 || o->enabled[id]) && !ck_nolint_suppresses(nl, d);
+}
+
+typedef struct ck_kept {
+    an_diag d;
+    bool promoted;
+} ck_kept;
+
+static int ck_cmp_kept(const void *a, const void *b)
+{
+    const an_diag *x = &((const ck_kept *)a)->d, *y = &((const ck_kept *)b)->d;
+    if (x->line != y->line)
+        return x->line - y->line;
+    if (x->col != y->col)
+        return x->col - y->col;
+    return strcmp(x->check, y->check);
+}
+
+/* Sort the job's diagnostics by line, column and check, flags alongside. */
+static void ck_sort(ck_job *j)
+{
+    ck_kept *kept = calloc((size_t)j->n_diags + 1, sizeof *kept);
+    if (!kept)
+        abort();
+    for (int k = 0; k < j->n_diags; k++)
+        kept[k] = (ck_kept){j->diags[k], j->promoted[k]};
+    qsort(kept, (size_t)j->n_diags, sizeof *kept, ck_cmp_kept);
+    for (int k = 0; k < j->n_diags; k++) {
+        j->diags[k] = kept[k].d;
+        j->promoted[k] = kept[k].promoted;
+    }
+    free(kept);
+}
+
+/* Keep what the options ask for: the report's diagnostics and the NOLINT
+ * comments' own problems, sorted. */
+static void ck_collect(ck_job *j, const ck_job_options *o, const an_report *r)
+{
+    ck_nolint *nl = ck_nolint_scan(j->path);
+    const an_diag *problems;
+    int n_problems = ck_nolint_problems(nl, &problems);
+    j->diags = calloc((size_t)(r->n_diags + n_problems) + 1, sizeof *j->diags);
+    j->promoted = calloc((size_t)(r->n_diags + n_problems) + 1, sizeof(bool));
+    if (!j->diags || !j->promoted)
+        abort();
+    for (int k = 0; k < r->n_diags + n_problems; k++) {
+        const an_diag *d = k < r->n_diags ? &r->diags[k] : &problems[k - r->n_diags];
+        int id = ck_find(d->check);
+        if (ck_wanted(o, nl, d, id))
+            ck_keep(j, d, d->severity == AN_WARNING && id >= 0 && o->as_error[id]);
+    }
+    ck_nolint_free(nl);
+    ck_sort(j);
+}
+
+static void ck_job_analyse(ck_pool *p, ck_job *j)
+{
+    ir_unit *u = NULL;
+    if (j->skip_reason) {
+        j->failed = true;
+        j->failure = ck_dup(j->skip_reason);
+        return;
+    }
+    fe_status st = ck_parse(j, &u);
+    if (st != FE_OK) {
+        j->failed = true;
+        j->failure = ck_fmt("%s: %s", j->path, fe_status_name(st));
+        return;
+    }
+    if (u->n_errors > 0) {
+        j->failed = true;
+        j->clang_errors = ck_clang_errors(u);
+        j->failure = ck_fmt("%s does not compile (%d error%s); not analysed", j->path,
+                            u->n_errors, u->n_errors == 1 ? "" : "s");
+        ir_unit_free(u);
+        return;
+    }
+    pthread_mutex_lock(&p->analyse);
+    an_report *r = an_analyze(u, &p->o->an);
+    pthread_mutex_unlock(&p->analyse);
+    if (!r) {
+        fprintf(stderr, "tensorlint: out of memory\n");
+        abort();
+    }
+    ck_options ck = p->o->ck;
+    ck.enabled = p->o->enabled;
+    ck_run(r, &ck);
+    ck_collect(j, p->o, r);
+    an_report_free(r);
+    ir_unit_free(u);
+}
+
+static void ck_progress(ck_pool *p, const ck_job *j)
+{
+    p->done++;
+    if (p->progress)
+        fprintf(stderr, "\r[%d/%d] %s\033[K", p->done, p->n_jobs, j->path);
+}
+
+static void *ck_worker(void *arg)
+{
+    ck_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int k = p->next < p->n_jobs ? p->next++ : -1;
+        pthread_mutex_unlock(&p->lock);
+        if (k < 0)
+            return NULL;
+        ck_job_analyse(p, &p->jobs[k]);
+        pthread_mutex_lock(&p->lock);
+        ck_progress(p, &p->jobs[k]);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+void ck_jobs_run(ck_job *jobs, int n_jobs, int n_threads, const ck_job_options *o, bool progress)
+{
+    ck_pool p = {.jobs = jobs, .n_jobs = n_jobs, .o = o, .progress = progress};
+    pthread_t *threads = calloc((size_t)n_threads + 1, sizeof *threads);
+    int started = 0;
+    if (!threads)
+        abort();
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_mutex_init(&p.analyse, NULL);
+    (void)fe_include_dir(); /* its lazy initialisation is not thread-safe */
+    if (n_threads > n_jobs)
+        n_threads = n_jobs;
+    for (int k = 1; k < n_threads; k++)
+        if (pthread_create(&threads[started], NULL, ck_worker, &p) == 0)
+            started++;
+    ck_worker(&p); /* this thread works too */
+    for (int k = 0; k < started; k++)
+        pthread_join(threads[k], NULL);
+    if (progress && n_jobs > 0)
+        fprintf(stderr, "\r\033[K");
+    pthread_mutex_destroy(&p.lock);
+    pthread_mutex_destroy(&p.analyse);
+    free(threads);
+}
+
+void ck_job_clear(ck_job *j)
+{
+    for (int k = 0; k < j->n_diags; k++) {
+        an_diag *d = &j->diags[k];
+        free(d->message);
+        for (int n = 0; n < d->n_notes; n++)
+            free(d->notes[n].message);
+        free(d->notes);
+        for (int n = 0; n < d->n_fixits; n++)
+            free(d->fixits[n].text);
+        free(d->fixits);
+    }
+    free(j->diags);
+    free(j->promoted);
+    free(j->failure);
+    free(j->clang_errors);
+    free(j->path);
+    free(j->skip_reason);
+    fe_compdb_argv_free(j->owned_argv, j->argc);
+    j->owned_argv = NULL;
+    j->path = j->skip_reason = NULL;
+    j->diags = NULL;
+    j->promoted = NULL;
+    j->failure = j->clang_errors = NULL;
+    j->n_diags = 0;
+}

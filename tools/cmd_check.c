@@ -1,0 +1,412 @@
+/*
+ * cmd_check.c: `tensorlint check [options] FILE... [-- compiler args]` and
+ * `tensorlint check [options] -p BUILD_DIR [FILE...]`.
+ *
+ * Analyses each file (in parallel: check_jobs.c), runs the checks, keeps
+ * what --checks and NOLINT comments allow, promotes --warnings-as-errors,
+ * and prints clang-style diagnostics with parseable fix-its on stderr
+ * (text) or one SARIF 2.1.0 log on stdout (sarif), files in a fixed order
+ * (as given, or sorted by path for -p), each file's diagnostics sorted.
+ * Exit: 0 no errors; 1 errors (or promoted warnings); 2 usage, a bad
+ * compilation database, or a file that could not be analysed.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_driver.h"
+#include "cli.h"
+#include "frontend.h"
+
+#ifndef TL_VERSION
+#define TL_VERSION "0"
+#endif
+
+static const char usage[] =
+    "usage: tensorlint check [options] FILE... [-- compiler args]\n"
+    "       tensorlint check [options] -p BUILD_DIR [FILE...]\n"
+    "\n"
+    "Warn where a program pays for memory or traffic it did not need, and\n"
+    "report the errors PyTorch would raise.  Diagnostics go to stderr, clang\n"
+    "style, with parseable fix-its; --format=sarif writes a SARIF 2.1.0 log.\n"
+    "\n"
+    "options:\n"
+    "  --checks=GLOBS               checks to run, clang-tidy style: '*,-tiny-cuda-tensor',\n"
+    "                               '-*,upcast' (default '*'; errors always run)\n"
+    "  --warnings-as-errors=GLOBS   warnings of these checks are errors (exit 1)\n"
+    "  --list-checks                print the checks and exit\n"
+    "  --format=text|sarif          output format (default text)\n"
+    "  -o FILE, --output=FILE       write the output to FILE (text: instead of stderr)\n"
+    "  --srcroot=DIR                SARIF paths are relative to DIR (default: .)\n"
+    "  --doc-url=URL                base of the SARIF rules' helpUri (default: the docs/checks\n"
+    "                               directory of this installation)\n"
+    "  -p BUILD_DIR                 analyse the C entries of BUILD_DIR/compile_commands.json,\n"
+    "                               each with its own flags (or only the FILEs named)\n"
+    "  -j N, --jobs=N               files analysed in parallel (default: the number of cores)\n"
+    "  --upcast-threshold=BYTES     smallest upcast result that warns (default 1MiB)\n"
+    "  --late-release-min-bytes=BYTES    smallest peak saving that warns (default 1MiB)\n"
+    "  --late-release-min-percent=N      ... as a percent of the peak (default 10)\n"
+    "  --tiny-cuda-max-bytes=BYTES  CUDA tensors this small are tiny (default 64)\n"
+    "  --slice-pin-max-percent=N    a view reaching less than N%% of a storage pins it\n"
+    "                               (default 25)\n"
+    "  --max-calls=N, --max-iterations=N, --max-events=N   analysis limits\n"
+    "  -h, --help                   this help\n"
+    "\n"
+    "BYTES: a number, optionally with K, KiB, M, MiB, G or GiB (binary units).\n"
+    "Suppress one line with // NOLINT or // NOLINT(check,...), the next with\n"
+    "// NOLINTNEXTLINE(...), a region with // NOLINTBEGIN(...) ... // NOLINTEND(...).\n"
+    "\n"
+    "exit status: 0 no errors; 1 errors, or warnings under --warnings-as-errors;\n"
+    "2 usage error, bad compilation database, or a file not analysed.\n";
+
+typedef struct check_opts {
+    const char *format, *output, *srcroot, *doc_url, *build_dir;
+    const char *checks, *as_errors;
+    int64_t jobs;
+    bool list;
+    ck_job_options job;
+} check_opts;
+
+/* "1048576", "1MiB", "64K": binary units.  Prints an error when false. */
+static bool parse_bytes(const char *s, int64_t *out)
+{
+    static const struct { const char *suffix; int shift; } units[] = {
+        {"", 0}, {"K", 10}, {"KiB", 10}, {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    for (size_t k = 0; end != s && v >= 0 && k < sizeof units / sizeof units[0]; k++) {
+        if (strcmp(end, units[k].suffix) == 0 && v <= (INT64_MAX >> units[k].shift)) {
+            *out = (int64_t)v << units[k].shift;
+            return true;
+        }
+    }
+    fprintf(stderr, "tensorlint check: '%s' is not a byte count (a number, optionally with K, "
+            "KiB, M, MiB, G or GiB)\n", s);
+    return false;
+}
+
+static bool parse_percent(const char *s, int *out)
+{
+    int64_t v;
+    if (!cli_parse_count(s, &v) || v > 100) {
+        fprintf(stderr, "tensorlint check: '%s' is not a percent (0 to 100)\n", s);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+enum { OPT_CHECKS = 256, OPT_WAE, OPT_LIST, OPT_FORMAT, OPT_SRCROOT, OPT_DOC_URL, OPT_UPCAST,
+       OPT_LATE_BYTES, OPT_LATE_PCT, OPT_TINY, OPT_PIN, OPT_MAX_CALLS, OPT_MAX_ITER,
+       OPT_MAX_EVENTS };
+
+static bool parse_one(int c, check_opts *o)
+{
+    ck_options *ck = &o->job.ck;
+    an_options *an = &o->job.an;
+    switch (c) {
+    case OPT_CHECKS: o->checks = optarg; return true;
+    case OPT_WAE: o->as_errors = optarg; return true;
+    case OPT_LIST: o->list = true; return true;
+    case OPT_FORMAT: o->format = optarg; return true;
+    case OPT_SRCROOT: o->srcroot = optarg; return true;
+    case OPT_DOC_URL: o->doc_url = optarg; return true;
+    case 'o': o->output = optarg; return true;
+    case 'p':
+        if (o->build_dir) {
+            fprintf(stderr, "tensorlint check: -p given twice\n");
+            return false;
+        }
+        o->build_dir = optarg;
+        return true;
+    case 'j': return cli_parse_count(optarg, &o->jobs);
+    case OPT_UPCAST: return parse_bytes(optarg, &ck->upcast_min_bytes);
+    case OPT_LATE_BYTES: return parse_bytes(optarg, &ck->late_release_min_bytes);
+    case OPT_LATE_PCT: return parse_percent(optarg, &ck->late_release_min_percent);
+    case OPT_TINY: return parse_bytes(optarg, &ck->tiny_cuda_max_bytes);
+    case OPT_PIN: return parse_percent(optarg, &ck->slice_pin_max_percent);
+    case OPT_MAX_CALLS: return cli_parse_count(optarg, &an->max_calls);
+    case OPT_MAX_ITER: return cli_parse_count(optarg, &an->max_iterations);
+    case OPT_MAX_EVENTS: return cli_parse_count(optarg, &an->max_events);
+    default: return false;
+    }
+}
+
+/* Options; -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, check_opts *o)
+{
+    static const struct option longs[] = {
+        {"checks", required_argument, 0, OPT_CHECKS},
+        {"warnings-as-errors", required_argument, 0, OPT_WAE},
+        {"list-checks", no_argument, 0, OPT_LIST},
+        {"format", required_argument, 0, OPT_FORMAT},
+        {"output", required_argument, 0, 'o'},
+        {"srcroot", required_argument, 0, OPT_SRCROOT},
+        {"doc-url", required_argument, 0, OPT_DOC_URL},
+        {"jobs", required_argument, 0, 'j'},
+        {"upcast-threshold", required_argument, 0, OPT_UPCAST},
+        {"late-release-min-bytes", required_argument, 0, OPT_LATE_BYTES},
+        {"late-release-min-percent", required_argument, 0, OPT_LATE_PCT},
+        {"tiny-cuda-max-bytes", required_argument, 0, OPT_TINY},
+        {"slice-pin-max-percent", required_argument, 0, OPT_PIN},
+        {"max-calls", required_argument, 0, OPT_MAX_CALLS},
+        {"max-iterations", required_argument, 0, OPT_MAX_ITER},
+        {"max-events", required_argument, 0, OPT_MAX_EVENTS},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+ho:p:j:", longs, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (!parse_one(c, o)) {
+            if (c == '?' || c == ':')
+                fputs(usage, stderr);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+/* The selections of --checks and --warnings-as-errors; 0 or 2. */
+static int select_checks(check_opts *o)
+{
+    char *error = NULL;
+    for (int k = 0; k < CK_N_CHECKS; k++)
+        o->job.enabled[k] = true;
+    if ((o->checks && !ck_select(o->checks, o->job.enabled, &error)) ||
+        (o->as_errors && !ck_select(o->as_errors, o->job.as_error, &error))) {
+        fprintf(stderr, "tensorlint check: %s in %s (see tensorlint check --list-checks)\n", error,
+                o->checks && !o->as_errors ? "--checks" : "the check globs");
+        free(error);
+        return 2;
+    }
+    return 0;
+}
+
+static int validate(const check_opts *o, const cli_input *in)
+{
+    if (strcmp(o->format, "text") != 0 && strcmp(o->format, "sarif") != 0) {
+        fprintf(stderr, "tensorlint check: unknown format '%s' (text or sarif)\n", o->format);
+        return 2;
+    }
+    if (o->jobs < 1 || o->jobs > 1024) {
+        fprintf(stderr, "tensorlint check: -j wants 1 to 1024 jobs\n");
+        return 2;
+    }
+    if (o->build_dir && in->n_args > 0) {
+        fprintf(stderr, "tensorlint check: compiler arguments after -- conflict with -p: every "
+                "file takes its flags from the compilation database\n");
+        return 2;
+    }
+    if (!o->build_dir && in->n_files == 0) {
+        fprintf(stderr, "tensorlint check: no FILE to check (or -p BUILD_DIR)\n");
+        return 2;
+    }
+    struct stat st;
+    if (o->srcroot && (stat(o->srcroot, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "tensorlint check: --srcroot: %s is not a directory\n", o->srcroot);
+        return 2;
+    }
+    return 0;
+}
+
+static void list_checks(void)
+{
+    char doc[128];
+    for (int k = 0; k < CK_N_CHECKS; k++) {
+        ck_doc_path(doc, sizeof doc, ck_checks[k].name);
+        printf("%-24s %-8s %-38s %s\n", ck_checks[k].name,
+               an_severity_name(ck_checks[k].severity), doc, ck_checks[k].summary);
+    }
+}
+
+/* ---- output ---- */
+
+/* clang's escaping of fix-it strings: \\ \" \t \n, octal for the rest. */
+static void put_escaped(FILE *out, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\\' || *p == '"')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\%03o", *p);
+        else
+            fputc(*p, out);
+    }
+}
+
+static void print_diag(FILE *out, const an_diag *d, bool promoted)
+{
+    fprintf(out, "%s:%d:%d: %s: %s [%s%s]\n", d->file, d->line, d->col,
+            an_severity_name(d->severity), d->message, d->check,
+            promoted ? ",-warnings-as-errors" : "");
+    for (int k = 0; k < d->n_fixits; k++) {
+        const an_fixit *f = &d->fixits[k];
+        fputs("fix-it:\"", out);
+        put_escaped(out, d->file);
+        fprintf(out, "\":{%d:%d-%d:%d}:\"", f->line, f->col, f->end_line, f->end_col);
+        put_escaped(out, f->text);
+        fputs("\"\n", out);
+    }
+    for (int k = 0; k < d->n_notes; k++)
+        fprintf(out, "%s:%d:%d: note: %s\n", d->file, d->notes[k].line, d->notes[k].col,
+                d->notes[k].message);
+}
+
+static void print_text(FILE *out, const ck_job *jobs, int n)
+{
+    for (int k = 0; k < n; k++) {
+        const ck_job *j = &jobs[k];
+        if (j->clang_errors)
+            fputs(j->clang_errors, out);
+        if (j->failed)
+            fprintf(out, "tensorlint: error: %s\n", j->failure);
+        for (int d = 0; d < j->n_diags; d++)
+            print_diag(out, &j->diags[d], j->promoted[d]);
+    }
+}
+
+/* file://<dir>/ of the docs/checks pages next to the headers the front end uses. */
+static char *default_doc_url(void)
+{
+    const char *inc = fe_include_dir();
+    char real[PATH_MAX], *url = NULL;
+    static const char *const rel[] = {"/../../docs/checks", "/../share/doc/tensorlint/checks"};
+    for (size_t k = 0; inc && !url && k < sizeof rel / sizeof rel[0]; k++) {
+        char *dir;
+        if (asprintf(&dir, "%s%s", inc, rel[k]) < 0)
+            abort();
+        if (realpath(dir, real) && asprintf(&url, "file://%s/", real) < 0)
+            abort();
+        free(dir);
+    }
+    return url ? url : strdup("docs/checks/");
+}
+
+static int print_sarif(FILE *out, const check_opts *o, const ck_job *jobs, int n)
+{
+    ck_sarif_file *files = calloc((size_t)n + 1, sizeof *files);
+    char *doc = o->doc_url ? NULL : default_doc_url();
+    if (!files)
+        abort();
+    for (int k = 0; k < n; k++)
+        files[k] = (ck_sarif_file){jobs[k].path, jobs[k].n_diags, jobs[k].diags,
+                                   jobs[k].failed ? jobs[k].failure : NULL};
+    ck_sarif_options so = {o->srcroot, o->doc_url ? o->doc_url : doc, TL_VERSION};
+    json_t *log = ck_sarif_log(files, n, &so);
+    int rc = json_dumpf(log, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(log);
+    free(files);
+    free(doc);
+    return rc;
+}
+
+static int exit_status(const ck_job *jobs, int n)
+{
+    int rc = 0;
+    for (int k = 0; k < n; k++) {
+        if (jobs[k].failed)
+            return 2;
+        for (int d = 0; d < jobs[k].n_diags; d++)
+            if (jobs[k].diags[d].severity == AN_ERROR)
+                rc = 1;
+    }
+    return rc;
+}
+
+static int write_output(const check_opts *o, const ck_job *jobs, int n)
+{
+    bool sarif = strcmp(o->format, "sarif") == 0;
+    FILE *out = o->output ? fopen(o->output, "w") : sarif ? stdout : stderr;
+    if (!out) {
+        fprintf(stderr, "tensorlint check: cannot write %s\n", o->output);
+        return 2;
+    }
+    if (sarif) {
+        for (int k = 0; k < n; k++) /* failures still say why on stderr */
+            if (jobs[k].failed) {
+                if (jobs[k].clang_errors)
+                    fputs(jobs[k].clang_errors, stderr);
+                fprintf(stderr, "tensorlint: error: %s\n", jobs[k].failure);
+            }
+        print_sarif(out, o, jobs, n);
+    } else {
+        print_text(out, jobs, n);
+    }
+    if (out != stdout && out != stderr)
+        fclose(out);
+    return exit_status(jobs, n);
+}
+
+/* ---- the command ---- */
+
+static ck_job *file_jobs(const cli_input *in)
+{
+    ck_job *jobs = calloc((size_t)in->n_files + 1, sizeof *jobs);
+    if (!jobs)
+        abort();
+    for (int k = 0; k < in->n_files; k++) {
+        jobs[k].path = strdup(in->files[k]);
+        jobs[k].argc = in->n_args;
+        jobs[k].argv = in->args;
+        if (!jobs[k].path)
+            abort();
+    }
+    return jobs;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    check_opts o = {.format = "text", .jobs = sysconf(_SC_NPROCESSORS_ONLN)};
+    cli_input in;
+    int rc, n_jobs = 0;
+    void *owner = NULL;
+    an_options_default(&o.job.an);
+    ck_options_default(&o.job.ck);
+    if (o.jobs < 1)
+        o.jobs = 1;
+    if ((rc = parse(argc, argv, &o)) >= 0 || (rc = select_checks(&o)) != 0)
+        return rc;
+    if (o.list) {
+        list_checks();
+        return 0;
+    }
+    /* getopt consumes a "--" that comes before any file */
+    bool dashes = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+    if (dashes)
+        in = (cli_input){.files = argv + optind, .args = (const char *const *)argv + optind,
+                         .n_args = argc - optind};
+    else if ((rc = cli_split_input(argc, argv, optind, "check", &in)) != 0)
+        return rc;
+    if ((rc = validate(&o, &in)) != 0)
+        return rc;
+    ck_job *jobs = NULL;
+    if (o.build_dir) {
+        rc = ck_compdb_jobs(o.build_dir, in.files, in.n_files, &jobs, &n_jobs, &owner);
+    } else {
+        jobs = file_jobs(&in);
+        n_jobs = in.n_files;
+    }
+    if (rc == 0) {
+        ck_jobs_run(jobs, n_jobs, (int)o.jobs, &o.job, isatty(2) && n_jobs > 1);
+        rc = write_output(&o, jobs, n_jobs);
+    }
+    for (int k = 0; k < n_jobs; k++)
+        ck_job_clear(&jobs[k]);
+    free(jobs);
+    ck_compdb_free(owner);
+    return rc;
+}

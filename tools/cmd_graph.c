@@ -1,0 +1,209 @@
+/*
+ * cmd_graph.c: `tensorlint graph FILE.c [-o OUT.svg|png|pdf|dot] [options]`.
+ * Analyses the file and draws one function's dataflow graph (dg.h): a node
+ * per value, a cluster per storage, edges styled by view / copy / cast /
+ * compute, diagnostics on their node, the storages live at the peak in red.
+ *
+ * Options may come before or after FILE.c; compiler arguments follow "--".
+ * The format is --format, else OUT's extension, else DOT on stdout.
+ * Exit: 0 drawn; 1 drawn, and the program has error diagnostics; 2 usage
+ * error, unknown format, unwritable output, missing file, C errors, no
+ * tensor code, no such function, or Graphviz failed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "dg.h"
+
+static const char usage[] =
+    "usage: tensorlint graph FILE.c [-o OUT.svg|png|pdf|dot] [options] [-- compiler args]\n"
+    "\n"
+    "Draw the dataflow of one function: a node per tensor-producing call\n"
+    "(name, op, shape, dtype, line), grouped in one box per storage (id, size,\n"
+    "device, allocated and freed lines); edges from operands to results:\n"
+    "dashed = view, bold = copy (bytes moved), orange = cast (dtypes),\n"
+    "thin = compute.  Diagnostics are marked on their node; the storages live\n"
+    "at the peak are drawn in red and the peak is in the title.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE, --output=FILE  write to FILE (default: DOT on stdout)\n"
+    "  --format=FMT            svg, png, pdf or dot (default: from FILE's extension)\n"
+    "  --no-checks             leave out the warnings of the checks (errors stay)\n"
+    "  --function=NAME         draw NAME (default: main, else the first root)\n"
+    "  --max-nodes=N           tensors drawn at most, the first in program order (default 100)\n"
+    "  --max-calls=N           stop after N executed API calls per root (default 2000000)\n"
+    "  --max-iterations=N      stop a loop after N iterations (default 1000000)\n"
+    "  --max-events=N          calls, releases and lost handles kept for drawing (default 1000000)\n"
+    "  -h, --help              this help\n"
+    "\n"
+    "DOT is the graph before layout (deterministic); svg, png and pdf are laid\n"
+    "out and rendered by Graphviz in-process.\n"
+    "\n"
+    "exit status: 0 drawn; 1 drawn, the program has errors; 2 usage error,\n"
+    "bad output, missing file, C errors, nothing to draw, Graphviz failure.\n";
+
+typedef struct graph_opts {
+    const char *format, *function, *output;
+    bool no_checks;
+    an_options an;
+    dg_graph_options graph;
+    dg_format fmt;
+} graph_opts;
+
+static bool parse_nodes(const char *s, int *out)
+{
+    int64_t v;
+    if (!cli_parse_count(s, &v))
+        return false;
+    if (v < 1 || v > 1000000) {
+        fprintf(stderr, "tensorlint graph: '%s' is out of range (1 to 1000000)\n", s);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+static int parse(int argc, char **argv, graph_opts *o)
+{
+    static const struct option longs[] = {
+        {"format", required_argument, 0, 'f'},    {"function", required_argument, 0, 'F'},
+        {"output", required_argument, 0, 'o'},    {"max-calls", required_argument, 0, 'c'},
+        {"max-iterations", required_argument, 0, 'i'},
+        {"no-checks", no_argument, 0, 'K'},
+        {"max-events", required_argument, 0, 'e'}, {"help", no_argument, 0, 'h'},
+        {"max-nodes", required_argument, 0, 'N'},
+        {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
+        switch (c) {
+        case 'f': o->format = optarg; break;
+        case 'F': o->function = optarg; break;
+        case 'K': o->no_checks = true; break;
+        case 'o': o->output = optarg; break;
+        case 'c': if (!cli_parse_count(optarg, &o->an.max_calls)) return 2; break;
+        case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
+        case 'e': if (!cli_parse_count(optarg, &o->an.max_events)) return 2; break;
+        case 'N': if (!parse_nodes(optarg, &o->graph.max_nodes)) return 2; break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    return -1;
+}
+
+static int resolve_format(graph_opts *o)
+{
+    if (o->format && !dg_format_parse(o->format, &o->fmt)) {
+        fprintf(stderr, "tensorlint graph: unknown format '%s' (svg, png, pdf or dot)\n", o->format);
+        return 2;
+    }
+    if (!o->format && o->output && !dg_format_of_path(o->output, &o->fmt)) {
+        fprintf(stderr, "tensorlint graph: cannot tell the format of '%s' from its extension "
+                "(use .svg, .png, .pdf, .dot or --format)\n", o->output);
+        return 2;
+    }
+    if (o->output && !dg_output_writable(o->output)) {
+        fprintf(stderr, "tensorlint graph: cannot write %s: %s\n", o->output, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
+static int split_args(int argc, char **argv, graph_opts *o, const char **file, int *n_args,
+                      const char *const **args)
+{
+    int dashes = 1;
+    while (dashes < argc && strcmp(argv[dashes], "--") != 0)
+        dashes++;
+    int rc = parse(dashes, argv, o);
+    if (rc >= 0)
+        return rc;
+    if (dashes - optind != 1) {
+        fprintf(stderr, "tensorlint graph: expected one FILE.c, got %d (try --help)\n",
+                dashes - optind);
+        return 2;
+    }
+    *file = argv[optind];
+    *n_args = dashes < argc ? argc - dashes - 1 : 0;
+    *args = (const char *const *)argv + (dashes < argc ? dashes + 1 : argc);
+    return resolve_format(o);
+}
+
+static int pick_failed(dg_status st, const graph_opts *o, const char *file)
+{
+    if (st == DG_NO_TENSOR_CODE)
+        fprintf(stderr, "tensorlint graph: %s has no tensor code (no function uses the tensor "
+                "API): nothing to draw\n", file);
+    else
+        fprintf(stderr, "tensorlint graph: no function '%s' with tensor code in %s\n",
+                o->function, file);
+    return 2;
+}
+
+static int draw(const graph_opts *o, const an_report *r, const char *file)
+{
+    dg_status st = dg_pick_status(r, o->function);
+    if (st != DG_OK)
+        return pick_failed(st, o, file);
+    dg_ctx *ctx = dg_ctx_new();
+    char *data = NULL;
+    size_t len = 0;
+    if (!ctx) {
+        fprintf(stderr, "tensorlint graph: out of memory\n");
+        return 2;
+    }
+    st = dg_graph_render(ctx, r, dg_pick_function(r, o->function), &o->graph, o->fmt, &data,
+                         &len);
+    int rc = an_report_has_errors(r) ? 1 : 0, err = 0;
+    if (st != DG_OK) {
+        fprintf(stderr, "tensorlint graph: Graphviz could not draw the graph:\n%s",
+                dg_ctx_error(ctx));
+        rc = 2;
+    } else if ((err = dg_output_write(o->output, data, len)) != 0) {
+        fprintf(stderr, "tensorlint graph: cannot write %s: %s\n",
+                o->output ? o->output : "to stdout", strerror(err));
+        rc = 2;
+    } else if (dg_ctx_error(ctx)[0]) {
+        fprintf(stderr, "tensorlint graph: Graphviz said:\n%s", dg_ctx_error(ctx));
+    }
+    free(data);
+    dg_ctx_free(ctx);
+    return rc;
+}
+
+int cmd_graph(int argc, char **argv)
+{
+    graph_opts o = {.fmt = DG_FORMAT_DOT};
+    const char *file = NULL;
+    const char *const *args = NULL;
+    int n_args = 0, rc;
+    an_options_default(&o.an);
+    dg_graph_options_default(&o.graph);
+    o.an.max_events = 1000000; /* the log is what is drawn: keep more of it than report does */
+    rc = split_args(argc, argv, &o, &file, &n_args, &args);
+    if (rc != 0 || !file)
+        return rc;
+    ir_unit *u = NULL;
+    if ((rc = cli_parse_unit(file, n_args, args, &u)) != 0)
+        return rc;
+    an_report *r = an_analyze(u, &o.an);
+    if (r && !o.no_checks)
+        ck_run(r, NULL); /* their warnings are marked too, as report prints them */
+    if (!r) {
+        fprintf(stderr, "tensorlint graph: out of memory\n");
+        ir_unit_free(u);
+        return 2;
+    }
+    rc = draw(&o, r, file);
+    if (cli_fast_exit())
+        return cli_finish(rc); /* the OS frees the report and the unit faster */
+    an_report_free(r);
+    ir_unit_free(u);
+    return rc;
+}

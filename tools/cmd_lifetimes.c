@@ -1,0 +1,242 @@
+/*
+ * cmd_lifetimes.c: `tensorlint lifetimes FILE.c [-o OUT.svg|png|pdf|dot]`.
+ * Analyses the file and draws one function's storage lifetimes (dg.h): a
+ * row per storage, a column per executed call, a shaded cell where the
+ * storage is live, the live total under each call and the peak marked.
+ * Repeated runs (loops) are drawn once with their count unless --expand;
+ * past --max-columns the middle is elided, and the chart says so.
+ * --format=text prints the terminal chart (as `report --lifetimes`).
+ *
+ * Options may come before or after FILE.c; compiler arguments follow "--".
+ * Exit: as `tensorlint graph`.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "dg.h"
+
+static const char usage[] =
+    "usage: tensorlint lifetimes FILE.c [-o OUT.svg|png|pdf|dot] [options] [-- compiler args]\n"
+    "\n"
+    "Draw when each storage of one function's execution is live: a row per\n"
+    "storage (id, the tensors in it, size, allocated and freed lines), a\n"
+    "column per executed call in order (line, op), a cell shaded by the bytes\n"
+    "live after that call, the live total under each call, the peak in red.\n"
+    "Loop iterations that repeat the same calls are drawn once, with their\n"
+    "count (the heaviest iteration is the one drawn).\n"
+    "\n"
+    "options:\n"
+    "  -o FILE, --output=FILE  write to FILE (default: DOT on stdout)\n"
+    "  --format=FMT            svg, png, pdf, dot, or text (default: from FILE's extension)\n"
+    "  --no-checks             leave out the warnings of the checks (errors stay)\n"
+    "  --function=NAME         draw NAME (default: main, else the first root)\n"
+    "  --expand                a column for every call: do not group repeated runs\n"
+    "  --max-columns=N         columns drawn before the middle is elided (default 120)\n"
+    "  --max-rows=N            storage rows before the smallest are summed (default 40)\n"
+    "  --width=N               text format: characters per line (default: the terminal's)\n"
+    "  --max-calls=N           stop after N executed API calls per root (default 2000000)\n"
+    "  --max-iterations=N      stop a loop after N iterations (default 1000000)\n"
+    "  --max-events=N          calls, releases and lost handles kept for drawing (default 1000000)\n"
+    "  -h, --help              this help\n"
+    "\n"
+    "exit status: 0 drawn; 1 drawn, the program has errors; 2 usage error,\n"
+    "bad output, missing file, C errors, nothing to draw, Graphviz failure.\n";
+
+typedef struct life_opts {
+    const char *format, *function, *output;
+    an_options an;
+    dg_life_options life;
+    dg_format fmt;
+    bool text;
+    bool width_set;
+    bool no_checks;
+} life_opts;
+
+static bool parse_int(const char *s, int min, int *out)
+{
+    int64_t v;
+    if (!cli_parse_count(s, &v))
+        return false;
+    if (v < min || v > 100000) {
+        fprintf(stderr, "tensorlint lifetimes: '%s' is out of range (%d to 100000)\n", s, min);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+static int parse_option(int c, life_opts *o)
+{
+    switch (c) {
+    case 'f': o->format = optarg; break;
+    case 'F': o->function = optarg; break;
+    case 'o': o->output = optarg; break;
+    case 'x': o->life.expand = true; break;
+    case 'K': o->no_checks = true; break;
+    case 'C': return parse_int(optarg, 8, &o->life.max_columns) ? -1 : 2;
+    case 'R': return parse_int(optarg, 2, &o->life.max_rows) ? -1 : 2;
+    case 'w': o->width_set = true; return parse_int(optarg, 20, &o->life.width) ? -1 : 2;
+    case 'c': return cli_parse_count(optarg, &o->an.max_calls) ? -1 : 2;
+    case 'i': return cli_parse_count(optarg, &o->an.max_iterations) ? -1 : 2;
+    case 'e': return cli_parse_count(optarg, &o->an.max_events) ? -1 : 2;
+    case 'h': fputs(usage, stdout); return 0;
+    default: fputs(usage, stderr); return 2;
+    }
+    return -1;
+}
+
+static int parse(int argc, char **argv, life_opts *o)
+{
+    static const struct option longs[] = {
+        {"format", required_argument, 0, 'f'},      {"function", required_argument, 0, 'F'},
+        {"output", required_argument, 0, 'o'},      {"expand", no_argument, 0, 'x'},
+        {"max-columns", required_argument, 0, 'C'}, {"max-rows", required_argument, 0, 'R'},
+        {"width", required_argument, 0, 'w'},       {"max-calls", required_argument, 0, 'c'},
+        {"max-iterations", required_argument, 0, 'i'},
+        {"no-checks", no_argument, 0, 'K'},
+        {"max-events", required_argument, 0, 'e'},  {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int c, rc;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1)
+        if ((rc = parse_option(c, o)) >= 0)
+            return rc;
+    return -1;
+}
+
+static int resolve_format(life_opts *o)
+{
+    o->text = o->format && strcmp(o->format, "text") == 0;
+    if (o->format && !o->text && !dg_format_parse(o->format, &o->fmt)) {
+        fprintf(stderr, "tensorlint lifetimes: unknown format '%s' (svg, png, pdf, dot or text)\n",
+                o->format);
+        return 2;
+    }
+    if (!o->format && o->output && !dg_format_of_path(o->output, &o->fmt)) {
+        fprintf(stderr, "tensorlint lifetimes: cannot tell the format of '%s' from its "
+                "extension (use .svg, .png, .pdf, .dot or --format)\n", o->output);
+        return 2;
+    }
+    if (o->output && !dg_output_writable(o->output)) {
+        fprintf(stderr, "tensorlint lifetimes: cannot write %s: %s\n", o->output, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
+static int split_args(int argc, char **argv, life_opts *o, const char **file, int *n_args,
+                      const char *const **args)
+{
+    int dashes = 1;
+    while (dashes < argc && strcmp(argv[dashes], "--") != 0)
+        dashes++;
+    int rc = parse(dashes, argv, o);
+    if (rc >= 0)
+        return rc;
+    if (dashes - optind != 1) {
+        fprintf(stderr, "tensorlint lifetimes: expected one FILE.c, got %d (try --help)\n",
+                dashes - optind);
+        return 2;
+    }
+    *file = argv[optind];
+    *n_args = dashes < argc ? argc - dashes - 1 : 0;
+    *args = (const char *const *)argv + (dashes < argc ? dashes + 1 : argc);
+    return resolve_format(o);
+}
+
+static int draw_text(const life_opts *o, const an_report *r, const an_func_report *f)
+{
+    FILE *out = o->output ? fopen(o->output, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "tensorlint lifetimes: cannot write %s: %s\n", o->output, strerror(errno));
+        return 2;
+    }
+    dg_life_options life = o->life;
+    if (!o->width_set)
+        life.width = dg_terminal_width(out);
+    dg_lifetimes_text(out, r, f, &life);
+    if (out != stdout && fclose(out) != 0) {
+        fprintf(stderr, "tensorlint lifetimes: cannot write %s: %s\n", o->output, strerror(errno));
+        return 2;
+    }
+    return an_report_has_errors(r) ? 1 : 0;
+}
+
+static int draw_graph(const life_opts *o, const an_report *r, const an_func_report *f)
+{
+    dg_ctx *ctx = dg_ctx_new();
+    char *data = NULL;
+    size_t len = 0;
+    int rc = an_report_has_errors(r) ? 1 : 0, err;
+    if (!ctx) {
+        fprintf(stderr, "tensorlint lifetimes: out of memory\n");
+        return 2;
+    }
+    if (dg_lifetimes_render(ctx, r, f, &o->life, o->fmt, &data, &len) != DG_OK) {
+        fprintf(stderr, "tensorlint lifetimes: Graphviz could not draw the chart:\n%s",
+                dg_ctx_error(ctx));
+        rc = 2;
+    } else if ((err = dg_output_write(o->output, data, len)) != 0) {
+        fprintf(stderr, "tensorlint lifetimes: cannot write %s: %s\n",
+                o->output ? o->output : "to stdout", strerror(err));
+        rc = 2;
+    } else if (dg_ctx_error(ctx)[0]) {
+        fprintf(stderr, "tensorlint lifetimes: Graphviz said:\n%s", dg_ctx_error(ctx));
+    }
+    free(data);
+    dg_ctx_free(ctx);
+    return rc;
+}
+
+static int draw(const life_opts *o, const an_report *r, const char *file)
+{
+    dg_status st = dg_pick_status(r, o->function);
+    if (st == DG_NO_TENSOR_CODE) {
+        fprintf(stderr, "tensorlint lifetimes: %s has no tensor code (no function uses the "
+                "tensor API): nothing to draw\n", file);
+        return 2;
+    }
+    if (st != DG_OK) {
+        fprintf(stderr, "tensorlint lifetimes: no function '%s' with tensor code in %s\n",
+                o->function, file);
+        return 2;
+    }
+    const an_func_report *f = dg_pick_function(r, o->function);
+    return o->text ? draw_text(o, r, f) : draw_graph(o, r, f);
+}
+
+int cmd_lifetimes(int argc, char **argv)
+{
+    life_opts o = {.fmt = DG_FORMAT_DOT};
+    const char *file = NULL;
+    const char *const *args = NULL;
+    int n_args = 0, rc;
+    an_options_default(&o.an);
+    o.an.max_events = 1000000; /* the log is what is drawn: keep more of it than report does */
+    dg_life_options_default(&o.life);
+    rc = split_args(argc, argv, &o, &file, &n_args, &args);
+    if (rc != 0 || !file)
+        return rc;
+    ir_unit *u = NULL;
+    if ((rc = cli_parse_unit(file, n_args, args, &u)) != 0)
+        return rc;
+    an_report *r = an_analyze(u, &o.an);
+    if (r && !o.no_checks)
+        ck_run(r, NULL); /* their warnings are marked too, as report prints them */
+    if (!r) {
+        fprintf(stderr, "tensorlint lifetimes: out of memory\n");
+        ir_unit_free(u);
+        return 2;
+    }
+    rc = draw(&o, r, file);
+    if (cli_fast_exit())
+        return cli_finish(rc); /* the OS frees the report and the unit faster */
+    an_report_free(r);
+    ir_unit_free(u);
+    return rc;
+}
