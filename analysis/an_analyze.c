@@ -68,7 +68,6 @@ static int64_t count_stmts(const ir_block *b)
     return n;
 }
 
-static bool called_by_other(const an_ctx *cx, int func);
 
 static void collect_calls(const ir_block *b, int func, bool *called, int n_funcs)
 {
@@ -91,13 +90,6 @@ static void collect_calls(const ir_block *b, int func, bool *called, int n_funcs
     }
 }
 
-static bool *called_set;
-
-static bool called_by_other(const an_ctx *cx, int func)
-{
-    (void)cx;
-    return called_set[func];
-}
 
 /* Per function, the ids of its variables (frames only ever touch those). */
 static void index_vars(an_ctx *cx)
@@ -189,15 +181,28 @@ static void run_root(an_ctx *cx, an_func_report *fr)
 
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
-static const an_report *sort_report;
+typedef struct site_key { int line, col, id; } site_key;
 
-static int cmp_value(const void *a, const void *b)
+static int cmp_site(const void *a, const void *b)
 {
-    const an_value *x = &sort_report->values[*(const int *)a];
-    const an_value *y = &sort_report->values[*(const int *)b];
+    const site_key *x = a, *y = b;
     if (x->line != y->line)
         return x->line - y->line;
-    return x->col - y->col;
+    return x->col != y->col ? x->col - y->col : x->id - y->id;
+}
+
+/* Value ids in source order (line, column), without global state. */
+static void sort_values(const an_report *r, int n, int *ids)
+{
+    site_key *k = malloc(sizeof *k * (size_t)(n + 1));
+    if (!k)
+        abort();
+    for (int j = 0; j < n; j++)
+        k[j] = (site_key){r->values[ids[j]].line, r->values[ids[j]].col, ids[j]};
+    qsort(k, (size_t)n, sizeof *k, cmp_site);
+    for (int j = 0; j < n; j++)
+        ids[j] = k[j].id;
+    free(k);
 }
 
 /* The storages fr's values view that another function allocated (those it
@@ -214,9 +219,8 @@ static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const
     }
     for (int j = 0; j < fr->n_storages; j++)
         fr->unknown_bytes = fr->unknown_bytes || r->storages[fr->storages[j]].nbytes < 0;
-    sort_report = r;
     if (fr->n_values > 1)
-        qsort(fr->values, (size_t)fr->n_values, sizeof(int), cmp_value);
+        sort_values(r, fr->n_values, fr->values);
     if (fr->n_storages > 1)
         qsort(fr->storages, (size_t)fr->n_storages, sizeof(int), cmp_int);
     if (fr->peak_storages && fr->n_peak_storages > 1)
@@ -277,20 +281,21 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     cx.r->unit = u;
     cx.log_events = true;
     setup(&cx);
-    called_set = calloc((size_t)u->n_funcs + 1, sizeof(bool));
+    bool *called = calloc((size_t)u->n_funcs + 1, sizeof(bool)); /* by another function */
+    if (!called)
+        abort();
     for (int f = 0; f < u->n_funcs; f++)
-        collect_calls(u->funcs[f]->body, f, called_set, u->n_funcs);
+        collect_calls(u->funcs[f]->body, f, called, u->n_funcs);
     bool any_root = false;
     for (int k = 0; k < cx.r->n_funcs; k++)
-        any_root = any_root || !called_by_other(&cx, cx.r->funcs[k].func);
+        any_root = any_root || !called[cx.r->funcs[k].func];
     for (int k = 0; k < cx.r->n_funcs; k++)
-        if (!any_root || !called_by_other(&cx, cx.r->funcs[k].func))
+        if (!any_root || !called[cx.r->funcs[k].func])
             run_root(&cx, &cx.r->funcs[k]);
     fill_lists(cx.r, cx.report_of);
     if (cx.r->n_diags > 1)
         qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
-    free(called_set);
-    called_set = NULL;
+    free(called);
     free(cx.handles);
     free(cx.refs);
     free(cx.live_storage);

@@ -243,6 +243,15 @@ static void record_value(an_ctx *cx, int value, const an_handle *h, const mt_res
     v->reason = an_strdup(r && h->known ? r->msg : why);
 }
 
+/* The device of the first operand that can be followed, else the call's device argument. */
+static tl_device operand_device(const an_ctx *cx, const call_args *a)
+{
+    for (int k = 0; k < a->n_handles; k++)
+        if (a->handle[k] >= 0 && cx->handles[a->handle[k]].known)
+            return cx->handles[a->handle[k]].l.device;
+    return a->mc.device;
+}
+
 /* The result of a call whose arguments are not all known. */
 static an_handle unknown_result(an_ctx *cx, const ir_stmt *s, const call_args *a, int value,
                                 mt_result *r)
@@ -256,8 +265,7 @@ static an_handle unknown_result(an_ctx *cx, const ir_stmt *s, const call_args *a
         r->kind = MT_KIND_VIEW;
     } else if (!a->poison && (fam == MT_CREATE || fam == MT_COPY || fam == MT_COMPUTE)) {
         h.storage = an_storage_new(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
-                                   a->n_handles ? cx->handles[a->handle[0]].l.device : a->mc.device,
-                                   -1);
+                                   operand_device(cx, a), -1);
     }
     return h;
 }

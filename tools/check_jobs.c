@@ -3,10 +3,8 @@
  *
  * Each worker thread takes the next job, parses its file (libclang, a new
  * index per parse, so threads share nothing there), runs the interpreter,
- * then the rules, and keeps the diagnostics the options ask for.  The
- * interpreter keeps state in file-scope variables (an_analyze.c), so one
- * lock serialises an_analyze; parsing, the bulk of the time, runs in
- * parallel.  A -p command is parsed with its paths made absolute and no
+ * then the rules, and keeps the diagnostics the options ask for; parsing and
+ * analysis share no state between threads.  A -p command is parsed with its paths made absolute and no
  * working directory (libclang's -working-directory would change the
  * directory of the whole process under the other threads).  Results land
  * in the job; the caller prints them in job order, so the output does not
@@ -31,7 +29,6 @@ typedef struct ck_pool {
     const ck_job_options *o;
     bool progress;
     pthread_mutex_t lock;     /* next, done, the progress line */
-    pthread_mutex_t analyse;  /* an_analyze is not reentrant */
 } ck_pool;
 
 static char *ck_dup(const char *s)
@@ -181,9 +178,7 @@ static void ck_job_analyse(ck_pool *p, ck_job *j)
         ir_unit_free(u);
         return;
     }
-    pthread_mutex_lock(&p->analyse);
     an_report *r = an_analyze(u, &p->o->an);
-    pthread_mutex_unlock(&p->analyse);
     if (!r) {
         fprintf(stderr, "tensorlint: out of memory\n");
         abort();
@@ -227,7 +222,6 @@ void ck_jobs_run(ck_job *jobs, int n_jobs, int n_threads, const ck_job_options *
     if (!threads)
         abort();
     pthread_mutex_init(&p.lock, NULL);
-    pthread_mutex_init(&p.analyse, NULL);
     (void)fe_include_dir(); /* its lazy initialisation is not thread-safe */
     if (n_threads > n_jobs)
         n_threads = n_jobs;
@@ -240,7 +234,6 @@ void ck_jobs_run(ck_job *jobs, int n_jobs, int n_threads, const ck_job_options *
     if (progress && n_jobs > 0)
         fprintf(stderr, "\r\033[K");
     pthread_mutex_destroy(&p.lock);
-    pthread_mutex_destroy(&p.analyse);
     free(threads);
 }
 
