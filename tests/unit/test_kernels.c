@@ -986,7 +986,7 @@ static void check_conv(const tt *o, const tt *x, const tt *w, int64_t stride, in
     rt_conv2d(&ob, &xb, &wb, stride, pad);
     const int64_t *xs = x->l.shape, *ws = w->l.shape;
     for (int64_t e = 0; e < mt_numel(&o->l); e++) {
-        int64_t oi[4], n, co, y, xx;
+        int64_t oi[TL_MAX_DIMS] = {0}, n, co, y, xx;
         unravel(&o->l, e, oi);
         n = oi[0], co = oi[1], y = oi[2], xx = oi[3];
         double s = 0;
