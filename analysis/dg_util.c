@@ -6,6 +6,9 @@
  */
 #include "dg_internal.h"
 
+#include <errno.h>
+#include <string.h>
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,4 +193,25 @@ void dg_buf_html_wrapped(dg_buf *b, const char *text, int width)
     }
     if (col > 0)
         dg_buf_puts(b, "<BR ALIGN=\"LEFT\"/>");
+}
+
+int dg_resolve_output(const char *cmd, const char *format, const char *output, bool allow_text,
+                      dg_format *fmt, bool *text)
+{
+    *text = allow_text && format && strcmp(format, "text") == 0;
+    if (format && !*text && !dg_format_parse(format, fmt)) {
+        fprintf(stderr, "tensorlint %s: unknown format '%s' (svg, png, pdf, dot%s)\n", cmd, format,
+                allow_text ? " or text" : "");
+        return 2;
+    }
+    if (!format && output && !dg_format_of_path(output, fmt)) {
+        fprintf(stderr, "tensorlint %s: cannot tell the format of '%s' from its extension (use "
+                ".svg, .png, .pdf, .dot or --format)\n", cmd, output);
+        return 2;
+    }
+    if (output && !dg_output_writable(output)) {
+        fprintf(stderr, "tensorlint %s: cannot write %s: %s\n", cmd, output, strerror(errno));
+        return 2;
+    }
+    return 0;
 }

@@ -99,39 +99,26 @@ static int parse(int argc, char **argv, graph_opts *o)
 
 static int resolve_format(graph_opts *o)
 {
-    if (o->format && !dg_format_parse(o->format, &o->fmt)) {
-        fprintf(stderr, "tensorlint graph: unknown format '%s' (svg, png, pdf or dot)\n", o->format);
-        return 2;
-    }
-    if (!o->format && o->output && !dg_format_of_path(o->output, &o->fmt)) {
-        fprintf(stderr, "tensorlint graph: cannot tell the format of '%s' from its extension "
-                "(use .svg, .png, .pdf, .dot or --format)\n", o->output);
-        return 2;
-    }
-    if (o->output && !dg_output_writable(o->output)) {
-        fprintf(stderr, "tensorlint graph: cannot write %s: %s\n", o->output, strerror(errno));
-        return 2;
-    }
-    return 0;
+    bool text;
+    return dg_resolve_output("graph", o->format, o->output, false, &o->fmt, &text);
 }
 
 static int split_args(int argc, char **argv, graph_opts *o, const char **file, int *n_args,
                       const char *const **args)
 {
-    int dashes = 1;
-    while (dashes < argc && strcmp(argv[dashes], "--") != 0)
-        dashes++;
-    int rc = parse(dashes, argv, o);
+    cli_input in;
+    int rc = parse(cli_options_end(argc, argv), argv, o);
     if (rc >= 0)
         return rc;
-    if (dashes - optind != 1) {
-        fprintf(stderr, "tensorlint graph: expected one FILE.c, got %d (try --help)\n",
-                dashes - optind);
+    if ((rc = cli_split_input(argc, argv, optind, "graph", &in)) != 0)
+        return rc;
+    if (in.n_files != 1) {
+        fprintf(stderr, "tensorlint graph: expected one FILE.c, got %d (try --help)\n", in.n_files);
         return 2;
     }
-    *file = argv[optind];
-    *n_args = dashes < argc ? argc - dashes - 1 : 0;
-    *args = (const char *const *)argv + (dashes < argc ? dashes + 1 : argc);
+    *file = in.files[0];
+    *n_args = in.n_args;
+    *args = in.args;
     return resolve_format(o);
 }
 

@@ -111,41 +111,25 @@ static int parse(int argc, char **argv, life_opts *o)
 
 static int resolve_format(life_opts *o)
 {
-    o->text = o->format && strcmp(o->format, "text") == 0;
-    if (o->format && !o->text && !dg_format_parse(o->format, &o->fmt)) {
-        fprintf(stderr, "tensorlint lifetimes: unknown format '%s' (svg, png, pdf, dot or text)\n",
-                o->format);
-        return 2;
-    }
-    if (!o->format && o->output && !dg_format_of_path(o->output, &o->fmt)) {
-        fprintf(stderr, "tensorlint lifetimes: cannot tell the format of '%s' from its "
-                "extension (use .svg, .png, .pdf, .dot or --format)\n", o->output);
-        return 2;
-    }
-    if (o->output && !dg_output_writable(o->output)) {
-        fprintf(stderr, "tensorlint lifetimes: cannot write %s: %s\n", o->output, strerror(errno));
-        return 2;
-    }
-    return 0;
+    return dg_resolve_output("lifetimes", o->format, o->output, true, &o->fmt, &o->text);
 }
 
 static int split_args(int argc, char **argv, life_opts *o, const char **file, int *n_args,
                       const char *const **args)
 {
-    int dashes = 1;
-    while (dashes < argc && strcmp(argv[dashes], "--") != 0)
-        dashes++;
-    int rc = parse(dashes, argv, o);
+    cli_input in;
+    int rc = parse(cli_options_end(argc, argv), argv, o);
     if (rc >= 0)
         return rc;
-    if (dashes - optind != 1) {
-        fprintf(stderr, "tensorlint lifetimes: expected one FILE.c, got %d (try --help)\n",
-                dashes - optind);
+    if ((rc = cli_split_input(argc, argv, optind, "lifetimes", &in)) != 0)
+        return rc;
+    if (in.n_files != 1) {
+        fprintf(stderr, "tensorlint lifetimes: expected one FILE.c, got %d (try --help)\n", in.n_files);
         return 2;
     }
-    *file = argv[optind];
-    *n_args = dashes < argc ? argc - dashes - 1 : 0;
-    *args = (const char *const *)argv + (dashes < argc ? dashes + 1 : argc);
+    *file = in.files[0];
+    *n_args = in.n_args;
+    *args = in.args;
     return resolve_format(o);
 }
 

@@ -8,23 +8,9 @@ set -uo pipefail
 tool=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
 
-# expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
-expect() {
-  local name=$1 rc=$2 pattern=$3
-  shift 4
-  local out got
-  out=$(timeout 60 "$@" 2>&1)
-  got=$?
-  if [ "$got" -eq "$rc" ] && grep -qE -- "$pattern" <<<"$out"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL $name: exit $got (want $rc), output:"
-    head -20 <<<"$out"
-  fi
-}
+# shellcheck source=../lib/expect.sh
+source "$(dirname "$0")/../lib/expect.sh"
 
 cat >"$work/syntax.c" <<'C'
 #include <tensorlint/tensor.h>
@@ -95,5 +81,4 @@ expect unwritable-output 2 "cannot write" -- "$tool" report -o /nonexistent/dir/
 expect unknown-function 2 "no function 'nope'" -- "$tool" report --function=nope "$work/overflow.c"
 expect help 0 "usage: tensorlint report" -- "$tool" report --help
 
-echo "bad-input: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+expect_summary bad-input

@@ -12,23 +12,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
 
-# expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
-expect() {
-  local name=$1 rc=$2 pattern=$3
-  shift 4
-  local out got
-  out=$(timeout 120 "$@" 2>&1)
-  got=$?
-  if [ "$got" -eq "$rc" ] && grep -qE -- "$pattern" <<<"$out"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL $name: exit $got (want $rc, /$pattern/), output:"
-    head -20 <<<"$out"
-  fi
-}
+# shellcheck source=../lib/expect.sh
+source "$here/../lib/expect.sh"
 
 ok=$here/loops.c
 for cmd in graph lifetimes; do

@@ -8,22 +8,10 @@ tool=$1
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
 
-check() { # NAME WANT_RC PATTERN -- command...
-  local name=$1 rc=$2 pattern=$3
-  shift 4
-  local out got
-  out=$(timeout 300 "$@" 2>&1)
-  got=$?
-  if [ "$got" -eq "$rc" ] && grep -qE -- "$pattern" <<<"$out"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL $name: exit $got (want $rc)"
-    tail -25 <<<"$out"
-  fi
-}
+# shellcheck source=../lib/expect.sh
+EXPECT_TIMEOUT=300
+source tests/lib/expect.sh
 
 agree="verify: .* 0 disagreements$"
 for f in samples/worksheet/*.c samples/labs/*.c samples/models/*.c; do
@@ -33,9 +21,9 @@ for f in samples/worksheet/*.c samples/labs/*.c samples/models/*.c; do
     *) set -- ;;
   esac
   case $f in */branch.c) args=(--arg=scaled) ;; esac
-  check "$f" 0 "$agree" -- "$tool" verify "${args[@]}" "$f" -- -DDEVICE=TL_CPU "$@"
+  expect "$f" 0 "$agree" -- "$tool" verify "${args[@]}" "$f" -- -DDEVICE=TL_CPU "$@"
 done
-check perturbed 1 "live bytes +predicted 671088641, measured 671088640" -- \
+expect perturbed 1 "live bytes +predicted 671088641, measured 671088640" -- \
   "$tool" verify --test-perturb-line=29 samples/worksheet/block1.c -- -DDEVICE=TL_CPU
 
 cat >"$work/nobuild.c" <<'C'
@@ -98,15 +86,14 @@ int main(void)
     return 0;
 }
 C
-check does-not-build 2 "does not build" -- "$tool" verify "$work/nobuild.c"
-check crash 2 "crashed|not at a tensorlint error" -- "$tool" verify "$work/crash.c"
-check timeout 2 "did not finish within 2 s" -- "$tool" verify --timeout=2 "$work/forever.c"
-check garbage-stdout 0 "$agree" -- "$tool" verify "$work/garbage.c"
-check truncated-trace 2 "trace is truncated" -- "$tool" verify "$work/truncated.c"
-check predicted-error 0 "error, as predicted" -- "$tool" verify "$work/runtime_error.c"
-check missing-compiler 2 "does not build with /nonexistent/cc" -- \
+expect does-not-build 2 "does not build" -- "$tool" verify "$work/nobuild.c"
+expect crash 2 "crashed|not at a tensorlint error" -- "$tool" verify "$work/crash.c"
+expect timeout 2 "did not finish within 2 s" -- "$tool" verify --timeout=2 "$work/forever.c"
+expect garbage-stdout 0 "$agree" -- "$tool" verify "$work/garbage.c"
+expect truncated-trace 2 "trace is truncated" -- "$tool" verify "$work/truncated.c"
+expect predicted-error 0 "error, as predicted" -- "$tool" verify "$work/runtime_error.c"
+expect missing-compiler 2 "does not build with /nonexistent/cc" -- \
   "$tool" verify --cc=/nonexistent/cc "$work/garbage.c"
-check no-file 2 "no such file" -- "$tool" verify "$work/none.c"
+expect no-file 2 "no such file" -- "$tool" verify "$work/none.c"
 
-echo "verify tests: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+expect_summary "verify tests"
