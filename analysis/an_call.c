@@ -85,6 +85,7 @@ typedef struct call_args {
     bool known;       /* every argument known */
     bool poison;      /* an operand is poison or released: stay silent */
     bool storage_unknown; /* some operand's storage cannot be followed */
+    int too_many;         /* a tl_ints literal with more than TL_MAX_DIMS values: how many */
     const char *why;  /* first unknown argument's reason */
 } call_args;
 
@@ -137,7 +138,12 @@ static void int_arg(an_ctx *cx, call_args *a, const ir_expr *e, int64_t *out)
 static void ints_arg(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out)
 {
     out->n = arg->n < 0 ? 0 : arg->n;
-    if (arg->n < 0 || arg->n > TL_MAX_DIMS) {
+    if (arg->n > TL_MAX_DIMS) { /* the runtime rejects it: an error, not an unknown */
+        a->too_many = arg->n;
+        out->n = 0;
+        return;
+    }
+    if (arg->n < 0) {
         a->known = false;
         a->why = a->why ? a->why : an_strfmt("a shape is not known: %s",
                                              arg->reason ? arg->reason : "not a TL_SHAPE literal");
@@ -303,7 +309,14 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     bool failed = false;
     collect_args(cx, s, &a);
     cx->n_calls++;
-    if (!a.known || a.poison) {
+    if (a.too_many && !a.poison) {
+        an_diag_add(cx, AN_ERROR, "invalid-argument", s->loc.line, s->loc.col,
+                    "tl_%s: a tl_ints holds 0 to %d values, not %d", mt_ops[s->call.op].name,
+                    TL_MAX_DIMS, a.too_many);
+        failed = true;
+        h = (an_handle){.poison = true, .storage = -1, .value = value};
+        memset(&r, 0, sizeof r);
+    } else if (!a.known || a.poison) {
         h = unknown_result(cx, s, &a, value, &r);
     } else if (mt_run(&a.mc, &r) != TL_OK) {
         report_error(cx, s, &r);

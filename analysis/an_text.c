@@ -196,7 +196,7 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
         fprintf(out, ")");
     }
     fprintf(out, "\npeak: %s", an_format_bytes(b, sizeof b, f->peak_live_bytes));
-    if (f->peak_line > 0) {
+    if (f->peak_line > 0 && f->n_peak_storages > 0) {
         fprintf(out, " at line %d, live there: ", f->peak_line);
         print_storage_list(out, r, f->n_peak_storages, f->peak_storages);
     }

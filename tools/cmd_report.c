@@ -119,6 +119,9 @@ static int write_report(const report_opts *o, const an_report *r)
         an_report_write_json(out, r);
     } else {
         an_text_options t = {o->function, false};
+        if (r->n_funcs == 0)
+            fprintf(out, "%s: no function uses the tensor API: nothing to account\n",
+                    r->unit->path);
         an_report_write_text(out, r, &t);
         if (o->lifetimes)
             write_lifetimes(out, o, r);

@@ -61,6 +61,22 @@ with open(sys.argv[1], "w") as f:
     f.write("tl_tensor *y = tl_clone(x);\ntl_release(y);\n" + "}\n" * 200 + "return 0;\n}\n")
 PY
 printf '#include <tensorlint/tensor.h>\nint main(void) { return 0; }\n' >"$work/empty.c"
+cat >"$work/negdim.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *x = tl_zeros(TL_SHAPE(-3, 4), TL_F32, TL_CPU);
+    return 0;
+}
+C
+cat >"$work/ninedims.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *x = tl_zeros(TL_SHAPE(1, 1, 1, 1, 1, 1, 1, 1, 1), TL_F32, TL_CPU);
+    return 0;
+}
+C
 
 expect syntax 2 "syntax.c:2:[0-9]+: error: expected ';'" -- "$tool" report "$work/syntax.c"
 expect arity 2 "too few arguments" -- "$tool" report "$work/arity.c"
@@ -80,5 +96,8 @@ expect double-release 1 "released twice \[double-release\]" -- "$tool" report "$
 expect unwritable-output 2 "cannot write" -- "$tool" report -o /nonexistent/dir/out.txt "$work/empty.c"
 expect unknown-function 2 "no function 'nope'" -- "$tool" report --function=nope "$work/overflow.c"
 expect help 0 "usage: tensorlint report" -- "$tool" report --help
+expect no-tensor-code 0 "no function uses the tensor API" -- "$tool" report "$work/empty.c"
+expect nine-dims 1 "a tl_ints holds 0 to 8 values, not 9 \[invalid-argument\]" -- "$tool" report "$work/ninedims.c"
+expect negative-dim 1 "negative dimension -3" -- "$tool" report "$work/negdim.c"
 
 expect_summary bad-input
