@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Analyzer benchmark: `tensorlint report` against `clang-14 -fsyntax-only`
+# Analyzer benchmark: `tensorlint report` (text, and JSON) against `clang-14 -fsyntax-only`
 # on the same files (the samples, and generated programs of 1k, 10k, 20k
 # and 100k API calls), plus the interpreter alone on loops executing 1k,
 # 10k, 100k and 1M calls.  Median of 5 runs each.  Prints a markdown table.
@@ -34,12 +34,14 @@ def median_time(cmd, runs=5):
 
 rows = []
 files = sorted(glob.glob("samples/*/*.c")) + [os.path.join(work, f"calls_{k}.c") for k in ("1k", "10k", "20k", "100k")]
-print("| file | clang -fsyntax-only ms | tensorlint report ms | ratio |")
-print("|---|---|---|---|")
+print("| file | clang -fsyntax-only ms | tensorlint report ms (text) | ratio | --format=json ms | ratio |")
+print("|---|---|---|---|---|---|")
 for f in files:
     parse = median_time(["clang-14", "-fsyntax-only", "-I", inc, f])
-    report = median_time([tool, "report", "--format=json", f])
-    print(f"| {os.path.basename(f)} | {parse*1e3:.1f} | {report*1e3:.1f} | {report/parse:.2f}x |")
+    text = median_time([tool, "report", f])
+    js = median_time([tool, "report", "--format=json", f])
+    print(f"| {os.path.basename(f)} | {parse*1e3:.1f} | {text*1e3:.1f} | {text/parse:.2f}x | "
+          f"{js*1e3:.1f} | {js/parse:.2f}x |")
 print()
 print("| executed API calls (loop) | tensorlint report ms | us per call |")
 print("|---|---|---|")
