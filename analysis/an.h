@@ -78,8 +78,10 @@ typedef struct an_value {   /* one tensor-producing call site (its first executi
 typedef struct an_storage {
     int id;
     int64_t nbytes;      /* bytes; -1 when unknown */
-    int64_t block_bytes; /* CUDA: the caching allocator's block (512-rounded, or a whole
-                            unsplit segment); CPU: nbytes */
+    int64_t block_bytes; /* CUDA: nbytes rounded up to 512 (spec: the minimum block);
+                            CPU: nbytes */
+    int64_t alloc_bytes; /* CUDA: what the caching allocator charges: the block after any
+                            split, a whole segment when the rest is too small to split */
     tl_device device;
     int func;            /* function of the allocating call */
     int value;           /* value id of the allocating call */

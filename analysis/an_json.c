@@ -64,6 +64,7 @@ static json_t *storage_json(const an_storage *s)
     json_object_set_new(o, "alloc_column", json_integer(s->alloc_col));
     json_object_set_new(o, "free_column", int_or_null(s->free_line > 0, s->free_col));
     json_object_set_new(o, "discarded_branch", json_boolean(s->discarded));
+    json_object_set_new(o, "allocator_bytes", int_or_null(s->alloc_bytes >= 0, s->alloc_bytes));
     return o;
 }
 

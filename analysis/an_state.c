@@ -152,11 +152,11 @@ static void cuda_alloc(an_ctx *cx, an_storage *s)
     cx->cuda_block = grow(cx->cuda_block, &cap, s->id + 1, sizeof *cx->cuda_block);
     cx->cap_cuda_block = cap;
     cx->cuda_block[s->id] = 0;
-    s->block_bytes = (s->nbytes + 511) / 512 * 512;
+    s->block_bytes = s->alloc_bytes = (s->nbytes + 511) / 512 * 512;
     if (!cx->cuda || ca_malloc(cx->cuda, s->nbytes, &info) != CA_OK)
         return;
     cx->cuda_block[s->id] = info.id;
-    s->block_bytes = info.size;
+    s->alloc_bytes = info.size;
 }
 
 static void cuda_free(an_ctx *cx, const an_storage *s)
@@ -179,7 +179,7 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
     *s = (an_storage){.id = r->n_storages, .nbytes = nbytes, .device = dev, .func = func,
                       .value = value, .alloc_line = line, .alloc_col = col, .free_func = -1,
                       .alloc_event = r->n_events, .free_event = -1};
-    s->block_bytes = nbytes;
+    s->block_bytes = s->alloc_bytes = nbytes;
     cx->refs[s->id] = 0;
     if (dev == TL_CUDA && nbytes >= 0)
         cuda_alloc(cx, s);

@@ -176,7 +176,7 @@ static void print_storages(FILE *out, const an_report *r, const an_func_report *
         else
             fprintf(out, "never freed");
         if (s->device == TL_CUDA)
-            fprintf(out, "  block %s", an_format_bytes(b2, sizeof b2, s->block_bytes));
+            fprintf(out, "  block %s", an_format_bytes(b2, sizeof b2, s->alloc_bytes));
         fputc('\n', out);
     }
 }
