@@ -106,9 +106,11 @@ tl_status mt_randint(const mt_call *c, mt_result *r)
     return create(c, r, c->s[0].n, c->s[0].v, TL_I64, true, "randint allocates");
 }
 
+/* torch.tensor(value, dtype): integer dtypes refuse a value that does not
+ * fit; floating dtypes round (70000 in f16 is inf), unlike torch.full. */
 tl_status mt_scalar(const mt_call *c, mt_result *r)
 {
-    if (check_value(r, c->dtype, c->f) != TL_OK)
+    if (mt_is_integral(c->dtype, false) && check_value(r, c->dtype, c->f) != TL_OK)
         return r->status;
     return create(c, r, 0, NULL, c->dtype, true, "scalar allocates");
 }
