@@ -68,9 +68,25 @@ static void *dup_mem(const void *p, size_t n)
     return q;
 }
 
+/* A frame's variables, compacted: entry j is variable func_vars[f][j]. */
+static void snap_frame(const an_ctx *cx, const an_frame *fr, int **t, int64_t **i, bool **kn)
+{
+    int n = cx->n_func_vars[fr->func];
+    const int *ids = cx->func_vars[fr->func];
+    *t = malloc(sizeof(int) * (size_t)(n + 1));
+    *i = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    *kn = malloc(sizeof(bool) * (size_t)(n + 1));
+    if (!*t || !*i || !*kn)
+        abort();
+    for (int j = 0; j < n; j++) {
+        (*t)[j] = fr->tensor[ids[j]];
+        (*i)[j] = fr->ints[ids[j]];
+        (*kn)[j] = fr->int_known[ids[j]];
+    }
+}
+
 static void snap_take(an_ctx *cx, snapshot *sn)
 {
-    size_t nv = (size_t)(cx->u->n_vars > 0 ? cx->u->n_vars : 1);
     sn->n_handles = cx->n_handles;
     sn->live = cx->live;
     sn->n_events = cx->r->n_events;
@@ -82,16 +98,13 @@ static void snap_take(an_ctx *cx, snapshot *sn)
     sn->depth = cx->depth;
     for (int k = 0; k < cx->depth; k++) {
         sn->frames[k] = *cx->stack[k];
-        sn->tensors[k] = dup_mem(cx->stack[k]->tensor, sizeof(int) * nv);
-        sn->ints[k] = dup_mem(cx->stack[k]->ints, sizeof(int64_t) * nv);
-        sn->known[k] = dup_mem(cx->stack[k]->int_known, sizeof(bool) * nv);
+        snap_frame(cx, cx->stack[k], &sn->tensors[k], &sn->ints[k], &sn->known[k]);
     }
 }
 
 /* Restore the state of sn; storages made since are no longer live. */
 static void snap_restore(an_ctx *cx, const snapshot *sn)
 {
-    size_t nv = (size_t)(cx->u->n_vars > 0 ? cx->u->n_vars : 1);
     memcpy(cx->handles, sn->handles, sizeof *cx->handles * (size_t)sn->n_handles);
     cx->live = sn->live;
     memcpy(cx->refs, sn->refs, sizeof *cx->refs * (size_t)sn->n_storages);
@@ -109,10 +122,14 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
         cx->r->storages[s].discarded = true;
     }
     for (int k = 0; k < sn->depth; k++) {
-        memcpy(cx->stack[k]->tensor, sn->tensors[k], sizeof(int) * nv);
-        memcpy(cx->stack[k]->ints, sn->ints[k], sizeof(int64_t) * nv);
-        memcpy(cx->stack[k]->int_known, sn->known[k], sizeof(bool) * nv);
-        cx->stack[k]->line = sn->frames[k].line;
+        an_frame *fr = cx->stack[k];
+        const int *ids = cx->func_vars[fr->func];
+        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+            fr->tensor[ids[j]] = sn->tensors[k][j];
+            fr->ints[ids[j]] = sn->ints[k][j];
+            fr->int_known[ids[j]] = sn->known[k][j];
+        }
+        fr->line = sn->frames[k].line;
     }
 }
 
@@ -149,7 +166,7 @@ static void join_vars(an_ctx *cx, const snapshot *other)
     an_frame *f = an_top(cx);
     for (int j = 0; j < cx->n_func_vars[f->func]; j++) {
         int v = cx->func_vars[f->func][j];
-        int mine = f->tensor[v], theirs = other->tensors[k][v];
+        int mine = f->tensor[v], theirs = other->tensors[k][j];
         if (mine != theirs && mine >= 0) {
             const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs]
                                                                            : NULL;
@@ -158,7 +175,7 @@ static void join_vars(an_ctx *cx, const snapshot *other)
         } else if (mine != theirs) {
             f->tensor[v] = AN_UNKNOWN;
         }
-        if (f->int_known[v] != other->known[k][v] || f->ints[v] != other->ints[k][v])
+        if (f->int_known[v] != other->known[k][j] || f->ints[v] != other->ints[k][j])
             f->int_known[v] = false;
     }
 }
