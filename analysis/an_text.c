@@ -8,6 +8,7 @@
 #include "an_report.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,114 +41,157 @@ static const char *const headers[N_COLS] = {
     "line", "name", "op", "shape", "strides", "offset", "dtype", "device",
     "view/copy", "storage", "bytes", "moved", "keeps alive", "why"};
 
-typedef struct cell_row { char *c[N_COLS]; } cell_row;
+/* The table's cells live in one growing buffer: a row is N_COLS offsets
+ * into it.  One allocation per table instead of one per cell, and one write
+ * per line: the table is most of a big report's output time. */
+typedef struct cells {
+    char *buf;
+    size_t len, cap;
+} cells;
 
-static char *tuple(int n, const int64_t *v)
+typedef struct cell_row { size_t at[N_COLS]; int w[N_COLS]; } cell_row;
+
+static void cells_reserve(cells *c, size_t more)
 {
-    size_t cap = 16 + 24 * (size_t)n, len = 0;
-    char *s = malloc(cap);
-    if (!s)
+    if (c->len + more <= c->cap)
+        return;
+    size_t cap = c->cap ? c->cap : 4096;
+    while (cap < c->len + more)
+        cap *= 2;
+    char *buf = realloc(c->buf, cap);
+    if (!buf)
         abort();
-    len += (size_t)snprintf(s, cap, "(");
+    c->buf = buf;
+    c->cap = cap;
+}
+
+/* Appends a formatted cell; returns its offset. */
+static size_t cell_fmt(cells *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static size_t cell_fmt(cells *c, const char *fmt, ...)
+{
+    va_list ap;
+    size_t at = c->len;
+    cells_reserve(c, 128);
+    va_start(ap, fmt);
+    int n = vsnprintf(c->buf + at, c->cap - at, fmt, ap);
+    va_end(ap);
+    if ((size_t)n >= c->cap - at) {
+        cells_reserve(c, (size_t)n + 1);
+        va_start(ap, fmt);
+        vsnprintf(c->buf + at, c->cap - at, fmt, ap);
+        va_end(ap);
+    }
+    c->len = at + (size_t)n + 1;
+    return at;
+}
+
+static size_t cell_tuple(cells *c, int n, const int64_t *v)
+{
+    size_t at = c->len;
+    cells_reserve(c, 8 + 22 * (size_t)n);
+    char *p = c->buf + at;
+    *p++ = '(';
     for (int k = 0; k < n; k++)
-        len += (size_t)snprintf(s + len, cap - len, "%s%" PRId64, k ? ", " : "", v[k]);
-    snprintf(s + len, cap - len, n == 1 ? ",)" : ")");
-    return s;
+        p += sprintf(p, "%s%" PRId64, k ? ", " : "", v[k]);
+    p += sprintf(p, n == 1 ? ",)" : ")");
+    c->len = (size_t)(p - c->buf) + 1;
+    return at;
 }
 
-static char *dupf(const char *fmt, const char *a)
-{
-    size_t n = strlen(fmt) + (a ? strlen(a) : 0) + 1;
-    char *s = malloc(n);
-    if (!s)
-        abort();
-    snprintf(s, n, fmt, a ? a : "");
-    return s;
-}
-
-static char *bytes_cell(int64_t b)
+static size_t cell_bytes(cells *c, int64_t b)
 {
     char buf[32];
-    return dupf("%s", an_format_bytes(buf, sizeof buf, b));
+    return cell_fmt(c, "%s", an_format_bytes(buf, sizeof buf, b));
 }
 
-static void fill_known(cell_row *row, const an_report *r, const an_value *v)
+static void fill_known(cells *c, cell_row *row, const an_report *r, const an_value *v)
 {
-    char buf[64];
     const an_storage *s = v->storage >= 0 ? &r->storages[v->storage] : NULL;
-    row->c[COL_SHAPE] = tuple(v->l.ndim, v->l.shape);
-    row->c[COL_STRIDES] = tuple(v->l.ndim, v->l.strides);
-    snprintf(buf, sizeof buf, "%" PRId64, v->l.offset);
-    row->c[COL_OFFSET] = dupf("%s", buf);
-    row->c[COL_DTYPE] = dupf("%s", mt_dtype_name(v->l.dtype));
-    row->c[COL_DEVICE] = dupf("%s", mt_device_name(v->l.device));
+    row->at[COL_SHAPE] = cell_tuple(c, v->l.ndim, v->l.shape);
+    row->at[COL_STRIDES] = cell_tuple(c, v->l.ndim, v->l.strides);
+    row->at[COL_OFFSET] = cell_fmt(c, "%" PRId64, v->l.offset);
+    row->at[COL_DTYPE] = cell_fmt(c, "%s", mt_dtype_name(v->l.dtype));
+    row->at[COL_DEVICE] = cell_fmt(c, "%s", mt_device_name(v->l.device));
     if (v->kind == MT_KIND_VIEW && s) {
         const an_value *base = v->view_of >= 0 ? &r->values[v->view_of] : NULL;
-        row->c[COL_KIND] = dupf("view of %s", base && base->name ? base->name : "its input");
         char b2[32];
-        snprintf(buf, sizeof buf, "S%d (%s)", s->id, an_format_bytes(b2, sizeof b2, s->nbytes));
-        row->c[COL_ALIVE] = dupf("%s", buf);
-        row->c[COL_BYTES] = dupf("%s", "0");
+        row->at[COL_KIND] = cell_fmt(c, "view of %s",
+                                     base && base->name ? base->name : "its input");
+        row->at[COL_ALIVE] = cell_fmt(c, "S%d (%s)", s->id,
+                                      an_format_bytes(b2, sizeof b2, s->nbytes));
+        row->at[COL_BYTES] = cell_fmt(c, "0");
     } else {
-        row->c[COL_KIND] = dupf("%s", "new");
-        row->c[COL_ALIVE] = dupf("%s", "-");
-        row->c[COL_BYTES] = bytes_cell(s ? s->nbytes : -1);
+        row->at[COL_KIND] = cell_fmt(c, "new");
+        row->at[COL_ALIVE] = cell_fmt(c, "-");
+        row->at[COL_BYTES] = cell_bytes(c, s ? s->nbytes : -1);
     }
 }
 
-static void fill_row(cell_row *row, const an_report *r, int id)
+static void fill_row(cells *c, cell_row *row, const an_report *r, int id)
 {
     const an_value *v = &r->values[id];
-    char buf[64];
-    memset(row, 0, sizeof *row);
-    snprintf(buf, sizeof buf, "%d", v->line);
-    row->c[COL_LINE] = dupf("%s", buf);
-    row->c[COL_NAME] = dupf("%s", v->name ? v->name : "-");
-    row->c[COL_OP] = dupf("%s", mt_ops[v->op].name);
+    size_t empty = cell_fmt(c, "%s", "");
+    for (int k = 0; k < N_COLS; k++)
+        row->at[k] = empty;
+    row->at[COL_LINE] = cell_fmt(c, "%d", v->line);
+    row->at[COL_NAME] = cell_fmt(c, "%s", v->name ? v->name : "-");
+    row->at[COL_OP] = cell_fmt(c, "%s", mt_ops[v->op].name);
     if (v->executed && v->known && !v->error) {
-        fill_known(row, r, v);
+        fill_known(c, row, r, v);
     } else {
-        for (int c = COL_SHAPE; c <= COL_ALIVE; c++)
-            row->c[c] = dupf("%s", "?");
-        free(row->c[COL_KIND]);
-        row->c[COL_KIND] = dupf("%s", !v->executed ? "not run" : v->error ? "error" : "?");
+        size_t q = cell_fmt(c, "?");
+        for (int k = COL_SHAPE; k <= COL_ALIVE; k++)
+            row->at[k] = q;
+        row->at[COL_KIND] = cell_fmt(c, "%s", !v->executed ? "not run" : v->error ? "error" : "?");
     }
-    if (v->storage >= 0) {
-        snprintf(buf, sizeof buf, "S%d", v->storage);
-        free(row->c[COL_STORAGE]);
-        row->c[COL_STORAGE] = dupf("%s", buf);
-    }
-    free(row->c[COL_MOVED]);
-    row->c[COL_MOVED] = bytes_cell(v->bytes_moved);
-    row->c[COL_REASON] = dupf("%s", v->reason ? v->reason : "");
+    if (v->storage >= 0)
+        row->at[COL_STORAGE] = cell_fmt(c, "S%d", v->storage);
+    row->at[COL_MOVED] = cell_bytes(c, v->bytes_moved);
+    row->at[COL_REASON] = cell_fmt(c, "%s", v->reason ? v->reason : "");
 }
 
-static void print_row(FILE *out, char *const *cells, const int *w)
+/* One line: each cell padded to its column's width, two spaces apart. */
+static void print_row(FILE *out, const char *const *cell, const int *len, const int *w,
+                      cells *line)
 {
-    for (int c = 0; c < N_COLS - 1; c++)
-        fprintf(out, "%-*s  ", w[c], cells[c] ? cells[c] : "");
-    fprintf(out, "%s\n", cells[N_COLS - 1] ? cells[N_COLS - 1] : "");
+    line->len = 0;
+    for (int k = 0; k < N_COLS; k++) {
+        int pad = k == N_COLS - 1 ? 0 : w[k] - len[k] + 2;
+        cells_reserve(line, (size_t)(len[k] + pad + 2));
+        memcpy(line->buf + line->len, cell[k], (size_t)len[k]);
+        memset(line->buf + line->len + len[k], ' ', (size_t)pad);
+        line->len += (size_t)(len[k] + pad);
+    }
+    line->buf[line->len++] = '\n';
+    fwrite(line->buf, 1, line->len, out);
 }
 
 static void print_table(FILE *out, const an_report *r, const an_func_report *f)
 {
-    cell_row *rows = calloc((size_t)f->n_values + 1, sizeof *rows);
-    int w[N_COLS];
-    for (int c = 0; c < N_COLS; c++)
-        w[c] = (int)strlen(headers[c]);
-    for (int k = 0; k < f->n_values; k++) {
-        fill_row(&rows[k], r, f->values[k]);
-        for (int c = 0; c < N_COLS; c++)
-            if (rows[k].c[c] && (int)strlen(rows[k].c[c]) > w[c])
-                w[c] = (int)strlen(rows[k].c[c]);
+    cells c = {0}, line = {0};
+    cell_row *rows = malloc(sizeof *rows * ((size_t)f->n_values + 1));
+    int w[N_COLS], hl[N_COLS];
+    if (!rows)
+        abort();
+    for (int k = 0; k < N_COLS; k++)
+        w[k] = hl[k] = (int)strlen(headers[k]);
+    for (int j = 0; j < f->n_values; j++) {
+        fill_row(&c, &rows[j], r, f->values[j]);
+        for (int k = 0; k < N_COLS; k++) {
+            rows[j].w[k] = (int)strlen(c.buf + rows[j].at[k]);
+            w[k] = rows[j].w[k] > w[k] ? rows[j].w[k] : w[k];
+        }
     }
-    print_row(out, (char *const *)headers, w);
-    for (int k = 0; k < f->n_values; k++) {
-        print_row(out, rows[k].c, w);
-        for (int c = 0; c < N_COLS; c++)
-            free(rows[k].c[c]);
+    print_row(out, headers, hl, w, &line);
+    for (int j = 0; j < f->n_values; j++) {
+        const char *cell[N_COLS];
+        for (int k = 0; k < N_COLS; k++)
+            cell[k] = c.buf + rows[j].at[k];
+        print_row(out, cell, rows[j].w, w, &line);
     }
     free(rows);
+    free(c.buf);
+    free(line.buf);
 }
 
 static void print_storage_list(FILE *out, const an_report *r, int n, const int *ids)
