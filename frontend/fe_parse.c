@@ -142,7 +142,15 @@ bool fe_in_main_file(fe_ctx *fx, CXCursor c)
     return f && clang_File_isEqual(f, fx->main_file);
 }
 
-/* A pointer whose pointee is the struct tl_tensor. */
+/* The declaration of struct tl_tensor in the translation unit being lowered,
+ * once found (per thread: -p parses on several threads). */
+static _Thread_local struct {
+    CXTranslationUnit tu;
+    CXCursor decl;
+} fe_tensor_decl;
+
+/* A pointer whose pointee is the struct tl_tensor.  Compared by declaration
+ * once the declaration is known (no string per query). */
 static bool fe_points_to_tensor(CXType t)
 {
     t = clang_getCanonicalType(t);
@@ -151,9 +159,17 @@ static bool fe_points_to_tensor(CXType t)
     CXType p = clang_getCanonicalType(clang_getPointeeType(t));
     if (p.kind != CXType_Record)
         return false;
-    CXString s = clang_getCursorSpelling(clang_getTypeDeclaration(p));
+    CXCursor decl = clang_getTypeDeclaration(p);
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(decl);
+    if (fe_tensor_decl.tu == tu && tu)
+        return clang_equalCursors(decl, fe_tensor_decl.decl);
+    CXString s = clang_getCursorSpelling(decl);
     bool yes = strcmp(clang_getCString(s), "tl_tensor") == 0;
     clang_disposeString(s);
+    if (yes) {
+        fe_tensor_decl.tu = tu;
+        fe_tensor_decl.decl = decl;
+    }
     return yes;
 }
 
@@ -554,6 +570,7 @@ static void fe_ctx_free(fe_ctx *fx)
 static fe_status fe_build(CXTranslationUnit tu, const char *path, ir_unit **out)
 {
     fe_ctx fx = {.tu = tu};
+    fe_tensor_decl.tu = NULL; /* a new unit may reuse a disposed one's address */
     fx.u = ir_unit_new(path);
     if (!fx.u)
         return FE_ERR_NO_MEMORY;
