@@ -30,41 +30,41 @@ static json_t *value_json(const an_report *r, int id)
     const an_value *v = &r->values[id];
     bool k = v->known && v->executed && !v->error;
     json_t *o = json_object();
-    json_object_set_new(o, "name", str_or_null(v->name));
-    json_object_set_new(o, "line", json_integer(v->line));
-    json_object_set_new(o, "column", json_integer(v->col));
-    json_object_set_new(o, "op", own_str(mt_ops[v->op].name));
-    json_object_set_new(o, "shape", ints_or_null(k, v->l.ndim, v->l.shape));
-    json_object_set_new(o, "strides", ints_or_null(k, v->l.ndim, v->l.strides));
-    json_object_set_new(o, "offset", int_or_null(k, v->l.offset));
-    json_object_set_new(o, "dtype", k ? own_str(mt_dtype_name(v->l.dtype)) : json_null());
-    json_object_set_new(o, "device", k ? own_str(mt_device_name(v->l.device)) : json_null());
-    json_object_set_new(o, "storage", int_or_null(v->storage >= 0, v->storage));
-    json_object_set_new(o, "kind", v->executed && !v->error
+    json_object_set_new_nocheck(o, "name", str_or_null(v->name));
+    json_object_set_new_nocheck(o, "line", json_integer(v->line));
+    json_object_set_new_nocheck(o, "column", json_integer(v->col));
+    json_object_set_new_nocheck(o, "op", own_str(mt_ops[v->op].name));
+    json_object_set_new_nocheck(o, "shape", ints_or_null(k, v->l.ndim, v->l.shape));
+    json_object_set_new_nocheck(o, "strides", ints_or_null(k, v->l.ndim, v->l.strides));
+    json_object_set_new_nocheck(o, "offset", int_or_null(k, v->l.offset));
+    json_object_set_new_nocheck(o, "dtype", k ? own_str(mt_dtype_name(v->l.dtype)) : json_null());
+    json_object_set_new_nocheck(o, "device", k ? own_str(mt_device_name(v->l.device)) : json_null());
+    json_object_set_new_nocheck(o, "storage", int_or_null(v->storage >= 0, v->storage));
+    json_object_set_new_nocheck(o, "kind", v->executed && !v->error
                                        ? own_str(v->kind == MT_KIND_VIEW ? "view" : "new")
                                        : json_null());
-    json_object_set_new(o, "contiguous", k ? json_boolean(mt_is_contiguous(&v->l)) : json_null());
-    json_object_set_new(o, "bytes_moved", json_integer(v->bytes_moved));
-    json_object_set_new(o, "reason", str_or_null(v->reason)); /* may quote source */
-    json_object_set_new(o, "view_of", int_or_null(v->view_of >= 0, v->view_of));
-    json_object_set_new(o, "executions", json_integer(v->n_exec));
-    json_object_set_new(o, "id", json_integer(id));
+    json_object_set_new_nocheck(o, "contiguous", k ? json_boolean(mt_is_contiguous(&v->l)) : json_null());
+    json_object_set_new_nocheck(o, "bytes_moved", json_integer(v->bytes_moved));
+    json_object_set_new_nocheck(o, "reason", str_or_null(v->reason)); /* may quote source */
+    json_object_set_new_nocheck(o, "view_of", int_or_null(v->view_of >= 0, v->view_of));
+    json_object_set_new_nocheck(o, "executions", json_integer(v->n_exec));
+    json_object_set_new_nocheck(o, "id", json_integer(id));
     return o;
 }
 
 static json_t *storage_json(const an_storage *s)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "id", json_integer(s->id));
-    json_object_set_new(o, "nbytes", int_or_null(s->nbytes >= 0, s->nbytes));
-    json_object_set_new(o, "device", own_str(mt_device_name(s->device)));
-    json_object_set_new(o, "block_bytes", int_or_null(s->block_bytes >= 0, s->block_bytes));
-    json_object_set_new(o, "alloc_line", json_integer(s->alloc_line));
-    json_object_set_new(o, "free_line", int_or_null(s->free_line > 0, s->free_line));
-    json_object_set_new(o, "alloc_column", json_integer(s->alloc_col));
-    json_object_set_new(o, "free_column", int_or_null(s->free_line > 0, s->free_col));
-    json_object_set_new(o, "discarded_branch", json_boolean(s->discarded));
-    json_object_set_new(o, "allocator_bytes", int_or_null(s->alloc_bytes >= 0, s->alloc_bytes));
+    json_object_set_new_nocheck(o, "id", json_integer(s->id));
+    json_object_set_new_nocheck(o, "nbytes", int_or_null(s->nbytes >= 0, s->nbytes));
+    json_object_set_new_nocheck(o, "device", own_str(mt_device_name(s->device)));
+    json_object_set_new_nocheck(o, "block_bytes", int_or_null(s->block_bytes >= 0, s->block_bytes));
+    json_object_set_new_nocheck(o, "alloc_line", json_integer(s->alloc_line));
+    json_object_set_new_nocheck(o, "free_line", int_or_null(s->free_line > 0, s->free_line));
+    json_object_set_new_nocheck(o, "alloc_column", json_integer(s->alloc_col));
+    json_object_set_new_nocheck(o, "free_column", int_or_null(s->free_line > 0, s->free_col));
+    json_object_set_new_nocheck(o, "discarded_branch", json_boolean(s->discarded));
+    json_object_set_new_nocheck(o, "allocator_bytes", int_or_null(s->alloc_bytes >= 0, s->alloc_bytes));
     return o;
 }
 
@@ -83,41 +83,41 @@ static json_t *func_json(const an_report *r, const an_func_report *f)
         json_array_append_new(values, value_json(r, f->values[k]));
     for (int k = 0; k < f->n_storages; k++)
         json_array_append_new(storages, storage_json(&r->storages[f->storages[k]]));
-    json_object_set_new(o, "name", json_string(f->name));
-    json_object_set_new(o, "file", json_string(r->unit->path));
-    json_object_set_new(o, "values", values);
-    json_object_set_new(o, "storages", storages);
-    json_object_set_new(o, "peak_live_bytes", json_integer(f->peak_live_bytes));
-    json_object_set_new(o, "peak_line", int_or_null(f->peak_line > 0, f->peak_line));
-    json_object_set_new(o, "end_live_bytes", json_integer(f->end_live_bytes));
-    json_object_set_new(o, "moved_bytes", json_integer(f->moved_bytes));
-    json_object_set_new(o, "peak_storages", id_list(f->n_peak_storages, f->peak_storages));
-    json_object_set_new(o, "root", json_boolean(f->is_root));
-    json_object_set_new(o, "executed", json_boolean(f->executed));
-    json_object_set_new(o, "calls", json_integer(f->n_calls));
-    json_object_set_new(o, "bytes_are_lower_bounds", json_boolean(f->unknown_bytes));
-    json_object_set_new(o, "cuda_allocated_peak_bytes", json_integer(f->cuda_allocated_peak));
-    json_object_set_new(o, "cuda_reserved_peak_bytes", json_integer(f->cuda_reserved_peak));
-    json_object_set_new(o, "cuda_reserved_end_bytes", json_integer(f->cuda_reserved_end));
+    json_object_set_new_nocheck(o, "name", json_string(f->name));
+    json_object_set_new_nocheck(o, "file", json_string(r->unit->path));
+    json_object_set_new_nocheck(o, "values", values);
+    json_object_set_new_nocheck(o, "storages", storages);
+    json_object_set_new_nocheck(o, "peak_live_bytes", json_integer(f->peak_live_bytes));
+    json_object_set_new_nocheck(o, "peak_line", int_or_null(f->peak_line > 0, f->peak_line));
+    json_object_set_new_nocheck(o, "end_live_bytes", json_integer(f->end_live_bytes));
+    json_object_set_new_nocheck(o, "moved_bytes", json_integer(f->moved_bytes));
+    json_object_set_new_nocheck(o, "peak_storages", id_list(f->n_peak_storages, f->peak_storages));
+    json_object_set_new_nocheck(o, "root", json_boolean(f->is_root));
+    json_object_set_new_nocheck(o, "executed", json_boolean(f->executed));
+    json_object_set_new_nocheck(o, "calls", json_integer(f->n_calls));
+    json_object_set_new_nocheck(o, "bytes_are_lower_bounds", json_boolean(f->unknown_bytes));
+    json_object_set_new_nocheck(o, "cuda_allocated_peak_bytes", json_integer(f->cuda_allocated_peak));
+    json_object_set_new_nocheck(o, "cuda_reserved_peak_bytes", json_integer(f->cuda_reserved_peak));
+    json_object_set_new_nocheck(o, "cuda_reserved_end_bytes", json_integer(f->cuda_reserved_end));
     return o;
 }
 
 json_t *an_diag_json(const an_diag *d)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "file", json_string(d->file));
-    json_object_set_new(o, "line", json_integer(d->line));
-    json_object_set_new(o, "column", json_integer(d->col));
-    json_object_set_new(o, "severity", json_string(an_severity_name(d->severity)));
-    json_object_set_new(o, "check", json_string(d->check));
-    json_object_set_new(o, "message", json_string(d->message));
+    json_object_set_new_nocheck(o, "file", json_string(d->file));
+    json_object_set_new_nocheck(o, "line", json_integer(d->line));
+    json_object_set_new_nocheck(o, "column", json_integer(d->col));
+    json_object_set_new_nocheck(o, "severity", json_string(an_severity_name(d->severity)));
+    json_object_set_new_nocheck(o, "check", json_string(d->check));
+    json_object_set_new_nocheck(o, "message", json_string(d->message));
     if (d->n_notes > 0) {
         json_t *notes = json_array();
         for (int k = 0; k < d->n_notes; k++)
             json_array_append_new(notes, json_pack("{s:i,s:i,s:s}", "line", d->notes[k].line,
                                                    "column", d->notes[k].col, "message",
                                                    d->notes[k].message));
-        json_object_set_new(o, "notes", notes);
+        json_object_set_new_nocheck(o, "notes", notes);
     }
     return o;
 }
@@ -129,9 +129,9 @@ json_t *an_report_json(const an_report *r)
         json_array_append_new(funcs, func_json(r, &r->funcs[k]));
     for (int k = 0; k < r->n_diags; k++)
         json_array_append_new(diags, an_diag_json(&r->diags[k]));
-    json_object_set_new(root, "schema", json_integer(1));
-    json_object_set_new(root, "functions", funcs);
-    json_object_set_new(root, "diagnostics", diags);
+    json_object_set_new_nocheck(root, "schema", json_integer(1));
+    json_object_set_new_nocheck(root, "functions", funcs);
+    json_object_set_new_nocheck(root, "diagnostics", diags);
     return root;
 }
 
