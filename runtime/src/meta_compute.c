@@ -169,8 +169,9 @@ tl_status mt_softmax(const mt_call *c, mt_result *r)
     int64_t dim;
     mt_layout out;
     if (!mt_is_floating(in->dtype))
-        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "\"softmax_lastdim_kernel_impl\" not "
-                       "implemented for '%s'", mt_torch_type_name(in->dtype));
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "softmax needs a floating dtype, not %s (PyTorch: "
+                       "\"softmax_lastdim_kernel_impl\" for '%s')", mt_dtype_name(in->dtype),
+                       mt_torch_type_name(in->dtype));
     if (!mt_dim(r, c->i[0], in->ndim, &dim))
         return r->status;
     mt_layout_dense(&out, in->ndim, in->shape, in->dtype, in->device);
@@ -225,7 +226,8 @@ tl_status mt_matmul(const mt_call *c, mt_result *r)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "expected scalar type %s but found %s",
                        mt_torch_type_name(a->dtype), mt_torch_type_name(b->dtype));
     if (a->dtype == TL_BOOL)
-        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "matmul has no kernel for bool tensors (PyTorch: "
+                       "\"addmm_impl_cpu_\" for 'Bool')");
     if (check_devices(r, 2, c->in) != TL_OK || matmul_shape(r, a, b, &n, shape) != TL_OK ||
         mt_check_shape(r, n, shape, a->dtype) != TL_OK)
         return r->status;

@@ -75,7 +75,8 @@ tl_status mt_ones(const mt_call *c, mt_result *r)
 tl_status mt_randn(const mt_call *c, mt_result *r)
 {
     if (!mt_is_floating(c->dtype) && (unsigned)c->dtype <= TL_F64)
-        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "\"normal_kernel_cpu\" not implemented for '%s'",
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "randn needs a floating dtype, not %s (PyTorch: "
+                       "\"normal_kernel_cpu\" for '%s')", mt_dtype_name(c->dtype),
                        mt_torch_type_name(c->dtype));
     return create(c, r, c->s[0].n, c->s[0].v, c->dtype, true, "randn allocates");
 }
@@ -91,7 +92,8 @@ tl_status mt_arange(const mt_call *c, mt_result *r)
 {
     int64_t n = c->i[0];
     if (c->dtype == TL_BOOL)
-        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "\"arange_cpu\" not implemented for 'Bool'");
+        return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "arange has no bool kernel (PyTorch: "
+                       "\"arange_cpu\" for 'Bool')");
     if (n < 0)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "upper bound and larger bound inconsistent with "
                        "step sign");
