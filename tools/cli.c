@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "frontend.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -99,4 +100,30 @@ bool cli_parse_count(const char *s, int64_t *out)
     }
     *out = v;
     return true;
+}
+
+int cli_analyze(const char *cmd, const char *file, int n_args, const char *const *args,
+                const an_options *ao, bool no_checks, ir_unit **u, an_report **r)
+{
+    int rc = cli_parse_unit(file, n_args, args, u);
+    if (rc != 0)
+        return rc;
+    *r = an_analyze(*u, ao);
+    if (!*r) {
+        fprintf(stderr, "tensorlint %s: out of memory\n", cmd);
+        ir_unit_free(*u);
+        return 2;
+    }
+    if (!no_checks)
+        ck_run(*r, NULL); /* their warnings are shown too, as report prints them */
+    return 0;
+}
+
+int cli_done(int rc, ir_unit *u, an_report *r)
+{
+    if (cli_fast_exit())
+        return cli_finish(rc); /* the OS frees the report and the unit faster */
+    an_report_free(r);
+    ir_unit_free(u);
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "an.h"
 #include "ir.h"
 
 typedef struct cli_input {
@@ -28,6 +29,14 @@ int cli_options_end(int argc, char **argv);
 
 /* Parse path; prints why it failed and clang's errors.  0, or 2 (the exit code). */
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out);
+
+/* Parse file and analyse it (with the checks unless no_checks), for a
+ * command that draws or prints the report.  0 with *u and *r set, else the
+ * exit code after saying why. */
+int cli_analyze(const char *cmd, const char *file, int n_args, const char *const *args,
+                const an_options *ao, bool no_checks, ir_unit **u, an_report **r);
+/* Free what cli_analyze made (unless cli_fast_exit: then leave at once); returns rc. */
+int cli_done(int rc, ir_unit *u, an_report *r);
 
 /* True when the tool may skip freeing at exit (clang's -disable-free): in
  * every build but the sanitizer builds, whose leak checker must see it all. */

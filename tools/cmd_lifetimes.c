@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "cli.h"
 #include "dg.h"
 
@@ -207,20 +206,8 @@ int cmd_lifetimes(int argc, char **argv)
     if (rc != 0 || !file)
         return rc;
     ir_unit *u = NULL;
-    if ((rc = cli_parse_unit(file, n_args, args, &u)) != 0)
+    an_report *r = NULL;
+    if ((rc = cli_analyze("lifetimes", file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
         return rc;
-    an_report *r = an_analyze(u, &o.an);
-    if (r && !o.no_checks)
-        ck_run(r, NULL); /* their warnings are marked too, as report prints them */
-    if (!r) {
-        fprintf(stderr, "tensorlint lifetimes: out of memory\n");
-        ir_unit_free(u);
-        return 2;
-    }
-    rc = draw(&o, r, file);
-    if (cli_fast_exit())
-        return cli_finish(rc); /* the OS frees the report and the unit faster */
-    an_report_free(r);
-    ir_unit_free(u);
-    return rc;
+    return cli_done(draw(&o, r, file), u, r);
 }
