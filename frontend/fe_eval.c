@@ -114,12 +114,12 @@ const char *fe_operator(fe_ctx *fx, CXCursor c, CXCursor *kids, int *n, bool *po
     *postfix = false;
     if (*n < 1 || *n > 2)
         return NULL;
-    CXSourceRange outer = clang_getCursorExtent(c);
     CXSourceRange first = clang_getCursorExtent(kids[0]);
     if (*n == 2)
         return fe_op_between(fx, fe_offset(fx, clang_getRangeEnd(first)),
                              fe_offset(fx, clang_getRangeStart(clang_getCursorExtent(kids[1]))), buf,
                              size);
+    CXSourceRange outer = clang_getCursorExtent(c);
     long os = fe_offset(fx, clang_getRangeStart(outer));
     long is = fe_offset(fx, clang_getRangeStart(first));
     *postfix = os >= 0 && os == is;

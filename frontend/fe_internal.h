@@ -24,12 +24,13 @@
 
 #include "frontend.h"
 
-/* Declaration cursor -> variable id, open addressing on clang_hashCursor. */
-typedef struct fe_var_map {
+/* Canonical declaration cursor -> int, open addressing on clang_hashCursor
+ * (variable ids; indexes into the callee cache). */
+typedef struct fe_cursor_map {
     CXCursor *keys;
     int *vals;
     unsigned cap, n; /* slots, entries */
-} fe_var_map;
+} fe_cursor_map;
 
 /* Function name -> index in unit->funcs. */
 typedef struct fe_func_map {
@@ -48,8 +49,11 @@ typedef struct fe_ctx {
     int func;                /* index of the function being lowered */
     ir_block *cur;           /* where statements go */
     bool tensor_code;        /* the current function touched the API or a tensor */
-    fe_var_map vars;
+    fe_cursor_map vars;
     fe_func_map funcs;
+    fe_cursor_map callee_ids; /* function declaration -> index into callees */
+    struct fe_callee *callees; /* what each function declaration called is */
+    int n_callees, cap_callees;
     CXCursor *func_cursors;  /* definitions, by function index */
     struct fe_ints_var **ints; /* by variable id: the elements of a tl_ints variable, or NULL */
     int cap_ints;
@@ -79,6 +83,11 @@ const char *fe_spelling(fe_ctx *fx, CXCursor c);
 int fe_children(CXCursor c, CXCursor *kids, int max);
 /* c without implicit casts, parentheses and (when casts) explicit casts. */
 CXCursor fe_strip(CXCursor c, bool casts);
+
+/* The value for canonical cursor key, or -1 when absent. */
+int fe_map_get(const fe_cursor_map *m, CXCursor key);
+void fe_map_put(fe_cursor_map *m, CXCursor key, int val); /* key not yet present */
+void fe_map_free(fe_cursor_map *m);
 
 int fe_var_lookup(fe_ctx *fx, CXCursor decl); /* IR_NO_VAR when absent */
 void fe_var_bind(fe_ctx *fx, CXCursor decl, int var);
@@ -122,10 +131,12 @@ typedef struct fe_callee {
     mt_op op;
     int skip;
     ir_query query;
-    CXCursor decl;
     const char *name;
 } fe_callee;
 
+/* What call calls.  Worked out once per function declaration (cached in
+ * fx->callees): a dense program calls the same few API functions
+ * thousands of times. */
 fe_callee fe_callee_of(fe_ctx *fx, CXCursor call);
 /* Lower an API op call; dst receives the result (IR_NO_VAR: a temporary when
  * want_value, else discarded).  Returns the result variable or IR_NO_VAR. */

@@ -58,28 +58,12 @@ static bool fe_is_api_decl(fe_ctx *fx, CXCursor decl)
     return yes;
 }
 
-fe_callee fe_callee_of(fe_ctx *fx, CXCursor call)
+/* What a function declaration is, worked out from scratch. */
+static fe_callee fe_callee_of_decl(fe_ctx *fx, CXCursor decl)
 {
-    fe_callee ce = {.kind = FE_CALLEE_POINTER, .op = MT_N_OPS, .name = "?"};
-    CXCursor decl = clang_getCursorReferenced(call), callee;
-    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl && fe_children(call, &callee, 1) >= 1) {
-        callee = fe_strip(callee, false); /* (tl_add)(a, b) */
-        if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr)
-            decl = clang_getCursorReferenced(callee);
-    }
-    ce.decl = decl;
-    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl) {
-        CXString s = clang_getCursorSpelling(call);
-        const char *p = clang_getCString(s);
-        ce.name = ir_strdup(fx->u, p && *p ? p : "(function pointer)");
-        clang_disposeString(s);
+    fe_callee ce = {.kind = FE_CALLEE_USER, .op = MT_N_OPS, .name = fe_spelling(fx, decl)};
+    if (!fe_is_api_decl(fx, decl))
         return ce;
-    }
-    ce.name = fe_spelling(fx, decl);
-    if (!fe_is_api_decl(fx, decl)) {
-        ce.kind = FE_CALLEE_USER;
-        return ce;
-    }
     ce.op = mt_op_lookup(ce.name);
     if (ce.op != MT_N_OPS) {
         ce.kind = FE_CALLEE_OP;
@@ -93,6 +77,36 @@ fe_callee fe_callee_of(fe_ctx *fx, CXCursor call)
             ce.query = fe_queries[q].query;
         }
     return ce;
+}
+
+fe_callee fe_callee_of(fe_ctx *fx, CXCursor call)
+{
+    CXCursor decl = clang_getCursorReferenced(call), callee;
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl && fe_children(call, &callee, 1) >= 1) {
+        callee = fe_strip(callee, false); /* (tl_add)(a, b) */
+        if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr)
+            decl = clang_getCursorReferenced(callee);
+    }
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl) {
+        fe_callee ce = {.kind = FE_CALLEE_POINTER, .op = MT_N_OPS};
+        CXString s = clang_getCursorSpelling(call);
+        const char *p = clang_getCString(s);
+        ce.name = ir_strdup(fx->u, p && *p ? p : "(function pointer)");
+        clang_disposeString(s);
+        return ce;
+    }
+    decl = clang_getCanonicalCursor(decl);
+    int id = fe_map_get(&fx->callee_ids, decl);
+    if (id >= 0)
+        return fx->callees[id];
+    if (fx->n_callees == fx->cap_callees) {
+        fx->cap_callees = fx->cap_callees ? fx->cap_callees * 2 : 32;
+        fx->callees = fe_xrealloc(fx->callees, (size_t)fx->cap_callees * sizeof *fx->callees);
+    }
+    id = fx->n_callees++;
+    fx->callees[id] = fe_callee_of_decl(fx, decl);
+    fe_map_put(&fx->callee_ids, decl, id);
+    return fx->callees[id];
 }
 
 /* ---- API op arguments ---- */
@@ -156,7 +170,8 @@ static void fe_arg_ints(fe_ctx *fx, CXCursor arg, ir_arg *out)
         return;
     out->exprs = ir_alloc(fx->u, (size_t)out->n * sizeof *out->exprs + 1);
     for (int i = 0; i < out->n; i++)
-        out->exprs[i] = i < n_elems ? fe_lower_int(fx, elems[i]) : ir_expr_const(fx->u, out->loc, 0);
+        out->exprs[i] = i < n_elems ? fe_lower_int(fx, elems[i])
+                                    : ir_expr_const(fx->u, fe_loc(fx, arg), 0); /* {2, {5}} */
     for (int i = out->n; i < n_elems; i++)
         fe_lower_effects(fx, elems[i]);
 }
@@ -190,7 +205,6 @@ static void fe_arg_double(fe_ctx *fx, CXCursor arg, ir_arg *out)
 static void fe_arg_lower(fe_ctx *fx, char kind, CXCursor arg, ir_arg *out)
 {
     out->kind = (ir_arg_kind)kind;
-    out->loc = fe_loc(fx, arg);
     out->var = IR_NO_VAR;
     switch (kind) {
     case 't': out->var = fe_lower_tensor(fx, arg, IR_NO_VAR); break;

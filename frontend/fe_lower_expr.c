@@ -153,11 +153,32 @@ static int fe_tensor_value(fe_ctx *fx, CXCursor c, int dst)
     return IR_UNKNOWN_TENSOR;
 }
 
+/* The tensor variable that c reads, through implicit conversions, or
+ * IR_NO_VAR.  clang_getCursorReferenced looks through implicit casts to
+ * the DeclRefExpr (a call gives its FunctionDecl, a member its FieldDecl),
+ * so a VarDecl or ParmDecl answer is exactly a variable read: the most
+ * common argument costs no walk over its cast. */
+static int fe_tensor_var_read(fe_ctx *fx, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_DeclRefExpr)
+        return IR_NO_VAR;
+    CXCursor decl = clang_getCursorReferenced(c);
+    k = clang_getCursorKind(decl);
+    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+        return IR_NO_VAR;
+    int var = fe_var_of_decl(fx, decl);
+    return fx->u->vars[var].kind == IR_VAR_TENSOR ? var : IR_NO_VAR;
+}
+
 int fe_lower_tensor(fe_ctx *fx, CXCursor c, int dst)
 {
     fx->tensor_code = true;
-    c = fe_strip(c, false);
-    int var = fe_tensor_value(fx, c, dst);
+    int var = fe_tensor_var_read(fx, c);
+    if (var == IR_NO_VAR) {
+        c = fe_strip(c, false);
+        var = fe_tensor_value(fx, c, dst);
+    }
     if (dst == IR_NO_VAR || var == dst)
         return var;
     fe_assign_tensor(fx, fe_loc(fx, c), dst, var);

@@ -157,8 +157,9 @@ bool fe_ints_arg(fe_ctx *fx, CXCursor arg, ir_arg *out)
         return true;
     }
     out->exprs = ir_alloc(fx->u, (size_t)e->n * sizeof *out->exprs + 1);
+    ir_loc loc = fe_loc(fx, arg);
     for (int i = 0; i < e->n; i++)
-        out->exprs[i] = ir_expr_var(fx->u, out->loc, e->elems[i]);
+        out->exprs[i] = ir_expr_var(fx->u, loc, e->elems[i]);
     return true;
 }
 

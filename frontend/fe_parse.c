@@ -268,18 +268,19 @@ CXCursor fe_strip(CXCursor c, bool casts)
 
 /* ---- maps ---- */
 
-static void fe_var_map_grow(fe_var_map *m)
+/* Empty slots hold -1; values are never negative. */
+static void fe_map_grow(fe_cursor_map *m)
 {
     unsigned cap = m->cap ? m->cap * 2 : 256;
     CXCursor *keys = fe_xcalloc(cap, sizeof *keys);
     int *vals = fe_xcalloc(cap, sizeof *vals);
     for (unsigned i = 0; i < cap; i++)
-        vals[i] = IR_NO_VAR;
+        vals[i] = -1;
     for (unsigned i = 0; i < m->cap; i++) {
-        if (m->vals[i] == IR_NO_VAR)
+        if (m->vals[i] < 0)
             continue;
         unsigned h = clang_hashCursor(m->keys[i]) & (cap - 1);
-        while (vals[h] != IR_NO_VAR)
+        while (vals[h] >= 0)
             h = (h + 1) & (cap - 1);
         keys[h] = m->keys[i];
         vals[h] = m->vals[i];
@@ -291,33 +292,46 @@ static void fe_var_map_grow(fe_var_map *m)
     m->cap = cap;
 }
 
-int fe_var_lookup(fe_ctx *fx, CXCursor decl)
+int fe_map_get(const fe_cursor_map *m, CXCursor key)
 {
-    fe_var_map *m = &fx->vars;
     if (!m->cap)
-        return IR_NO_VAR;
-    decl = clang_getCanonicalCursor(decl);
-    unsigned h = clang_hashCursor(decl) & (m->cap - 1);
-    while (m->vals[h] != IR_NO_VAR) {
-        if (clang_equalCursors(m->keys[h], decl))
+        return -1;
+    unsigned h = clang_hashCursor(key) & (m->cap - 1);
+    while (m->vals[h] >= 0) {
+        if (clang_equalCursors(m->keys[h], key))
             return m->vals[h];
         h = (h + 1) & (m->cap - 1);
     }
-    return IR_NO_VAR;
+    return -1;
+}
+
+void fe_map_put(fe_cursor_map *m, CXCursor key, int val)
+{
+    if ((m->n + 1) * 2 > m->cap)
+        fe_map_grow(m);
+    unsigned h = clang_hashCursor(key) & (m->cap - 1);
+    while (m->vals[h] >= 0)
+        h = (h + 1) & (m->cap - 1);
+    m->keys[h] = key;
+    m->vals[h] = val;
+    m->n++;
+}
+
+void fe_map_free(fe_cursor_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+}
+
+int fe_var_lookup(fe_ctx *fx, CXCursor decl)
+{
+    int var = fe_map_get(&fx->vars, clang_getCanonicalCursor(decl));
+    return var >= 0 ? var : IR_NO_VAR;
 }
 
 void fe_var_bind(fe_ctx *fx, CXCursor decl, int var)
 {
-    fe_var_map *m = &fx->vars;
-    if ((m->n + 1) * 2 > m->cap)
-        fe_var_map_grow(m);
-    decl = clang_getCanonicalCursor(decl);
-    unsigned h = clang_hashCursor(decl) & (m->cap - 1);
-    while (m->vals[h] != IR_NO_VAR)
-        h = (h + 1) & (m->cap - 1);
-    m->keys[h] = decl;
-    m->vals[h] = var;
-    m->n++;
+    fe_map_put(&fx->vars, clang_getCanonicalCursor(decl), var);
 }
 
 static unsigned fe_str_hash(const char *s)
@@ -558,8 +572,9 @@ static void fe_lower_unit(fe_ctx *fx)
 
 static void fe_ctx_free(fe_ctx *fx)
 {
-    free(fx->vars.keys);
-    free(fx->vars.vals);
+    fe_map_free(&fx->vars);
+    fe_map_free(&fx->callee_ids);
+    free(fx->callees);
     free(fx->funcs.keys);
     free(fx->funcs.vals);
     free(fx->func_cursors);

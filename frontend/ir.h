@@ -141,7 +141,6 @@ typedef enum ir_arg_kind {
 
 typedef struct ir_arg {
     ir_arg_kind kind;
-    ir_loc loc;
     int var;            /* TENSOR: variable id, IR_NULL_TENSOR or IR_UNKNOWN_TENSOR */
     int n;              /* INTS: number of integers; LIST: number of tensors; -1 unknown */
     ir_expr **exprs;    /* INTS: n expressions */
