@@ -91,7 +91,8 @@ static void collect_calls(const ir_block *b, int func, bool *called, int n_funcs
 }
 
 
-/* Per function, the ids of its variables (frames only ever touch those). */
+/* Per function, the ids of its variables (frames only ever touch those and
+ * the globals), and each variable's slot in a frame. */
 static void index_vars(an_ctx *cx)
 {
     const ir_unit *u = cx->u;
@@ -108,10 +109,19 @@ static void index_vars(an_ctx *cx)
             abort();
         cx->n_func_vars[f] = 0;
     }
+    cx->slot = malloc(sizeof(int) * (size_t)(u->n_vars + 1));
+    if (!cx->slot)
+        abort();
+    cx->n_globals = 0;
+    for (int v = 0; v < u->n_vars; v++)
+        if (u->vars[v].func < 0 || u->vars[v].func >= u->n_funcs)
+            cx->slot[v] = cx->n_globals++;
     for (int v = 0; v < u->n_vars; v++) {
         int f = u->vars[v].func;
-        if (f >= 0 && f < u->n_funcs)
+        if (f >= 0 && f < u->n_funcs) {
+            cx->slot[v] = cx->n_globals + cx->n_func_vars[f];
             cx->func_vars[f][cx->n_func_vars[f]++] = v;
+        }
     }
 }
 
@@ -308,6 +318,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
         free(cx.func_vars[f]);
     free(cx.func_vars);
     free(cx.n_func_vars);
+    free(cx.slot);
     return cx.r;
 }
 

@@ -16,9 +16,9 @@
 static bool env_var(void *ctx, int var, int64_t *out)
 {
     an_frame *f = an_top(ctx);
-    if (var < 0 || !f->int_known[var])
+    if (var < 0 || !f->int_known[((an_ctx *)ctx)->slot[var]])
         return false;
-    *out = f->ints[var];
+    *out = f->ints[((an_ctx *)ctx)->slot[var]];
     return true;
 }
 
@@ -74,7 +74,7 @@ int an_tensor_of(an_ctx *cx, int var)
         return AN_UNKNOWN;
     if (var == IR_NULL_TENSOR)
         return AN_UNSET;
-    return an_top(cx)->tensor[var];
+    return an_top(cx)->tensor[cx->slot[var]];
 }
 
 /* The state of one call being executed. */
@@ -206,8 +206,8 @@ static void bind_result(an_ctx *cx, const ir_stmt *s, int h)
     int var = s->call.result;
     if (var < 0)
         return;
-    int old = an_top(cx)->tensor[var];
-    an_top(cx)->tensor[var] = h;
+    int old = an_top(cx)->tensor[cx->slot[var]];
+    an_top(cx)->tensor[cx->slot[var]] = h;
     an_handle_dropped(cx, old, var, s->loc.line, s->loc.col, "overwritten");
 }
 

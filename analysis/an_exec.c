@@ -22,8 +22,8 @@ static void scope_exit(an_ctx *cx, const ir_block *b, bool program_end)
 {
     an_frame *f = an_top(cx);
     for (int k = 0; k < b->n_decls; k++) {
-        int var = b->decls[k], h = f->tensor[var];
-        f->tensor[var] = AN_UNSET;
+        int var = b->decls[k], h = f->tensor[cx->slot[var]];
+        f->tensor[cx->slot[var]] = AN_UNSET;
         if (!program_end)
             an_handle_dropped(cx, h, var, b->end.line, b->end.col, "out of scope");
     }
@@ -79,9 +79,9 @@ static void snap_frame(const an_ctx *cx, const an_frame *fr, int **t, int64_t **
     if (!*t || !*i || !*kn)
         abort();
     for (int j = 0; j < n; j++) {
-        (*t)[j] = fr->tensor[ids[j]];
-        (*i)[j] = fr->ints[ids[j]];
-        (*kn)[j] = fr->int_known[ids[j]];
+        (*t)[j] = fr->tensor[cx->slot[ids[j]]];
+        (*i)[j] = fr->ints[cx->slot[ids[j]]];
+        (*kn)[j] = fr->int_known[cx->slot[ids[j]]];
     }
 }
 
@@ -125,9 +125,9 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
         an_frame *fr = cx->stack[k];
         const int *ids = cx->func_vars[fr->func];
         for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            fr->tensor[ids[j]] = sn->tensors[k][j];
-            fr->ints[ids[j]] = sn->ints[k][j];
-            fr->int_known[ids[j]] = sn->known[k][j];
+            fr->tensor[cx->slot[ids[j]]] = sn->tensors[k][j];
+            fr->ints[cx->slot[ids[j]]] = sn->ints[k][j];
+            fr->int_known[cx->slot[ids[j]]] = sn->known[k][j];
         }
         fr->line = sn->frames[k].line;
     }
@@ -165,7 +165,7 @@ static void join_vars(an_ctx *cx, const snapshot *other)
     int k = cx->depth - 1;
     an_frame *f = an_top(cx);
     for (int j = 0; j < cx->n_func_vars[f->func]; j++) {
-        int v = cx->func_vars[f->func][j];
+        int v = cx->slot[cx->func_vars[f->func][j]];
         int mine = f->tensor[v], theirs = other->tensors[k][j];
         if (mine != theirs && mine >= 0) {
             const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs]
@@ -313,12 +313,12 @@ static void bind_params(an_ctx *cx, const ir_stmt *s, an_frame *callee)
 {
     const ir_func *fn = cx->u->funcs[s->user_call.callee];
     for (int k = 0; k < fn->n_params && k < s->user_call.n_args; k++) {
-        int p = fn->params[k];
+        int p = fn->params[k], slot = cx->slot[p];
         const ir_uarg *a = &s->user_call.args[k];
         if (cx->u->vars[p].kind == IR_VAR_TENSOR)
-            callee->tensor[p] = a->kind == IR_VAR_TENSOR ? an_tensor_of(cx, a->var) : AN_UNKNOWN;
+            callee->tensor[slot] = a->kind == IR_VAR_TENSOR ? an_tensor_of(cx, a->var) : AN_UNKNOWN;
         else if (cx->u->vars[p].kind == IR_VAR_INT && a->expr)
-            callee->int_known[p] = an_eval(cx, a->expr, &callee->ints[p]);
+            callee->int_known[slot] = an_eval(cx, a->expr, &callee->ints[slot]);
     }
 }
 
@@ -333,9 +333,9 @@ static void external_call(an_ctx *cx, const ir_stmt *s)
         break;
     }
     if (s->user_call.result >= 0 && cx->u->vars[s->user_call.result].kind == IR_VAR_TENSOR)
-        an_top(cx)->tensor[s->user_call.result] = AN_UNKNOWN;
+        an_top(cx)->tensor[cx->slot[s->user_call.result]] = AN_UNKNOWN;
     else if (s->user_call.result >= 0)
-        an_top(cx)->int_known[s->user_call.result] = false;
+        an_top(cx)->int_known[cx->slot[s->user_call.result]] = false;
 }
 
 static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
@@ -356,12 +356,12 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
     bind_params(cx, s, f);
     an_run_function(cx, callee, f);
     if (result >= 0 && cx->u->vars[result].kind == IR_VAR_TENSOR) {
-        int old = an_top(cx)->tensor[result];
-        an_top(cx)->tensor[result] = f->ret_handle;
+        int old = an_top(cx)->tensor[cx->slot[result]];
+        an_top(cx)->tensor[cx->slot[result]] = f->ret_handle;
         an_handle_dropped(cx, old, result, s->loc.line, s->loc.col, "overwritten");
     } else if (result >= 0) {
-        an_top(cx)->int_known[result] = f->ret_int_known;
-        an_top(cx)->ints[result] = f->ret_int;
+        an_top(cx)->int_known[cx->slot[result]] = f->ret_int_known;
+        an_top(cx)->ints[cx->slot[result]] = f->ret_int;
     } else {
         an_handle_dropped(cx, f->ret_handle, -1, s->loc.line, s->loc.col, "result discarded");
     }
@@ -384,7 +384,7 @@ static void exec_assign_int(an_ctx *cx, const ir_stmt *s)
     an_frame *f = an_top(cx);
     int v = s->assign_int.var;
     if (v >= 0)
-        f->int_known[v] = an_eval(cx, s->assign_int.value, &f->ints[v]);
+        f->int_known[cx->slot[v]] = an_eval(cx, s->assign_int.value, &f->ints[cx->slot[v]]);
 }
 
 static void exec_eval(an_ctx *cx, const ir_stmt *s)
@@ -403,8 +403,8 @@ static void exec_eval(an_ctx *cx, const ir_stmt *s)
 
 static void exec_assign_tensor(an_ctx *cx, const ir_stmt *s)
 {
-    int dst = s->assign_tensor.dst, old = an_top(cx)->tensor[dst];
-    an_top(cx)->tensor[dst] = an_tensor_of(cx, s->assign_tensor.src);
+    int dst = s->assign_tensor.dst, old = an_top(cx)->tensor[cx->slot[dst]];
+    an_top(cx)->tensor[cx->slot[dst]] = an_tensor_of(cx, s->assign_tensor.src);
     an_handle_dropped(cx, old, dst, s->loc.line, s->loc.col, "overwritten");
 }
 
@@ -413,7 +413,7 @@ static void exec_unsupported(an_ctx *cx, const ir_stmt *s)
     an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
                 "not analysed: %s; the analysis goes on", s->unsup.message);
     if (s->unsup.var >= 0 && cx->u->vars[s->unsup.var].kind == IR_VAR_TENSOR)
-        an_top(cx)->tensor[s->unsup.var] = AN_UNKNOWN;
+        an_top(cx)->tensor[cx->slot[s->unsup.var]] = AN_UNKNOWN;
 }
 
 static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)

@@ -28,8 +28,10 @@ typedef struct an_handle {
 
 typedef struct an_frame {
     int func;
-    int *tensor;        /* per unit variable: handle index, AN_UNSET or AN_UNKNOWN */
-    int64_t *ints;      /* per unit variable: integer value */
+    /* By slot (an_ctx.slot): the unit's globals, then the function's own
+     * variables; a frame is as small as its function. */
+    int *tensor;        /* handle index, AN_UNSET or AN_UNKNOWN */
+    int64_t *ints;      /* integer value */
     bool *int_known;
     int line;           /* line of the statement executing in this frame */
     int ret_handle;     /* returned handle, AN_UNSET or AN_UNKNOWN */
@@ -69,6 +71,8 @@ typedef struct an_ctx {
     int *report_of;      /* per function: index in r->funcs, or -1 */
     int **func_vars;     /* per function: its variable ids */
     int *n_func_vars;
+    int *slot;           /* per variable: its index in a frame's arrays */
+    int n_globals;       /* variables outside any function (slots 0 .. n_globals-1) */
     int root;            /* function index of the current root */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */

@@ -271,7 +271,7 @@ static bool handle_held(const an_ctx *cx, int h)
         if (f->ret_handle == h)
             return true;
         for (int j = 0; j < cx->n_func_vars[f->func]; j++)
-            if (f->tensor[cx->func_vars[f->func][j]] == h)
+            if (f->tensor[cx->slot[cx->func_vars[f->func][j]]] == h)
                 return true;
     }
     return false;
@@ -336,7 +336,8 @@ void an_diag_note(an_diag *d, int line, int col, const char *fmt, ...)
 an_frame *an_frame_new(an_ctx *cx, int func)
 {
     an_frame *f = calloc(1, sizeof *f);
-    int n = cx->u->n_vars > 0 ? cx->u->n_vars : 1;
+    int n = cx->n_globals + (func >= 0 ? cx->n_func_vars[func] : 0);
+    n = n > 0 ? n : 1;
     if (!f || !(f->tensor = malloc(sizeof(int) * (size_t)n)) ||
         !(f->ints = calloc((size_t)n, sizeof(int64_t))) ||
         !(f->int_known = calloc((size_t)n, sizeof(bool))))
