@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for need elements; the new ones are not initialized (every caller
+ * writes an element whole before reading it, so no page is touched early). */
 static void *grow(void *p, int64_t *cap, int64_t need, size_t elem)
 {
     if (need <= *cap)
@@ -26,7 +28,6 @@ static void *grow(void *p, int64_t *cap, int64_t need, size_t elem)
         fprintf(stderr, "tensorlint: out of memory\n");
         abort();
     }
-    memset((char *)q + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
     *cap = n;
     return q;
 }
@@ -150,6 +151,9 @@ static void cuda_alloc(an_ctx *cx, an_storage *s)
     ca_block_info info;
     int64_t cap = cx->cap_cuda_block;
     cx->cuda_block = grow(cx->cuda_block, &cap, s->id + 1, sizeof *cx->cuda_block);
+    /* cuda_free reads any id below the capacity: the new entries start empty */
+    memset(cx->cuda_block + cx->cap_cuda_block, 0,
+           sizeof *cx->cuda_block * (size_t)(cap - cx->cap_cuda_block));
     cx->cap_cuda_block = cap;
     cx->cuda_block[s->id] = 0;
     s->block_bytes = s->alloc_bytes = (s->nbytes + 511) / 512 * 512;
