@@ -3,10 +3,22 @@
  * Jansson.  The spec's fields come first, in the spec's order, with the
  * spec's types; the project's own fields follow them.  Unknown entries are
  * null.  Keys keep insertion order, so the output is deterministic.
+ *
+ * Approach: the report is streamed.  Jansson encodes every value, one
+ * array element at a time: a function's object is built, dumped and
+ * released before the next one is built, so the tree in memory stays one
+ * function small and cache-warm instead of the whole report.  Only the
+ * fixed envelope around the two arrays (the top-level keys, the brackets
+ * and the commas between elements) is written here.  Dumps go through
+ * json_dump_callback into one growing buffer that is written in large
+ * chunks, not token by token as json_dumpf writes.  Output is
+ * byte-identical to dumping the whole tree with JSON_COMPACT.
  */
 #include "an_report.h"
 
 #include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
 
 static json_t *ints_or_null(bool known, int n, const int64_t *v)
 {
@@ -122,24 +134,71 @@ json_t *an_diag_json(const an_diag *d)
     return o;
 }
 
-json_t *an_report_json(const an_report *r)
+enum { FLUSH_AT = 1 << 16 }; /* bytes waiting before they are written */
+
+/* The output buffer that the dumps append to. */
+typedef struct json_writer {
+    FILE *out;
+    char *buf;
+    size_t len, cap;
+    int rc; /* 0, or -1 once a dump or a write failed */
+} json_writer;
+
+static void jw_append(json_writer *w, const char *text, size_t n)
 {
-    json_t *root = json_object(), *funcs = json_array(), *diags = json_array();
-    for (int k = 0; k < r->n_funcs; k++)
-        json_array_append_new(funcs, func_json(r, &r->funcs[k]));
-    for (int k = 0; k < r->n_diags; k++)
-        json_array_append_new(diags, an_diag_json(&r->diags[k]));
-    json_object_set_new_nocheck(root, "schema", json_integer(1));
-    json_object_set_new_nocheck(root, "functions", funcs);
-    json_object_set_new_nocheck(root, "diagnostics", diags);
-    return root;
+    if (w->len + n > w->cap) {
+        size_t cap = w->cap ? w->cap : 2 * FLUSH_AT;
+        while (cap < w->len + n)
+            cap *= 2;
+        char *buf = realloc(w->buf, cap);
+        if (!buf)
+            abort();
+        w->buf = buf;
+        w->cap = cap;
+    }
+    memcpy(w->buf + w->len, text, n);
+    w->len += n;
+}
+
+/* json_dump_callback's sink. */
+static int jw_dump_callback(const char *text, size_t n, void *data)
+{
+    jw_append(data, text, n);
+    return 0;
+}
+
+static void jw_flush(json_writer *w)
+{
+    if (fwrite(w->buf, 1, w->len, w->out) != w->len)
+        w->rc = -1;
+    w->len = 0;
+}
+
+static void jw_literal(json_writer *w, const char *text) { jw_append(w, text, strlen(text)); }
+
+/* Dumps one array element, a comma before all but the first, and releases it. */
+static void jw_element(json_writer *w, int index, json_t *element)
+{
+    if (index > 0)
+        jw_literal(w, ",");
+    if (json_dump_callback(element, jw_dump_callback, w, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0)
+        w->rc = -1;
+    json_decref(element);
+    if (w->len >= FLUSH_AT)
+        jw_flush(w);
 }
 
 int an_report_write_json(FILE *out, const an_report *r)
 {
-    json_t *j = an_report_json(r);
-    int rc = json_dumpf(j, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    fputc('\n', out);
-    json_decref(j);
-    return rc;
+    json_writer w = {out, NULL, 0, 0, 0};
+    jw_literal(&w, "{\"schema\":1,\"functions\":[");
+    for (int k = 0; k < r->n_funcs; k++)
+        jw_element(&w, k, func_json(r, &r->funcs[k]));
+    jw_literal(&w, "],\"diagnostics\":[");
+    for (int k = 0; k < r->n_diags; k++)
+        jw_element(&w, k, an_diag_json(&r->diags[k]));
+    jw_literal(&w, "]}\n");
+    jw_flush(&w);
+    free(w.buf);
+    return w.rc;
 }

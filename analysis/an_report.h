@@ -13,7 +13,6 @@
 /* "128 MiB", "64 KiB", "4000 B", "1.5 GiB": binary units, at most 2 decimals. */
 const char *an_format_bytes(char *buf, size_t size, int64_t bytes);
 
-json_t *an_report_json(const an_report *r);
 json_t *an_diag_json(const an_diag *d);
 int an_report_write_json(FILE *out, const an_report *r);
 

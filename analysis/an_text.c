@@ -4,35 +4,150 @@
  * bytes at the end, the peak with its line and the storages live there,
  * bytes moved; then the diagnostics, clang style.
  * Column widths are computed from the cells, so the table stays aligned.
+ *
+ * Approach: the table and the storage list are most of a big report's
+ * output, so they are formatted directly, without printf: strings are
+ * copied with memcpy and integers go through put_int, a small int64 to
+ * decimal routine.  Only a fractional byte count ("1.50 MiB") still uses
+ * snprintf.  Cells are appended to one growing buffer (a row holds their
+ * offsets and lengths), lines to another that is written in large chunks;
+ * both buffers are reused for every function of the report.  The few
+ * per-function lines (totals) and the diagnostics keep fprintf.
  */
 #include "an_report.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *an_format_bytes(char *buf, size_t size, int64_t bytes)
+enum {
+    INT_CHARS = 20,     /* "-9223372036854775808" */
+    BYTES_CHARS = 32,   /* room for any an_format_bytes text (11 bytes at most) */
+    FLUSH_AT = 1 << 16, /* lines are written once this many bytes are waiting */
+};
+
+/* Writes v in decimal at p; returns the end.  The magnitude is taken as
+ * unsigned, so INT64_MIN needs no special case. */
+static char *put_int(char *p, int64_t v)
+{
+    char digits[INT_CHARS];
+    char *d = digits + sizeof digits;
+    uint64_t m = v < 0 ? UINT64_C(0) - (uint64_t)v : (uint64_t)v;
+    do {
+        *--d = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    if (v < 0)
+        *--d = '-';
+    size_t n = (size_t)(digits + sizeof digits - d);
+    memcpy(p, d, n);
+    return p + n;
+}
+
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* an_format_bytes's text at p (at most BYTES_CHARS bytes, no NUL); returns the end. */
+static char *put_bytes(char *p, int64_t bytes)
 {
     static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double v = (double)bytes;
     int u = 0;
-    if (bytes < 0) {
-        snprintf(buf, size, "?");
-        return buf;
-    }
+    if (bytes < 0)
+        return put_str(p, "?");
     while (v >= 1024.0 && u < 6) {
         v /= 1024.0;
         u++;
     }
-    if (u > 0 && v != (double)(int64_t)v && bytes < (INT64_C(1) << 20))
-        snprintf(buf, size, "%" PRId64 " B", bytes); /* 4000 B, not 3.91 KiB */
-    else if (u == 0 || v == (double)(int64_t)v)
-        snprintf(buf, size, "%" PRId64 " %s", u == 0 ? bytes : (int64_t)v, units[u]);
-    else
-        snprintf(buf, size, "%.2f %s", v, units[u]);
+    if (u > 0 && v != (double)(int64_t)v && bytes < (INT64_C(1) << 20)) {
+        p = put_int(p, bytes); /* 4000 B, not 3.91 KiB */
+        return put_str(p, " B");
+    }
+    if (u == 0 || v == (double)(int64_t)v) {
+        p = put_int(p, u == 0 ? bytes : (int64_t)v);
+        *p++ = ' ';
+        return put_str(p, units[u]);
+    }
+    return p + snprintf(p, BYTES_CHARS, "%.2f %s", v, units[u]);
+}
+
+const char *an_format_bytes(char *buf, size_t size, int64_t bytes)
+{
+    char text[BYTES_CHARS];
+    size_t n = (size_t)(put_bytes(text, bytes) - text);
+    if (size == 0)
+        return buf;
+    n = n < size ? n : size - 1; /* truncated as snprintf would */
+    memcpy(buf, text, n);
+    buf[n] = '\0';
     return buf;
 }
+
+/* A growing byte buffer that text is appended to. */
+typedef struct textbuf {
+    char *buf;
+    size_t len, cap;
+} textbuf;
+
+/* Makes room for more bytes; returns where they go. */
+static char *tb_room(textbuf *b, size_t more)
+{
+    if (b->len + more > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + more)
+            cap *= 2;
+        char *buf = realloc(b->buf, cap);
+        if (!buf)
+            abort();
+        b->buf = buf;
+        b->cap = cap;
+    }
+    return b->buf + b->len;
+}
+
+/* Marks the text from tb_room up to end as appended. */
+static void tb_commit(textbuf *b, const char *end) { b->len = (size_t)(end - b->buf); }
+
+static void tb_mem(textbuf *b, const char *s, size_t n)
+{
+    memcpy(tb_room(b, n), s, n);
+    b->len += n;
+}
+
+static void tb_str(textbuf *b, const char *s) { tb_mem(b, s, strlen(s)); }
+
+static void tb_spaces(textbuf *b, int n)
+{
+    if (n <= 0)
+        return;
+    memset(tb_room(b, (size_t)n), ' ', (size_t)n);
+    b->len += (size_t)n;
+}
+
+static void tb_int(textbuf *b, int64_t v) { tb_commit(b, put_int(tb_room(b, INT_CHARS), v)); }
+
+static void tb_bytes(textbuf *b, int64_t bytes)
+{
+    tb_commit(b, put_bytes(tb_room(b, BYTES_CHARS), bytes));
+}
+
+/* Writes what is waiting and empties the buffer. */
+static void tb_flush(textbuf *b, FILE *out)
+{
+    fwrite(b->buf, 1, b->len, out);
+    b->len = 0;
+}
+
+/* The buffers one report is formatted with. */
+typedef struct text_writer {
+    FILE *out;
+    textbuf cells; /* one table's cells */
+    textbuf lines; /* lines not yet written */
+} text_writer;
 
 enum { COL_LINE, COL_NAME, COL_OP, COL_SHAPE, COL_STRIDES, COL_OFFSET, COL_DTYPE, COL_DEVICE,
        COL_KIND, COL_STORAGE, COL_BYTES, COL_MOVED, COL_ALIVE, COL_REASON, N_COLS };
@@ -41,193 +156,205 @@ static const char *const headers[N_COLS] = {
     "line", "name", "op", "shape", "strides", "offset", "dtype", "device",
     "view/copy", "storage", "bytes", "moved", "keeps alive", "why"};
 
-/* The table's cells live in one growing buffer: a row is N_COLS offsets
- * into it.  One allocation per table instead of one per cell, and one write
- * per line: the table is most of a big report's output time. */
-typedef struct cells {
-    char *buf;
-    size_t len, cap;
-} cells;
+/* A cell's text in the cells buffer; offsets stay valid when it grows. */
+typedef struct cell {
+    size_t at;
+    int len;
+} cell;
 
-typedef struct cell_row { size_t at[N_COLS]; int w[N_COLS]; } cell_row;
+typedef struct cell_row { cell col[N_COLS]; } cell_row;
 
-static void cells_reserve(cells *c, size_t more)
+/* The cell of everything appended to c since offset at. */
+static cell cell_since(const textbuf *c, size_t at) { return (cell){at, (int)(c->len - at)}; }
+
+static cell cell_str(textbuf *c, const char *s)
 {
-    if (c->len + more <= c->cap)
-        return;
-    size_t cap = c->cap ? c->cap : 4096;
-    while (cap < c->len + more)
-        cap *= 2;
-    char *buf = realloc(c->buf, cap);
-    if (!buf)
-        abort();
-    c->buf = buf;
-    c->cap = cap;
+    size_t at = c->len;
+    tb_str(c, s);
+    return cell_since(c, at);
 }
 
-/* Appends a formatted cell; returns its offset. */
-static size_t cell_fmt(cells *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static size_t cell_fmt(cells *c, const char *fmt, ...)
+/* prefix, then v in decimal. */
+static cell cell_int(textbuf *c, const char *prefix, int64_t v)
 {
-    va_list ap;
     size_t at = c->len;
-    cells_reserve(c, 128);
-    va_start(ap, fmt);
-    int n = vsnprintf(c->buf + at, c->cap - at, fmt, ap);
-    va_end(ap);
-    if ((size_t)n >= c->cap - at) {
-        cells_reserve(c, (size_t)n + 1);
-        va_start(ap, fmt);
-        vsnprintf(c->buf + at, c->cap - at, fmt, ap);
-        va_end(ap);
+    tb_str(c, prefix);
+    tb_int(c, v);
+    return cell_since(c, at);
+}
+
+static cell cell_bytes(textbuf *c, int64_t bytes)
+{
+    size_t at = c->len;
+    tb_bytes(c, bytes);
+    return cell_since(c, at);
+}
+
+/* Python's tuple: "()", "(4,)", "(4, 8)". */
+static cell cell_tuple(textbuf *c, int n, const int64_t *v)
+{
+    size_t at = c->len;
+    tb_str(c, "(");
+    for (int k = 0; k < n; k++) {
+        if (k)
+            tb_str(c, ", ");
+        tb_int(c, v[k]);
     }
-    c->len = at + (size_t)n + 1;
-    return at;
+    tb_str(c, n == 1 ? ",)" : ")");
+    return cell_since(c, at);
 }
 
-static size_t cell_tuple(cells *c, int n, const int64_t *v)
-{
-    size_t at = c->len;
-    cells_reserve(c, 8 + 22 * (size_t)n);
-    char *p = c->buf + at;
-    *p++ = '(';
-    for (int k = 0; k < n; k++)
-        p += sprintf(p, "%s%" PRId64, k ? ", " : "", v[k]);
-    p += sprintf(p, n == 1 ? ",)" : ")");
-    c->len = (size_t)(p - c->buf) + 1;
-    return at;
-}
-
-static size_t cell_bytes(cells *c, int64_t b)
-{
-    char buf[32];
-    return cell_fmt(c, "%s", an_format_bytes(buf, sizeof buf, b));
-}
-
-static void fill_known(cells *c, cell_row *row, const an_report *r, const an_value *v)
+static void fill_known(textbuf *c, cell_row *row, const an_report *r, const an_value *v)
 {
     const an_storage *s = v->storage >= 0 ? &r->storages[v->storage] : NULL;
-    row->at[COL_SHAPE] = cell_tuple(c, v->l.ndim, v->l.shape);
-    row->at[COL_STRIDES] = cell_tuple(c, v->l.ndim, v->l.strides);
-    row->at[COL_OFFSET] = cell_fmt(c, "%" PRId64, v->l.offset);
-    row->at[COL_DTYPE] = cell_fmt(c, "%s", mt_dtype_name(v->l.dtype));
-    row->at[COL_DEVICE] = cell_fmt(c, "%s", mt_device_name(v->l.device));
+    row->col[COL_SHAPE] = cell_tuple(c, v->l.ndim, v->l.shape);
+    row->col[COL_STRIDES] = cell_tuple(c, v->l.ndim, v->l.strides);
+    row->col[COL_OFFSET] = cell_int(c, "", v->l.offset);
+    row->col[COL_DTYPE] = cell_str(c, mt_dtype_name(v->l.dtype));
+    row->col[COL_DEVICE] = cell_str(c, mt_device_name(v->l.device));
     if (v->kind == MT_KIND_VIEW && s) {
         const an_value *base = v->view_of >= 0 ? &r->values[v->view_of] : NULL;
-        char b2[32];
-        row->at[COL_KIND] = cell_fmt(c, "view of %s",
-                                     base && base->name ? base->name : "its input");
-        row->at[COL_ALIVE] = cell_fmt(c, "S%d (%s)", s->id,
-                                      an_format_bytes(b2, sizeof b2, s->nbytes));
-        row->at[COL_BYTES] = cell_fmt(c, "0");
+        size_t at = c->len;
+        tb_str(c, "view of ");
+        tb_str(c, base && base->name ? base->name : "its input");
+        row->col[COL_KIND] = cell_since(c, at);
+        at = c->len;
+        tb_str(c, "S");
+        tb_int(c, s->id);
+        tb_str(c, " (");
+        tb_bytes(c, s->nbytes);
+        tb_str(c, ")");
+        row->col[COL_ALIVE] = cell_since(c, at);
+        row->col[COL_BYTES] = cell_str(c, "0");
     } else {
-        row->at[COL_KIND] = cell_fmt(c, "new");
-        row->at[COL_ALIVE] = cell_fmt(c, "-");
-        row->at[COL_BYTES] = cell_bytes(c, s ? s->nbytes : -1);
+        row->col[COL_KIND] = cell_str(c, "new");
+        row->col[COL_ALIVE] = cell_str(c, "-");
+        row->col[COL_BYTES] = cell_bytes(c, s ? s->nbytes : -1);
     }
 }
 
-static void fill_row(cells *c, cell_row *row, const an_report *r, int id)
+static void fill_row(textbuf *c, cell_row *row, const an_report *r, int id)
 {
     const an_value *v = &r->values[id];
-    size_t empty = cell_fmt(c, "%s", "");
     for (int k = 0; k < N_COLS; k++)
-        row->at[k] = empty;
-    row->at[COL_LINE] = cell_fmt(c, "%d", v->line);
-    row->at[COL_NAME] = cell_fmt(c, "%s", v->name ? v->name : "-");
-    row->at[COL_OP] = cell_fmt(c, "%s", mt_ops[v->op].name);
+        row->col[k] = (cell){0, 0};
+    row->col[COL_LINE] = cell_int(c, "", v->line);
+    row->col[COL_NAME] = cell_str(c, v->name ? v->name : "-");
+    row->col[COL_OP] = cell_str(c, mt_ops[v->op].name);
     if (v->executed && v->known && !v->error) {
         fill_known(c, row, r, v);
     } else {
-        size_t q = cell_fmt(c, "?");
+        cell q = cell_str(c, "?");
         for (int k = COL_SHAPE; k <= COL_ALIVE; k++)
-            row->at[k] = q;
-        row->at[COL_KIND] = cell_fmt(c, "%s", !v->executed ? "not run" : v->error ? "error" : "?");
+            row->col[k] = q;
+        row->col[COL_KIND] = cell_str(c, !v->executed ? "not run" : v->error ? "error" : "?");
     }
     if (v->storage >= 0)
-        row->at[COL_STORAGE] = cell_fmt(c, "S%d", v->storage);
-    row->at[COL_MOVED] = cell_bytes(c, v->bytes_moved);
-    row->at[COL_REASON] = cell_fmt(c, "%s", v->reason ? v->reason : "");
+        row->col[COL_STORAGE] = cell_int(c, "S", v->storage);
+    row->col[COL_MOVED] = cell_bytes(c, v->bytes_moved);
+    row->col[COL_REASON] = cell_str(c, v->reason ? v->reason : "");
 }
 
 /* One line: each cell padded to its column's width, two spaces apart. */
-static void print_row(FILE *out, const char *const *cell, const int *len, const int *w,
-                      cells *line)
+static void append_row(text_writer *tw, const cell_row *row, const int *w)
 {
-    line->len = 0;
     for (int k = 0; k < N_COLS; k++) {
-        int pad = k == N_COLS - 1 ? 0 : w[k] - len[k] + 2;
-        cells_reserve(line, (size_t)(len[k] + pad + 2));
-        memcpy(line->buf + line->len, cell[k], (size_t)len[k]);
-        memset(line->buf + line->len + len[k], ' ', (size_t)pad);
-        line->len += (size_t)(len[k] + pad);
+        const cell *x = &row->col[k];
+        tb_mem(&tw->lines, tw->cells.buf + x->at, (size_t)x->len);
+        if (k < N_COLS - 1)
+            tb_spaces(&tw->lines, w[k] - x->len + 2);
     }
-    line->buf[line->len++] = '\n';
-    fwrite(line->buf, 1, line->len, out);
+    tb_str(&tw->lines, "\n");
+    if (tw->lines.len >= FLUSH_AT)
+        tb_flush(&tw->lines, tw->out);
 }
 
-static void print_table(FILE *out, const an_report *r, const an_func_report *f)
+/* The header row first, then one row per call site. */
+static void print_table(text_writer *tw, const an_report *r, const an_func_report *f)
 {
-    cells c = {0}, line = {0};
-    cell_row *rows = malloc(sizeof *rows * ((size_t)f->n_values + 1));
-    int w[N_COLS], hl[N_COLS];
+    int n_rows = f->n_values + 1, w[N_COLS] = {0};
+    cell_row *rows = malloc(sizeof *rows * (size_t)n_rows);
     if (!rows)
         abort();
+    tw->cells.len = 0;
     for (int k = 0; k < N_COLS; k++)
-        w[k] = hl[k] = (int)strlen(headers[k]);
-    for (int j = 0; j < f->n_values; j++) {
-        fill_row(&c, &rows[j], r, f->values[j]);
-        for (int k = 0; k < N_COLS; k++) {
-            rows[j].w[k] = (int)strlen(c.buf + rows[j].at[k]);
-            w[k] = rows[j].w[k] > w[k] ? rows[j].w[k] : w[k];
-        }
-    }
-    print_row(out, headers, hl, w, &line);
-    for (int j = 0; j < f->n_values; j++) {
-        const char *cell[N_COLS];
+        rows[0].col[k] = cell_str(&tw->cells, headers[k]);
+    for (int j = 1; j < n_rows; j++)
+        fill_row(&tw->cells, &rows[j], r, f->values[j - 1]);
+    for (int j = 0; j < n_rows; j++)
         for (int k = 0; k < N_COLS; k++)
-            cell[k] = c.buf + rows[j].at[k];
-        print_row(out, cell, rows[j].w, w, &line);
-    }
+            w[k] = rows[j].col[k].len > w[k] ? rows[j].col[k].len : w[k];
+    for (int j = 0; j < n_rows; j++)
+        append_row(tw, &rows[j], w);
+    tb_flush(&tw->lines, tw->out);
     free(rows);
-    free(c.buf);
-    free(line.buf);
+}
+
+/* "  S5        1 MiB  cpu   allocated line 35 (matmul q)  freed line 61":
+ * printf's "  S%-3d %10s  %-4s  allocated line %d (%s%s%s)  ", then the end. */
+static void append_storage(textbuf *b, const an_report *r, const an_storage *s)
+{
+    const an_value *v = s->value >= 0 ? &r->values[s->value] : NULL;
+    char bytes[BYTES_CHARS];
+    size_t n_bytes = (size_t)(put_bytes(bytes, s->nbytes) - bytes);
+    tb_str(b, "  S");
+    size_t at = b->len;
+    tb_int(b, s->id);
+    tb_spaces(b, 3 - (int)(b->len - at)); /* %-3d */
+    tb_str(b, " ");
+    tb_spaces(b, 10 - (int)n_bytes); /* %10s */
+    tb_mem(b, bytes, n_bytes);
+    tb_str(b, "  ");
+    at = b->len;
+    tb_str(b, mt_device_name(s->device));
+    tb_spaces(b, 4 - (int)(b->len - at)); /* %-4s */
+    tb_str(b, "  allocated line ");
+    tb_int(b, s->alloc_line);
+    tb_str(b, " (");
+    tb_str(b, v ? mt_ops[v->op].name : "?");
+    if (v && v->name) {
+        tb_str(b, " ");
+        tb_str(b, v->name);
+    }
+    tb_str(b, ")  ");
+    if (s->discarded) {
+        tb_str(b, "on the branch arm not kept");
+    } else if (s->free_line > 0) {
+        tb_str(b, "freed line ");
+        tb_int(b, s->free_line);
+    } else {
+        tb_str(b, "never freed");
+    }
+    if (s->device == TL_CUDA) {
+        tb_str(b, "  block ");
+        tb_bytes(b, s->alloc_bytes);
+    }
+    tb_str(b, "\n");
+}
+
+static void print_storages(text_writer *tw, const an_report *r, const an_func_report *f)
+{
+    tb_str(&tw->lines, "storages:\n");
+    for (int k = 0; k < f->n_storages; k++) {
+        append_storage(&tw->lines, r, &r->storages[f->storages[k]]);
+        if (tw->lines.len >= FLUSH_AT)
+            tb_flush(&tw->lines, tw->out);
+    }
+    tb_flush(&tw->lines, tw->out);
 }
 
 static void print_storage_list(FILE *out, const an_report *r, int n, const int *ids)
 {
-    char b[32];
+    char b[BYTES_CHARS];
     for (int k = 0; k < n; k++) {
         const an_storage *s = &r->storages[ids[k]];
         fprintf(out, "%sS%d %s", k ? ", " : "", s->id, an_format_bytes(b, sizeof b, s->nbytes));
     }
 }
 
-static void print_storages(FILE *out, const an_report *r, const an_func_report *f)
-{
-    char b[32], b2[32];
-    fprintf(out, "storages:\n");
-    for (int k = 0; k < f->n_storages; k++) {
-        const an_storage *s = &r->storages[f->storages[k]];
-        const an_value *v = s->value >= 0 ? &r->values[s->value] : NULL;
-        fprintf(out, "  S%-3d %10s  %-4s  allocated line %d (%s%s%s)  ", s->id,
-                an_format_bytes(b, sizeof b, s->nbytes), mt_device_name(s->device), s->alloc_line,
-                v ? mt_ops[v->op].name : "?", v && v->name ? " " : "", v && v->name ? v->name : "");
-        if (s->discarded)
-            fprintf(out, "on the branch arm not kept");
-        else if (s->free_line > 0)
-            fprintf(out, "freed line %d", s->free_line);
-        else
-            fprintf(out, "never freed");
-        if (s->device == TL_CUDA)
-            fprintf(out, "  block %s", an_format_bytes(b2, sizeof b2, s->alloc_bytes));
-        fputc('\n', out);
-    }
-}
-
 static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
 {
-    char b[32];
+    char b[BYTES_CHARS];
     int n_live = 0, *live = malloc(sizeof(int) * ((size_t)f->n_storages + 1));
     for (int k = 0; k < f->n_storages; k++)
         if (r->storages[f->storages[k]].free_line == 0 && r->storages[f->storages[k]].nbytes > 0 &&
@@ -247,7 +374,7 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
     fprintf(out, "\nmoved: %s in %" PRId64 " calls\n", an_format_bytes(b, sizeof b, f->moved_bytes),
             f->n_calls);
     if (f->cuda_reserved_peak > 0) {
-        char b2[32];
+        char b2[BYTES_CHARS];
         fprintf(out, "cuda: peak %s in blocks, %s reserved by the caching allocator "
                 "(PyTorch's rules: 512-byte blocks, 2/20 MiB segments)\n",
                 an_format_bytes(b, sizeof b, f->cuda_allocated_peak),
@@ -269,17 +396,20 @@ void an_diag_write_text(FILE *out, const an_diag *d)
 
 void an_report_write_text(FILE *out, const an_report *r, const an_text_options *opt)
 {
+    text_writer tw = {out, {0}, {0}};
     for (int k = 0; k < r->n_funcs; k++) {
         const an_func_report *f = &r->funcs[k];
         if (opt && opt->function && strcmp(opt->function, f->name) != 0)
             continue;
         fprintf(out, "%sfunction %s (%s)%s\n", k ? "\n" : "", f->name, r->unit->path,
                 f->executed ? "" : " -- never executed from a root");
-        print_table(out, r, f);
+        print_table(&tw, r, f);
         fputc('\n', out);
-        print_storages(out, r, f);
+        print_storages(&tw, r, f);
         print_totals(out, r, f);
     }
+    free(tw.cells.buf);
+    free(tw.lines.buf);
     if (r->n_diags)
         fputc('\n', out);
     for (int k = 0; k < r->n_diags; k++)
