@@ -2,7 +2,10 @@
 # Analyzer benchmark: `tensorlint report` (text, and JSON) against `clang-14 -fsyntax-only`
 # on the same files (the samples, and generated programs of 1k, 10k, 20k
 # and 100k API calls), plus the interpreter alone on loops executing 1k,
-# 10k, 100k and 1M calls.  Median of 5 runs each.  Prints a markdown table.
+# 10k, 100k and 1M calls.  The three commands of a file run in turn, 9
+# rounds (3 for the largest), so a disturbance of a shared machine hits
+# them alike; each gets its median wall time, and the ratio of CPU time
+# (user + system) is shown too.  Prints markdown tables.
 # usage: bench/analyzer.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,28 +27,39 @@ import glob, os, statistics, subprocess, sys, time
 tool, work = sys.argv[1], sys.argv[2]
 inc = os.path.join(os.getcwd(), "runtime", "include")
 
-def median_time(cmd, runs=5):
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+def run(cmd):
+    """Wall seconds and CPU seconds (user + system) of one run."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        sys.exit(f"failed: {' '.join(cmd)}")
+    return wall, ru.ru_utime + ru.ru_stime
 
-rows = []
+def rounds(cmds, n):
+    """Runs the commands in turn, n rounds (so a disturbance hits all of
+    them alike); the median wall and CPU seconds of each."""
+    got = [[] for _ in cmds]
+    for _ in range(n):
+        for k, c in enumerate(cmds):
+            got[k].append(run(c))
+    return [(statistics.median(w for w, _ in g), statistics.median(c for _, c in g)) for g in got]
+
 files = sorted(glob.glob("samples/*/*.c")) + [os.path.join(work, f"calls_{k}.c") for k in ("1k", "10k", "20k", "100k")]
-print("| file | clang -fsyntax-only ms | tensorlint report ms (text) | ratio | --format=json ms | ratio |")
-print("|---|---|---|---|---|---|")
+print("| file | clang -fsyntax-only ms | report (text) ms | ratio | ratio, CPU time | --format=json ms | ratio | ratio, CPU time |")
+print("|---|---|---|---|---|---|---|---|")
 for f in files:
-    parse = median_time(["clang-14", "-fsyntax-only", "-I", inc, f])
-    text = median_time([tool, "report", f])
-    js = median_time([tool, "report", "--format=json", f])
-    print(f"| {os.path.basename(f)} | {parse*1e3:.1f} | {text*1e3:.1f} | {text/parse:.2f}x | "
-          f"{js*1e3:.1f} | {js/parse:.2f}x |")
+    n = 3 if "100k" in f else 9
+    (pw, pc), (tw, tc), (jw, jc) = rounds([["clang-14", "-fsyntax-only", "-I", inc, f],
+                                           [tool, "report", f],
+                                           [tool, "report", "--format=json", f]], n)
+    print(f"| {os.path.basename(f)} | {pw*1e3:.1f} | {tw*1e3:.1f} | {tw/pw:.2f}x | {tc/pc:.2f}x | "
+          f"{jw*1e3:.1f} | {jw/pw:.2f}x | {jc/pc:.2f}x |")
 print()
 print("| executed API calls (loop) | tensorlint report ms | us per call |")
 print("|---|---|---|")
 for n in (1000, 10000, 100000, 1000000):
-    t = median_time([tool, "report", "--format=json", os.path.join(work, f"loop_{n}.c")], runs=3)
+    (t, _), = rounds([[tool, "report", "--format=json", os.path.join(work, f"loop_{n}.c")]], 3)
     print(f"| {n} | {t*1e3:.1f} | {t/n*1e6:.2f} |")
 PY

@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef TL_SOURCE_INCLUDE_DIR
@@ -581,14 +582,24 @@ static void fe_ctx_free(fe_ctx *fx)
     free(fx->ints);
 }
 
-/* Lower the parsed translation unit into a new unit named path. */
-static fe_status fe_build(CXTranslationUnit tu, const char *path, ir_unit **out)
+static double fe_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Lower the parsed translation unit into a new unit named path; the parse
+ * took parse_seconds. */
+static fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds,
+                          ir_unit **out)
 {
     fe_ctx fx = {.tu = tu};
     fe_tensor_decl.tu = NULL; /* a new unit may reuse a disposed one's address */
     fx.u = ir_unit_new(path);
     if (!fx.u)
         return FE_ERR_NO_MEMORY;
+    fx.u->parse_seconds = parse_seconds;
     CXString spelling = clang_getTranslationUnitSpelling(tu);
     fx.main_file = clang_getFile(tu, clang_getCString(spelling));
     clang_disposeString(spelling);
@@ -650,9 +661,10 @@ fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_
     fe_status st = FE_ERR_LIBCLANG;
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
+    double t0 = fe_now();
     if (idx && clang_parseTranslationUnit2(idx, path, args, n, NULL, 0, fe_parse_options, &tu) ==
                    CXError_Success)
-        st = fe_build(tu, path, out);
+        st = fe_build(tu, path, fe_now() - t0, out);
     fe_dispose(tu, idx);
     free(args);
     return st;
@@ -693,9 +705,10 @@ fe_status fe_parse_command(const char *path, const char *directory, int argc,
     fe_status st = args && (wd || !directory) ? FE_ERR_LIBCLANG : FE_ERR_NO_MEMORY;
     CXIndex idx = st == FE_ERR_LIBCLANG ? clang_createIndex(0, 0) : NULL;
     CXTranslationUnit tu = NULL;
+    double t0 = fe_now();
     if (idx && clang_parseTranslationUnit2FullArgv(idx, NULL, args, n, NULL, 0, fe_parse_options,
                                                    &tu) == CXError_Success)
-        st = fe_build(tu, path, out);
+        st = fe_build(tu, path, fe_now() - t0, out);
     fe_dispose(tu, idx);
     free(wd);
     free(args);

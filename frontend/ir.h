@@ -295,6 +295,7 @@ typedef struct ir_unit {
     ir_note *notes;
     ir_arena *arena;
     int cap_funcs, cap_vars, cap_diags, cap_notes; /* builder state */
+    double parse_seconds; /* libclang's parse of the file (wall clock) */
 } ir_unit;
 
 /* ---- the unit and its arena ---- */
