@@ -51,24 +51,6 @@ static void prepass_block(an_ctx *cx, int func, const ir_block *b)
         prepass_stmt(cx, func, b->stmts[k]);
 }
 
-static int64_t count_stmts(const ir_block *b)
-{
-    int64_t n = 0;
-    for (int k = 0; b && k < b->n_stmts; k++) {
-        const ir_stmt *s = b->stmts[k];
-        n++;
-        if (s->kind == IR_BLOCK)
-            n += count_stmts(s->block);
-        else if (s->kind == IR_IF)
-            n += count_stmts(s->branch.then_blk) + count_stmts(s->branch.else_blk);
-        else if (s->kind == IR_LOOP)
-            n += count_stmts(s->loop.init) + count_stmts(s->loop.cond_pre) +
-                 count_stmts(s->loop.body) + count_stmts(s->loop.step);
-    }
-    return n;
-}
-
-
 static void collect_calls(const ir_block *b, int func, bool *called, int n_funcs)
 {
     for (int k = 0; b && k < b->n_stmts; k++) {
@@ -128,20 +110,15 @@ static void index_vars(an_ctx *cx)
 static void setup(an_ctx *cx)
 {
     const ir_unit *u = cx->u;
-    int64_t n = 0;
-    for (int f = 0; f < u->n_funcs; f++)
-        n += count_stmts(u->funcs[f]->body);
-    cx->site_cap = 64;
-    while (cx->site_cap < 2 * n + 2)
-        cx->site_cap *= 2;
-    cx->site_keys = calloc((size_t)cx->site_cap, sizeof *cx->site_keys);
-    cx->site_vals = calloc((size_t)cx->site_cap, sizeof *cx->site_vals);
+    cx->site_value = malloc(sizeof(int) * (size_t)(u->n_call_sites + 1));
     cx->fs = calloc((size_t)(u->n_funcs + 1), sizeof *cx->fs);
     cx->report_of = malloc(sizeof(int) * (size_t)(u->n_funcs + 1));
     index_vars(cx);
     cx->r->funcs = calloc((size_t)(u->n_funcs + 1), sizeof *cx->r->funcs);
-    if (!cx->site_keys || !cx->site_vals || !cx->fs || !cx->r->funcs || !cx->report_of)
+    if (!cx->site_value || !cx->fs || !cx->r->funcs || !cx->report_of)
         abort();
+    for (int k = 0; k < u->n_call_sites; k++)
+        cx->site_value[k] = -1;
     for (int f = 0; f < u->n_funcs; f++)
         cx->report_of[f] = -1;
     for (int f = 0; f < u->n_funcs; f++) {
@@ -309,8 +286,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.handles);
     free(cx.refs);
     free(cx.live_storage);
-    free(cx.site_keys);
-    free(cx.site_vals);
+    free(cx.site_value);
     free(cx.fs);
     free(cx.cuda_block);
     free(cx.report_of);

@@ -58,9 +58,7 @@ typedef struct an_ctx {
     int64_t *refs;       /* per storage: live handles */
     bool *live_storage;  /* per storage: counted in live bytes */
     int cap_refs;
-    const ir_stmt **site_keys; /* open-addressing map: call statement -> value id */
-    int *site_vals;
-    int64_t site_cap;
+    int *site_value;     /* per call site (ir_stmt.call.site): its value id, or -1 */
     int64_t live;        /* bytes */
     int64_t arm_peak;    /* bytes: the most live since the current branch arm began */
     int64_t n_calls;     /* in the current root */

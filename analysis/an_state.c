@@ -214,29 +214,9 @@ void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)
     }
 }
 
-static uint64_t hash_ptr(const void *p) { return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull; }
+void an_site_put(an_ctx *cx, const ir_stmt *s, int value) { cx->site_value[s->call.site] = value; }
 
-void an_site_put(an_ctx *cx, const ir_stmt *s, int value)
-{
-    int64_t mask = cx->site_cap - 1;
-    for (int64_t k = (int64_t)(hash_ptr(s) & (uint64_t)mask);; k = (k + 1) & mask) {
-        if (!cx->site_keys[k]) {
-            cx->site_keys[k] = s;
-            cx->site_vals[k] = value;
-            return;
-        }
-    }
-}
-
-int an_site_get(const an_ctx *cx, const ir_stmt *s)
-{
-    int64_t mask = cx->site_cap - 1;
-    for (int64_t k = (int64_t)(hash_ptr(s) & (uint64_t)mask); cx->site_keys[k];
-         k = (k + 1) & mask)
-        if (cx->site_keys[k] == s)
-            return cx->site_vals[k];
-    return -1;
-}
+int an_site_get(const an_ctx *cx, const ir_stmt *s) { return cx->site_value[s->call.site]; }
 
 int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name)
 {

@@ -19,9 +19,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fe_lower_var_decl(fe_ctx *fx, CXCursor d);
+
+/* A compound statement's children.  A declaration statement is entered in
+ * the same walk (its declarations come next, with it as parent) rather than
+ * by a walk of its own: a nested clang_visitChildren per declaration was a
+ * third of the lowering's time. */
 static enum CXChildVisitResult fe_stmt_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
-    (void)parent;
+    if (clang_getCursorKind(parent) == CXCursor_DeclStmt) {
+        if (clang_getCursorKind(c) == CXCursor_VarDecl)
+            fe_lower_var_decl(data, c);
+        return CXChildVisit_Continue;
+    }
+    if (clang_getCursorKind(c) == CXCursor_DeclStmt)
+        return CXChildVisit_Recurse;
     fe_lower_stmt(data, c);
     return CXChildVisit_Continue;
 }

@@ -243,7 +243,10 @@ ir_stmt *ir_stmt_new(ir_unit *u, ir_stmt_kind kind, ir_loc loc)
     s->kind = kind;
     s->loc = loc;
     switch (kind) {
-    case IR_CALL: s->call.result = IR_NO_VAR; break;
+    case IR_CALL:
+        s->call.result = IR_NO_VAR;
+        s->call.site = u->n_call_sites++;
+        break;
     case IR_RELEASE: s->release.var = IR_NO_VAR; break;
     case IR_ASSIGN_INT: s->assign_int.var = IR_NO_VAR; break;
     case IR_ASSIGN_TENSOR: s->assign_tensor.dst = s->assign_tensor.src = IR_NO_VAR; break;

@@ -188,6 +188,7 @@ struct ir_stmt {
             int result; /* variable id receiving the new handle, or IR_NO_VAR (void op, discarded) */
             int n_args; /* == strlen(mt_ops[op].signature) */
             ir_arg *args;
+            int site;   /* this call's index among the unit's CALLs (0 .. n_call_sites-1) */
         } call;
         struct {
             int var; /* variable id, IR_NULL_TENSOR or IR_UNKNOWN_TENSOR */
@@ -293,6 +294,7 @@ typedef struct ir_unit {
     int n_errors;     /* diags of severity error or fatal */
     int n_notes;
     ir_note *notes;
+    int n_call_sites; /* CALL statements made (ir_stmt.call.site numbers them) */
     ir_arena *arena;
     int cap_funcs, cap_vars, cap_diags, cap_notes; /* builder state */
     double parse_seconds; /* libclang's parse of the file (wall clock) */
