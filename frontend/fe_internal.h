@@ -49,7 +49,8 @@ typedef struct fe_ctx {
     int func;                /* index of the function being lowered */
     ir_block *cur;           /* where statements go */
     bool tensor_code;        /* the current function touched the API or a tensor */
-    fe_cursor_map vars;
+    fe_cursor_map vars;      /* the current function's variables (small: cache-warm) */
+    fe_cursor_map globals;   /* variables with static storage, for every function */
     fe_func_map funcs;
     fe_cursor_map callee_ids; /* function declaration -> index into callees */
     struct fe_callee *callees; /* what each function declaration called is */
@@ -87,6 +88,7 @@ CXCursor fe_strip(CXCursor c, bool casts);
 /* The value for canonical cursor key, or -1 when absent. */
 int fe_map_get(const fe_cursor_map *m, CXCursor key);
 void fe_map_put(fe_cursor_map *m, CXCursor key, int val); /* key not yet present */
+void fe_map_clear(fe_cursor_map *m);
 void fe_map_free(fe_cursor_map *m);
 
 int fe_var_lookup(fe_ctx *fx, CXCursor decl); /* IR_NO_VAR when absent */

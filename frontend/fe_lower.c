@@ -609,6 +609,7 @@ void fe_lower_function(fe_ctx *fx, int index)
     ir_func *f = fx->u->funcs[index];
     fx->func = index;
     fx->tensor_code = false;
+    fe_map_clear(&fx->vars);
     CXType ret = clang_getResultType(clang_getCursorType(c));
     f->returns_tensor = fe_type_kind(ret) == IR_VAR_TENSOR;
     f->returns_int = fe_type_kind(ret) == IR_VAR_INT;

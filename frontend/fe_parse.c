@@ -318,6 +318,13 @@ void fe_map_put(fe_cursor_map *m, CXCursor key, int val)
     m->n++;
 }
 
+void fe_map_clear(fe_cursor_map *m)
+{
+    for (unsigned i = 0; i < m->cap; i++)
+        m->vals[i] = -1;
+    m->n = 0;
+}
+
 void fe_map_free(fe_cursor_map *m)
 {
     free(m->keys);
@@ -326,13 +333,17 @@ void fe_map_free(fe_cursor_map *m)
 
 int fe_var_lookup(fe_ctx *fx, CXCursor decl)
 {
-    int var = fe_map_get(&fx->vars, clang_getCanonicalCursor(decl));
+    decl = clang_getCanonicalCursor(decl);
+    int var = fe_map_get(&fx->vars, decl);
+    if (var < 0)
+        var = fe_map_get(&fx->globals, decl);
     return var >= 0 ? var : IR_NO_VAR;
 }
 
 void fe_var_bind(fe_ctx *fx, CXCursor decl, int var)
 {
-    fe_map_put(&fx->vars, clang_getCanonicalCursor(decl), var);
+    fe_map_put(fx->u->vars[var].is_global ? &fx->globals : &fx->vars,
+               clang_getCanonicalCursor(decl), var);
 }
 
 static unsigned fe_str_hash(const char *s)
@@ -574,6 +585,7 @@ static void fe_lower_unit(fe_ctx *fx)
 static void fe_ctx_free(fe_ctx *fx)
 {
     fe_map_free(&fx->vars);
+    fe_map_free(&fx->globals);
     fe_map_free(&fx->callee_ids);
     free(fx->callees);
     free(fx->funcs.keys);
