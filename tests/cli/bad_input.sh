@@ -96,6 +96,8 @@ expect double-release 1 "released twice \[double-release\]" -- "$tool" report "$
 expect unwritable-output 2 "cannot write" -- "$tool" report -o /nonexistent/dir/out.txt "$work/empty.c"
 expect unknown-function 2 "no function 'nope'" -- "$tool" report --function=nope "$work/overflow.c"
 expect help 0 "usage: tensorlint report" -- "$tool" report --help
+# the phase times bench/checks.sh reads
+expect time-report 0 "time: parse [0-9.]+ ms, lower [0-9.]+ ms, analyse [0-9.]+ ms, checks [0-9.]+ ms, write [0-9.]+ ms" -- "$tool" report --time-report "$work/deep.c"
 expect no-tensor-code 0 "no function uses the tensor API" -- "$tool" report "$work/empty.c"
 expect nine-dims 1 "a tl_ints holds 0 to 8 values, not 9 \[invalid-argument\]" -- "$tool" report "$work/ninedims.c"
 expect negative-dim 1 "negative dimension -3" -- "$tool" report "$work/negdim.c"
