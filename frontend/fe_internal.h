@@ -24,8 +24,8 @@
 
 #include "frontend.h"
 
-/* Canonical declaration cursor -> int, open addressing on clang_hashCursor
- * (variable ids; indexes into the callee cache). */
+/* Declaration cursor -> int, open addressing on clang_hashCursor (variable
+ * ids by canonical declaration; indexes into the callee cache). */
 typedef struct fe_cursor_map {
     CXCursor *keys;
     int *vals;
@@ -85,10 +85,10 @@ int fe_children(CXCursor c, CXCursor *kids, int max);
 /* c without implicit casts, parentheses and (when casts) explicit casts. */
 CXCursor fe_strip(CXCursor c, bool casts);
 
-/* The value for canonical cursor key, or -1 when absent. */
+/* The value for key, or -1 when absent. */
 int fe_map_get(const fe_cursor_map *m, CXCursor key);
 void fe_map_put(fe_cursor_map *m, CXCursor key, int val); /* key not yet present */
-void fe_map_clear(fe_cursor_map *m);
+void fe_map_clear(fe_cursor_map *m); /* empty; costs no more than filling it did */
 void fe_map_free(fe_cursor_map *m);
 
 int fe_var_lookup(fe_ctx *fx, CXCursor decl); /* IR_NO_VAR when absent */

@@ -95,7 +95,9 @@ fe_callee fe_callee_of(fe_ctx *fx, CXCursor call)
         clang_disposeString(s);
         return ce;
     }
-    decl = clang_getCanonicalCursor(decl);
+    /* keyed by the declaration the call refers to (the latest one seen), not
+     * the canonical first one: a user's own prototype of tl_relu_at before
+     * the header must not make the header's calls user calls */
     int id = fe_map_get(&fx->callee_ids, decl);
     if (id >= 0)
         return fx->callees[id];

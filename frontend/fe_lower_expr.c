@@ -167,7 +167,12 @@ static int fe_tensor_var_read(fe_ctx *fx, CXCursor c)
     k = clang_getCursorKind(decl);
     if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
         return IR_NO_VAR;
-    int var = fe_var_of_decl(fx, decl);
+    int var = fe_var_lookup(fx, decl);
+    if (var == IR_NO_VAR) { /* first use: make a variable only for a handle (not for f in f()) */
+        if (fe_type_kind(clang_getCursorType(decl)) != IR_VAR_TENSOR)
+            return IR_NO_VAR;
+        var = fe_var_of_decl(fx, decl);
+    }
     return fx->u->vars[var].kind == IR_VAR_TENSOR ? var : IR_NO_VAR;
 }
 

@@ -320,6 +320,11 @@ void fe_map_put(fe_cursor_map *m, CXCursor key, int val)
 
 void fe_map_clear(fe_cursor_map *m)
 {
+    if ((size_t)m->n * 8 < m->cap) { /* sparse (a big function came before): start small */
+        fe_map_free(m);
+        *m = (fe_cursor_map){0};
+        return;
+    }
     for (unsigned i = 0; i < m->cap; i++)
         m->vals[i] = -1;
     m->n = 0;

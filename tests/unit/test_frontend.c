@@ -296,6 +296,40 @@ static void test_plain_calls_and_recognition_by_header(void **state)
     ir_unit_free(u);
 }
 
+/* The user's own prototypes of API functions, seen before the header, do
+ * not turn the header's calls into user calls. */
+static void test_prototype_before_the_header_is_still_the_api(void **state)
+{
+    (void)state;
+    ir_unit *u = parse_ok("typedef struct tl_tensor tl_tensor;\n"
+                          "tl_tensor *tl_relu_at(const char *file, int line, tl_tensor *a);\n"
+                          "tl_tensor *tl_neg(tl_tensor *a);\n"
+                          "#include <tensorlint/tensor.h>\n"
+                          "void f(tl_tensor *a) {\n"
+                          "    tl_tensor *b = tl_relu(a);\n"
+                          "    tl_tensor *c = (tl_neg)(b);\n"
+                          "}\n");
+    assert_int_equal(count(u, "f", IR_CALL), 2);
+    assert_int_equal(count(u, "f", IR_USER_CALL), 0);
+    assert_int_equal(nth(u, "f", IR_CALL, 0)->call.op, mt_op_lookup("relu"));
+    assert_int_equal(nth(u, "f", IR_CALL, 1)->call.op, mt_op_lookup("neg"));
+    ir_unit_free(u);
+}
+
+/* A handle from a call through a function pointer makes no variable for
+ * the pointer (libclang names the pointer as what the call refers to). */
+static void test_call_through_pointer_makes_no_variable(void **state)
+{
+    (void)state;
+    ir_unit *u = parse_ok("#include <tensorlint/tensor.h>\n"
+                          "void *(*mk)(void);\n"
+                          "void f(void) { tl_tensor *t = mk(); tl_release(t); }\n");
+    for (int v = 0; v < u->n_vars; v++)
+        assert_string_not_equal(u->vars[v].name, "mk");
+    assert_int_equal(count(u, "f", IR_RELEASE), 1);
+    ir_unit_free(u);
+}
+
 static void test_same_name_outside_the_header_is_a_user_call(void **state)
 {
     (void)state;
@@ -729,6 +763,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_call_in_user_macro_at_use_site),
         cmocka_unit_test(test_nested_calls_make_temporaries),
         cmocka_unit_test(test_plain_calls_and_recognition_by_header),
+        cmocka_unit_test(test_prototype_before_the_header_is_still_the_api),
+        cmocka_unit_test(test_call_through_pointer_makes_no_variable),
         cmocka_unit_test(test_same_name_outside_the_header_is_a_user_call),
         cmocka_unit_test(test_for_loop_constant_bounds),
         cmocka_unit_test(test_while_do_and_infinite_loops),
