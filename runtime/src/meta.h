@@ -143,6 +143,13 @@ void mt_iter_out_strides(int ndim, const int64_t *shape, int n_ops, const mt_lay
                          int64_t *out_strides);
 /* empty_like(preserve_format) strides: kept when dense, else infer_dense_strides. */
 void mt_preserve_strides(const mt_layout *l, int64_t *out_strides);
+/* TensorIterator's device rule (compute_types): the common device is the
+ * first operand's that is not the CPU, else the CPU, and every operand must
+ * be on it, except that one 0-dim CPU input may join a CUDA op (a "CPU
+ * scalar").  ops lists the n_out outputs first (an in-place op's self),
+ * then the inputs; *common gets the device. */
+tl_status mt_check_iter_devices(mt_result *r, int n, const mt_layout *const *ops, int n_out,
+                                tl_device *common);
 /* torch.result_type over tensor operands (0-dim ones take part only across categories). */
 tl_dtype mt_result_type(int n, const mt_layout *const *ops);
 

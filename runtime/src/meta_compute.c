@@ -12,23 +12,39 @@
 
 #include <string.h>
 
+/* matmul and conv2d (not TensorIterator ops): every operand on the first's device. */
 static tl_status check_devices(mt_result *r, int n, const mt_layout *const *ops)
 {
     for (int k = 1; k < n; k++)
-        if (ops[k]->device != ops[0]->device && ops[k]->ndim > 0 && ops[0]->ndim > 0)
+        if (ops[k]->device != ops[0]->device)
             return mt_fail(r, TL_ERR_DEVICE, "Expected all tensors to be on the same device, but "
                            "found at least two devices, %s and %s!",
                            mt_device_name(ops[0]->device), mt_device_name(ops[k]->device));
     return TL_OK;
 }
 
-/* The device of a set of operands: a dimensioned operand's, else the first's. */
-static tl_device common_device(int n, const mt_layout *const *ops)
+tl_status mt_check_iter_devices(mt_result *r, int n, const mt_layout *const *ops, int n_out,
+                                tl_device *common)
 {
-    for (int k = 0; k < n; k++)
-        if (ops[k]->ndim > 0)
-            return ops[k]->device;
-    return ops[0]->device;
+    tl_device dev = TL_CPU;
+    int cpu_scalars = 0;
+    for (int k = 0; k < n && dev == TL_CPU; k++)
+        dev = ops[k]->device;
+    for (int k = 0; k < n; k++) {
+        if (ops[k]->device == dev)
+            continue;
+        if (k >= n_out && ops[k]->ndim == 0 && ops[k]->device == TL_CPU) {
+            if (cpu_scalars++ == 0)
+                continue;
+            return mt_fail(r, TL_ERR_DEVICE, "Trying to pass too many CPU scalars to non-CPU "
+                           "kernel!");
+        }
+        return mt_fail(r, TL_ERR_DEVICE, "Expected all tensors to be on the same device, but "
+                       "found at least two devices, %s and %s!", mt_device_name(dev),
+                       mt_device_name(ops[k]->device));
+    }
+    *common = dev;
+    return TL_OK;
 }
 
 static tl_status broadcast_error(mt_result *r, const mt_layout *a, const mt_layout *b)
@@ -62,11 +78,10 @@ static tl_status elementwise(const mt_call *c, mt_result *r, int n, tl_dtype dty
         memcpy(out.shape, shape, sizeof shape);
         read += mt_nbytes(c->in[k]);
     }
-    if (check_devices(r, n, c->in) != TL_OK ||
+    if (mt_check_iter_devices(r, n, c->in, 0, &out.device) != TL_OK ||
         mt_check_shape(r, out.ndim, out.shape, dtype) != TL_OK)
         return r->status;
     out.dtype = dtype;
-    out.device = common_device(n, c->in);
     mt_iter_out_strides(out.ndim, out.shape, n, c->in, out.strides);
     return mt_new_storage(r, &out, read, "%s", reason);
 }

@@ -201,7 +201,9 @@ static tl_status inplace_binary(const mt_call *c, mt_result *r)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Subtraction, the `-` operator, with a bool "
                        "tensor is not supported. If you are trying to invert a mask, use the `~` "
                        "or `logical_not()` operator instead.");
-    if (check_broadcast_into(r, t, o) != TL_OK)
+    const mt_layout *ops[3] = {t, t, o}; /* the output, then the inputs */
+    tl_device dev;
+    if (check_broadcast_into(r, t, o) != TL_OK || mt_check_iter_devices(r, 3, ops, 1, &dev) != TL_OK)
         return r->status;
     if (!can_cast(dt, t->dtype))
         return cast_error(r, dt, t->dtype);

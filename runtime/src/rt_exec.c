@@ -9,9 +9,10 @@
  *
  * Devices: kernels run on the device of the tensor they write, through that
  * device's kernel table (the CPU's is kernels.h; CUDA's is the backend's,
- * cuda_rt.h).  An operand on the other device -- the meta functions allow
- * 0-dim operands across devices, and copy_, add_ and sub_ take any -- is
- * first staged: a dense copy on the kernel's device, freed after the call.
+ * cuda_rt.h).  An operand on the other device -- a 0-dim CPU input of a
+ * CUDA op (TensorIterator's "CPU scalar", mt_check_iter_devices), or
+ * copy_'s source -- is first staged: a dense copy on the kernel's device,
+ * freed after the call.
  * to_device is a transfer, not a kernel.  A kernel sees only buffers of its
  * own device.  CUDA failures are collected by cuda_rt.h's pending error and
  * raised at the end of the call (TL_ERR_DEVICE or TL_ERR_OUT_OF_MEMORY); a

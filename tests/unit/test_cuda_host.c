@@ -392,10 +392,13 @@ static void test_cross_device_operands(void **state)
     (void)state;
     tl_tensor *g = ramp(TL_SHAPE(2, 3), TL_F32, TL_CUDA), *c = ramp(TL_SHAPE(2, 3), TL_F32, TL_CPU);
     tl_tensor *s_cpu = tl_scalar(2.0, TL_F32, TL_CPU), *s_gpu = tl_scalar(2.0, TL_F32, TL_CUDA);
-    tl_tensor *gm = tl_mul(g, s_cpu), *cm = tl_mul(c, s_gpu);
-    assert_int_equal(tl_device_of(gm), TL_CUDA);
-    assert_int_equal(tl_device_of(cm), TL_CPU);
+    tl_tensor *gm = tl_mul(g, s_cpu), *cm = tl_mul(c, s_cpu);
+    assert_int_equal(tl_device_of(gm), TL_CUDA); /* a CPU scalar joins a CUDA op */
     assert_same(cm, gm);
+    assert_null(tl_mul(c, s_gpu)); /* a CUDA scalar does not join a CPU op (TensorIterator) */
+    assert_int_equal(last_status, TL_ERR_DEVICE);
+    assert_non_null(strstr(last_message, "cuda and cpu"));
+    last_status = TL_OK;
     tl_tensor *dst = tl_zeros(TL_SHAPE(4, 2, 3), TL_F16, TL_CUDA);
     tl_copy_(dst, c); /* broadcast over dim 0, cast to f16, host to device */
     tl_tensor *host = tl_zeros(TL_SHAPE(3, 2), TL_I32, TL_CPU);

@@ -194,13 +194,50 @@ static void test_errors(void **state)
     assert_int_equal(mt_run(&c, &r), TL_ERR_OUT_OF_MEMORY);
 }
 
+/* TensorIterator's device rule (compute_types in TensorIterator.cpp): the
+ * common device is the first non-CPU operand's; a 0-dim CPU input may join
+ * a CUDA op (one of them), a CUDA 0-dim input may not join a CPU op, and an
+ * in-place op's self is an output, never a CPU scalar. */
+static void test_devices(void **state)
+{
+    (void)state;
+    mt_layout cpu3 = dense(TL_SHAPE(3), TL_F32, TL_CPU), cuda3 = dense(TL_SHAPE(3), TL_F32, TL_CUDA);
+    mt_layout cpu0 = dense(TL_SHAPE0, TL_F32, TL_CPU), cuda0 = dense(TL_SHAPE0, TL_F32, TL_CUDA);
+    mt_result r = run(MT_OP_add, &cuda3, &cpu0, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_OK);
+    assert_int_equal(r.out.device, TL_CUDA);
+    r = run(MT_OP_add, &cpu0, &cuda3, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_OK);
+    assert_int_equal(r.out.device, TL_CUDA);
+    r = run(MT_OP_mul, &cpu0, &cuda0, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_OK);
+    assert_int_equal(r.out.device, TL_CUDA);
+    r = run(MT_OP_add, &cpu3, &cuda0, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_ERR_DEVICE);
+    assert_non_null(strstr(r.msg, "cuda and cpu"));
+    r = run(MT_OP_add, &cpu3, &cuda3, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_ERR_DEVICE);
+    r = run(MT_OP_add_, &cuda3, &cpu0, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_OK);
+    r = run(MT_OP_add_, &cpu3, &cuda3, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_ERR_DEVICE);
+    r = run(MT_OP_sub_, &cpu3, &cuda0, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_ERR_DEVICE);
+    r = run(MT_OP_add_, &cpu0, &cuda0, TL_SHAPE0, 0, 0); /* self is the output */
+    assert_int_equal(r.status, TL_ERR_DEVICE);
+    r = run(MT_OP_copy_, &cpu3, &cuda3, TL_SHAPE0, 0, 0); /* copy_ crosses devices */
+    assert_int_equal(r.status, TL_OK);
+    r = run(MT_OP_matmul, &cpu3, &cuda3, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_ERR_DEVICE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compute_stride), cmocka_unit_test(test_lab1),
         cmocka_unit_test(test_block1),         cmocka_unit_test(test_block2),
         cmocka_unit_test(test_block3),         cmocka_unit_test(test_iter_layout),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors),         cmocka_unit_test(test_devices),
     };
     return cmocka_run_group_tests_name("meta", tests, NULL, NULL);
 }
