@@ -199,10 +199,14 @@ static tl_status new_dense(mt_result *r, const mt_layout *like, int ndim, const 
 
 /* t[idx] is AdvancedIndex over TensorIterator: the source restrided to the
  * result's shape (stride 0 on the index dims, its own strides after) and the
- * index viewed as idx.shape + 1s; the output takes the iterator's layout. */
+ * index viewed as idx.shape + 1s; the output takes the iterator's layout.
+ * An index on the other device is first moved to t's (make_info:
+ * indices[i].to(self.device()), a preserve_format copy). */
 static void index_layout(const mt_layout *t, const mt_layout *idx, mt_layout *out)
 {
     mt_layout src = *t, ix = *idx;
+    if (idx->device != t->device)
+        mt_preserve_strides(idx, ix.strides);
     const mt_layout *ops[2] = {&src, &ix};
     int n = idx->ndim + t->ndim - 1;
     src.ndim = ix.ndim = n;
@@ -233,13 +237,15 @@ tl_status mt_index(const mt_call *c, mt_result *r)
         return mt_fail(r, TL_ERR_BAD_DIM, "too many indices for tensor of dimension 0");
     if (idx->ndim + t->ndim - 1 > TL_MAX_DIMS)
         return mt_fail(r, TL_ERR_BAD_DIM, "tl_index: result has more than %d dims", TL_MAX_DIMS);
-    if (check_same_device(r, t, idx) != TL_OK)
-        return r->status;
-    mt_layout out = *t;
+    mt_layout out = *t; /* on t's device, wherever idx is */
     index_layout(t, idx, &out);
     if (mt_check_shape(r, out.ndim, out.shape, t->dtype) != TL_OK)
         return r->status;
     int64_t per_row = mt_numel(t) / (t->shape[0] ? t->shape[0] : 1) * mt_dtype_size(t->dtype);
+    if (idx->device != t->device) /* the index's copy is read and written once more */
+        return mt_new_storage(r, &out, mt_numel(idx) * per_row + 3 * mt_nbytes(idx),
+                              "index (gather) allocates; the index moves to %s first",
+                              mt_device_name(t->device));
     return mt_new_storage(r, &out, mt_numel(idx) * per_row + mt_nbytes(idx),
                           "index (gather) allocates");
 }

@@ -428,6 +428,28 @@ static void test_index_checks_on_device(void **state)
     assert_int_equal(last_status, TL_ERR_BAD_DIM);
 }
 
+/* t[idx] moves an index on the other device to t's (PyTorch's make_info):
+ * both directions work and give the CPU answer; index_select does not. */
+static void test_index_across_devices(void **state)
+{
+    (void)state;
+    tl_tensor *c = ramp(TL_SHAPE(4, 3), TL_F32, TL_CPU), *g = ramp(TL_SHAPE(4, 3), TL_F32, TL_CUDA);
+    tl_tensor *ic = tl_to_device(tl_to(tl_arange(3, TL_F32, TL_CPU), TL_I64), TL_CPU);
+    tl_tensor *ix_c = tl_sub(tl_full(TL_SHAPE(2, 2), 3.0, TL_I64, TL_CPU), tl_full(TL_SHAPE(2, 2), 1.0, TL_I64, TL_CPU));
+    tl_tensor *ix_g = tl_to_device(ix_c, TL_CUDA);
+    tl_tensor *want = tl_index(c, ix_c);
+    tl_tensor *on_gpu = tl_index(g, ix_c), *on_cpu = tl_index(c, ix_g);
+    assert_int_equal(last_status, TL_OK);
+    assert_int_equal(tl_device_of(on_gpu), TL_CUDA);
+    assert_int_equal(tl_device_of(on_cpu), TL_CPU);
+    assert_same(want, on_gpu);
+    assert_same(want, on_cpu);
+    assert_null(tl_index_select(g, 0, ic));
+    assert_int_equal(last_status, TL_ERR_DEVICE);
+    last_status = TL_OK;
+    assert_int_equal(cu_scratch_live(), 0);
+}
+
 static void test_print_reads_device(void **state)
 {
     (void)state;
@@ -670,6 +692,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ops_match_cpu, setup_fake, teardown_fake),
         cmocka_unit_test_setup_teardown(test_cross_device_operands, setup_fake, teardown_fake),
         cmocka_unit_test_setup_teardown(test_index_checks_on_device, setup_fake, teardown_fake),
+        cmocka_unit_test_setup_teardown(test_index_across_devices, setup_fake, teardown_fake),
         cmocka_unit_test_setup_teardown(test_print_reads_device, setup_fake, teardown_fake),
         cmocka_unit_test_setup_teardown(test_trace_alloc_records, setup_fake, teardown_fake),
         cmocka_unit_test_setup_teardown(test_teardown_frees_device_memory, setup_fake,

@@ -229,6 +229,15 @@ static void test_devices(void **state)
     assert_int_equal(r.status, TL_OK);
     r = run(MT_OP_matmul, &cpu3, &cuda3, TL_SHAPE0, 0, 0);
     assert_int_equal(r.status, TL_ERR_DEVICE);
+    /* t[idx] moves idx to t's device (make_info); index_select does not */
+    mt_layout t = dense(TL_SHAPE(4, 3), TL_F32, TL_CUDA), ix = dense(TL_SHAPE(2), TL_I64, TL_CPU);
+    r = run(MT_OP_index, &t, &ix, TL_SHAPE0, 0, 0);
+    assert_int_equal(r.status, TL_OK);
+    assert_int_equal(r.out.device, TL_CUDA);
+    assert_int_equal(r.read_bytes, 2 * 3 * 4 + 3 * 16);
+    mt_call c = {.op = MT_OP_index_select, .n_in = 2, .in = {&t, &ix}, .i = {0}};
+    mt_run(&c, &r);
+    assert_int_equal(r.status, TL_ERR_DEVICE);
 }
 
 int main(void)
