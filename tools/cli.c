@@ -39,6 +39,22 @@ int cli_finish(int rc)
     return rc;
 }
 
+int cli_output_done(FILE *out, const char *cmd, const char *name)
+{
+    errno = 0;
+    bool failed = fflush(out) != 0 || ferror(out);
+    int err = errno;
+    if (out != stdout && out != stderr && fclose(out) != 0 && !failed) {
+        failed = true;
+        err = errno;
+    }
+    if (!failed)
+        return 0;
+    fprintf(stderr, "tensorlint %s: cannot write %s: %s\n", cmd, name ? name : "to stdout",
+            strerror(err ? err : EIO));
+    return 2;
+}
+
 int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input *in)
 {
     int k = first;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "an.h"
 #include "ir.h"
@@ -43,6 +44,12 @@ int cli_done(int rc, ir_unit *u, an_report *r);
 bool cli_fast_exit(void);
 /* Flush and leave with rc, skipping the frees when cli_fast_exit(). */
 int cli_finish(int rc);
+
+/* Finishes a command's output: flushes it (and closes it unless it is
+ * stdout or stderr) and reports a write that failed (a full disk), which
+ * would otherwise end in silence and exit status 0.  name is the file, or
+ * NULL for standard output.  Returns 0, or 2 after saying why. */
+int cli_output_done(FILE *out, const char *cmd, const char *name);
 
 /* A non-negative count: "1000", "1e6" is not accepted.  Prints an error when false. */
 bool cli_parse_count(const char *s, int64_t *out);

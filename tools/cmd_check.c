@@ -346,8 +346,8 @@ static int write_output(const check_opts *o, const ck_job *jobs, int n)
     } else {
         print_text(out, jobs, n);
     }
-    if (out != stdout && out != stderr)
-        fclose(out);
+    if (cli_output_done(out, "check", o->output) != 0)
+        return 2;
     return exit_status(jobs, n);
 }
 

@@ -93,7 +93,7 @@ int cmd_dump_ir(int argc, char **argv)
     for (int i = 0; i < in.n_files; i++)
         if (dump_ir_file(out, in.files[i], &in) != 0)
             rc = 2;
-    if (out != stdout)
-        fclose(out);
+    if (cli_output_done(out, "dump-ir", output) != 0)
+        return 2;
     return rc < 0 ? 0 : rc;
 }

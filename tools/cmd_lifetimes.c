@@ -143,10 +143,8 @@ static int draw_text(const life_opts *o, const an_report *r, const an_func_repor
     if (!o->width_set)
         life.width = dg_terminal_width(out);
     dg_lifetimes_text(out, r, f, &life);
-    if (out != stdout && fclose(out) != 0) {
-        fprintf(stderr, "tensorlint lifetimes: cannot write %s: %s\n", o->output, strerror(errno));
+    if (cli_output_done(out, "lifetimes", o->output) != 0)
         return 2;
-    }
     return an_report_has_errors(r) ? 1 : 0;
 }
 

@@ -126,8 +126,8 @@ static int write_report(const report_opts *o, const an_report *r)
         if (o->lifetimes)
             write_lifetimes(out, o, r);
     }
-    if (out != stdout)
-        fclose(out);
+    if (cli_output_done(out, "report", o->output) != 0)
+        return 2;
     return an_report_has_errors(r) ? 1 : 0;
 }
 

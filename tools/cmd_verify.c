@@ -331,5 +331,6 @@ int cmd_verify(int argc, char **argv)
     }
     if (!o.cc)
         o.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
-    return verify_file(&o, in.files[0], &in);
+    rc = verify_file(&o, in.files[0], &in);
+    return cli_output_done(stdout, "verify", NULL) != 0 ? 2 : rc;
 }

@@ -94,6 +94,13 @@ expect deep-nesting 0 "peak: 32 B" -- "$tool" report "$work/deep.c"
 expect use-after-release 1 "uses 'x' after it was released \[use-after-release\]" -- "$tool" report "$work/uar.c"
 expect double-release 1 "released twice \[double-release\]" -- "$tool" report "$work/uar.c"
 expect unwritable-output 2 "cannot write" -- "$tool" report -o /nonexistent/dir/out.txt "$work/empty.c"
+# a full disk is an error, not silence (stdout on /dev/full)
+full=(bash -c '"$@" >/dev/full' full)
+expect full-disk-text 2 "report: cannot write to stdout: No space left" -- "${full[@]}" "$tool" report "$work/deep.c"
+expect full-disk-json 2 "report: cannot write to stdout" -- "${full[@]}" "$tool" report --format=json "$work/deep.c"
+expect full-disk-file 2 "report: cannot write /dev/full" -- "$tool" report -o /dev/full "$work/deep.c"
+expect full-disk-sarif 2 "check: cannot write to stdout" -- "${full[@]}" "$tool" check --format=sarif "$work/deep.c"
+expect full-disk-ir 2 "dump-ir: cannot write to stdout" -- "${full[@]}" "$tool" dump-ir "$work/deep.c"
 expect unknown-function 2 "no function 'nope'" -- "$tool" report --function=nope "$work/overflow.c"
 expect help 0 "usage: tensorlint report" -- "$tool" report --help
 # the phase times bench/checks.sh reads
