@@ -152,7 +152,7 @@ static bool ew_prepare(ew_args *a, int n, const rt_buf *const *ops)
         a->dt[k] = ops[k]->l->dtype;
         a->size[k] = mt_dtype_size(ops[k]->l->dtype);
     }
-    return cu_plan_init(&a->p, n, ls);
+    return mt_plan_init(&a->p, n, ls);
 }
 
 /* Plans over n operands (out first) and launches in cd's compute type. */
@@ -390,7 +390,7 @@ static bool plan_rows(row_args *a, const mt_layout *ol, const mt_layout *al)
     a->ars = al->strides[al->ndim - 1], a->ors = ol->strides[ol->ndim - 1];
     a->odt = ol->dtype, a->adt = al->dtype;
     a->osize = mt_dtype_size(ol->dtype), a->asize = mt_dtype_size(al->dtype);
-    return cu_plan_init(&a->p, 2, ls);
+    return mt_plan_init(&a->p, 2, ls);
 }
 
 /* The rows of a reduction (a->l->ndim > 0, reduced dim non-empty). */

@@ -313,7 +313,7 @@ void cu_fill(const rt_buf *dst, double v)
     const mt_layout *ls[1] = {dst->l};
     cu_plan p;
     uint64_t bits = 0;
-    if (cu_error_pending() || !cu_plan_init(&p, 1, ls))
+    if (cu_error_pending() || !mt_plan_init(&p, 1, ls))
         return;
     rt_store(dst->l->dtype, &bits, v);
     int size = mt_dtype_size(dst->l->dtype);

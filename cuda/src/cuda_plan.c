@@ -3,7 +3,7 @@
  * functions over layouts (no CUDA calls, so the unit tests check them on
  * any machine).
  *
- * An iteration plan is the CPU kernels' idea (kernel_copy.c, kernel_compute.c):
+ * The iteration plan is the CPU kernels' (mt_plan, runtime/src/meta_plan.c):
  * operands right-aligned to the output's shape with stride 0 on broadcast
  * dims, size-1 dims dropped, dims sorted by the output's strides (outermost
  * first) and adjacent dims merged where every operand allows.  A device
@@ -24,82 +24,6 @@
 #include <string.h>
 
 enum { TILE_MIN_ELEMS = 1024 }; /* smallest tile plane worth the transpose kernel */
-
-/* Stride of out-dim i in l, l right-aligned to out_ndim dims (0 when broadcast). */
-static int64_t bcast_stride(const mt_layout *l, int out_ndim, int i)
-{
-    int j = i - (out_ndim - l->ndim);
-    return (j >= 0 && l->shape[j] != 1) ? l->strides[j] : 0;
-}
-
-static void plan_swap(cu_plan *p, int i, int j)
-{
-    int64_t n = p->shape[i];
-    p->shape[i] = p->shape[j], p->shape[j] = n;
-    for (int o = 0; o < p->n_ops; o++) {
-        int64_t s = p->st[o][i];
-        p->st[o][i] = p->st[o][j], p->st[o][j] = s;
-    }
-}
-
-/* Stable insertion sort, larger operand-0 stride outer. */
-static void plan_sort(cu_plan *p)
-{
-    for (int i = 1; i < p->nd; i++)
-        for (int j = i; j > 0 && p->st[0][j] > p->st[0][j - 1]; j--)
-            plan_swap(p, j, j - 1);
-}
-
-static bool mergeable(const cu_plan *p, int outer, int inner)
-{
-    for (int o = 0; o < p->n_ops; o++)
-        if (p->st[o][outer] != p->st[o][inner] * p->shape[inner])
-            return false;
-    return true;
-}
-
-static void plan_coalesce(cu_plan *p)
-{
-    int k = 0;
-    for (int i = 1; i < p->nd; i++) {
-        if (mergeable(p, k, i)) {
-            p->shape[k] *= p->shape[i];
-        } else {
-            k++;
-            p->shape[k] = p->shape[i];
-        }
-        for (int o = 0; o < p->n_ops; o++)
-            p->st[o][k] = p->st[o][i];
-    }
-    p->nd = k + 1;
-}
-
-bool cu_plan_init(cu_plan *p, int n_ops, const mt_layout *const *ls)
-{
-    const mt_layout *ol = ls[0];
-    memset(p, 0, sizeof *p);
-    p->n_ops = n_ops, p->numel = 1;
-    for (int i = 0; i < ol->ndim; i++) {
-        if (ol->shape[i] == 0)
-            return false;
-        if (ol->shape[i] == 1)
-            continue;
-        p->shape[p->nd] = ol->shape[i];
-        for (int o = 0; o < n_ops; o++)
-            p->st[o][p->nd] = bcast_stride(ls[o], ol->ndim, i);
-        p->numel *= ol->shape[i];
-        p->nd++;
-    }
-    for (int o = 0; o < n_ops; o++)
-        p->offset[o] = ls[o]->offset;
-    if (p->nd == 0) {
-        p->nd = 1, p->shape[0] = 1;
-        return true;
-    }
-    plan_sort(p);
-    plan_coalesce(p);
-    return true;
-}
 
 bool cu_plan_dense(const cu_plan *p, int k)
 {
@@ -155,7 +79,7 @@ bool cu_copy_plan_make(cu_copy_plan *cp, const mt_layout *dst, const mt_layout *
         cp->path = CU_COPY_RESHAPE;
         return true;
     }
-    cu_plan_init(&cp->p, 2, ls);
+    mt_plan_init(&cp->p, 2, ls);
     const cu_plan *p = &cp->p;
     if (cu_plan_dense(p, 0) && cu_plan_dense(p, 1)) {
         cp->path = dst->dtype == src->dtype ? CU_COPY_MEMCPY : CU_COPY_CONTIG;

@@ -165,22 +165,10 @@ void *cu_host_mirror(const rt_buf *b, mt_layout *host_l);
 
 /* ---- iteration plans (cuda_plan.c): pure functions, tested on the host ---- */
 
-enum { CU_MAX_OPS = 3 };
+enum { CU_MAX_OPS = MT_PLAN_MAX_OPS };
 
-/* Operands broadcast to operand 0's shape, size-1 dims dropped, dims sorted
- * by operand 0's strides (outermost first) and merged where every operand
- * allows.  A 0-dim or all-size-1 shape becomes one dim of size 1. */
-typedef struct cu_plan {
-    int n_ops;                             /* operand 0 is written */
-    int nd;                                /* >= 1 */
-    int64_t shape[TL_MAX_DIMS];            /* elements, outermost first */
-    int64_t st[CU_MAX_OPS][TL_MAX_DIMS];   /* elements; 0 on broadcast dims */
-    int64_t offset[CU_MAX_OPS];            /* elements */
-    int64_t numel;
-} cu_plan;
-
-/* False when operand 0 has no elements.  Every operand must broadcast to it. */
-bool cu_plan_init(cu_plan *p, int n_ops, const mt_layout *const *ls);
+/* The CPU kernels' iteration plan (meta.h's mt_plan, made by mt_plan_init). */
+typedef mt_plan cu_plan;
 /* Operand k is walked with stride 1 over the whole plan. */
 bool cu_plan_dense(const cu_plan *p, int k);
 /* Every element index and offset of the plan fits 32-bit arithmetic. */

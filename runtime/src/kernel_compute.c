@@ -245,94 +245,24 @@ static const un_fn un_table[N_DTYPES][3] = {
 
 /* ---- iteration space: operands broadcast, sorted and merged ---- */
 
+/* The iteration space (mt_plan) and, per operand, its dtype and base. */
 typedef struct ew_plan {
-    int n_ops;                         /* operand 0 is the output */
-    int nd;
-    int64_t shape[TL_MAX_DIMS];        /* elements */
-    int64_t st[3][TL_MAX_DIMS];        /* strides per operand, elements */
-    int64_t offset[3];                 /* elements */
-    tl_dtype dtype[3];
-    char *base[3];
+    mt_plan it; /* operand 0 is the output */
+    tl_dtype dtype[MT_PLAN_MAX_OPS];
+    char *base[MT_PLAN_MAX_OPS];
 } ew_plan;
-
-/* Stride of out-dim i in l, l right-aligned to out_ndim dims (0 when broadcast). */
-static int64_t bcast_stride(const mt_layout *l, int out_ndim, int i)
-{
-    int j = i - (out_ndim - l->ndim);
-    return (j >= 0 && l->shape[j] != 1) ? l->strides[j] : 0;
-}
-
-static void plan_swap(ew_plan *p, int i, int j)
-{
-    int64_t n = p->shape[i];
-    p->shape[i] = p->shape[j], p->shape[j] = n;
-    for (int o = 0; o < p->n_ops; o++) {
-        int64_t s = p->st[o][i];
-        p->st[o][i] = p->st[o][j], p->st[o][j] = s;
-    }
-}
-
-/* Insertion sort, larger output stride outer (a permuted output is walked in memory order). */
-static void plan_sort(ew_plan *p)
-{
-    for (int i = 1; i < p->nd; i++)
-        for (int j = i; j > 0 && p->st[0][j] > p->st[0][j - 1]; j--)
-            plan_swap(p, j, j - 1);
-}
-
-static bool mergeable(const ew_plan *p, int outer, int inner)
-{
-    for (int o = 0; o < p->n_ops; o++)
-        if (p->st[o][outer] != p->st[o][inner] * p->shape[inner])
-            return false;
-    return true;
-}
-
-static void plan_coalesce(ew_plan *p)
-{
-    int k = 0;
-    for (int i = 1; i < p->nd; i++) {
-        if (mergeable(p, k, i)) {
-            p->shape[k] *= p->shape[i];
-            for (int o = 0; o < p->n_ops; o++)
-                p->st[o][k] = p->st[o][i];
-            continue;
-        }
-        k++;
-        p->shape[k] = p->shape[i];
-        for (int o = 0; o < p->n_ops; o++)
-            p->st[o][k] = p->st[o][i];
-    }
-    p->nd = k + 1;
-}
 
 /* False when the output has no elements.  A 0-dim output becomes one dim of size 1. */
 static bool plan_init(ew_plan *p, int n_ops, const rt_buf *const *ops)
 {
-    const mt_layout *ol = ops[0]->l;
-    p->n_ops = n_ops, p->nd = 0;
-    for (int i = 0; i < ol->ndim; i++) {
-        if (ol->shape[i] == 0)
-            return false;
-        if (ol->shape[i] == 1)
-            continue;
-        p->shape[p->nd] = ol->shape[i];
-        for (int o = 0; o < n_ops; o++)
-            p->st[o][p->nd] = bcast_stride(ops[o]->l, ol->ndim, i);
-        p->nd++;
-    }
+    const mt_layout *ls[MT_PLAN_MAX_OPS];
     for (int o = 0; o < n_ops; o++) {
-        assert(ops[o]->l->ndim <= ol->ndim);
-        p->offset[o] = ops[o]->l->offset, p->dtype[o] = ops[o]->l->dtype;
+        assert(ops[o]->l->ndim <= ops[0]->l->ndim);
+        ls[o] = ops[o]->l;
+        p->dtype[o] = ops[o]->l->dtype;
         p->base[o] = ops[o]->base;
-        if (p->nd == 0)
-            p->st[o][0] = 0;
     }
-    if (p->nd == 0)
-        p->nd = 1, p->shape[0] = 1;
-    plan_sort(p);
-    plan_coalesce(p);
-    return true;
+    return mt_plan_init(&p->it, n_ops, ls);
 }
 
 /* ---- chunks: dims split.. of the iteration space, dim split cut into blocks ---- */
@@ -445,7 +375,7 @@ static void copy_box(const mt_layout *dl, void *dbase, const mt_layout *sl, cons
 static const void *load_input(const ew_plan *p, const chunker *c, int k, tl_dtype cd,
                               tl_dtype ct, void *buf, void *mid)
 {
-    mt_layout l = chunk_layout(c, c->shape, p->st[k], p->offset[k], p->dtype[k]);
+    mt_layout l = chunk_layout(c, c->shape, p->it.st[k], p->it.offset[k], p->dtype[k]);
     if (l.dtype == ct && is_dense(&l))
         return p->base[k] + l.offset * mt_dtype_size(ct);
     mt_layout bl = dense_like(&l, ct);
@@ -462,7 +392,7 @@ static const void *load_input(const ew_plan *p, const chunker *c, int k, tl_dtyp
 /* Where the results of the chunk go: the output itself when it is a dense ct array. */
 static void *out_target(const ew_plan *p, const chunker *c, tl_dtype ct, void *buf)
 {
-    mt_layout l = chunk_layout(c, c->shape, p->st[0], p->offset[0], p->dtype[0]);
+    mt_layout l = chunk_layout(c, c->shape, p->it.st[0], p->it.offset[0], p->dtype[0]);
     return l.dtype == ct && is_dense(&l) ? p->base[0] + l.offset * mt_dtype_size(ct) : buf;
 }
 
@@ -472,7 +402,7 @@ static void store_output(const ew_plan *p, const chunker *c, tl_dtype ct, const 
 {
     if (res != buf)
         return;
-    mt_layout l = chunk_layout(c, c->shape, p->st[0], p->offset[0], p->dtype[0]);
+    mt_layout l = chunk_layout(c, c->shape, p->it.st[0], p->it.offset[0], p->dtype[0]);
     mt_layout rl = dense_like(&l, ct);
     copy_box(&l, p->base[0], &rl, res);
 }
@@ -482,8 +412,8 @@ static void store_output(const ew_plan *p, const chunker *c, tl_dtype ct, const 
 /* Input k is one value for the whole iteration (a scalar, an expanded 0-dim tensor). */
 static bool is_constant(const ew_plan *p, int k)
 {
-    for (int d = 0; d < p->nd; d++)
-        if (p->st[k][d] != 0)
+    for (int d = 0; d < p->it.nd; d++)
+        if (p->it.st[k][d] != 0)
             return false;
     return true;
 }
@@ -501,7 +431,7 @@ static void binary_run(rt_binop op, const rt_buf *out, const rt_buf *a, const rt
         return;
     ew_bufs bufs;
     chunker c;
-    chunker_init(&c, p.nd, p.shape, CHUNK);
+    chunker_init(&c, p.it.nd, p.it.shape, CHUNK);
     const void *x = NULL, *y = NULL; /* a constant input is loaded by the first (largest) chunk */
     bool cx = is_constant(&p, 1), cy = is_constant(&p, 2);
     while (chunker_next(&c)) {
@@ -551,7 +481,7 @@ void rt_unary(rt_unop op, const rt_buf *out, const rt_buf *a)
         return;
     ew_bufs bufs;
     chunker c;
-    chunker_init(&c, p.nd, p.shape, CHUNK);
+    chunker_init(&c, p.it.nd, p.it.shape, CHUNK);
     while (chunker_next(&c)) {
         const void *x = load_input(&p, &c, 1, cd, ct, bufs.in[0], bufs.mid);
         void *o = out_target(&p, &c, ct, bufs.out);

@@ -143,6 +143,22 @@ void mt_iter_out_strides(int ndim, const int64_t *shape, int n_ops, const mt_lay
                          int64_t *out_strides);
 /* empty_like(preserve_format) strides: kept when dense, else infer_dense_strides. */
 void mt_preserve_strides(const mt_layout *l, int64_t *out_strides);
+/* An elementwise kernel's iteration space (meta_plan.c): operands broadcast
+ * to operand 0's shape, size-1 dims dropped, dims sorted by operand 0's
+ * strides (outermost first) and merged where every operand allows.  A 0-dim
+ * or all-size-1 shape becomes one dim of size 1. */
+enum { MT_PLAN_MAX_OPS = 3 };
+typedef struct mt_plan {
+    int n_ops;                                /* operand 0 is written */
+    int nd;                                   /* >= 1 */
+    int64_t shape[TL_MAX_DIMS];               /* elements, outermost first */
+    int64_t st[MT_PLAN_MAX_OPS][TL_MAX_DIMS]; /* elements; 0 on broadcast dims */
+    int64_t offset[MT_PLAN_MAX_OPS];          /* elements */
+    int64_t numel;
+} mt_plan;
+/* False when operand 0 has no elements.  Every operand must broadcast to it. */
+bool mt_plan_init(mt_plan *p, int n_ops, const mt_layout *const *ls);
+
 /* TensorIterator's device rule (compute_types): the common device is the
  * first operand's that is not the CPU, else the CPU, and every operand must
  * be on it, except that one 0-dim CPU input may join a CUDA op (a "CPU

@@ -213,7 +213,7 @@ static void check_plan(const char *what, const mt_layout *dst, const mt_layout *
     cu_plan p;
     int64_t n = mt_numel(dst);
     pair *want = (pair *)malloc(sizeof(pair) * (size_t)n), *got = (pair *)malloc(sizeof(pair) * (size_t)n);
-    if (!cu_plan_init(&p, 2, ls) || !want || !got) {
+    if (!mt_plan_init(&p, 2, ls) || !want || !got) {
         check(false, what, 0, 0, 0);
         free(want), free(got);
         return;

@@ -590,7 +590,7 @@ static void test_plan_merge_and_i32(void **state)
     int64_t sh[4] = {2, 1, 3, 4}, st[4] = {24, 99, 4, 1};
     mt_layout a = lay(4, sh, st, 0, TL_F32), c = lay(4, sh, NULL, 0, TL_F32);
     const mt_layout *ls[2] = {&c, &a};
-    assert_true(cu_plan_init(&p, 2, ls)); /* size-1 dim dropped, then the rest merges... */
+    assert_true(mt_plan_init(&p, 2, ls)); /* size-1 dim dropped, then the rest merges... */
     assert_int_equal(p.nd, 2);            /* ...except across the gap 24 != 12 */
     assert_int_equal(p.shape[0], 2);
     assert_int_equal(p.shape[1], 12);
@@ -600,11 +600,11 @@ static void test_plan_merge_and_i32(void **state)
     int64_t big[2] = {65536, 65536};
     mt_layout g = lay(2, big, NULL, 0, TL_U8);
     const mt_layout *gs[1] = {&g};
-    assert_true(cu_plan_init(&p, 1, gs));
+    assert_true(mt_plan_init(&p, 1, gs));
     assert_false(cu_plan_fits_i32(&p));
     mt_layout s0 = lay(0, big, NULL, 5, TL_F32);
     const mt_layout *zs[2] = {&s0, &s0};
-    assert_true(cu_plan_init(&p, 2, zs));
+    assert_true(mt_plan_init(&p, 2, zs));
     assert_int_equal(p.nd, 1);
     assert_int_equal(p.numel, 1);
     assert_true(cu_plan_dense(&p, 1));
