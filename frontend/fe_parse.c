@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@ const char *fe_status_name(fe_status s)
     switch (s) {
     case FE_OK: return "ok";
     case FE_ERR_NO_FILE: return "no such file";
+    case FE_ERR_IS_DIR: return "is a directory, not a C file";
     case FE_ERR_LIBCLANG: return "libclang could not parse the file";
     case FE_ERR_NO_MEMORY: return "out of memory";
     }
@@ -666,11 +668,21 @@ static void fe_dispose(CXTranslationUnit tu, CXIndex idx)
         clang_disposeIndex(idx);
 }
 
+/* Can path be read as a source file? */
+static fe_status fe_readable(const char *path)
+{
+    struct stat st;
+    if (access(path, R_OK) != 0 || stat(path, &st) != 0)
+        return FE_ERR_NO_FILE;
+    return S_ISDIR(st.st_mode) ? FE_ERR_IS_DIR : FE_OK;
+}
+
 fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_unit **out)
 {
     *out = NULL;
-    if (access(path, R_OK) != 0)
-        return FE_ERR_NO_FILE;
+    fe_status readable = fe_readable(path);
+    if (readable != FE_OK)
+        return readable;
     int n;
     const char **args = fe_args_with_include(argc, argv, &n);
     if (!args)
@@ -705,10 +717,10 @@ fe_status fe_parse_command(const char *path, const char *directory, int argc,
     char *resolved = fe_resolve(directory, path);
     if (!resolved)
         return FE_ERR_NO_MEMORY;
-    bool readable = access(resolved, R_OK) == 0;
+    fe_status readable = fe_readable(resolved);
     free(resolved);
-    if (!readable)
-        return FE_ERR_NO_FILE;
+    if (readable != FE_OK)
+        return readable;
     int n;
     const char **args = fe_args_with_include(argc, argv, &n);
     char *wd = NULL;

@@ -21,6 +21,7 @@
 typedef enum fe_status {
     FE_OK = 0,
     FE_ERR_NO_FILE,  /* the source file does not exist or cannot be read */
+    FE_ERR_IS_DIR,   /* the path names a directory */
     FE_ERR_LIBCLANG, /* libclang could not build a translation unit */
     FE_ERR_NO_MEMORY
 } fe_status;

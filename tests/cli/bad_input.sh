@@ -81,6 +81,7 @@ C
 expect syntax 2 "syntax.c:2:[0-9]+: error: expected ';'" -- "$tool" report "$work/syntax.c"
 expect arity 2 "too few arguments" -- "$tool" report "$work/arity.c"
 expect missing-file 2 "no such file" -- "$tool" report "$work/none.c"
+expect directory 2 "is a directory, not a C file" -- "$tool" report "$work"
 expect unknown-option 2 "unrecognized option" -- "$tool" report --bogus "$work/empty.c"
 expect option-after-file 2 "unrecognized option" -- "$tool" report "$work/empty.c" --bogus
 expect unknown-command 2 "unknown command" -- "$tool" frobnicate
