@@ -41,9 +41,13 @@ int cli_finish(int rc)
 
 int cli_output_done(FILE *out, const char *cmd, const char *name)
 {
-    errno = 0;
-    bool failed = fflush(out) != 0 || ferror(out);
-    int err = errno;
+    /* an earlier write failed: errno is most likely still its reason */
+    int err = ferror(out) ? errno : 0;
+    bool failed = ferror(out) != 0;
+    if (fflush(out) != 0) {
+        failed = true;
+        err = errno;
+    }
     if (out != stdout && out != stderr && fclose(out) != 0 && !failed) {
         failed = true;
         err = errno;
