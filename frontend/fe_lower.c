@@ -23,8 +23,8 @@ static void fe_lower_var_decl(fe_ctx *fx, CXCursor d);
 
 /* A compound statement's children.  A declaration statement is entered in
  * the same walk (its declarations come next, with it as parent) rather than
- * by a walk of its own: a nested clang_visitChildren per declaration was a
- * third of the lowering's time. */
+ * by a clang_visitChildren of its own, which would set up a new walk for
+ * every declaration statement. */
 static enum CXChildVisitResult fe_stmt_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     if (clang_getCursorKind(parent) == CXCursor_DeclStmt) {
