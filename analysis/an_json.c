@@ -10,15 +10,14 @@
  * function small and cache-warm instead of the whole report.  Only the
  * fixed envelope around the two arrays (the top-level keys, the brackets
  * and the commas between elements) is written here.  Dumps go through
- * json_dump_callback into one growing buffer that is written in large
- * chunks, not token by token as json_dumpf writes.  Output is
+ * json_dump_callback into one growing buffer (an_textbuf.h) that is written
+ * in large chunks, not token by token as json_dumpf writes.  Output is
  * byte-identical to dumping the whole tree with JSON_COMPACT.
  */
 #include "an_report.h"
+#include "an_textbuf.h"
 
 #include <jansson.h>
-#include <stdlib.h>
-#include <string.h>
 
 static json_t *ints_or_null(bool known, int n, const int64_t *v)
 {
@@ -134,71 +133,43 @@ json_t *an_diag_json(const an_diag *d)
     return o;
 }
 
-enum { FLUSH_AT = 1 << 16 }; /* bytes waiting before they are written */
-
-/* The output buffer that the dumps append to. */
+/* Where the dumps go: the buffer, its file, and whether a dump failed. */
 typedef struct json_writer {
     FILE *out;
-    char *buf;
-    size_t len, cap;
-    int rc; /* 0, or -1 once a dump or a write failed */
+    an_textbuf text;
+    int rc; /* 0, or -1 once Jansson could not dump an element */
 } json_writer;
-
-static void jw_append(json_writer *w, const char *text, size_t n)
-{
-    if (w->len + n > w->cap) {
-        size_t cap = w->cap ? w->cap : 2 * FLUSH_AT;
-        while (cap < w->len + n)
-            cap *= 2;
-        char *buf = realloc(w->buf, cap);
-        if (!buf)
-            abort();
-        w->buf = buf;
-        w->cap = cap;
-    }
-    memcpy(w->buf + w->len, text, n);
-    w->len += n;
-}
 
 /* json_dump_callback's sink. */
 static int jw_dump_callback(const char *text, size_t n, void *data)
 {
-    jw_append(data, text, n);
+    an_tb_mem(&((json_writer *)data)->text, text, n);
     return 0;
 }
-
-static void jw_flush(json_writer *w)
-{
-    if (fwrite(w->buf, 1, w->len, w->out) != w->len)
-        w->rc = -1;
-    w->len = 0;
-}
-
-static void jw_literal(json_writer *w, const char *text) { jw_append(w, text, strlen(text)); }
 
 /* Dumps one array element, a comma before all but the first, and releases it. */
 static void jw_element(json_writer *w, int index, json_t *element)
 {
     if (index > 0)
-        jw_literal(w, ",");
+        an_tb_str(&w->text, ",");
     if (json_dump_callback(element, jw_dump_callback, w, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0)
         w->rc = -1;
     json_decref(element);
-    if (w->len >= FLUSH_AT)
-        jw_flush(w);
+    if (w->text.len >= AN_TB_FLUSH_AT)
+        an_tb_flush(&w->text, w->out);
 }
 
 int an_report_write_json(FILE *out, const an_report *r)
 {
-    json_writer w = {out, NULL, 0, 0, 0};
-    jw_literal(&w, "{\"schema\":1,\"functions\":[");
+    json_writer w = {.out = out};
+    an_tb_str(&w.text, "{\"schema\":1,\"functions\":[");
     for (int k = 0; k < r->n_funcs; k++)
         jw_element(&w, k, func_json(r, &r->funcs[k]));
-    jw_literal(&w, "],\"diagnostics\":[");
+    an_tb_str(&w.text, "],\"diagnostics\":[");
     for (int k = 0; k < r->n_diags; k++)
         jw_element(&w, k, an_diag_json(&r->diags[k]));
-    jw_literal(&w, "]}\n");
-    jw_flush(&w);
-    free(w.buf);
+    an_tb_str(&w.text, "]}\n");
+    an_tb_flush(&w.text, out);
+    an_tb_free(&w.text);
     return w.rc;
 }

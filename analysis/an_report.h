@@ -14,6 +14,8 @@
 const char *an_format_bytes(char *buf, size_t size, int64_t bytes);
 
 json_t *an_diag_json(const an_diag *d);
+/* 0, or -1 when Jansson could not encode an element; a failed write is
+ * left on out's error flag. */
 int an_report_write_json(FILE *out, const an_report *r);
 
 typedef struct an_text_options {

@@ -15,6 +15,7 @@
  * per-function lines (totals) and the diagnostics keep fprintf.
  */
 #include "an_report.h"
+#include "an_textbuf.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -23,7 +24,6 @@
 enum {
     INT_CHARS = 20,     /* "-9223372036854775808" */
     BYTES_CHARS = 32,   /* room for any an_format_bytes text (11 bytes at most) */
-    FLUSH_AT = 1 << 16, /* lines are written once this many bytes are waiting */
 };
 
 /* Writes v in decimal at p; returns the end.  The magnitude is taken as
@@ -87,66 +87,21 @@ const char *an_format_bytes(char *buf, size_t size, int64_t bytes)
     return buf;
 }
 
-/* A growing byte buffer that text is appended to. */
-typedef struct textbuf {
-    char *buf;
-    size_t len, cap;
-} textbuf;
-
-/* Makes room for more bytes; returns where they go. */
-static char *tb_room(textbuf *b, size_t more)
+static void tb_int(an_textbuf *b, int64_t v)
 {
-    if (b->len + more > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + more)
-            cap *= 2;
-        char *buf = realloc(b->buf, cap);
-        if (!buf)
-            abort();
-        b->buf = buf;
-        b->cap = cap;
-    }
-    return b->buf + b->len;
+    an_tb_commit(b, put_int(an_tb_room(b, INT_CHARS), v));
 }
 
-/* Marks the text from tb_room up to end as appended. */
-static void tb_commit(textbuf *b, const char *end) { b->len = (size_t)(end - b->buf); }
-
-static void tb_mem(textbuf *b, const char *s, size_t n)
+static void tb_bytes(an_textbuf *b, int64_t bytes)
 {
-    memcpy(tb_room(b, n), s, n);
-    b->len += n;
-}
-
-static void tb_str(textbuf *b, const char *s) { tb_mem(b, s, strlen(s)); }
-
-static void tb_spaces(textbuf *b, int n)
-{
-    if (n <= 0)
-        return;
-    memset(tb_room(b, (size_t)n), ' ', (size_t)n);
-    b->len += (size_t)n;
-}
-
-static void tb_int(textbuf *b, int64_t v) { tb_commit(b, put_int(tb_room(b, INT_CHARS), v)); }
-
-static void tb_bytes(textbuf *b, int64_t bytes)
-{
-    tb_commit(b, put_bytes(tb_room(b, BYTES_CHARS), bytes));
-}
-
-/* Writes what is waiting and empties the buffer. */
-static void tb_flush(textbuf *b, FILE *out)
-{
-    fwrite(b->buf, 1, b->len, out);
-    b->len = 0;
+    an_tb_commit(b, put_bytes(an_tb_room(b, BYTES_CHARS), bytes));
 }
 
 /* The buffers one report is formatted with. */
 typedef struct text_writer {
     FILE *out;
-    textbuf cells; /* one table's cells */
-    textbuf lines; /* lines not yet written */
+    an_textbuf cells; /* one table's cells */
+    an_textbuf lines; /* lines not yet written */
 } text_writer;
 
 enum { COL_LINE, COL_NAME, COL_OP, COL_SHAPE, COL_STRIDES, COL_OFFSET, COL_DTYPE, COL_DEVICE,
@@ -165,25 +120,25 @@ typedef struct cell {
 typedef struct cell_row { cell col[N_COLS]; } cell_row;
 
 /* The cell of everything appended to c since offset at. */
-static cell cell_since(const textbuf *c, size_t at) { return (cell){at, (int)(c->len - at)}; }
+static cell cell_since(const an_textbuf *c, size_t at) { return (cell){at, (int)(c->len - at)}; }
 
-static cell cell_str(textbuf *c, const char *s)
+static cell cell_str(an_textbuf *c, const char *s)
 {
     size_t at = c->len;
-    tb_str(c, s);
+    an_tb_str(c, s);
     return cell_since(c, at);
 }
 
 /* prefix, then v in decimal. */
-static cell cell_int(textbuf *c, const char *prefix, int64_t v)
+static cell cell_int(an_textbuf *c, const char *prefix, int64_t v)
 {
     size_t at = c->len;
-    tb_str(c, prefix);
+    an_tb_str(c, prefix);
     tb_int(c, v);
     return cell_since(c, at);
 }
 
-static cell cell_bytes(textbuf *c, int64_t bytes)
+static cell cell_bytes(an_textbuf *c, int64_t bytes)
 {
     size_t at = c->len;
     tb_bytes(c, bytes);
@@ -191,20 +146,20 @@ static cell cell_bytes(textbuf *c, int64_t bytes)
 }
 
 /* Python's tuple: "()", "(4,)", "(4, 8)". */
-static cell cell_tuple(textbuf *c, int n, const int64_t *v)
+static cell cell_tuple(an_textbuf *c, int n, const int64_t *v)
 {
     size_t at = c->len;
-    tb_str(c, "(");
+    an_tb_str(c, "(");
     for (int k = 0; k < n; k++) {
         if (k)
-            tb_str(c, ", ");
+            an_tb_str(c, ", ");
         tb_int(c, v[k]);
     }
-    tb_str(c, n == 1 ? ",)" : ")");
+    an_tb_str(c, n == 1 ? ",)" : ")");
     return cell_since(c, at);
 }
 
-static void fill_known(textbuf *c, cell_row *row, const an_report *r, const an_value *v)
+static void fill_known(an_textbuf *c, cell_row *row, const an_report *r, const an_value *v)
 {
     const an_storage *s = v->storage >= 0 ? &r->storages[v->storage] : NULL;
     row->col[COL_SHAPE] = cell_tuple(c, v->l.ndim, v->l.shape);
@@ -215,15 +170,15 @@ static void fill_known(textbuf *c, cell_row *row, const an_report *r, const an_v
     if (v->kind == MT_KIND_VIEW && s) {
         const an_value *base = v->view_of >= 0 ? &r->values[v->view_of] : NULL;
         size_t at = c->len;
-        tb_str(c, "view of ");
-        tb_str(c, base && base->name ? base->name : "its input");
+        an_tb_str(c, "view of ");
+        an_tb_str(c, base && base->name ? base->name : "its input");
         row->col[COL_KIND] = cell_since(c, at);
         at = c->len;
-        tb_str(c, "S");
+        an_tb_str(c, "S");
         tb_int(c, s->id);
-        tb_str(c, " (");
+        an_tb_str(c, " (");
         tb_bytes(c, s->nbytes);
-        tb_str(c, ")");
+        an_tb_str(c, ")");
         row->col[COL_ALIVE] = cell_since(c, at);
         row->col[COL_BYTES] = cell_str(c, "0");
     } else {
@@ -233,7 +188,7 @@ static void fill_known(textbuf *c, cell_row *row, const an_report *r, const an_v
     }
 }
 
-static void fill_row(textbuf *c, cell_row *row, const an_report *r, int id)
+static void fill_row(an_textbuf *c, cell_row *row, const an_report *r, int id)
 {
     const an_value *v = &r->values[id];
     for (int k = 0; k < N_COLS; k++)
@@ -260,13 +215,13 @@ static void append_row(text_writer *tw, const cell_row *row, const int *w)
 {
     for (int k = 0; k < N_COLS; k++) {
         const cell *x = &row->col[k];
-        tb_mem(&tw->lines, tw->cells.buf + x->at, (size_t)x->len);
+        an_tb_mem(&tw->lines, tw->cells.buf + x->at, (size_t)x->len);
         if (k < N_COLS - 1)
-            tb_spaces(&tw->lines, w[k] - x->len + 2);
+            an_tb_spaces(&tw->lines, w[k] - x->len + 2);
     }
-    tb_str(&tw->lines, "\n");
-    if (tw->lines.len >= FLUSH_AT)
-        tb_flush(&tw->lines, tw->out);
+    an_tb_str(&tw->lines, "\n");
+    if (tw->lines.len >= AN_TB_FLUSH_AT)
+        an_tb_flush(&tw->lines, tw->out);
 }
 
 /* The header row first, then one row per call site. */
@@ -286,61 +241,61 @@ static void print_table(text_writer *tw, const an_report *r, const an_func_repor
             w[k] = rows[j].col[k].len > w[k] ? rows[j].col[k].len : w[k];
     for (int j = 0; j < n_rows; j++)
         append_row(tw, &rows[j], w);
-    tb_flush(&tw->lines, tw->out);
+    an_tb_flush(&tw->lines, tw->out);
     free(rows);
 }
 
 /* "  S5        1 MiB  cpu   allocated line 35 (matmul q)  freed line 61":
  * printf's "  S%-3d %10s  %-4s  allocated line %d (%s%s%s)  ", then the end. */
-static void append_storage(textbuf *b, const an_report *r, const an_storage *s)
+static void append_storage(an_textbuf *b, const an_report *r, const an_storage *s)
 {
     const an_value *v = s->value >= 0 ? &r->values[s->value] : NULL;
     char bytes[BYTES_CHARS];
     size_t n_bytes = (size_t)(put_bytes(bytes, s->nbytes) - bytes);
-    tb_str(b, "  S");
+    an_tb_str(b, "  S");
     size_t at = b->len;
     tb_int(b, s->id);
-    tb_spaces(b, 3 - (int)(b->len - at)); /* %-3d */
-    tb_str(b, " ");
-    tb_spaces(b, 10 - (int)n_bytes); /* %10s */
-    tb_mem(b, bytes, n_bytes);
-    tb_str(b, "  ");
+    an_tb_spaces(b, 3 - (int)(b->len - at)); /* %-3d */
+    an_tb_str(b, " ");
+    an_tb_spaces(b, 10 - (int)n_bytes); /* %10s */
+    an_tb_mem(b, bytes, n_bytes);
+    an_tb_str(b, "  ");
     at = b->len;
-    tb_str(b, mt_device_name(s->device));
-    tb_spaces(b, 4 - (int)(b->len - at)); /* %-4s */
-    tb_str(b, "  allocated line ");
+    an_tb_str(b, mt_device_name(s->device));
+    an_tb_spaces(b, 4 - (int)(b->len - at)); /* %-4s */
+    an_tb_str(b, "  allocated line ");
     tb_int(b, s->alloc_line);
-    tb_str(b, " (");
-    tb_str(b, v ? mt_ops[v->op].name : "?");
+    an_tb_str(b, " (");
+    an_tb_str(b, v ? mt_ops[v->op].name : "?");
     if (v && v->name) {
-        tb_str(b, " ");
-        tb_str(b, v->name);
+        an_tb_str(b, " ");
+        an_tb_str(b, v->name);
     }
-    tb_str(b, ")  ");
+    an_tb_str(b, ")  ");
     if (s->discarded) {
-        tb_str(b, "on the branch arm not kept");
+        an_tb_str(b, "on the branch arm not kept");
     } else if (s->free_line > 0) {
-        tb_str(b, "freed line ");
+        an_tb_str(b, "freed line ");
         tb_int(b, s->free_line);
     } else {
-        tb_str(b, "never freed");
+        an_tb_str(b, "never freed");
     }
     if (s->device == TL_CUDA) {
-        tb_str(b, "  block ");
+        an_tb_str(b, "  block ");
         tb_bytes(b, s->alloc_bytes);
     }
-    tb_str(b, "\n");
+    an_tb_str(b, "\n");
 }
 
 static void print_storages(text_writer *tw, const an_report *r, const an_func_report *f)
 {
-    tb_str(&tw->lines, "storages:\n");
+    an_tb_str(&tw->lines, "storages:\n");
     for (int k = 0; k < f->n_storages; k++) {
         append_storage(&tw->lines, r, &r->storages[f->storages[k]]);
-        if (tw->lines.len >= FLUSH_AT)
-            tb_flush(&tw->lines, tw->out);
+        if (tw->lines.len >= AN_TB_FLUSH_AT)
+            an_tb_flush(&tw->lines, tw->out);
     }
-    tb_flush(&tw->lines, tw->out);
+    an_tb_flush(&tw->lines, tw->out);
 }
 
 static void print_storage_list(FILE *out, const an_report *r, int n, const int *ids)
@@ -408,8 +363,8 @@ void an_report_write_text(FILE *out, const an_report *r, const an_text_options *
         print_storages(&tw, r, f);
         print_totals(out, r, f);
     }
-    free(tw.cells.buf);
-    free(tw.lines.buf);
+    an_tb_free(&tw.cells);
+    an_tb_free(&tw.lines);
     if (r->n_diags)
         fputc('\n', out);
     for (int k = 0; k < r->n_diags; k++)
