@@ -12,8 +12,7 @@
 
 #include <string.h>
 
-/* matmul and conv2d (not TensorIterator ops): every operand on the first's device. */
-static tl_status check_devices(mt_result *r, int n, const mt_layout *const *ops)
+tl_status mt_check_same_device(mt_result *r, int n, const mt_layout *const *ops)
 {
     for (int k = 1; k < n; k++)
         if (ops[k]->device != ops[0]->device)
@@ -243,7 +242,7 @@ tl_status mt_matmul(const mt_call *c, mt_result *r)
     if (a->dtype == TL_BOOL)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "matmul has no kernel for bool tensors (PyTorch: "
                        "\"addmm_impl_cpu_\" for 'Bool')");
-    if (check_devices(r, 2, c->in) != TL_OK || matmul_shape(r, a, b, &n, shape) != TL_OK ||
+    if (mt_check_same_device(r, 2, c->in) != TL_OK || matmul_shape(r, a, b, &n, shape) != TL_OK ||
         mt_check_shape(r, n, shape, a->dtype) != TL_OK)
         return r->status;
     mt_layout_dense(&out, n, shape, a->dtype, a->device);
@@ -275,7 +274,7 @@ tl_status mt_conv2d(const mt_call *c, mt_result *r)
     const mt_layout *x = c->in[0], *w = c->in[1];
     int64_t s = c->i[0], p = c->i[1], shape[4];
     int xd = x->ndim == 3 ? 0 : 1; /* channel dim of x */
-    if (conv_check(r, x, w, xd) != TL_OK || check_devices(r, 2, c->in) != TL_OK)
+    if (conv_check(r, x, w, xd) != TL_OK || mt_check_same_device(r, 2, c->in) != TL_OK)
         return r->status;
     if (w->shape[0] < 1)
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Given groups=1, expected weight to be at least "

@@ -177,13 +177,11 @@ tl_status mt_clone(const mt_call *c, mt_result *r)
     return copy_preserve(r, c->in[0], c->in[0]->dtype, c->in[0]->device, "clone allocates");
 }
 
+/* a and b on one device. */
 static tl_status check_same_device(mt_result *r, const mt_layout *a, const mt_layout *b)
 {
-    if (a->device == b->device)
-        return TL_OK;
-    return mt_fail(r, TL_ERR_DEVICE, "Expected all tensors to be on the same device, but found "
-                   "at least two devices, %s and %s!", mt_device_name(a->device),
-                   mt_device_name(b->device));
+    const mt_layout *ops[2] = {a, b};
+    return mt_check_same_device(r, 2, ops);
 }
 
 /* A new contiguous result of shape, reading `read` bytes. */

@@ -25,6 +25,9 @@ tl_status mt_new_storage(mt_result *r, const mt_layout *out, int64_t read_bytes,
                          const char *fmt, ...) MT_PRINTF(4, 5);
 /* Check that shape's byte count fits int64 and that no size is negative. */
 tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype dtype);
+/* Every operand on ops[0]'s device (ops that are not TensorIterator's:
+ * matmul, conv2d, index_select, gather, cat); PyTorch's message otherwise. */
+tl_status mt_check_same_device(mt_result *r, int n, const mt_layout *const *ops);
 /* Wrap dim for a tensor of ndim dims, or fail with PyTorch's range message. */
 bool mt_dim(mt_result *r, int64_t dim, int ndim, int64_t *out);
 /* A layout with shape and row-major strides. */
