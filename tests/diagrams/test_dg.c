@@ -21,6 +21,7 @@
 
 #include "dg_internal.h"
 #include "frontend.h"
+#include "../lib/analysed.h"
 
 #define MAX_SITES 64
 #define KiB INT64_C(1024)
@@ -301,32 +302,6 @@ static void test_view_elide(void **state)
 }
 
 /* ---- the worksheet's Block 1, through the analyzer ---- */
-
-typedef struct analysed {
-    ir_unit *unit;
-    an_report *report;
-    const an_func_report *main;
-} analysed;
-
-static analysed analyse(const char *sample)
-{
-    char path[4096];
-    const char *src = getenv("TL_SOURCE_DIR");
-    analysed a = {0};
-    snprintf(path, sizeof path, "%s/%s", src ? src : ".", sample);
-    assert_int_equal(fe_parse_file(path, 0, NULL, &a.unit), FE_OK);
-    a.report = an_analyze(a.unit, NULL);
-    assert_non_null(a.report);
-    a.main = dg_pick_function(a.report, NULL);
-    assert_non_null(a.main);
-    return a;
-}
-
-static void analysed_free(analysed *a)
-{
-    an_report_free(a->report);
-    ir_unit_free(a->unit);
-}
 
 static void test_block1_lifetimes(void **state)
 {

@@ -15,35 +15,9 @@
 
 #include "an.h"
 #include "frontend.h"
+#include "../lib/analysed.h"
 
 #define MiB (INT64_C(1) << 20)
-
-typedef struct analysed {
-    ir_unit *unit;
-    an_report *report;
-    const an_func_report *main;
-} analysed;
-
-static analysed analyse(const char *sample)
-{
-    char path[4096];
-    const char *src = getenv("TL_SOURCE_DIR");
-    analysed a = {0};
-    snprintf(path, sizeof path, "%s/samples/worksheet/%s", src ? src : ".", sample);
-    assert_int_equal(fe_parse_file(path, 0, NULL, &a.unit), FE_OK);
-    assert_int_equal(a.unit->n_errors, 0);
-    a.report = an_analyze(a.unit, NULL);
-    assert_non_null(a.report);
-    a.main = an_report_func(a.report, "main");
-    assert_non_null(a.main);
-    return a;
-}
-
-static void release(analysed *a)
-{
-    an_report_free(a->report);
-    ir_unit_free(a->unit);
-}
 
 /* The value assigned to name (its first call site). */
 static const an_value *value(const analysed *a, const char *name)
@@ -80,7 +54,7 @@ static void expect_view_of(const analysed *a, const char *name, const char *base
 static void test_block1(void **state)
 {
     (void)state;
-    analysed a = analyse("block1.c");
+    analysed a = analyse("samples/worksheet/block1.c");
     expect_new(&a, "x", 128 * MiB);          /* x is 128 MiB */
     expect_view_of(&a, "a", "x");            /* a is a view */
     expect_new(&a, "b", 128 * MiB);          /* b copies 128 MiB */
@@ -92,34 +66,34 @@ static void test_block1(void **state)
     assert_int_equal(a.main->end_live_bytes, 640 * MiB); /* x + b + d + f, nothing freed */
     assert_int_equal(a.main->peak_live_bytes, 640 * MiB);
     assert_int_equal(a.main->n_peak_storages, 4);
-    release(&a);
+    analysed_free(&a);
 }
 
 static void test_block1_release(void **state)
 {
     (void)state;
-    analysed a = analyse("block1_release.c");
+    analysed a = analyse("samples/worksheet/block1_release.c");
     assert_int_equal(a.main->end_live_bytes, 512 * MiB); /* x dropped after b */
     assert_int_equal(a.main->peak_live_bytes, 512 * MiB);
-    release(&a);
+    analysed_free(&a);
 }
 
 static void test_block2(void **state)
 {
     (void)state;
-    analysed a = analyse("block2.c");
+    analysed a = analyse("samples/worksheet/block2.c");
     expect_view_of(&a, "wt", "w");           /* w.t() is a view */
     expect_new(&a, "y", 64 * 1024);          /* y allocates (8, 4096) bf16 = 64 KiB */
     expect_view_of(&a, "z", "y");            /* z view */
     expect_view_of(&a, "p", "y");            /* p view (strides swapped) */
     expect_new(&a, "q", 64 * 1024);          /* q copies 64 KiB: permute broke contiguity */
-    release(&a);
+    analysed_free(&a);
 }
 
 static void test_block3(void **state)
 {
     (void)state;
-    analysed a = analyse("block3.c");
+    analysed a = analyse("samples/worksheet/block3.c");
     expect_new(&a, "emb", 250 * MiB);        /* 32000 x 4096 x 2 = 250 MiB */
     expect_new(&a, "hidden", 64 * MiB);      /* emb[ids] allocates (4, 2048, 4096) bf16 */
     expect_new(&a, "hidden_f32", 128 * MiB); /* .float() doubles hidden */
@@ -127,16 +101,16 @@ static void test_block3(void **state)
     /* same shape, twice the bus: 64 MiB read + 128 MiB written vs 64 + 64 for a bf16 copy */
     assert_int_equal(h32->bytes_moved, 192 * MiB);
     assert_int_not_equal(h->storage, value(&a, "emb")->storage); /* gather is not a view */
-    release(&a);
+    analysed_free(&a);
 }
 
 static void test_stretch(void **state)
 {
     (void)state;
-    analysed a = analyse("stretch.c");
+    analysed a = analyse("samples/worksheet/stretch.c");
     assert_int_equal(a.main->peak_live_bytes, 192 * MiB); /* x + the one 64 MiB copy */
     assert_int_equal(a.main->end_live_bytes, 0);
-    release(&a);
+    analysed_free(&a);
 }
 
 int main(void)
