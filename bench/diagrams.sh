@@ -14,11 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-release}
-if [ ! -x "$build/tools/tensorlint" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" --target tensorlint_cli >/dev/null
-fi
-tool=$(realpath "$build/tools/tensorlint")
+# shellcheck source=lib.sh
+source bench/lib.sh
+tool=$(bench_tool "$build")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 bench/gen_loop.py 100000 >"$work/loop.c"

@@ -8,10 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-release}
 threads=${2:-$(nproc)}
-if [ ! -x "$build/bench/bench_runtime" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" --target bench_runtime >/dev/null
-fi
+# shellcheck source=lib.sh
+source bench/lib.sh
+bench_build "$build" bench_runtime bench/bench_runtime
 out=$(mktemp)
 export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
 "$build/bench/bench_runtime" >"$out"
