@@ -1,4 +1,4 @@
-# The checks of `tensorlint check` (analysis/check_*.c, tools/cmd_check.c):
+# The checks of `tensorlint check` (checks/check_*.c, tools/cmd_check.c):
 # golden samples that carry their expected diagnostics as comments, clean
 # samples that must stay silent, the project's samples against
 # tests/checks/samples.expect, the fix-its applied, SARIF against the

@@ -1,4 +1,4 @@
-# The diagrams (analysis/dg_*.c; tensorlint graph, lifetimes, report --lifetimes):
+# The diagrams (diagrams/dg_*.c; tensorlint graph, lifetimes, report --lifetimes):
 #   diagrams.unit      the lifetime model on hand-made logs and on Block 1 (cmocka)
 #   diagrams.golden    DOT and text charts of every sample (diagrams/run.sh [--bless])
 #   diagrams.render    SVG parses with a node per value, PNG and PDF are well formed

@@ -17,7 +17,8 @@ endif()
 function(tl_gpu_program target src)
   add_executable(${target} ${src})
   target_link_libraries(${target} PRIVATE tensorlint tl_meta tl_alloc_policy PkgConfig::JANSSON m)
-  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/runtime/src
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/rules ${PROJECT_SOURCE_DIR}/runtime/core
+    ${PROJECT_SOURCE_DIR}/runtime/kernels
                              ${PROJECT_SOURCE_DIR}/cuda/src ${CMAKE_CURRENT_SOURCE_DIR}/gpu)
   target_compile_definitions(${target} PRIVATE TL_SOURCE_DIR_DEFAULT="${PROJECT_SOURCE_DIR}")
   target_compile_options(${target} PRIVATE -Wno-unused-variable -Wno-unused-but-set-variable)

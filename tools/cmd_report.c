@@ -1,7 +1,7 @@
 /*
  * cmd_report.c: `tensorlint report FILE.c [options] [-- compiler args]`.
  * Parses the file, runs the abstract interpreter and prints the accounting
- * report as text (the worksheet's table) or JSON (spec/report-json.md).
+ * report as text (the worksheet's table) or JSON (docs/formats.md).
  * Exit: 0 analysed, 1 the program has error diagnostics, 2 usage error,
  * missing file or clang errors (printed clang style).
  */
@@ -26,7 +26,7 @@ static const char usage[] =
     "storages live there, and bytes moved.\n"
     "\n"
     "options:\n"
-    "  --format=text|json     output format (default text; json: spec/report-json.md)\n"
+    "  --format=text|json     output format (default text; json: docs/formats.md)\n"
     "  --function=NAME        only this function (text format)\n"
     "  --max-calls=N          stop after N executed API calls per root (default 2000000)\n"
     "  --max-iterations=N     stop a loop after N iterations (default 1000000)\n"

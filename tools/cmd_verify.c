@@ -5,7 +5,7 @@
  * --cc, else $CC, else cc; the runtime's include and library directories
  * from the install next to this executable, else from the build tree),
  * runs it with the allocation trace on and a time limit, and joins the
- * trace with the static report (analysis/an_verify.c).
+ * trace with the static report (report/an_verify.c).
  * Exit: 0 everything agrees, 1 a disagreement, 2 the program does not
  * build, crashes or times out, or a usage error.
  */

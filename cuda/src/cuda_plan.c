@@ -3,7 +3,7 @@
  * functions over layouts (no CUDA calls, so the unit tests check them on
  * any machine).
  *
- * The iteration plan is the CPU kernels' (mt_plan, runtime/src/meta_plan.c):
+ * The iteration plan is the CPU kernels' (mt_plan, rules/meta_plan.c):
  * operands right-aligned to the output's shape with stride 0 on broadcast
  * dims, size-1 dims dropped, dims sorted by the output's strides (outermost
  * first) and adjacent dims merged where every operand allows.  A device

@@ -1,5 +1,5 @@
 /*
- * test_dg.c: the diagrams' model (analysis/dg_*.c) on hand-made event logs
+ * test_dg.c: the diagrams' model (diagrams/dg_*.c) on hand-made event logs
  * and on the worksheet's Block 1.
  *
  * A hand-made report is a log of calls and releases: call sites are values

@@ -18,7 +18,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIGS = {}
-with open(os.path.join(ROOT, "runtime", "src", "ops.def")) as f:
+with open(os.path.join(ROOT, "rules", "ops.def")) as f:
     for line in f:
         if line.startswith("TL_OP("):
             name, _fam, sig = [p.strip() for p in line[6:line.rindex(")")].split(",")]

@@ -8,7 +8,7 @@ steps through the meta functions (mt_run) and through the public runtime and
 compares.  See tests/oracle/README.md for the format.
 
 Approach: a Case is a list of steps over named variables.  Each step names an
-op of runtime/src/ops.def and gives its arguments in the op's signature
+op of rules/ops.def and gives its arguments in the op's signature
 order; the step runs at once in PyTorch and records the result's metadata
 (shape, strides, offset, dtype, storage id, storage bytes, view or new) and,
 for small value cases, its values.  A step that raises records torch's
@@ -34,7 +34,7 @@ import torch
 import torch.nn.functional as F
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OPS_DEF = os.path.join(ROOT, "runtime", "src", "ops.def")
+OPS_DEF = os.path.join(ROOT, "rules", "ops.def")
 OUT_DIR = os.path.join(ROOT, "tests", "fixtures")
 TL_END = 9223372036854775807
 MAX_VALUES = 256  # values are recorded for results of at most this many elements
@@ -829,7 +829,7 @@ def fam_views():
 
 def fam_reshape():
     f = Family("reshape")
-    # the computeStride table of anchors.md 4.1 (reshape and flatten)
+    # PyTorch's computeStride table (reshape and flatten)
     anchor = [("x.T-to-24", lambda c: c("t", c.data([4, 6])), [24]),
               ("x.T-to-6x2x2", lambda c: c("t", c.data([4, 6])), [6, 2, 2]),
               ("x[:,:3]-to-12", lambda c: c("slice", c.data([4, 6]), 1, 0, 3, 1), [12]),

@@ -1,6 +1,6 @@
 /*
  * test_meta.c: the layout algebra against hand-checked PyTorch answers:
- * computeStride (anchors.md 4.1), the TensorIterator layout rule (4.2),
+ * PyTorch's computeStride, the TensorIterator layout rule,
  * preserve_format, the seed worksheet's Block 1-3 at full size, and Lab 1.
  * Every expected number here was printed by torch 1.13.
  */

@@ -1,6 +1,6 @@
 /*
  * meta_impl.h: helpers shared by the meta function files (not installed,
- * not used outside runtime/src/meta_*.c).
+ * not used outside rules/meta_*.c).
  */
 #ifndef TL_META_IMPL_H
 #define TL_META_IMPL_H

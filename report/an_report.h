@@ -1,6 +1,6 @@
 /*
  * an_report.h: the report writers over an an_report: the text table a
- * person reads, the JSON of spec/report-json.md, and byte formatting.
+ * person reads, the JSON of docs/formats.md, and byte formatting.
  */
 #ifndef TL_AN_REPORT_H
 #define TL_AN_REPORT_H

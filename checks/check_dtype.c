@@ -4,7 +4,7 @@
  * a cast there and back with nothing in between needing the other dtype
  * (cast-roundtrip).
  *
- * Bytes are numel x element size (spec/tensor-api.md); the traffic ratio
+ * Bytes are numel x element size; the traffic ratio
  * of a cast from a to b is size(b) / size(a), 2x for 16 to 32 bits.
  */
 #include "check_internal.h"

@@ -1,5 +1,5 @@
 /*
- * an_json.c: the machine-readable report (spec/report-json.md), built with
+ * an_json.c: the machine-readable report (docs/formats.md), built with
  * Jansson.  The spec's fields come first, in the spec's order, with the
  * spec's types; the project's own fields follow them.  Unknown entries are
  * null.  Keys keep insertion order, so the output is deterministic.

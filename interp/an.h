@@ -2,7 +2,7 @@
  * an.h: the abstract interpreter and what it learns.
  *
  * The interpreter executes a unit's IR with no data: every API call runs
- * its meta function (runtime/src/meta.h) over abstract handles, so the
+ * its meta function (rules/meta.h) over abstract handles, so the
  * analyzer and the runtime agree on layout by construction.  It records,
  * per call site, the first execution's result (an_value), every storage
  * with its allocation and free points (an_storage), live bytes after each
