@@ -152,6 +152,7 @@ ir_expr *fe_fold(fe_ctx *fx, ir_expr *e)
 /* ---- building the tree ---- */
 
 static ir_expr *fe_int_tree(fe_ctx *fx, CXCursor c);
+static ir_expr *fe_place_read(fe_ctx *fx, CXCursor c, const char *what);
 
 static ir_expr *fe_unknown(fe_ctx *fx, CXCursor c, const char *reason)
 {
@@ -190,12 +191,6 @@ static ir_expr *fe_var_read(fe_ctx *fx, CXCursor ref, CXCursor decl)
                           fe_type_is_float(clang_getCursorType(decl))
                               ? "float expression"
                               : ir_strfmt(fx->u, "value of %s", v->name));
-    if (v->is_global)
-        return fe_unknown(fx, ref,
-                          clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
-                                  CXCursor_TranslationUnit
-                              ? ir_strfmt(fx->u, "non-const global %s", v->name)
-                              : ir_strfmt(fx->u, "static variable %s", v->name));
     return ir_expr_var(fx->u, fe_loc(fx, ref), var);
 }
 
@@ -299,8 +294,10 @@ static ir_expr *fe_unary(fe_ctx *fx, CXCursor c)
                : strcmp(text, "!") == 0 ? IR_OP_NOT
                : strcmp(text, "~") == 0 ? IR_OP_BITNOT
                                         : IR_N_OPS;
+    if (op == IR_N_OPS && text[0] == '*')
+        return fe_place_read(fx, c, "pointer dereference");
     if (op == IR_N_OPS)
-        return fe_unknown_effects(fx, c, text[0] == '*' ? "pointer dereference" : "address");
+        return fe_unknown_effects(fx, c, "address");
     if (fe_type_is_float(clang_getCursorType(kid)))
         return fe_unknown_effects(fx, c, "float expression");
     return fe_fold(fx, ir_expr_unary(fx->u, fe_loc(fx, c), op, fe_lower_int(fx, kid)));
@@ -341,6 +338,18 @@ static ir_expr *fe_call_value(fe_ctx *fx, CXCursor c)
     return fe_unknown_effects(fx, c, ir_strfmt(fx->u, "call of %s()", ce.name));
 }
 
+/* The integer held in the place c names. */
+static ir_expr *fe_place_read(fe_ctx *fx, CXCursor c, const char *what)
+{
+    const char *why;
+    if (fe_type_kind(clang_getCursorType(c)) != IR_VAR_INT)
+        return fe_unknown_effects(fx, c, what);
+    ir_place *p = fe_lower_place(fx, c, &why);
+    if (!p)
+        return fe_unknown_effects(fx, c, why ? why : what);
+    return ir_expr_place(fx->u, fe_loc(fx, c), p);
+}
+
 /* The tree for an expression clang could not fold. */
 static ir_expr *fe_int_tree(fe_ctx *fx, CXCursor c)
 {
@@ -369,11 +378,11 @@ static ir_expr *fe_int_tree(fe_ctx *fx, CXCursor c)
     case CXCursor_ArraySubscriptExpr:
         if ((e = fe_ints_read(fx, c)))
             return e;
-        return fe_unknown_effects(fx, c, "array element");
+        return fe_place_read(fx, c, "array element");
     case CXCursor_MemberRefExpr:
         if ((e = fe_ints_read(fx, c)))
             return e;
-        return fe_unknown_effects(fx, c, ir_strfmt(fx->u, "struct field %s", fe_spelling(fx, c)));
+        return fe_place_read(fx, c, ir_strfmt(fx->u, "struct field %s", fe_spelling(fx, c)));
     default: break;
     }
     CXString k = clang_getCursorKindSpelling(clang_getCursorKind(c));

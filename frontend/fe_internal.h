@@ -58,6 +58,8 @@ typedef struct fe_ctx {
     CXCursor *func_cursors;  /* definitions, by function index */
     struct fe_ints_var **ints; /* by variable id: the elements of a tl_ints variable, or NULL */
     int cap_ints;
+    const char **label_names; /* the current function's labels: id label_base + k */
+    int n_labels, cap_labels, label_base;
 } fe_ctx;
 
 /* ---- fe_parse.c: locations, types, maps ---- */
@@ -97,6 +99,7 @@ int fe_func_lookup(fe_ctx *fx, const char *name); /* -1 when absent */
 
 /* A variable for declaration decl (VarDecl or ParmDecl), made on first use. */
 int fe_var_of_decl(fe_ctx *fx, CXCursor decl);
+void fe_global_init(fe_ctx *fx, CXCursor decl, int var);
 /* An UNSUPPORTED statement plus a unit note; var escapes (or IR_NO_VAR). */
 void fe_unsupported(fe_ctx *fx, ir_loc loc, int var, const char *message);
 void fe_push(fe_ctx *fx, ir_stmt *s);
@@ -179,6 +182,33 @@ int fe_lower_tensor(fe_ctx *fx, CXCursor c, int dst);
 void fe_lower_effects(fe_ctx *fx, CXCursor c);
 /* An assignment (= or op=) or ++/--; returns the assigned variable or IR_NO_VAR. */
 int fe_lower_assign(fe_ctx *fx, CXCursor c, bool *handled);
+
+/* ---- fe_place.c: places, pointers, stores, initializers ---- */
+
+bool fe_type_is_pointer(CXType t); /* a pointer that is not a tensor handle */
+bool fe_type_is_array(CXType t);
+bool fe_expr_is_array(CXCursor c); /* an array object (not an array-declared parameter) */
+bool fe_type_is_record(CXType t);  /* a struct (a union is not modelled) */
+bool fe_type_is_object(CXType t);  /* a struct, an array or a pointer: lives in memory */
+/* The place the lvalue c names, or NULL with *why. */
+ir_place *fe_lower_place(fe_ctx *fx, CXCursor c, const char **why);
+ir_place *fe_place_of_var(fe_ctx *fx, int var);
+ir_place *fe_place_field(fe_ctx *fx, const ir_place *base, CXCursor field, CXCursor at);
+ir_place *fe_place_index(fe_ctx *fx, const ir_place *base, ir_expr *index, CXCursor at);
+/* The pointer value of c (pointer-typed, or an array that decays). */
+ir_ptr *fe_lower_ptr(fe_ctx *fx, CXCursor c);
+void fe_store_tensor(fe_ctx *fx, ir_loc loc, ir_place *dst, int src);
+void fe_store_int(fe_ctx *fx, ir_loc loc, ir_place *dst, ir_expr *value);
+void fe_store_ptr(fe_ctx *fx, ir_loc loc, ir_place *dst, ir_ptr *ptr);
+void fe_fill(fe_ctx *fx, ir_loc loc, ir_place *dst, bool zero, const char *why);
+/* A borrowing temporary loaded with the handle in p. */
+int fe_load_tensor(fe_ctx *fx, ir_place *p, ir_loc loc);
+/* value (of type t) into dst: a handle, an integer, a pointer, a struct copy. */
+void fe_assign_place(fe_ctx *fx, ir_loc loc, ir_place *dst, CXType t, CXCursor value);
+/* An initializer (braced or not) of dst, of type t. */
+void fe_init_place(fe_ctx *fx, ir_place *dst, CXType t, CXCursor init);
+/* What an external function may do to the object its i-th argument points to. */
+void fe_external_pointer_arg(fe_ctx *fx, CXCursor call, const char *callee, int i, CXCursor arg);
 
 /* ---- fe_lower.c: statements and functions ---- */
 

@@ -7,8 +7,9 @@
  * if, a loop body and a case body are blocks too.  A switch whose cases
  * never fall through becomes a chain of ifs (`case 1: case 2:` labels on
  * one body are fine); one that falls through, or breaks out of the middle
- * of a case, is UNSUPPORTED.  goto is UNSUPPORTED; the labelled statement
- * is lowered in place.
+ * of a case, is UNSUPPORTED.  A label is a LABEL statement where it stands
+ * and goto a GOTO to it (the interpreter finds the label in an enclosing
+ * block); a computed goto is UNSUPPORTED.
  *
  * libclang omits the missing clauses of `for (;;)` from the children, so
  * the clauses present are told apart by their position against the two
@@ -70,32 +71,6 @@ static ir_block *fe_body_block(fe_ctx *fx, CXCursor c)
 
 /* ---- declarations ---- */
 
-/* An initializer of something that is not a variable the IR models (an
- * array, a struct): handles put into it escape. */
-static void fe_lower_escaping(fe_ctx *fx, CXCursor c)
-{
-    CXCursor s = fe_strip(c, false);
-    if (fe_type_is_tensor(clang_getCursorType(s))) {
-        int var = fe_lower_tensor(fx, s, IR_NO_VAR);
-        if (var >= 0)
-            fe_unsupported(fx, fe_loc(fx, s), var, "tensor handle stored in an array or struct");
-        return;
-    }
-    if (clang_getCursorKind(s) != CXCursor_InitListExpr) {
-        fe_lower_effects(fx, s);
-        return;
-    }
-    CXCursor kids[64];
-    int n = fe_children(s, kids, 64);
-    if (n > 64) {
-        fe_lower_effects(fx, s);
-        fe_unsupported(fx, fe_loc(fx, s), IR_NO_VAR, "initializer of more than 64 elements");
-        return;
-    }
-    for (int i = 0; i < n; i++)
-        fe_lower_escaping(fx, kids[i]);
-}
-
 static void fe_lower_var_decl(fe_ctx *fx, CXCursor d)
 {
     int var = fe_var_of_decl(fx, d);
@@ -122,7 +97,7 @@ static void fe_lower_var_decl(fe_ctx *fx, CXCursor d)
     if (fe_type_is_ints(clang_getCursorType(d)))
         fe_ints_set(fx, var, init);
     else
-        fe_lower_escaping(fx, init);
+        fe_init_place(fx, fe_place_of_var(fx, var), clang_getCursorType(d), init);
 }
 
 static enum CXChildVisitResult fe_decl_visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -516,6 +491,22 @@ static void fe_lower_switch(fe_ctx *fx, CXCursor c)
 
 /* ---- the rest ---- */
 
+/* return p; of a pointer, return s; of a struct (copied out). */
+static void fe_lower_return_object(fe_ctx *fx, ir_stmt *s, CXCursor kid)
+{
+    const char *why;
+    CXType t = clang_getCursorType(kid);
+    if (fe_type_is_pointer(t)) {
+        s->ret.ptr = fe_lower_ptr(fx, kid);
+    } else if (fe_type_is_record(t)) {
+        s->ret.place = fe_lower_place(fx, kid, &why);
+        if (!s->ret.place)
+            fe_lower_effects(fx, kid);
+    } else {
+        fe_lower_effects(fx, kid);
+    }
+}
+
 static void fe_lower_return(fe_ctx *fx, CXCursor c)
 {
     CXCursor kid;
@@ -525,9 +516,39 @@ static void fe_lower_return(fe_ctx *fx, CXCursor c)
         switch (fe_type_kind(clang_getCursorType(kid))) {
         case IR_VAR_TENSOR: s->ret.var = fe_lower_tensor(fx, kid, IR_NO_VAR); break;
         case IR_VAR_INT: s->ret.value = fe_lower_int(fx, kid); break;
-        case IR_VAR_OTHER: fe_lower_effects(fx, kid); break;
+        case IR_VAR_OTHER: fe_lower_return_object(fx, s, kid); break;
         }
     }
+    fe_push(fx, s);
+}
+
+/* The label's name: a LabelStmt's spelling, a GotoStmt's LabelRef child. */
+static const char *fe_label_name(fe_ctx *fx, CXCursor c)
+{
+    CXCursor kid;
+    if (clang_getCursorKind(c) == CXCursor_GotoStmt && fe_children(c, &kid, 1) == 1)
+        return fe_spelling(fx, kid);
+    return fe_spelling(fx, c);
+}
+
+/* LABEL or GOTO; a label's id is unique in the unit, found by name in the function. */
+static void fe_lower_label(fe_ctx *fx, CXCursor c, ir_stmt_kind kind)
+{
+    const char *name = fe_label_name(fx, c);
+    int k = 0;
+    while (k < fx->n_labels && strcmp(fx->label_names[k], name) != 0)
+        k++;
+    if (k == fx->n_labels) {
+        if (fx->n_labels == fx->cap_labels) {
+            fx->cap_labels = fx->cap_labels ? fx->cap_labels * 2 : 8;
+            fx->label_names = fe_xrealloc(fx->label_names, sizeof *fx->label_names * (size_t)fx->cap_labels);
+        }
+        fx->label_names[fx->n_labels++] = name;
+        fx->u->n_labels++;
+    }
+    ir_stmt *s = ir_stmt_new(fx->u, kind, fe_loc(fx, c));
+    s->label.id = fx->label_base + k;
+    s->label.name = name;
     fe_push(fx, s);
 }
 
@@ -551,9 +572,10 @@ void fe_lower_stmt(fe_ctx *fx, CXCursor c)
     case CXCursor_BreakStmt: fe_push(fx, ir_stmt_new(fx->u, IR_BREAK, fe_loc(fx, c))); return;
     case CXCursor_ContinueStmt: fe_push(fx, ir_stmt_new(fx->u, IR_CONTINUE, fe_loc(fx, c))); return;
     case CXCursor_ReturnStmt: fe_lower_return(fx, c); return;
-    case CXCursor_GotoStmt:
-    case CXCursor_IndirectGotoStmt: fe_unsupported(fx, fe_loc(fx, c), IR_NO_VAR, "goto"); return;
+    case CXCursor_GotoStmt: fe_lower_label(fx, c, IR_GOTO); return;
+    case CXCursor_IndirectGotoStmt: fe_unsupported(fx, fe_loc(fx, c), IR_NO_VAR, "computed goto"); return;
     case CXCursor_LabelStmt:
+        fe_lower_label(fx, c, IR_LABEL);
         if (fe_children(c, &kid, 1) == 1)
             fe_lower_stmt(fx, kid);
         return;
@@ -610,6 +632,8 @@ void fe_lower_function(fe_ctx *fx, int index)
     fx->func = index;
     fx->tensor_code = false;
     fe_map_clear(&fx->vars);
+    fx->label_base = fx->u->n_labels;
+    fx->n_labels = 0;
     CXType ret = clang_getResultType(clang_getCursorType(c));
     f->returns_tensor = fe_type_kind(ret) == IR_VAR_TENSOR;
     f->returns_int = fe_type_kind(ret) == IR_VAR_INT;

@@ -302,47 +302,6 @@ ir_expr *fe_lower_query(fe_ctx *fx, CXCursor call, const fe_callee *ce)
 
 /* ---- user calls ---- */
 
-/* The variable whose address arg takes (&x), or IR_NO_VAR. */
-static int fe_address_of_var(fe_ctx *fx, CXCursor arg)
-{
-    CXCursor c = fe_strip(arg, true), kid;
-    if (clang_getCursorKind(c) != CXCursor_UnaryOperator || fe_children(c, &kid, 1) != 1)
-        return IR_NO_VAR;
-    long at = fe_offset(fx, clang_getRangeStart(clang_getCursorExtent(c)));
-    if (at < 0 || (size_t)at >= fx->src_len || fx->src[at] != '&')
-        return IR_NO_VAR;
-    kid = fe_strip(kid, false);
-    if (clang_getCursorKind(kid) != CXCursor_DeclRefExpr)
-        return IR_NO_VAR;
-    CXCursor decl = clang_getCursorReferenced(kid);
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
-        return IR_NO_VAR;
-    return fe_var_of_decl(fx, decl);
-}
-
-/* After a call that got &var: var's value is no longer known. */
-static void fe_clobber(fe_ctx *fx, ir_loc loc, int var, const char *callee)
-{
-    const ir_var *v = &fx->u->vars[var];
-    if (v->kind == IR_VAR_INT) {
-        ir_stmt *s = ir_stmt_new(fx->u, IR_ASSIGN_INT, loc);
-        s->assign_int.var = var;
-        s->assign_int.value =
-            ir_expr_unknown(fx->u, loc, ir_strfmt(fx->u, "address of %s passed to %s()", v->name, callee));
-        fe_push(fx, s);
-    } else if (v->kind == IR_VAR_OTHER) {
-        fe_ints_clobber(fx, var, ir_strfmt(fx->u, "address of %s passed to %s()", v->name, callee));
-    } else if (v->kind == IR_VAR_TENSOR) {
-        fe_unsupported(fx, loc, var,
-                       ir_strfmt(fx->u, "address of tensor handle %s passed to %s()", v->name, callee));
-        ir_stmt *s = ir_stmt_new(fx->u, IR_ASSIGN_TENSOR, loc);
-        s->assign_tensor.dst = var;
-        s->assign_tensor.src = IR_UNKNOWN_TENSOR;
-        fe_push(fx, s);
-    }
-}
-
 /* Does the call pass or return a handle (or the address of one)? */
 static bool fe_call_has_tensors(CXCursor call)
 {
@@ -359,12 +318,18 @@ static bool fe_call_has_tensors(CXCursor call)
 
 static void fe_uarg_lower(fe_ctx *fx, CXCursor arg, ir_uarg *out)
 {
-    out->kind = fe_type_kind(clang_getCursorType(arg));
+    const char *why;
+    CXType t = clang_getCursorType(arg);
+    out->kind = fe_type_kind(t);
     out->var = IR_NO_VAR;
     if (out->kind == IR_VAR_TENSOR)
         out->var = fe_lower_tensor(fx, arg, IR_NO_VAR);
     else if (out->kind == IR_VAR_INT)
         out->expr = fe_lower_int(fx, arg);
+    else if (fe_type_is_pointer(t) || fe_expr_is_array(arg))
+        out->ptr = fe_lower_ptr(fx, arg);
+    else if (fe_type_is_record(t) && !fe_type_is_ints(t) && (out->place = fe_lower_place(fx, arg, &why)))
+        ;
     else
         fe_lower_effects(fx, arg);
 }
@@ -399,6 +364,9 @@ static int fe_user_result(fe_ctx *fx, CXCursor call, int dst, ir_var_kind want, 
     ir_var_kind ret = fe_type_kind(clang_getCursorType(call));
     if (ret == IR_VAR_TENSOR)
         return dst != IR_NO_VAR ? dst : want == IR_VAR_TENSOR ? ir_temp_new(fx->u, fx->func, loc) : IR_NO_VAR;
+    if (ret == IR_VAR_OTHER && want == IR_VAR_OTHER && dst != IR_NO_VAR &&
+        fx->u->vars[dst].kind == IR_VAR_OTHER && fe_type_is_object(clang_getCursorType(call)))
+        return dst;
     if (ret == IR_VAR_INT && want == IR_VAR_INT) {
         int var = ir_var_new(fx->u, "<tmp>", IR_VAR_INT, fx->func, loc);
         fx->u->vars[var].is_temp = true;
@@ -414,14 +382,15 @@ int fe_lower_user_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, 
     int callee = fe_func_lookup(fx, ce->name);
     int n = clang_Cursor_getNumArguments(call);
     if (callee < 0 && !fe_call_has_tensors(call)) {
-        /* a library function (printf): only its arguments' effects count */
-        for (int i = 0; i < n; i++) {
-            CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
-            fe_lower_effects(fx, arg);
-            int var = fe_address_of_var(fx, arg);
-            if (var >= 0)
-                fe_clobber(fx, fe_loc(fx, call), var, ce->name);
-        }
+        /* a library function (printf): its arguments' effects, and what it
+         * may write through the pointers it gets */
+        for (int i = 0; i < n; i++)
+            fe_lower_effects(fx, clang_Cursor_getArgument(call, (unsigned)i));
+        for (int i = 0; i < n; i++)
+            fe_external_pointer_arg(fx, call, ce->name, i, clang_Cursor_getArgument(call, (unsigned)i));
+        if (dst != IR_NO_VAR && fx->u->vars[dst].kind == IR_VAR_OTHER)
+            fe_fill(fx, fe_loc(fx, call), fe_place_of_var(fx, dst), false,
+                    ir_strfmt(fx->u, "value returned by %s()", ce->name));
         return IR_NO_VAR;
     }
     ir_loc loc = fe_loc(fx, call);
@@ -435,11 +404,8 @@ int fe_lower_user_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, 
     s->user_call.args = args;
     s->user_call.result = fe_user_result(fx, call, dst, want, loc);
     fe_push(fx, s);
-    for (int i = 0; i < n; i++) {
-        int var = fe_address_of_var(fx, clang_Cursor_getArgument(call, (unsigned)i));
-        if (var >= 0)
-            fe_clobber(fx, loc, var, ce->name);
-    }
+    for (int i = 0; callee < 0 && i < n; i++)
+        fe_external_pointer_arg(fx, call, ce->name, i, clang_Cursor_getArgument(call, (unsigned)i));
     if (fe_call_has_tensors(call))
         fx->tensor_code = true;
     return s->user_call.result;

@@ -22,17 +22,6 @@ static void fe_assign_tensor(fe_ctx *fx, ir_loc loc, int dst, int src)
     fe_push(fx, s);
 }
 
-/* Where a handle lives when it is not in a variable. */
-static const char *fe_memory_kind(CXCursor c)
-{
-    switch (clang_getCursorKind(fe_strip(c, false))) {
-    case CXCursor_ArraySubscriptExpr: return "an array element";
-    case CXCursor_MemberRefExpr: return "a struct field";
-    case CXCursor_UnaryOperator: return "memory through a pointer";
-    default: return "memory the analysis does not follow";
-    }
-}
-
 /* Lower the statements that fe_lower_* puts into b, then restore. */
 static ir_block *fe_lower_into(fe_ctx *fx, ir_block *b, CXCursor c, int dst,
                                void (*lower)(fe_ctx *, CXCursor, int))
@@ -139,11 +128,16 @@ static int fe_tensor_value(fe_ctx *fx, CXCursor c, int dst)
         break;
     case CXCursor_ArraySubscriptExpr:
     case CXCursor_MemberRefExpr:
-    case CXCursor_UnaryOperator:
+    case CXCursor_UnaryOperator: {
+        const char *why;
+        ir_place *p = fe_lower_place(fx, c, &why);
+        if (p)
+            return fe_load_tensor(fx, p, fe_loc(fx, c));
         fe_lower_effects(fx, c);
         fe_unsupported(fx, fe_loc(fx, c), IR_NO_VAR,
-                       ir_strfmt(fx->u, "tensor handle read from %s", fe_memory_kind(c)));
+                       ir_strfmt(fx->u, "tensor handle read from %s", why));
         return IR_UNKNOWN_TENSOR;
+    }
     default: break;
     }
     if (fe_is_null_constant(c))
@@ -192,20 +186,27 @@ int fe_lower_tensor(fe_ctx *fx, CXCursor c, int dst)
 
 /* ---- assignments ---- */
 
-/* lhs = rhs where lhs is not a variable. */
+/* lhs = rhs where lhs is not a plain variable: a store into the place. */
 static void fe_store_to_memory(fe_ctx *fx, CXCursor assign, CXCursor lhs, CXCursor rhs)
 {
+    const char *why;
     if (fe_ints_store(fx, lhs, rhs))
         return;
+    CXType t = clang_getCursorType(lhs);
+    ir_place *p = fe_lower_place(fx, lhs, &why);
+    if (p) {
+        fe_assign_place(fx, fe_loc(fx, assign), p, t, rhs);
+        return;
+    }
     fe_lower_effects(fx, lhs);
-    if (!fe_type_is_tensor(clang_getCursorType(lhs))) {
+    if (!fe_type_is_tensor(t)) {
         fe_lower_effects(fx, rhs);
         return;
     }
     int var = fe_lower_tensor(fx, rhs, IR_NO_VAR);
     if (var >= 0)
         fe_unsupported(fx, fe_loc(fx, assign), var,
-                       ir_strfmt(fx->u, "tensor handle stored in %s", fe_memory_kind(lhs)));
+                       ir_strfmt(fx->u, "tensor handle stored in %s", why));
 }
 
 /* The variable that lhs names, or IR_NO_VAR. */
@@ -244,16 +245,52 @@ static int fe_assign_simple(fe_ctx *fx, CXCursor c, CXCursor lhs, CXCursor rhs)
             fe_ints_set(fx, var, rhs);
             return IR_NO_VAR;
         }
+        if (fe_type_is_object(clang_getCursorType(lhs))) {
+            fe_assign_place(fx, fe_loc(fx, c), fe_place_of_var(fx, var), clang_getCursorType(lhs), rhs);
+            return IR_NO_VAR;
+        }
         break;
     }
     fe_lower_effects(fx, rhs);
     return IR_NO_VAR;
 }
 
+/* p op= rhs and ++/-- on an integer place or a pointer: true when handled. */
+static bool fe_update_place(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCursor *rhs)
+{
+    const char *why;
+    CXType t = clang_getCursorType(lhs);
+    bool is_int = fe_type_kind(t) == IR_VAR_INT, is_ptr = fe_type_is_pointer(t);
+    if (fe_type_is_ints(clang_getCursorType(fe_strip(lhs, false))) || (!is_int && !is_ptr))
+        return false;
+    if (is_ptr && op != IR_OP_ADD && op != IR_OP_SUB)
+        return false;
+    ir_place *p = fe_lower_place(fx, lhs, &why);
+    if (!p)
+        return false;
+    ir_loc loc = fe_loc(fx, c);
+    ir_expr *b = rhs ? fe_lower_int(fx, *rhs) : ir_expr_const(fx->u, loc, 1);
+    if (rhs && fe_type_is_float(clang_getCursorType(*rhs)))
+        b = ir_expr_unknown(fx->u, loc, "float expression");
+    if (is_int) {
+        fe_store_int(fx, loc, p, fe_fold(fx, ir_expr_binary(fx->u, loc, op, ir_expr_place(fx->u, loc, p), b)));
+        return true;
+    }
+    ir_ptr *q = ir_alloc(fx->u, sizeof *q);
+    q->kind = IR_PTR_LOAD;
+    q->place = p;
+    q->offset = op == IR_OP_SUB ? fe_fold(fx, ir_expr_unary(fx->u, loc, IR_OP_NEG, b)) : b;
+    fe_store_ptr(fx, loc, p, q);
+    return true;
+}
+
 /* x op= rhs and ++/-- on an integer variable; anything else: effects. */
 static int fe_assign_update(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCursor *rhs)
 {
     int var = fe_lhs_var(fx, lhs);
+    if ((var == IR_NO_VAR || fx->u->vars[var].kind == IR_VAR_OTHER) &&
+        fe_update_place(fx, c, lhs, op, rhs))
+        return IR_NO_VAR;
     if (var == IR_NO_VAR || fx->u->vars[var].kind != IR_VAR_INT) {
         fe_ints_touched(fx, lhs);
         fe_lower_effects(fx, lhs);

@@ -405,7 +405,28 @@ int fe_var_of_decl(fe_ctx *fx, CXCursor decl)
     id = ir_var_new(fx->u, fe_spelling(fx, decl), fe_type_kind(clang_getCursorType(decl)),
                     global ? -1 : fx->func, fe_loc(fx, decl));
     fe_var_bind(fx, decl, id);
+    fx->u->vars[id].is_const = clang_isConstQualifiedType(clang_getCursorType(decl));
+    if (global)
+        fe_global_init(fx, decl, id);
     return id;
+}
+
+/* A variable of static storage is initialized once, before main runs: its
+ * initializer goes into the unit's globals_init block (zero when none). */
+void fe_global_init(fe_ctx *fx, CXCursor decl, int var)
+{
+    CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+    if (clang_Cursor_isNull(init))
+        return;
+    ir_block *saved = fx->cur;
+    int func = fx->func;
+    bool tensor_code = fx->tensor_code;
+    fx->cur = fx->u->globals_init;
+    fx->func = -1;
+    fe_init_place(fx, fe_place_of_var(fx, var), clang_getCursorType(decl), init);
+    fx->cur = saved;
+    fx->func = func;
+    fx->tensor_code = tensor_code;
 }
 
 void fe_push(fe_ctx *fx, ir_stmt *s)
@@ -593,6 +614,7 @@ static void fe_ctx_free(fe_ctx *fx)
 {
     fe_map_free(&fx->vars);
     fe_map_free(&fx->globals);
+    free(fx->label_names);
     fe_map_free(&fx->callee_ids);
     free(fx->callees);
     free(fx->funcs.keys);

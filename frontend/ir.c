@@ -101,6 +101,7 @@ ir_unit *ir_unit_new(const char *path)
     }
     u->arena = a;
     u->path = ir_strdup(u, path);
+    u->globals_init = ir_block_new(u);
     return u;
 }
 
@@ -232,6 +233,13 @@ ir_expr *ir_expr_unknown(ir_unit *u, ir_loc loc, const char *reason)
     return e;
 }
 
+ir_expr *ir_expr_place(ir_unit *u, ir_loc loc, const ir_place *p)
+{
+    ir_expr *e = ir_expr_new(u, IR_EXPR_PLACE, loc);
+    e->place = p;
+    return e;
+}
+
 ir_block *ir_block_new(ir_unit *u)
 {
     return ir_alloc(u, sizeof(ir_block));
@@ -253,6 +261,8 @@ ir_stmt *ir_stmt_new(ir_unit *u, ir_stmt_kind kind, ir_loc loc)
     case IR_USER_CALL: s->user_call.result = IR_NO_VAR; s->user_call.callee = -1; break;
     case IR_RETURN: s->ret.var = IR_NO_VAR; break;
     case IR_UNSUPPORTED: s->unsup.var = IR_NO_VAR; break;
+    case IR_LOAD: s->load.dst = IR_NO_VAR; break;
+    case IR_STORE: s->store.src = IR_NO_VAR; break;
     default: break;
     }
     return s;
@@ -363,6 +373,7 @@ bool ir_expr_eval(const ir_expr *e, const ir_env *env, int64_t *out)
         return ir_expr_eval(a ? e->b : e->c, env, out);
     case IR_EXPR_QUERY:
     case IR_EXPR_TENSOR_NULL: return env && env->query && env->query(env->ctx, e, out);
+    case IR_EXPR_PLACE: return env && env->place && env->place(env->ctx, e->place, out);
     case IR_EXPR_UNKNOWN: return false;
     }
     return false;
@@ -401,6 +412,8 @@ static const char *const ir_stmt_names[IR_N_STMT_KINDS] = {
     [IR_ASSIGN_TENSOR] = "tensor", [IR_BLOCK] = "block",        [IR_IF] = "if",
     [IR_LOOP] = "loop",           [IR_BREAK] = "break",         [IR_CONTINUE] = "continue",
     [IR_USER_CALL] = "user-call", [IR_RETURN] = "return",       [IR_EVAL] = "eval",
+    [IR_LOAD] = "load",           [IR_STORE] = "store",         [IR_COPY] = "copy",
+    [IR_FILL] = "fill",           [IR_LABEL] = "label",         [IR_GOTO] = "goto",
     [IR_UNSUPPORTED] = "unsupported",
 };
 
@@ -483,6 +496,50 @@ void ir_expr_print(FILE *out, const ir_unit *u, const ir_expr *e)
         fputc(')', out);
         break;
     case IR_EXPR_UNKNOWN: fprintf(out, "?(%s)", e->reason ? e->reason : ""); break;
+    case IR_EXPR_PLACE: ir_place_print(out, u, e->place); break;
+    }
+}
+
+void ir_place_print(FILE *out, const ir_unit *u, const ir_place *p)
+{
+    if (!p) {
+        fputs("?", out);
+        return;
+    }
+    ir_var_print(out, u, p->var);
+    for (int i = 0; i < p->n_steps; i++) {
+        const ir_step *st = &p->steps[i];
+        switch (st->kind) {
+        case IR_STEP_FIELD: fprintf(out, ".%s", st->name ? st->name : "?"); break;
+        case IR_STEP_INDEX:
+            fputc('[', out);
+            ir_expr_print(out, u, st->index);
+            fputc(']', out);
+            break;
+        case IR_STEP_DEREF:
+            fputs("*", out);
+            if (st->index) {
+                fputc('[', out);
+                ir_expr_print(out, u, st->index);
+                fputc(']', out);
+            }
+            break;
+        }
+    }
+}
+
+void ir_ptr_print(FILE *out, const ir_unit *u, const ir_ptr *p)
+{
+    switch (p ? p->kind : IR_PTR_UNKNOWN) {
+    case IR_PTR_NULL: fputs("NULL", out); return;
+    case IR_PTR_ADDR: fputs("&", out); ir_place_print(out, u, p->place); break;
+    case IR_PTR_LOAD: ir_place_print(out, u, p->place); break;
+    case IR_PTR_HEAP: fputs(p->zeroed ? "heap(zeroed)" : "heap", out); break;
+    case IR_PTR_UNKNOWN: fprintf(out, "?(%s)", p && p->reason ? p->reason : ""); return;
+    }
+    if (p->offset) {
+        fputs(" + ", out);
+        ir_expr_print(out, u, p->offset);
     }
 }
 
@@ -522,7 +579,12 @@ static void ir_uarg_print(FILE *out, const ir_unit *u, const ir_uarg *a)
         ir_var_print(out, u, a->var);
     else if (a->kind == IR_VAR_INT)
         ir_expr_print(out, u, a->expr);
-    else
+    else if (a->ptr)
+        ir_ptr_print(out, u, a->ptr);
+    else if (a->place) {
+        fputs("copy ", out);
+        ir_place_print(out, u, a->place);
+    } else
         fputs("_", out);
 }
 
@@ -645,9 +707,47 @@ static void ir_stmt_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int dept
         } else if (s->ret.value) {
             fputc(' ', out);
             ir_expr_print(out, u, s->ret.value);
+        } else if (s->ret.ptr) {
+            fputc(' ', out);
+            ir_ptr_print(out, u, s->ret.ptr);
+        } else if (s->ret.place) {
+            fputs(" copy ", out);
+            ir_place_print(out, u, s->ret.place);
         }
         fputc('\n', out);
         break;
+    case IR_LOAD:
+        fputs("load ", out);
+        ir_result_print(out, u, s->load.dst);
+        ir_place_print(out, u, s->load.src);
+        fputc('\n', out);
+        break;
+    case IR_STORE:
+        fputs("store ", out);
+        ir_place_print(out, u, s->store.dst);
+        fputs(" = ", out);
+        if (s->store.kind == IR_VAR_TENSOR)
+            ir_var_print(out, u, s->store.src);
+        else if (s->store.kind == IR_VAR_INT)
+            ir_expr_print(out, u, s->store.value);
+        else
+            ir_ptr_print(out, u, s->store.ptr);
+        fputs(s->store.move ? " (move)\n" : "\n", out);
+        break;
+    case IR_COPY:
+        fputs("copy ", out);
+        ir_place_print(out, u, s->copy.dst);
+        fputs(" = ", out);
+        ir_place_print(out, u, s->copy.src);
+        fputc('\n', out);
+        break;
+    case IR_FILL:
+        fputs("fill ", out);
+        ir_place_print(out, u, s->fill.dst);
+        fprintf(out, s->fill.zero ? " zero\n" : " unknown \"%s\"\n", s->fill.why ? s->fill.why : "");
+        break;
+    case IR_LABEL: fprintf(out, "label %s#%d\n", s->label.name, s->label.id); break;
+    case IR_GOTO: fprintf(out, "goto %s#%d\n", s->label.name, s->label.id); break;
     case IR_EVAL:
         fputs("eval ", out);
         ir_expr_print(out, u, s->eval.expr);
@@ -726,6 +826,10 @@ void ir_unit_dump(FILE *out, const ir_unit *u)
     for (int i = 0; i < u->n_notes; i++)
         fprintf(out, "note %d:%d %s\n", u->notes[i].loc.line, u->notes[i].loc.col,
                 u->notes[i].message);
+    if (u->globals_init && u->globals_init->n_stmts) {
+        fputs("globals\n", out);
+        ir_block_dump(out, u, u->globals_init, 1);
+    }
     for (int i = 0; i < u->n_funcs; i++)
         ir_func_dump(out, u, i);
 }

@@ -63,11 +63,60 @@ typedef struct ir_var {
     const char *name; /* "<tmp>" for a temporary */
     ir_var_kind kind;
     bool is_temp;     /* made by the front end for a nested call: reports show null as its name */
+    bool is_borrow;   /* a temporary that reads a handle a place holds: it owns nothing */
+    bool is_carrier;  /* a call's result on its way into a place: named after the place */
     bool is_param;
     bool is_global;   /* a file-scope variable (func is -1) */
+    bool is_const;    /* const-qualified: its initializer holds in every root */
     int func;         /* index in unit->funcs of the owning function, -1 for a global */
     ir_loc loc;       /* the declaration (for a temporary: the call it holds) */
 } ir_var;
+
+/* ---- places: where C keeps a value ---- */
+
+/* A place is a variable followed by a path of steps, the C lvalue
+ * `w->layers[l].wq` as var w, DEREF, FIELD layers, INDEX l, FIELD wq.
+ * Handles, integers and pointers live in places; the interpreter resolves
+ * a place to a location (an object and a path of concrete keys) when the
+ * statement runs, so an index or a pointer is read at that moment. */
+typedef enum ir_step_kind {
+    IR_STEP_FIELD, /* .name: key is the field's bit offset in its struct */
+    IR_STEP_INDEX, /* [index] of an array object */
+    IR_STEP_DEREF  /* the object the pointer here points to, index elements on
+                    * (p[i]; index NULL: *p) */
+} ir_step_kind;
+
+typedef struct ir_step {
+    ir_step_kind kind;
+    int64_t key;        /* FIELD */
+    const char *name;   /* FIELD: the field's name */
+    ir_expr *index;     /* INDEX; DEREF: the element offset or NULL */
+} ir_step;
+
+typedef struct ir_place {
+    int var;            /* the root variable */
+    int n_steps;
+    ir_step *steps;
+    const char *text;   /* its C spelling: "w->layers[l].wq" */
+} ir_place;
+
+/* A pointer value, as a statement stores it. */
+typedef enum ir_ptr_kind {
+    IR_PTR_NULL,    /* NULL, 0 */
+    IR_PTR_ADDR,    /* &place (an array place: its first element, as C decays it) */
+    IR_PTR_LOAD,    /* the pointer held in place */
+    IR_PTR_HEAP,    /* malloc/calloc/realloc(NULL, n): a new heap block */
+    IR_PTR_UNKNOWN  /* anything else; reason says what */
+} ir_ptr_kind;
+
+typedef struct ir_ptr {
+    ir_ptr_kind kind;
+    ir_place *place;    /* ADDR, LOAD */
+    ir_expr *offset;    /* elements added (p + i, &a[i] as a[0] + i), or NULL */
+    bool zeroed;        /* HEAP: calloc's block reads as zeros */
+    bool elem;          /* ADDR: the place is an array element (p[i] moves along it) */
+    const char *reason; /* UNKNOWN */
+} ir_ptr;
 
 /* ---- integer expressions ---- */
 
@@ -79,6 +128,7 @@ typedef enum ir_expr_kind {
     IR_EXPR_COND,        /* a ? b : c */
     IR_EXPR_QUERY,       /* an API query on tensor var (and var2), with argument a */
     IR_EXPR_TENSOR_NULL, /* 1 when the handle in tensor var is null, else 0 */
+    IR_EXPR_PLACE,       /* read of the integer held in place */
     IR_EXPR_UNKNOWN      /* not computable by the front end; reason says why */
 } ir_expr_kind;
 
@@ -122,6 +172,7 @@ struct ir_expr {
     ir_query query;     /* QUERY */
     ir_expr *a, *b, *c; /* operands; QUERY: a is the integer argument or NULL */
     const char *reason; /* UNKNOWN: "call of f()", "non-const global g", "float expression" */
+    const ir_place *place; /* PLACE */
 };
 
 /* ---- API call arguments, classified by the op's signature letter ---- */
@@ -156,6 +207,8 @@ typedef struct ir_uarg {
     ir_var_kind kind; /* of the argument expression */
     int var;          /* TENSOR: as for ir_arg */
     ir_expr *expr;    /* INT */
+    ir_ptr *ptr;      /* OTHER: a pointer argument, or NULL */
+    ir_place *place;  /* OTHER: a struct passed by value (copied), or NULL */
 } ir_uarg;
 
 /* ---- statements ---- */
@@ -173,6 +226,12 @@ typedef enum ir_stmt_kind {
     IR_USER_CALL,     /* user_call: a call of a function that is not the API */
     IR_RETURN,        /* ret */
     IR_EVAL,          /* eval: an expression evaluated for its queries (tl_print(x);) */
+    IR_LOAD,          /* load: tensor variable dst = the handle held in place src */
+    IR_STORE,         /* store: place dst = a handle, an integer or a pointer */
+    IR_COPY,          /* copy: place dst = place src, the whole object (struct assignment) */
+    IR_FILL,          /* fill: everything in place dst becomes zero, or unknown */
+    IR_LABEL,         /* label: a goto target */
+    IR_GOTO,          /* jump: goto label */
     IR_UNSUPPORTED,   /* unsup: a construct not lowered; the analysis goes on after it */
     IR_N_STMT_KINDS
 } ir_stmt_kind;
@@ -225,10 +284,36 @@ struct ir_stmt {
         struct {
             int var;        /* returned tensor: variable id or a special value; IR_NO_VAR otherwise */
             ir_expr *value; /* returned integer, or NULL */
+            ir_ptr *ptr;    /* returned pointer, or NULL */
+            ir_place *place; /* returned struct (copied out), or NULL */
         } ret;
         struct {
             ir_expr *expr;
         } eval;
+        struct {
+            int dst;          /* a tensor variable */
+            ir_place *src;
+        } load;
+        struct {
+            ir_place *dst;
+            ir_var_kind kind; /* TENSOR: src; INT: value; OTHER: ptr */
+            int src;          /* variable id, IR_NULL_TENSOR or IR_UNKNOWN_TENSOR */
+            bool move;        /* src is a temporary that gives its handle up */
+            ir_expr *value;
+            ir_ptr *ptr;
+        } store;
+        struct {
+            ir_place *dst, *src;
+        } copy;
+        struct {
+            ir_place *dst;
+            bool zero;          /* zeros (memset 0, = {0}); else unknown */
+            const char *why;    /* !zero: why the contents are no longer known */
+        } fill;
+        struct {
+            int id;             /* the label: unique in the unit */
+            const char *name;
+        } label;
         struct {
             const char *message; /* "goto", "tensor handle stored in an array element" */
             int var;             /* a tensor variable whose handle escapes here, or IR_NO_VAR */
@@ -295,6 +380,10 @@ typedef struct ir_unit {
     int n_notes;
     ir_note *notes;
     int n_call_sites; /* CALL statements made (ir_stmt.call.site numbers them) */
+    int n_labels;     /* LABEL ids made */
+    int n_heap_sites; /* IR_PTR_HEAP pointers made */
+    ir_block *globals_init; /* the initializers of file-scope and static variables, run
+                             * once before each root */
     ir_arena *arena;
     int cap_funcs, cap_vars, cap_diags, cap_notes; /* builder state */
     double parse_seconds; /* libclang's parse of the file (wall clock) */
@@ -324,6 +413,7 @@ ir_expr *ir_expr_cond(ir_unit *u, ir_loc loc, ir_expr *a, ir_expr *b, ir_expr *c
 ir_expr *ir_expr_query(ir_unit *u, ir_loc loc, ir_query q, int var, int var2, ir_expr *a);
 ir_expr *ir_expr_tensor_null(ir_unit *u, ir_loc loc, int var);
 ir_expr *ir_expr_unknown(ir_unit *u, ir_loc loc, const char *reason);
+ir_expr *ir_expr_place(ir_unit *u, ir_loc loc, const ir_place *p);
 
 ir_block *ir_block_new(ir_unit *u);
 ir_stmt *ir_stmt_new(ir_unit *u, ir_stmt_kind kind, ir_loc loc); /* fields zeroed, vars IR_NO_VAR */
@@ -343,6 +433,7 @@ bool ir_op_binary(ir_op op, int64_t a, int64_t b, int64_t *out);
 typedef struct ir_env {
     bool (*var)(void *ctx, int var, int64_t *out);
     bool (*query)(void *ctx, const ir_expr *q, int64_t *out);
+    bool (*place)(void *ctx, const ir_place *p, int64_t *out); /* may be NULL */
     void *ctx;
 } ir_env;
 
@@ -360,6 +451,8 @@ const char *ir_var_kind_name(ir_var_kind k); /* "tensor" */
 
 /* Print e in C syntax, with variable names: "(n * 2)", "?(call of f())". */
 void ir_expr_print(FILE *out, const ir_unit *u, const ir_expr *e);
+void ir_place_print(FILE *out, const ir_unit *u, const ir_place *p);
+void ir_ptr_print(FILE *out, const ir_unit *u, const ir_ptr *p);
 /* The whole unit as indented text (the dump-ir command; golden tests). */
 void ir_unit_dump(FILE *out, const ir_unit *u);
 /* One diagnostic, clang style: "file:line:col: error: message". */

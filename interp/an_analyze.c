@@ -137,7 +137,11 @@ static void reset_state(an_ctx *cx)
     cx->n_handles = 0;
     cx->live = 0;
     cx->n_calls = 0;
+    cx->n_gotos = 0;
     cx->stopped = false;
+    an_mem_free(&cx->mem);
+    an_frame_free(cx->gframe);
+    cx->gframe = an_frame_new(cx, -1);
     for (int s = 0; s < cx->r->n_storages; s++)
         cx->live_storage[s] = false;
 }
@@ -290,6 +294,9 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.fs);
     free(cx.cuda_block);
     free(cx.report_of);
+    an_mem_free(&cx.mem);
+    an_frame_free(cx.gframe);
+    free(cx.ptrs);
     for (int f = 0; f < u->n_funcs; f++)
         free(cx.func_vars[f]);
     free(cx.func_vars);

@@ -15,11 +15,20 @@
 
 static bool env_var(void *ctx, int var, int64_t *out)
 {
-    an_frame *f = an_top(ctx);
-    if (var < 0 || !f->int_known[((an_ctx *)ctx)->slot[var]])
+    bool *known;
+    if (var < 0)
         return false;
-    *out = f->ints[((an_ctx *)ctx)->slot[var]];
+    int64_t *v = an_int_slot(ctx, var, &known);
+    if (!*known)
+        return false;
+    *out = *v;
     return true;
+}
+
+static bool env_place(void *ctx, const ir_place *p, int64_t *out)
+{
+    an_loc l;
+    return an_place_loc(ctx, p, &l, NULL, NULL) && an_mem_int(ctx, &l, out);
 }
 
 static const an_handle *query_handle(an_ctx *cx, int var)
@@ -37,6 +46,13 @@ static bool env_query(void *ctx, const ir_expr *q, int64_t *out)
     int64_t a = 0, d;
     if (q->query == IR_Q_ELEMENT_SIZE)
         return an_eval(cx, q->a, &a) && (*out = mt_dtype_size((tl_dtype)a)) > 0;
+    if (q->kind == IR_EXPR_TENSOR_NULL) { /* a released handle is still a non-null pointer */
+        int hv = an_tensor_of(cx, q->var);
+        if (hv == AN_UNKNOWN)
+            return false;
+        *out = hv == AN_UNSET;
+        return true;
+    }
     if (!h || (q->a && !an_eval(cx, q->a, &a)))
         return false;
     const mt_layout *l = &h->l;
@@ -64,7 +80,7 @@ static bool env_query(void *ctx, const ir_expr *q, int64_t *out)
 
 bool an_eval(an_ctx *cx, const ir_expr *e, int64_t *out)
 {
-    ir_env env = {env_var, env_query, cx};
+    ir_env env = {env_var, env_query, env_place, cx};
     return e && ir_expr_eval(e, &env, out);
 }
 
@@ -74,7 +90,7 @@ int an_tensor_of(an_ctx *cx, int var)
         return AN_UNKNOWN;
     if (var == IR_NULL_TENSOR)
         return AN_UNSET;
-    return an_top(cx)->tensor[cx->slot[var]];
+    return *an_tensor_slot(cx, var);
 }
 
 /* The state of one call being executed. */
@@ -206,8 +222,9 @@ static void bind_result(an_ctx *cx, const ir_stmt *s, int h)
     int var = s->call.result;
     if (var < 0)
         return;
-    int old = an_top(cx)->tensor[cx->slot[var]];
-    an_top(cx)->tensor[cx->slot[var]] = h;
+    int *slot = an_tensor_slot(cx, var);
+    int old = *slot;
+    *slot = h;
     an_handle_dropped(cx, old, var, s->loc.line, s->loc.col, "overwritten");
 }
 

@@ -29,13 +29,44 @@ static void scope_exit(an_ctx *cx, const ir_block *b, bool program_end)
     }
 }
 
+/* The index of label id among b's own statements, or -1. */
+static int find_label(const ir_block *b, int id)
+{
+    for (int k = 0; k < b->n_stmts; k++)
+        if (b->stmts[k]->kind == IR_LABEL && b->stmts[k]->label.id == id)
+            return k;
+    return -1;
+}
+
+/* A goto whose label is in this block continues after the label; one whose
+ * label is elsewhere leaves the block, as a break would, until an
+ * enclosing block has it. */
 static an_flow exec_block_scoped(an_ctx *cx, const ir_block *b, bool program_end)
 {
     an_flow fl = AN_FLOW_NEXT;
     if (!b)
         return fl;
-    for (int k = 0; k < b->n_stmts && fl == AN_FLOW_NEXT; k++)
+    for (int k = 0; k < b->n_stmts; k++) {
         fl = exec_stmt(cx, b->stmts[k]);
+        if (fl == AN_FLOW_GOTO) {
+            int at = find_label(b, cx->goto_label);
+            if (at < 0)
+                break;
+            if (++cx->n_gotos > cx->opt.max_iterations) {
+                an_diag_add(cx, AN_WARNING, "analysis-limit", b->stmts[at]->loc.line,
+                            b->stmts[at]->loc.col, "stopped after %lld jumps (--max-iterations); "
+                            "later totals are bounds", (long long)cx->opt.max_iterations);
+                an_mark_bound(cx);
+                cx->stopped = true;
+                return AN_FLOW_STOP;
+            }
+            fl = AN_FLOW_NEXT;
+            k = at;
+            continue;
+        }
+        if (fl != AN_FLOW_NEXT)
+            break;
+    }
     if (fl != AN_FLOW_STOP)
         scope_exit(cx, b, program_end);
     return fl;
@@ -57,6 +88,10 @@ typedef struct snapshot {
     int *tensors[64];
     int64_t *ints[64];
     bool *known[64];
+    int *g_tensor;    /* the globals frame */
+    int64_t *g_ints;
+    bool *g_known;
+    an_mem mem;
 } snapshot;
 
 static void *dup_mem(const void *p, size_t n)
@@ -100,6 +135,12 @@ static void snap_take(an_ctx *cx, snapshot *sn)
         sn->frames[k] = *cx->stack[k];
         snap_frame(cx, cx->stack[k], &sn->tensors[k], &sn->ints[k], &sn->known[k]);
     }
+    int g = cx->n_globals;
+    sn->g_tensor = dup_mem(cx->gframe->tensor, sizeof(int) * (size_t)g);
+    sn->g_ints = dup_mem(cx->gframe->ints, sizeof(int64_t) * (size_t)g);
+    sn->g_known = dup_mem(cx->gframe->int_known, sizeof(bool) * (size_t)g);
+    memset(&sn->mem, 0, sizeof sn->mem);
+    an_mem_copy_into(&sn->mem, &cx->mem);
 }
 
 /* Restore the state of sn; storages made since are no longer live. */
@@ -130,7 +171,13 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
             fr->int_known[cx->slot[ids[j]]] = sn->known[k][j];
         }
         fr->line = sn->frames[k].line;
+        fr->n_mem = sn->frames[k].n_mem;
     }
+    int g = cx->n_globals;
+    memcpy(cx->gframe->tensor, sn->g_tensor, sizeof(int) * (size_t)g);
+    memcpy(cx->gframe->ints, sn->g_ints, sizeof(int64_t) * (size_t)g);
+    memcpy(cx->gframe->int_known, sn->g_known, sizeof(bool) * (size_t)g);
+    an_mem_copy_into(&cx->mem, &sn->mem);
 }
 
 static void snap_free(snapshot *sn)
@@ -144,7 +191,13 @@ static void snap_free(snapshot *sn)
         free(sn->ints[k]);
         free(sn->known[k]);
     }
+    free(sn->g_tensor);
+    free(sn->g_ints);
+    free(sn->g_known);
+    an_mem_free(&sn->mem);
 }
+
+bool an_same_layout_handles(an_ctx *cx, int a, int b);
 
 static bool same_layout(const mt_layout *a, const mt_layout *b)
 {
@@ -157,27 +210,45 @@ static bool same_layout(const mt_layout *a, const mt_layout *b)
     return true;
 }
 
-/* After running the kept arm: a tensor variable keeps the kept arm's handle
- * (so its releases are still followed) but its layout becomes unknown when
- * the other arm left a different one; integers that differ become unknown. */
+bool an_same_layout_handles(an_ctx *cx, int a, int b)
+{
+    return a >= 0 && b >= 0 && a < cx->n_handles && b < cx->n_handles && cx->handles[a].known &&
+           cx->handles[b].known && same_layout(&cx->handles[a].l, &cx->handles[b].l);
+}
+
+/* One variable after the join: a tensor variable keeps the kept arm's
+ * handle (so its releases are still followed) but its layout becomes
+ * unknown when the other arm left a different one; integers that differ
+ * become unknown. */
+static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *ints, bool *known,
+                      int theirs, int64_t their_int, bool their_known)
+{
+    int mine = *tensor;
+    if (mine != theirs && mine >= 0) {
+        const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs] : NULL;
+        if (!h || !h->known || !same_layout(&h->l, &cx->handles[mine].l))
+            cx->handles[mine].known = false;
+    } else if (mine != theirs) {
+        *tensor = AN_UNKNOWN;
+    }
+    if (*known != their_known || *ints != their_int)
+        *known = false;
+}
+
 static void join_vars(an_ctx *cx, const snapshot *other)
 {
     int k = cx->depth - 1;
     an_frame *f = an_top(cx);
     for (int j = 0; j < cx->n_func_vars[f->func]; j++) {
         int v = cx->slot[cx->func_vars[f->func][j]];
-        int mine = f->tensor[v], theirs = other->tensors[k][j];
-        if (mine != theirs && mine >= 0) {
-            const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs]
-                                                                           : NULL;
-            if (!h || !h->known || !same_layout(&h->l, &cx->handles[mine].l))
-                cx->handles[mine].known = false;
-        } else if (mine != theirs) {
-            f->tensor[v] = AN_UNKNOWN;
-        }
-        if (f->int_known[v] != other->known[k][j] || f->ints[v] != other->ints[k][j])
-            f->int_known[v] = false;
+        join_slot(cx, other, &f->tensor[v], &f->ints[v], &f->int_known[v], other->tensors[k][j],
+                  other->ints[k][j], other->known[k][j]);
     }
+    an_frame *g = cx->gframe;
+    for (int v = 0; v < cx->n_globals; v++)
+        join_slot(cx, other, &g->tensor[v], &g->ints[v], &g->int_known[v], other->g_tensor[v],
+                  other->g_ints[v], other->g_known[v]);
+    an_mem_join(cx, &other->mem);
 }
 
 /* The event log keeps only the kept arm: events [from, to) are dropped and
@@ -201,7 +272,13 @@ static void drop_events(an_ctx *cx, int64_t from, int64_t to)
 
 static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 {
-    snapshot before, after_then;
+    /* on the heap: a chain of else-ifs nests one of these per arm */
+    snapshot *sv = malloc(sizeof *sv * 3);
+    if (!sv)
+        abort();
+    snapshot *pbefore = &sv[0], *pafter_then = &sv[1], *pafter_else = &sv[2];
+#define before (*pbefore)
+#define after_then (*pafter_then)
     int64_t outer_peak = cx->arm_peak;
     snap_take(cx, &before);
     cx->arm_peak = cx->live;
@@ -217,11 +294,10 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     if (cx->arm_peak < cx->live)
         cx->arm_peak = cx->live;
     if (keep_then) { /* the arm that ends with more live bytes, or peaks higher */
-        snapshot after_else;
-        snap_take(cx, &after_else);
+        snap_take(cx, pafter_else);
         snap_restore(cx, &after_then);
-        join_vars(cx, &after_else);
-        snap_free(&after_else);
+        join_vars(cx, pafter_else);
+        snap_free(pafter_else);
         drop_events(cx, after_then.n_events, cx->r->n_events);
     } else {
         join_vars(cx, &after_then);
@@ -230,6 +306,9 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     }
     snap_free(&before);
     snap_free(&after_then);
+#undef before
+#undef after_then
+    free(sv);
     /* a return or break in only one arm: continue as if it fell through */
     return f_then == f_else ? f_then : AN_FLOW_NEXT;
 }
@@ -257,8 +336,8 @@ static int loop_test(an_ctx *cx, const ir_stmt *s)
 static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
 {
     an_flow fl = an_exec_block(cx, s->loop.body);
-    *leave = fl == AN_FLOW_BREAK || fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP;
-    if (fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP)
+    *leave = fl == AN_FLOW_BREAK || fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP || fl == AN_FLOW_GOTO;
+    if (fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP || fl == AN_FLOW_GOTO)
         return fl;
     if (!*leave)
         an_exec_block(cx, s->loop.step);
@@ -284,6 +363,7 @@ static an_flow exec_loop(an_ctx *cx, const ir_stmt *s)
             an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
                         "loop condition is not known statically: the body is analysed for one "
                         "iteration");
+            an_mark_bound(cx);
             fl = loop_body(cx, s, &leave);
             break;
         }
@@ -291,6 +371,7 @@ static an_flow exec_loop(an_ctx *cx, const ir_stmt *s)
             an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
                         "loop stopped after %lld iterations (--max-iterations); later totals "
                         "are lower bounds", (long long)cx->opt.max_iterations);
+            an_mark_bound(cx);
             break;
         }
         fl = loop_body(cx, s, &leave);
@@ -312,18 +393,39 @@ static bool on_stack(const an_ctx *cx, int func)
 static void bind_params(an_ctx *cx, const ir_stmt *s, an_frame *callee)
 {
     const ir_func *fn = cx->u->funcs[s->user_call.callee];
+    cx->pending = callee; /* its parameters are locations before it runs */
     for (int k = 0; k < fn->n_params && k < s->user_call.n_args; k++) {
         int p = fn->params[k], slot = cx->slot[p];
         const ir_uarg *a = &s->user_call.args[k];
+        an_loc to = {.frame = callee->serial, .var = p};
+        an_loc from;
+        an_cell c;
         if (cx->u->vars[p].kind == IR_VAR_TENSOR)
             callee->tensor[slot] = a->kind == IR_VAR_TENSOR ? an_tensor_of(cx, a->var) : AN_UNKNOWN;
         else if (cx->u->vars[p].kind == IR_VAR_INT && a->expr)
             callee->int_known[slot] = an_eval(cx, a->expr, &callee->ints[slot]);
+        else if (a->ptr) {
+            an_ptr_eval(cx, a->ptr, &c);
+            an_mem_write(cx, &to, &c);
+        } else if (a->place && an_place_loc(cx, a->place, &from, NULL, NULL)) {
+            an_mem_copy(cx, &to, &from, s->loc.line, s->loc.col);
+        } else if (cx->u->vars[p].kind == IR_VAR_OTHER) {
+            an_mem_write(cx, &to, &(an_cell){.kind = AN_CELL_UNKNOWN});
+        }
     }
+    cx->pending = NULL;
+}
+
+/* A pointer or struct result of a call the analysis does not follow. */
+static void unknown_object_result(an_ctx *cx, int result)
+{
+    an_loc l = an_loc_of_var(cx, result);
+    an_mem_write(cx, &l, &(an_cell){.kind = AN_CELL_UNKNOWN});
 }
 
 static void external_call(an_ctx *cx, const ir_stmt *s)
 {
+    int result = s->user_call.result;
     for (int k = 0; k < s->user_call.n_args; k++) {
         if (s->user_call.args[k].kind != IR_VAR_TENSOR)
             continue;
@@ -332,39 +434,74 @@ static void external_call(an_ctx *cx, const ir_stmt *s)
                     "tensors passed to it", s->user_call.name);
         break;
     }
-    if (s->user_call.result >= 0 && cx->u->vars[s->user_call.result].kind == IR_VAR_TENSOR)
-        an_top(cx)->tensor[cx->slot[s->user_call.result]] = AN_UNKNOWN;
-    else if (s->user_call.result >= 0)
-        an_top(cx)->int_known[cx->slot[s->user_call.result]] = false;
+    if (result < 0)
+        return;
+    if (cx->u->vars[result].kind == IR_VAR_TENSOR) {
+        *an_tensor_slot(cx, result) = AN_UNKNOWN;
+        an_diag_add(cx, AN_NOTE, "external-call", s->loc.line, s->loc.col,
+                    "the tensor returned by '%s' is not followed: totals that depend on it are "
+                    "bounds", s->user_call.name);
+        an_mark_bound(cx);
+    } else if (cx->u->vars[result].kind == IR_VAR_INT) {
+        bool *known;
+        an_int_slot(cx, result, &known);
+        *known = false;
+    } else {
+        unknown_object_result(cx, result);
+    }
+}
+
+static void take_result(an_ctx *cx, const ir_stmt *s, an_frame *f)
+{
+    int result = s->user_call.result;
+    an_loc ret = {.frame = AN_RET};
+    if (result >= 0 && cx->u->vars[result].kind == IR_VAR_TENSOR) {
+        int *slot = an_tensor_slot(cx, result);
+        int old = *slot;
+        *slot = f->ret_handle;
+        an_handle_dropped(cx, old, result, s->loc.line, s->loc.col, "overwritten");
+    } else if (result >= 0 && cx->u->vars[result].kind == IR_VAR_INT) {
+        bool *known;
+        int64_t *v = an_int_slot(cx, result, &known);
+        *known = f->ret_int_known;
+        *v = f->ret_int;
+    } else if (result >= 0) {
+        an_loc l = an_loc_of_var(cx, result);
+        if (f->has_ret_ptr)
+            an_mem_write(cx, &l, &f->ret_ptr);
+        else if (f->has_ret_obj)
+            an_mem_copy(cx, &l, &ret, s->loc.line, s->loc.col);
+        else
+            unknown_object_result(cx, result);
+    } else {
+        an_handle_dropped(cx, f->ret_handle, -1, s->loc.line, s->loc.col, "result discarded");
+    }
+    if (f->has_ret_obj)
+        an_mem_fill(cx, &ret, true, s->loc.line, s->loc.col);
 }
 
 static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
 {
-    int callee = s->user_call.callee, result = s->user_call.result;
+    int callee = s->user_call.callee;
     if (callee < 0) {
         external_call(cx, s);
         return AN_FLOW_NEXT;
     }
     if (on_stack(cx, callee) || cx->depth >= cx->opt.max_depth || cx->depth >= 64) {
-        an_diag_add(cx, AN_NOTE, "recursion", s->loc.line, s->loc.col, "call of '%s' not "
-                    "followed (recursion or nesting deeper than %d)", s->user_call.name,
-                    cx->opt.max_depth);
+        an_diag_add(cx, AN_NOTE, "recursion", s->loc.line, s->loc.col,
+                    on_stack(cx, callee)
+                        ? "call of '%s' not followed: it is recursive (the analysis follows each "
+                          "function once on the call stack); totals are bounds"
+                        : "call of '%s' not followed: calls nest deeper than %d; totals are bounds",
+                    s->user_call.name, cx->opt.max_depth);
+        an_mark_bound(cx);
         external_call(cx, s);
         return AN_FLOW_NEXT;
     }
     an_frame *f = an_frame_new(cx, callee);
     bind_params(cx, s, f);
     an_run_function(cx, callee, f);
-    if (result >= 0 && cx->u->vars[result].kind == IR_VAR_TENSOR) {
-        int old = an_top(cx)->tensor[cx->slot[result]];
-        an_top(cx)->tensor[cx->slot[result]] = f->ret_handle;
-        an_handle_dropped(cx, old, result, s->loc.line, s->loc.col, "overwritten");
-    } else if (result >= 0) {
-        an_top(cx)->int_known[cx->slot[result]] = f->ret_int_known;
-        an_top(cx)->ints[cx->slot[result]] = f->ret_int;
-    } else {
-        an_handle_dropped(cx, f->ret_handle, -1, s->loc.line, s->loc.col, "result discarded");
-    }
+    take_result(cx, s, f);
     an_frame_free(f);
     return cx->stopped ? AN_FLOW_STOP : AN_FLOW_NEXT;
 }
@@ -372,19 +509,31 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
 static an_flow exec_return(an_ctx *cx, const ir_stmt *s)
 {
     an_frame *f = an_top(cx);
+    an_loc from, ret = {.frame = AN_RET};
     if (s->ret.var != IR_NO_VAR)
         f->ret_handle = an_tensor_of(cx, s->ret.var);
     if (s->ret.value)
         f->ret_int_known = an_eval(cx, s->ret.value, &f->ret_int);
+    if (s->ret.ptr) {
+        f->has_ret_ptr = true;
+        an_ptr_eval(cx, s->ret.ptr, &f->ret_ptr);
+    }
+    if (s->ret.place && an_place_loc(cx, s->ret.place, &from, NULL, NULL)) {
+        f->has_ret_obj = true;
+        an_mem_copy(cx, &ret, &from, s->loc.line, s->loc.col);
+    }
     return AN_FLOW_RETURN;
 }
 
 static void exec_assign_int(an_ctx *cx, const ir_stmt *s)
 {
-    an_frame *f = an_top(cx);
     int v = s->assign_int.var;
-    if (v >= 0)
-        f->int_known[cx->slot[v]] = an_eval(cx, s->assign_int.value, &f->ints[cx->slot[v]]);
+    bool *known;
+    if (v < 0)
+        return;
+    int64_t *slot = an_int_slot(cx, v, &known), value;
+    *known = an_eval(cx, s->assign_int.value, &value);
+    *slot = value;
 }
 
 static void exec_eval(an_ctx *cx, const ir_stmt *s)
@@ -403,17 +552,128 @@ static void exec_eval(an_ctx *cx, const ir_stmt *s)
 
 static void exec_assign_tensor(an_ctx *cx, const ir_stmt *s)
 {
-    int dst = s->assign_tensor.dst, old = an_top(cx)->tensor[cx->slot[dst]];
-    an_top(cx)->tensor[cx->slot[dst]] = an_tensor_of(cx, s->assign_tensor.src);
+    int dst = s->assign_tensor.dst;
+    int h = an_tensor_of(cx, s->assign_tensor.src);
+    int *slot = an_tensor_slot(cx, dst), old = *slot;
+    *slot = h;
     an_handle_dropped(cx, old, dst, s->loc.line, s->loc.col, "overwritten");
+}
+
+/* ---- memory: loads, stores, copies, fills ---- */
+
+/* A place that cannot be resolved: one note at the construct, and the
+ * totals that depend on it are bounds. */
+static void place_not_followed(an_ctx *cx, const ir_stmt *s, const ir_place *p, const char *why,
+                               const char *what)
+{
+    an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
+                "not followed: %s '%s' (%s); totals that depend on it are bounds", what,
+                p ? p->text : "?", why ? why : "not modelled");
+    an_mark_bound(cx);
+}
+
+static void exec_load(an_ctx *cx, const ir_stmt *s)
+{
+    an_loc l;
+    const char *why = NULL;
+    int h = AN_UNKNOWN;
+    if (an_place_loc(cx, s->load.src, &l, NULL, &why))
+        h = an_mem_handle(cx, &l);
+    else
+        place_not_followed(cx, s, s->load.src, why, "the tensor read from");
+    if (h == AN_UNKNOWN && !why) {
+        place_not_followed(cx, s, s->load.src, "its contents are not known here",
+                           "the tensor read from");
+    }
+    *an_tensor_slot(cx, s->load.dst) = h;
+}
+
+/* A store at an index not known statically: every element may have
+ * changed (a weak update), so the whole array becomes unknown. */
+static void weak_store(an_ctx *cx, const ir_stmt *s, const ir_place *p, int bad_step)
+{
+    ir_place prefix = *p;
+    an_loc l;
+    prefix.n_steps = bad_step;
+    an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
+                "not followed: a store into '%s' at an index not known statically; every "
+                "element is unknown from here, and totals that depend on them are bounds",
+                p->text);
+    an_mark_bound(cx);
+    if (an_place_loc(cx, &prefix, &l, NULL, NULL))
+        an_mem_fill(cx, &l, false, s->loc.line, s->loc.col);
+}
+
+static void exec_store(an_ctx *cx, const ir_stmt *s)
+{
+    an_loc l;
+    an_cell c = {.kind = AN_CELL_INT};
+    const char *why = NULL;
+    int bad;
+    int src = s->store.kind == IR_VAR_TENSOR ? an_tensor_of(cx, s->store.src) : AN_UNSET;
+    switch (s->store.kind) {
+    case IR_VAR_TENSOR: c = (an_cell){.kind = AN_CELL_TENSOR, .handle = src}; break;
+    case IR_VAR_INT: c.known = an_eval(cx, s->store.value, &c.i); break;
+    case IR_VAR_OTHER: an_ptr_eval(cx, s->store.ptr, &c); break;
+    }
+    if (s->store.move && s->store.src >= 0) /* the temporary gives its handle to the place */
+        *an_tensor_slot(cx, s->store.src) = AN_UNSET;
+    if (!an_place_loc(cx, s->store.dst, &l, &bad, &why)) {
+        if (bad >= 0)
+            weak_store(cx, s, s->store.dst, bad);
+        else
+            place_not_followed(cx, s, s->store.dst, why, "a store into");
+        return;
+    }
+    int old = s->store.kind == IR_VAR_TENSOR ? an_mem_handle(cx, &l) : AN_UNSET;
+    an_mem_write(cx, &l, &c);
+    if (old != src)
+        an_handle_dropped(cx, old, -1, s->loc.line, s->loc.col, "overwritten");
+}
+
+static void exec_copy(an_ctx *cx, const ir_stmt *s)
+{
+    an_loc dst, src;
+    const char *why = NULL;
+    if (!an_place_loc(cx, s->copy.dst, &dst, NULL, &why)) {
+        place_not_followed(cx, s, s->copy.dst, why, "a copy into");
+        return;
+    }
+    if (!an_place_loc(cx, s->copy.src, &src, NULL, &why)) {
+        place_not_followed(cx, s, s->copy.src, why, "a copy from");
+        an_mem_fill(cx, &dst, false, s->loc.line, s->loc.col);
+        return;
+    }
+    an_mem_copy(cx, &dst, &src, s->loc.line, s->loc.col);
+}
+
+static void exec_fill(an_ctx *cx, const ir_stmt *s)
+{
+    an_loc l;
+    const char *why = NULL;
+    if (!an_place_loc(cx, s->fill.dst, &l, NULL, &why)) {
+        if (!s->fill.zero)
+            return; /* an object the analysis never knew: nothing is lost */
+        place_not_followed(cx, s, s->fill.dst, why, "a zeroing of");
+        return;
+    }
+    if (!s->fill.zero && an_mem_holds_handles(cx, &l)) {
+        an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
+                    "not followed: the tensors held in '%s' (%s); totals that depend on them "
+                    "are bounds", s->fill.dst->text, s->fill.why ? s->fill.why : "not modelled");
+        an_mark_bound(cx);
+    }
+    an_mem_fill(cx, &l, s->fill.zero, s->loc.line, s->loc.col);
 }
 
 static void exec_unsupported(an_ctx *cx, const ir_stmt *s)
 {
     an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
-                "not analysed: %s; the analysis goes on", s->unsup.message);
+                "not analysed: %s; the analysis goes on, and totals that depend on it are "
+                "bounds", s->unsup.message);
+    an_mark_bound(cx);
     if (s->unsup.var >= 0 && cx->u->vars[s->unsup.var].kind == IR_VAR_TENSOR)
-        an_top(cx)->tensor[cx->slot[s->unsup.var]] = AN_UNKNOWN;
+        *an_tensor_slot(cx, s->unsup.var) = AN_UNKNOWN;
 }
 
 static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
@@ -441,10 +701,35 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
     case IR_USER_CALL: return exec_user_call(cx, s);
     case IR_RETURN: return exec_return(cx, s);
     case IR_EVAL: exec_eval(cx, s); break;
+    case IR_LOAD: exec_load(cx, s); break;
+    case IR_STORE: exec_store(cx, s); break;
+    case IR_COPY: exec_copy(cx, s); break;
+    case IR_FILL: exec_fill(cx, s); break;
+    case IR_LABEL: break;
+    case IR_GOTO: cx->goto_label = s->label.id; return AN_FLOW_GOTO;
     case IR_UNSUPPORTED: exec_unsupported(cx, s); break;
     default: break;
     }
     return AN_FLOW_NEXT;
+}
+
+/* Before a root runs: C's zero initialization and the initializers of the
+ * variables of static storage.  A root other than main may be called after
+ * anything has changed them: there, only const ones keep their values. */
+static void init_globals(an_ctx *cx, bool is_main)
+{
+    const ir_unit *u = cx->u;
+    for (int v = 0; v < u->n_vars; v++)
+        if (u->vars[v].is_global) {
+            an_loc l = {.frame = 0, .var = v};
+            an_mem_write(cx, &l, &(an_cell){.kind = AN_CELL_ZERO});
+        }
+    an_exec_block(cx, u->globals_init);
+    for (int v = 0; v < u->n_vars && !is_main; v++)
+        if (u->vars[v].is_global && !u->vars[v].is_const && !u->vars[v].is_temp) {
+            an_loc l = {.frame = 0, .var = v};
+            an_mem_fill(cx, &l, false, 0, 0);
+        }
 }
 
 void an_run_function(an_ctx *cx, int func, an_frame *f)
@@ -456,7 +741,16 @@ void an_run_function(an_ctx *cx, int func, an_frame *f)
         fr->executed = true;
     an_account_live(cx); /* what is live on entry counts toward the callee's peak */
     bool program_end = cx->depth == 1 && strcmp(cx->u->funcs[func]->name, "main") == 0;
-    exec_block_scoped(cx, cx->u->funcs[func]->body, program_end);
+    if (cx->depth == 1)
+        init_globals(cx, program_end);
+    if (exec_block_scoped(cx, cx->u->funcs[func]->body, program_end) == AN_FLOW_GOTO) {
+        const ir_func *fn = cx->u->funcs[func];
+        an_diag_add(cx, AN_NOTE, "unsupported", fn->loc.line, fn->loc.col,
+                    "not followed: a goto into a nested block in '%s'; the analysis of the "
+                    "function stops there, and its totals are bounds", fn->name);
+        an_mark_bound(cx);
+    }
+    an_mem_frame_exit(cx, f, program_end);
     if (fr && !cx->fs[func].done_first) {
         cx->fs[func].done_first = true;
         fr->end_live_bytes = cx->live;

@@ -26,8 +26,53 @@ typedef struct an_handle {
     int value;      /* value id of the call that made it, -1 */
 } an_handle;
 
+/* ---- the abstract memory (an_mem.c) ---- */
+
+#define AN_MAX_PATH 8   /* keys in a location's path */
+#define AN_HEAP (-1)    /* loc.frame of a heap block (var: the block's number) */
+#define AN_RET (-2)     /* loc.frame of the return register (a struct returned by value) */
+
+typedef struct an_loc {
+    int frame;          /* the frame's serial; 0: globals; AN_HEAP, AN_RET */
+    int var;            /* variable id, or heap block number */
+    int n;              /* keys in the path */
+    bool elem;          /* as a pointer's target: an array element (p + i moves along) */
+    int64_t key[AN_MAX_PATH]; /* field bit offsets and array indices */
+} an_loc;
+
+typedef enum an_cell_kind {
+    AN_CELL_INT,
+    AN_CELL_TENSOR,
+    AN_CELL_PTR,
+    AN_CELL_ZERO,    /* a marker: everything at and below reads as zero / NULL */
+    AN_CELL_UNKNOWN  /* a marker: everything at and below is not known */
+} an_cell_kind;
+
+typedef struct an_cell {
+    an_cell_kind kind;
+    bool known;      /* INT: i is known; PTR: the pointer is known (ptr -1: NULL) */
+    int64_t i;       /* INT */
+    int handle;      /* TENSOR: handle index, AN_UNSET or AN_UNKNOWN */
+    int ptr;         /* PTR: index in cx->ptrs, -1 for NULL */
+} an_cell;
+
+typedef struct an_entry {
+    an_loc loc;
+    an_cell cell;
+} an_entry;
+
+typedef struct an_mem {
+    an_entry *e;     /* entries; removed ones have loc.frame INT_MIN until compacted */
+    int n, cap;
+    int *index;      /* open addressing over e: entry index or -1 */
+    int index_cap;   /* a power of two */
+    int n_dead;
+} an_mem;
+
 typedef struct an_frame {
     int func;
+    int serial;         /* unique per invocation; locations name frames by it */
+    int n_mem;          /* memory entries written for its variables (0: nothing to drop) */
     /* By slot (an_ctx.slot): the unit's globals, then the function's own
      * variables; a frame is as small as its function. */
     int *tensor;        /* handle index, AN_UNSET or AN_UNKNOWN */
@@ -37,9 +82,15 @@ typedef struct an_frame {
     int ret_handle;     /* returned handle, AN_UNSET or AN_UNKNOWN */
     bool ret_int_known;
     int64_t ret_int;
+    bool has_ret_ptr;   /* a pointer was returned: ret_ptr */
+    an_cell ret_ptr;
+    bool has_ret_obj;   /* a struct was returned: in the AN_RET register */
 } an_frame;
 
-typedef enum an_flow { AN_FLOW_NEXT, AN_FLOW_BREAK, AN_FLOW_CONTINUE, AN_FLOW_RETURN, AN_FLOW_STOP } an_flow;
+typedef enum an_flow {
+    AN_FLOW_NEXT, AN_FLOW_BREAK, AN_FLOW_CONTINUE, AN_FLOW_RETURN, AN_FLOW_STOP,
+    AN_FLOW_GOTO /* a goto looks for its label (cx->goto_label) in the enclosing blocks */
+} an_flow;
 
 typedef struct an_fstate {   /* per function accounting while it executes */
     int active;              /* invocations on the stack */
@@ -74,6 +125,15 @@ typedef struct an_ctx {
     int root;            /* function index of the current root */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
+    an_frame *gframe;    /* the globals (and static locals): one for the whole run */
+    an_frame *pending;   /* a callee frame being bound, not yet on the stack */
+    int next_serial;
+    an_mem mem;          /* structs, arrays, pointers, the heap */
+    an_loc *ptrs;        /* pointer targets, by index (append only) */
+    int n_ptrs, cap_ptrs;
+    int n_heap;          /* heap blocks made */
+    int goto_label;      /* AN_FLOW_GOTO: the label looked for */
+    int64_t n_gotos;     /* gotos taken in the current root */
     ca_allocator *cuda;  /* the caching allocator, simulated for CUDA storages (per root) */
     int64_t *cuda_block; /* per storage: the simulated block id, 0 for none */
     int64_t cap_cuda_block;
@@ -111,6 +171,36 @@ void an_exec_release(an_ctx *cx, const ir_stmt *s);
 bool an_eval(an_ctx *cx, const ir_expr *e, int64_t *out);
 /* The handle of tensor operand var in the top frame, or AN_UNSET / AN_UNKNOWN. */
 int an_tensor_of(an_ctx *cx, int var);
+
+/* an_mem.c */
+bool an_loc_eq(const an_loc *a, const an_loc *b);
+an_loc an_loc_of_var(an_ctx *cx, int var);
+an_frame *an_frame_by_serial(an_ctx *cx, int serial);
+/* The location place p names now, or false with *why (bad_step: the step
+ * whose index is unknown, else -1). */
+bool an_place_loc(an_ctx *cx, const ir_place *p, an_loc *out, int *bad_step, const char **why);
+bool an_mem_read(an_ctx *cx, const an_loc *l, an_cell *out);
+void an_mem_write(an_ctx *cx, const an_loc *l, const an_cell *c);
+int an_mem_handle(an_ctx *cx, const an_loc *l);
+bool an_mem_int(an_ctx *cx, const an_loc *l, int64_t *out);
+bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out);
+int an_ptr_intern(an_ctx *cx, const an_loc *l);
+void an_mem_fill(an_ctx *cx, const an_loc *l, bool zero, int line, int col);
+void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int col);
+bool an_mem_holds_handles(an_ctx *cx, const an_loc *l);
+void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end);
+bool an_mem_holds(const an_ctx *cx, int h);
+void an_mem_copy_into(an_mem *dst, const an_mem *src);
+void an_mem_free(an_mem *m);
+/* After the kept arm of an unknown branch: what differs from the other arm is weakened. */
+void an_mem_join(an_ctx *cx, const an_mem *other);
+bool an_same_layout_handles(an_ctx *cx, int a, int b);
+
+/* Every function on the stack: its byte totals are bounds, not exact. */
+void an_mark_bound(an_ctx *cx);
+/* The slot of variable var (a global's in the globals frame). */
+int *an_tensor_slot(an_ctx *cx, int var);
+int64_t *an_int_slot(an_ctx *cx, int var, bool **known);
 
 /* an_exec.c */
 an_flow an_exec_block(an_ctx *cx, const ir_block *b);

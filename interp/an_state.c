@@ -189,6 +189,8 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
         cuda_alloc(cx, s);
     cx->live_storage[s->id] = true;
     r->n_storages++;
+    if (nbytes < 0)
+        an_mark_bound(cx);
     if (nbytes > 0)
         cx->live += nbytes;
     an_account_live(cx);
@@ -247,18 +249,46 @@ an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col)
     return e;
 }
 
-/* Whether some variable of some frame still holds handle h. */
+/* Whether some variable of some frame, a global, or memory still holds
+ * handle h (a borrowing temporary owns nothing). */
 static bool handle_held(const an_ctx *cx, int h)
 {
     for (int k = 0; k < cx->depth; k++) {
         const an_frame *f = cx->stack[k];
         if (f->ret_handle == h)
             return true;
-        for (int j = 0; j < cx->n_func_vars[f->func]; j++)
-            if (f->tensor[cx->slot[cx->func_vars[f->func][j]]] == h)
+        for (int j = 0; j < cx->n_func_vars[f->func]; j++) {
+            int v = cx->func_vars[f->func][j];
+            if (f->tensor[cx->slot[v]] == h && !cx->u->vars[v].is_borrow)
                 return true;
+        }
     }
-    return false;
+    for (int g = 0; g < cx->n_globals; g++)
+        if (cx->gframe->tensor[g] == h)
+            return true;
+    return an_mem_holds(cx, h);
+}
+
+void an_mark_bound(an_ctx *cx)
+{
+    for (int k = 0; k < cx->depth; k++) {
+        an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
+        if (fr)
+            fr->unknown_bytes = true;
+    }
+}
+
+int *an_tensor_slot(an_ctx *cx, int var)
+{
+    an_frame *f = cx->u->vars[var].is_global ? cx->gframe : an_top(cx);
+    return &f->tensor[cx->slot[var]];
+}
+
+int64_t *an_int_slot(an_ctx *cx, int var, bool **known)
+{
+    an_frame *f = cx->u->vars[var].is_global ? cx->gframe : an_top(cx);
+    *known = &f->int_known[cx->slot[var]];
+    return &f->ints[cx->slot[var]];
 }
 
 void an_handle_dropped(an_ctx *cx, int h, int var, int line, int col, const char *why)
@@ -329,6 +359,7 @@ an_frame *an_frame_new(an_ctx *cx, int func)
     for (int k = 0; k < n; k++)
         f->tensor[k] = AN_UNSET;
     f->func = func;
+    f->serial = func >= 0 ? ++cx->next_serial : 0;
     f->ret_handle = AN_UNSET;
     return f;
 }

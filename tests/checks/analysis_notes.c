@@ -35,8 +35,8 @@ int main(int argc, char **argv)
         tl_tensor *y = tl_relu(x);
         tl_release(y);
     }
-    tl_tensor *slots[2];
-    slots[0] = tl_relu(x); // expected-note {{unsupported}}
+    union { tl_tensor *t; long bits; } u;
+    u.t = tl_relu(x); // expected-note {{unsupported}}
     tl_tensor *r = twice(x, 2);
     tl_release(r);
     tl_release(x);
