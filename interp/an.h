@@ -65,6 +65,7 @@ typedef struct an_value {   /* one tensor-producing call site (its first executi
     mt_op op;
     bool executed;          /* the call site ran at least once */
     bool known;             /* the layout is known (else shape etc. are null) */
+    bool offset_unknown;    /* known, but for its offset */
     bool error;             /* the call failed (a diagnostic says why) */
     mt_layout l;
     int storage;            /* storage id, -1 when unknown */

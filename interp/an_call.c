@@ -102,6 +102,9 @@ typedef struct call_args {
     bool poison;      /* an operand is poison or released: stay silent */
     bool storage_unknown; /* some operand's storage cannot be followed */
     int too_many;         /* a tl_ints literal with more than TL_MAX_DIMS values: how many */
+    unsigned unknown_ints; /* bit k: integer argument k (mc.i[k]) is not known */
+    bool other_unknown;   /* an argument that is not an integer is not known */
+    bool offset_unknown;  /* an operand's offset is not known (its layout is otherwise) */
     const char *why;  /* first unknown argument's reason */
 } call_args;
 
@@ -118,6 +121,7 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     a->handle[k] = h;
     if (h == AN_UNKNOWN || h == AN_UNSET) {
         a->known = false;
+        a->other_unknown = true;
         a->why = a->why ? a->why
                  : h == AN_UNSET ? an_strfmt("%s holds no tensor here", var_name(cx, var))
                                  : an_strfmt("%s cannot be followed", var_name(cx, var));
@@ -134,6 +138,8 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     a->poison = a->poison || hd->poison;
     if (!hd->known && !a->why)
         a->why = an_strfmt("the layout of %s is unknown", var_name(cx, var));
+    a->other_unknown = a->other_unknown || !hd->known;
+    a->offset_unknown = a->offset_unknown || hd->offset_unknown;
     a->known = a->known && hd->known;
     a->mc.in[k] = &hd->l;
     a->mc.storage[k] = hd->storage;
@@ -184,18 +190,37 @@ static void collect_args(an_ctx *cx, const ir_stmt *s, call_args *a)
         case IR_ARG_LIST:
             if (arg->n < 0) {
                 a->known = false;
+                a->other_unknown = true;
                 a->why = a->why ? a->why : an_strdup("the tensor list is not a TL_LIST literal");
             }
             for (int j = 0; j < arg->n && j < TL_MAX_LIST; j++)
                 tensor_arg(cx, s, a, arg->vars[j]);
             break;
-        case IR_ARG_INTS: ints_arg(cx, a, arg, &a->mc.s[ns++ & 1]); break;
-        case IR_ARG_INT: int_arg(cx, a, arg->expr, &a->mc.i[ni++ & 3]); break;
-        case IR_ARG_BOOL: int_arg(cx, a, arg->expr, &v); a->mc.b = v != 0; break;
+        case IR_ARG_INTS: {
+            bool before = a->known;
+            ints_arg(cx, a, arg, &a->mc.s[ns++ & 1]);
+            a->other_unknown = a->other_unknown || (before && !a->known);
+            break;
+        }
+        case IR_ARG_INT: {
+            bool before = a->known;
+            int k = ni++ & 3;
+            int_arg(cx, a, arg->expr, &a->mc.i[k]);
+            if (before && !a->known)
+                a->unknown_ints |= 1u << k;
+            else if (!an_eval(cx, arg->expr, &v))
+                a->unknown_ints |= 1u << k;
+            break;
+        }
+        case IR_ARG_BOOL: int_arg(cx, a, arg->expr, &v); a->mc.b = v != 0;
+            a->other_unknown = a->other_unknown || !a->known; break;
         case IR_ARG_DOUBLE: a->mc.f = arg->value; break;
-        case IR_ARG_DTYPE: int_arg(cx, a, arg->expr, &v); a->mc.dtype = (tl_dtype)v; break;
-        case IR_ARG_DEVICE: int_arg(cx, a, arg->expr, &v); a->mc.device = (tl_device)v; break;
-        case IR_ARG_FORMAT: int_arg(cx, a, arg->expr, &v); a->mc.format = (tl_format)v; break;
+        case IR_ARG_DTYPE: int_arg(cx, a, arg->expr, &v); a->mc.dtype = (tl_dtype)v;
+            a->other_unknown = a->other_unknown || !a->known; break;
+        case IR_ARG_DEVICE: int_arg(cx, a, arg->expr, &v); a->mc.device = (tl_device)v;
+            a->other_unknown = a->other_unknown || !a->known; break;
+        case IR_ARG_FORMAT: int_arg(cx, a, arg->expr, &v); a->mc.format = (tl_format)v;
+            a->other_unknown = a->other_unknown || !a->known; break;
         }
     }
     a->mc.n_in = a->n_handles;
@@ -256,6 +281,7 @@ static void record_value(an_ctx *cx, int value, const an_handle *h, const mt_res
         return;
     v->executed = true;
     v->known = h->known;
+    v->offset_unknown = h->offset_unknown;
     v->error = h->poison;
     v->l = h->l;
     v->storage = h->storage;
@@ -305,6 +331,40 @@ static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, 
     return h;
 }
 
+static bool same_but_offset(const mt_result *x, const mt_result *y)
+{
+    const mt_layout *a = &x->out, *b = &y->out;
+    if (x->kind != y->kind || a->ndim != b->ndim || a->dtype != b->dtype || a->device != b->device)
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d] || a->strides[d] != b->strides[d])
+            return false;
+    return true;
+}
+
+/* A view whose only unknown arguments are integers that move its start
+ * (select's index, narrow's start): run the rule at two values; when
+ * everything but the offset agrees, the result is known but its offset.
+ * Returns true and fills *r when so. */
+static bool view_with_unknown_offset(call_args *a, mt_op op, mt_result *r)
+{
+    mt_result r2;
+    if (mt_ops[op].family != MT_VIEW || a->other_unknown || a->poison || !a->unknown_ints)
+        return false;
+    mt_call c2 = a->mc;
+    for (int k = 0; k < 4; k++)
+        if (a->unknown_ints & (1u << k)) {
+            a->mc.i[k] = 1;
+            c2.i[k] = 2;
+        }
+    if (mt_run(&a->mc, r) != TL_OK || mt_run(&c2, &r2) != TL_OK || r->kind != MT_KIND_VIEW ||
+        !same_but_offset(r, &r2))
+        return false;
+    snprintf(r->msg, sizeof r->msg, "%s: the offset depends on an index not known statically",
+             mt_ops[op].name);
+    return true;
+}
+
 static void report_error(an_ctx *cx, const ir_stmt *s, const mt_result *r)
 {
     an_diag_add(cx, AN_ERROR, an_status_check(r->status), s->loc.line, s->loc.col, "tl_%s: %s",
@@ -333,6 +393,10 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
         failed = true;
         h = (an_handle){.poison = true, .storage = -1, .value = value};
         memset(&r, 0, sizeof r);
+    } else if (!a.known && view_with_unknown_offset(&a, s->call.op, &r)) {
+        h = known_result(cx, s, &a, value, &r);
+        h.offset_unknown = true;
+        a.known = true;
     } else if (!a.known || a.poison) {
         h = unknown_result(cx, s, &a, value, &r);
     } else if (mt_run(&a.mc, &r) != TL_OK) {
@@ -341,6 +405,7 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
         h = (an_handle){.poison = true, .storage = -1, .value = value};
     } else {
         h = known_result(cx, s, &a, value, &r);
+        h.offset_unknown = r.kind == MT_KIND_VIEW && a.offset_unknown;
     }
     if (op_returns_tensor(s->call.op)) {
         int idx = an_handle_new(cx, &h);

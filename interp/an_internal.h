@@ -21,6 +21,7 @@ typedef struct an_handle {
     bool known;     /* the layout is known */
     bool released;
     bool poison;    /* made by a failed call: uses stay silent */
+    bool offset_unknown; /* known but its offset (an index not known statically) */
     mt_layout l;
     int storage;    /* storage id, -1 when unknown */
     int value;      /* value id of the call that made it, -1 */

@@ -47,7 +47,7 @@ static json_t *value_json(const an_report *r, int id)
     json_object_set_new_nocheck(o, "op", own_str(mt_ops[v->op].name));
     json_object_set_new_nocheck(o, "shape", ints_or_null(k, v->l.ndim, v->l.shape));
     json_object_set_new_nocheck(o, "strides", ints_or_null(k, v->l.ndim, v->l.strides));
-    json_object_set_new_nocheck(o, "offset", int_or_null(k, v->l.offset));
+    json_object_set_new_nocheck(o, "offset", int_or_null(k && !v->offset_unknown, v->l.offset));
     json_object_set_new_nocheck(o, "dtype", k ? own_str(mt_dtype_name(v->l.dtype)) : json_null());
     json_object_set_new_nocheck(o, "device", k ? own_str(mt_device_name(v->l.device)) : json_null());
     json_object_set_new_nocheck(o, "storage", int_or_null(v->storage >= 0, v->storage));

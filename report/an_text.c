@@ -164,7 +164,7 @@ static void fill_known(an_textbuf *c, cell_row *row, const an_report *r, const a
     const an_storage *s = v->storage >= 0 ? &r->storages[v->storage] : NULL;
     row->col[COL_SHAPE] = cell_tuple(c, v->l.ndim, v->l.shape);
     row->col[COL_STRIDES] = cell_tuple(c, v->l.ndim, v->l.strides);
-    row->col[COL_OFFSET] = cell_int(c, "", v->l.offset);
+    row->col[COL_OFFSET] = v->offset_unknown ? cell_str(c, "?") : cell_int(c, "", v->l.offset);
     row->col[COL_DTYPE] = cell_str(c, mt_dtype_name(v->l.dtype));
     row->col[COL_DEVICE] = cell_str(c, mt_device_name(v->l.device));
     if (v->kind == MT_KIND_VIEW && s) {
@@ -307,27 +307,41 @@ static void print_storage_list(FILE *out, const an_report *r, int n, const int *
     }
 }
 
+/* A byte total: exact, or a bound when something it depends on is unknown
+ * (and "unknown" when nothing of it was counted). */
+static const char *total_text(char *b, size_t size, int64_t bytes, bool bound)
+{
+    char n[BYTES_CHARS];
+    if (!bound)
+        return an_format_bytes(b, size, bytes);
+    if (bytes == 0)
+        snprintf(b, size, "unknown");
+    else
+        snprintf(b, size, "%s (a bound, not exact)", an_format_bytes(n, sizeof n, bytes));
+    return b;
+}
+
 static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
 {
-    char b[BYTES_CHARS];
+    char b[BYTES_CHARS * 2];
     int n_live = 0, *live = malloc(sizeof(int) * ((size_t)f->n_storages + 1));
     for (int k = 0; k < f->n_storages; k++)
         if (r->storages[f->storages[k]].free_line == 0 && r->storages[f->storages[k]].nbytes > 0 &&
             !r->storages[f->storages[k]].discarded)
             live[n_live++] = f->storages[k];
-    fprintf(out, "live at end: %s", an_format_bytes(b, sizeof b, f->end_live_bytes));
+    fprintf(out, "live at end: %s", total_text(b, sizeof b, f->end_live_bytes, f->unknown_bytes));
     if (n_live) {
         fprintf(out, " (never freed: ");
         print_storage_list(out, r, n_live, live);
         fprintf(out, ")");
     }
-    fprintf(out, "\npeak: %s", an_format_bytes(b, sizeof b, f->peak_live_bytes));
+    fprintf(out, "\npeak: %s", total_text(b, sizeof b, f->peak_live_bytes, f->unknown_bytes));
     if (f->peak_line > 0 && f->n_peak_storages > 0) {
         fprintf(out, " at line %d, live there: ", f->peak_line);
         print_storage_list(out, r, f->n_peak_storages, f->peak_storages);
     }
-    fprintf(out, "\nmoved: %s in %" PRId64 " calls\n", an_format_bytes(b, sizeof b, f->moved_bytes),
-            f->n_calls);
+    fprintf(out, "\nmoved: %s in %" PRId64 " calls\n",
+            total_text(b, sizeof b, f->moved_bytes, f->unknown_bytes), f->n_calls);
     if (f->cuda_reserved_peak > 0) {
         char b2[BYTES_CHARS];
         fprintf(out, "cuda: peak %s in blocks, %s reserved by the caching allocator "
@@ -336,7 +350,8 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
                 an_format_bytes(b2, sizeof b2, f->cuda_reserved_peak));
     }
     if (f->unknown_bytes)
-        fprintf(out, "note: some storage sizes are unknown; byte totals are lower bounds\n");
+        fprintf(out, "note: some sizes or releases could not be followed (the notes say where); "
+                     "the byte totals above are bounds, not exact\n");
     free(live);
 }
 
