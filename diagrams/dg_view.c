@@ -281,10 +281,17 @@ void dg_life_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const char
     int n = 0;
     column_notes(b, t, v, sep, &n);
     row_notes(b, t, v, sep, &n);
-    if (t->f->unknown_bytes) {
+    if (t->f->sizes_unknown) {
         note(b, sep, &n);
         dg_buf_puts(b, "Some storage sizes are unknown (?): the live totals and the peak are "
                        "lower bounds.");
+    } else if (t->f->bound) {
+        note(b, sep, &n);
+        dg_buf_printf(b, "Not exact: %s%s%s depend on what the analysis could not follow "
+                         "exactly (see the notes).",
+                      t->f->bound & AN_BOUND_PEAK ? "the peak" : "",
+                      (t->f->bound & AN_BOUND_PEAK) && (t->f->bound & AN_BOUND_END) ? " and " : "",
+                      t->f->bound & AN_BOUND_END ? "the live totals after it" : "");
     }
     if (t->range.own_only) {
         note(b, sep, &n);

@@ -124,6 +124,9 @@ typedef struct an_event {   /* one step of the execution, in order */
     int loop_depth;
 } an_event;
 
+/* Which byte totals of a function are bounds rather than exact numbers. */
+enum { AN_BOUND_PEAK = 1, AN_BOUND_END = 2, AN_BOUND_MOVED = 4, AN_BOUND_ALL = 7 };
+
 typedef struct an_func_report {
     int func;               /* index in the unit */
     const char *name;
@@ -140,7 +143,9 @@ typedef struct an_func_report {
     int64_t end_live_bytes;
     int64_t moved_bytes;
     int64_t n_calls;        /* API calls executed */
-    bool unknown_bytes;     /* some storage's size is unknown: totals are lower bounds */
+    bool unknown_bytes;     /* some total below is not exact (bound says which) */
+    unsigned bound;         /* AN_BOUND_* of the totals that are bounds, not exact */
+    bool sizes_unknown;     /* some storage it counts has a size not known statically */
     int64_t cuda_allocated_peak; /* bytes: peak of CUDA block bytes (roots only) */
     int64_t cuda_reserved_peak;  /* bytes: peak of CUDA segment bytes the allocator holds */
     int64_t cuda_reserved_end;   /* bytes: segments still reserved when the function returns */

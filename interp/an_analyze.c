@@ -209,7 +209,10 @@ static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const
         }
     }
     for (int j = 0; j < fr->n_storages; j++)
-        fr->unknown_bytes = fr->unknown_bytes || r->storages[fr->storages[j]].nbytes < 0;
+        if (r->storages[fr->storages[j]].nbytes < 0) {
+            fr->sizes_unknown = fr->unknown_bytes = true;
+            fr->bound = AN_BOUND_ALL;
+        }
     if (fr->n_values > 1)
         sort_values(r, fr->n_values, fr->values);
     if (fr->n_storages > 1)

@@ -270,44 +270,60 @@ static void drop_events(an_ctx *cx, int64_t from, int64_t to)
     }
 }
 
+/* Both arms run from one state; the arm that ends with more live bytes (on
+ * a tie, the one that peaks higher) is kept and what differs in the other
+ * is weakened (join_vars).  When the arms leave different live bytes or
+ * peak differently, the totals from here on hold for one arm only: they
+ * are bounds, and a note says where. */
 static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 {
-    /* on the heap: a chain of else-ifs nests one of these per arm */
-    snapshot *sv = malloc(sizeof *sv * 3);
+    snapshot *sv = malloc(sizeof *sv * 3); /* on the heap: else-if chains nest one per arm */
     if (!sv)
         abort();
-    snapshot *pbefore = &sv[0], *pafter_then = &sv[1], *pafter_else = &sv[2];
-#define before (*pbefore)
-#define after_then (*pafter_then)
+    snapshot *before = &sv[0], *after_then = &sv[1], *after_else = &sv[2];
     int64_t outer_peak = cx->arm_peak;
-    snap_take(cx, &before);
+    snap_take(cx, before);
     cx->arm_peak = cx->live;
+    int64_t moved0 = cx->moved_total;
     an_flow f_then = an_exec_block(cx, s->branch.then_blk);
-    int64_t then_peak = cx->arm_peak;
-    snap_take(cx, &after_then);
-    snap_restore(cx, &before);
+    int64_t then_peak = cx->arm_peak, then_moved = cx->moved_total - moved0;
+    snap_take(cx, after_then);
+    snap_restore(cx, before);
     cx->arm_peak = cx->live;
     an_flow f_else = an_exec_block(cx, s->branch.else_blk);
-    bool keep_then = after_then.live > cx->live ||
-                     (after_then.live == cx->live && then_peak > cx->arm_peak);
+    int64_t else_peak = cx->arm_peak, else_live = cx->live;
+    int64_t else_moved = cx->moved_total - moved0 - then_moved;
+    bool keep_then = after_then->live > cx->live ||
+                     (after_then->live == cx->live && then_peak > else_peak);
     cx->arm_peak = outer_peak > then_peak ? outer_peak : then_peak;
     if (cx->arm_peak < cx->live)
         cx->arm_peak = cx->live;
-    if (keep_then) { /* the arm that ends with more live bytes, or peaks higher */
-        snap_take(cx, pafter_else);
-        snap_restore(cx, &after_then);
-        join_vars(cx, pafter_else);
-        snap_free(pafter_else);
-        drop_events(cx, after_then.n_events, cx->r->n_events);
+    if (keep_then) {
+        snap_take(cx, after_else);
+        snap_restore(cx, after_then);
+        join_vars(cx, after_else);
+        snap_free(after_else);
+        drop_events(cx, after_then->n_events, cx->r->n_events);
     } else {
-        join_vars(cx, &after_then);
-        drop_events(cx, before.n_events, after_then.n_events);
+        join_vars(cx, after_then);
+        drop_events(cx, before->n_events, after_then->n_events);
         f_then = f_else;
     }
-    snap_free(&before);
-    snap_free(&after_then);
-#undef before
-#undef after_then
+    /* what holds for one arm only: the peak (the larger is kept), the live
+     * bytes from here on, and the bytes moved (both arms are counted) */
+    unsigned bound = (then_peak != else_peak ? AN_BOUND_PEAK : 0u) |
+                     (after_then->live != else_live ? AN_BOUND_PEAK | AN_BOUND_END : 0u) |
+                     (then_moved || else_moved ? AN_BOUND_MOVED : 0u);
+    if (bound & (AN_BOUND_PEAK | AN_BOUND_END))
+        an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
+                    "the condition is not known statically and its arms %s: the larger arm is "
+                    "kept, and the byte totals after it are bounds",
+                    after_then->live != else_live ? "leave different live bytes"
+                                                  : "reach different peaks");
+    if (bound)
+        an_mark_bound_of(cx, bound);
+    snap_free(before);
+    snap_free(after_then);
     free(sv);
     /* a return or break in only one arm: continue as if it fell through */
     return f_then == f_else ? f_then : AN_FLOW_NEXT;

@@ -112,6 +112,7 @@ typedef struct an_ctx {
     int cap_refs;
     int *site_value;     /* per call site (ir_stmt.call.site): its value id, or -1 */
     int64_t live;        /* bytes */
+    int64_t moved_total; /* bytes moved by every call executed, both arms of branches included */
     int64_t arm_peak;    /* bytes: the most live since the current branch arm began */
     int64_t n_calls;     /* in the current root */
     an_frame *stack[64];
@@ -199,6 +200,7 @@ bool an_same_layout_handles(an_ctx *cx, int a, int b);
 
 /* Every function on the stack: its byte totals are bounds, not exact. */
 void an_mark_bound(an_ctx *cx);
+void an_mark_bound_of(an_ctx *cx, unsigned which); /* AN_BOUND_* */
 /* The slot of variable var (a global's in the globals frame). */
 int *an_tensor_slot(an_ctx *cx, int var);
 int64_t *an_int_slot(an_ctx *cx, int var, bool **known);

@@ -134,6 +134,7 @@ void an_settle_peaks(an_ctx *cx)
 void an_account_moved(an_ctx *cx, int64_t bytes)
 {
     int funcs[64], depth_of[64];
+    cx->moved_total += bytes;
     for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
         an_func_report *fr = an_func_report_of(cx, funcs[j]);
         if (fr) {
@@ -189,8 +190,14 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
         cuda_alloc(cx, s);
     cx->live_storage[s->id] = true;
     r->n_storages++;
-    if (nbytes < 0)
+    if (nbytes < 0) {
         an_mark_bound(cx);
+        for (int k = 0; k < cx->depth; k++) {
+            an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
+            if (fr)
+                fr->sizes_unknown = true;
+        }
+    }
     if (nbytes > 0)
         cx->live += nbytes;
     an_account_live(cx);
@@ -269,12 +276,16 @@ static bool handle_held(const an_ctx *cx, int h)
     return an_mem_holds(cx, h);
 }
 
-void an_mark_bound(an_ctx *cx)
+void an_mark_bound(an_ctx *cx) { an_mark_bound_of(cx, AN_BOUND_ALL); }
+
+void an_mark_bound_of(an_ctx *cx, unsigned which)
 {
     for (int k = 0; k < cx->depth; k++) {
         an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
-        if (fr)
+        if (fr) {
+            fr->bound |= which;
             fr->unknown_bytes = true;
+        }
     }
 }
 

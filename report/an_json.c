@@ -107,6 +107,12 @@ static json_t *func_json(const an_report *r, const an_func_report *f)
     json_object_set_new_nocheck(o, "executed", json_boolean(f->executed));
     json_object_set_new_nocheck(o, "calls", json_integer(f->n_calls));
     json_object_set_new_nocheck(o, "bytes_are_lower_bounds", json_boolean(f->unknown_bytes));
+    json_t *bounds = json_array();
+    static const char *const totals[] = {"peak_live_bytes", "end_live_bytes", "moved_bytes"};
+    for (int b = 0; b < 3; b++)
+        if (f->bound & (1u << b))
+            json_array_append_new(bounds, own_str(totals[b]));
+    json_object_set_new_nocheck(o, "not_exact", bounds);
     json_object_set_new_nocheck(o, "cuda_allocated_peak_bytes", json_integer(f->cuda_allocated_peak));
     json_object_set_new_nocheck(o, "cuda_reserved_peak_bytes", json_integer(f->cuda_reserved_peak));
     json_object_set_new_nocheck(o, "cuda_reserved_end_bytes", json_integer(f->cuda_reserved_end));

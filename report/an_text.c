@@ -309,12 +309,12 @@ static void print_storage_list(FILE *out, const an_report *r, int n, const int *
 
 /* A byte total: exact, or a bound when something it depends on is unknown
  * (and "unknown" when nothing of it was counted). */
-static const char *total_text(char *b, size_t size, int64_t bytes, bool bound)
+static const char *total_text(char *b, size_t size, int64_t bytes, bool bound, bool sizes_unknown)
 {
     char n[BYTES_CHARS];
     if (!bound)
         return an_format_bytes(b, size, bytes);
-    if (bytes == 0)
+    if (bytes == 0 && sizes_unknown)
         snprintf(b, size, "unknown");
     else
         snprintf(b, size, "%s (a bound, not exact)", an_format_bytes(n, sizeof n, bytes));
@@ -329,19 +329,19 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
         if (r->storages[f->storages[k]].free_line == 0 && r->storages[f->storages[k]].nbytes > 0 &&
             !r->storages[f->storages[k]].discarded)
             live[n_live++] = f->storages[k];
-    fprintf(out, "live at end: %s", total_text(b, sizeof b, f->end_live_bytes, f->unknown_bytes));
+    fprintf(out, "live at end: %s", total_text(b, sizeof b, f->end_live_bytes, f->bound & AN_BOUND_END, f->sizes_unknown));
     if (n_live) {
         fprintf(out, " (never freed: ");
         print_storage_list(out, r, n_live, live);
         fprintf(out, ")");
     }
-    fprintf(out, "\npeak: %s", total_text(b, sizeof b, f->peak_live_bytes, f->unknown_bytes));
+    fprintf(out, "\npeak: %s", total_text(b, sizeof b, f->peak_live_bytes, f->bound & AN_BOUND_PEAK, f->sizes_unknown));
     if (f->peak_line > 0 && f->n_peak_storages > 0) {
         fprintf(out, " at line %d, live there: ", f->peak_line);
         print_storage_list(out, r, f->n_peak_storages, f->peak_storages);
     }
     fprintf(out, "\nmoved: %s in %" PRId64 " calls\n",
-            total_text(b, sizeof b, f->moved_bytes, f->unknown_bytes), f->n_calls);
+            total_text(b, sizeof b, f->moved_bytes, f->bound & AN_BOUND_MOVED, f->sizes_unknown), f->n_calls);
     if (f->cuda_reserved_peak > 0) {
         char b2[BYTES_CHARS];
         fprintf(out, "cuda: peak %s in blocks, %s reserved by the caching allocator "
@@ -350,8 +350,8 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
                 an_format_bytes(b2, sizeof b2, f->cuda_reserved_peak));
     }
     if (f->unknown_bytes)
-        fprintf(out, "note: some sizes or releases could not be followed (the notes say where); "
-                     "the byte totals above are bounds, not exact\n");
+        fprintf(out, "note: the totals marked as bounds depend on what the analysis could not "
+                     "follow exactly (the notes say where)\n");
     free(live);
 }
 
