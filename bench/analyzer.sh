@@ -2,7 +2,8 @@
 # Analyzer benchmark: `tensorlint report` (text, and JSON) against `clang-14 -fsyntax-only`
 # on the same files (the samples, and generated programs of 1k, 10k, 20k
 # and 100k API calls), plus the interpreter alone on loops executing 1k,
-# 10k, 100k and 1M calls.  The three commands of a file run in turn, 9
+# 10k, 100k and 1M calls, with handles in locals (gen_loop.py) and in struct
+# arrays reached through pointers (gen_structs.py).  The three commands of a file run in turn, 9
 # rounds (3 for the largest), so a disturbance of a shared machine hits
 # them alike; each gets its median wall time, and the ratio of CPU time
 # (user + system) is shown too.  Prints markdown tables.
@@ -19,7 +20,10 @@ python3 bench/gen_program.py 10 100 >"$work/calls_1k.c"
 python3 bench/gen_program.py 100 100 >"$work/calls_10k.c"
 python3 bench/gen_program.py 200 100 >"$work/calls_20k.c"
 python3 bench/gen_program.py 1000 100 >"$work/calls_100k.c"
-for n in 1000 10000 100000 1000000; do python3 bench/gen_loop.py $n >"$work/loop_$n.c"; done
+for n in 1000 10000 100000 1000000; do
+  python3 bench/gen_loop.py $n >"$work/loop_$n.c"
+  python3 bench/gen_structs.py $n >"$work/structs_$n.c"
+done
 python3 - "$tool" "$work" <<'PY'
 import glob, os, statistics, subprocess, sys, time
 tool, work = sys.argv[1], sys.argv[2]
@@ -55,9 +59,10 @@ for f in files:
     print(f"| {os.path.basename(f)} | {pw*1e3:.1f} | {tw*1e3:.1f} | {tw/pw:.2f}x | {tc/pc:.2f}x | "
           f"{jw*1e3:.1f} | {jw/pw:.2f}x | {jc/pc:.2f}x |")
 print()
-print("| executed API calls (loop) | tensorlint report ms | us per call |")
-print("|---|---|---|")
+print("| executed API calls | locals (one loop) ms | us per call | struct arrays through pointers ms | us per call |")
+print("|---|---|---|---|---|")
 for n in (1000, 10000, 100000, 1000000):
-    (t, _), = rounds([[tool, "report", "--format=json", os.path.join(work, f"loop_{n}.c")]], 3)
-    print(f"| {n} | {t*1e3:.1f} | {t/n*1e6:.2f} |")
+    (t, _), (u, _) = rounds([[tool, "report", "--format=json", os.path.join(work, f"loop_{n}.c")],
+                             [tool, "report", "--format=json", os.path.join(work, f"structs_{n}.c")]], 3)
+    print(f"| {n} | {t*1e3:.1f} | {t/n*1e6:.2f} | {u*1e3:.1f} | {u/n*1e6:.2f} |")
 PY

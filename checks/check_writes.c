@@ -89,10 +89,101 @@ static int64_t ck_later_read(const ck_ctx *cx, int64_t w, int s, int t, int *rea
     return -1;
 }
 
+/* The elements [lo, hi] operand k of event e reached in that execution:
+ * its value's shape and strides at the event's own offset. */
+static bool ck_event_span(const ck_ctx *cx, const an_event *e, int k, int64_t *lo, int64_t *hi)
+{
+    const an_value *v = &cx->r->values[e->in_value[k]];
+    if (!v->known || e->in_offset[k] < 0)
+        return false;
+    mt_layout l = v->l;
+    l.offset = e->in_offset[k];
+    ck_span_of(&l, lo, hi);
+    return *lo <= *hi;
+}
+
+/* A storage made to be written into (zeros, empty, full) whose contents
+ * nothing read before write event w, other than through view t and its own
+ * views: an output buffer being filled or accumulated into, not data
+ * being changed under a reader. */
+static bool ck_fresh_buffer(const ck_ctx *cx, int64_t w, int s, int t)
+{
+    const an_storage *st = &cx->r->storages[s];
+    mt_op made = st->value >= 0 ? cx->r->values[st->value].op : MT_N_OPS;
+    if (made != MT_OP_zeros && made != MT_OP_empty && made != MT_OP_full)
+        return false;
+    int64_t n = ck_list_len(&cx->storage_uses, s);
+    const ck_evix *uses = ck_list_at(&cx->storage_uses, s);
+    for (int64_t k = 0; k < n && uses[k] < w; k++) {
+        const an_event *e = ck_event(cx, uses[k]);
+        if (e->value >= 0 && e->storage == s)
+            continue; /* makes a view */
+        for (int j = 0; j < e->n_in && j < AN_EV_MAX_IN; j++)
+            if (e->in_storage[j] == s && !ck_only_written(e, j) && !(j == 0 && ck_is_update(e->op)) &&
+                (e->in_value[j] < 0 || !ck_descends(cx, e->in_value[j], t)))
+                return false; /* read as data (accumulating into it is not) */
+    }
+    return true;
+}
+
+/* A read, after write event w through view t, of elements that write
+ * changed, through t itself or its views, by a call that stands before
+ * the write in the source: so a later iteration of the loop around both.
+ * Accumulating into the same destination again is not such a read.  Its
+ * event index, or -1. */
+static int64_t ck_later_self_read(const ck_ctx *cx, int64_t w, int s, int t)
+{
+    int64_t wl, wh, rl, rh;
+    const an_event *we = ck_event(cx, w);
+    if (!ck_event_span(cx, we, 0, &wl, &wh))
+        return -1;
+    int64_t n = ck_list_len(&cx->storage_uses, s);
+    const ck_evix *uses = ck_list_at(&cx->storage_uses, s);
+    for (int64_t k = 0; k < n; k++) {
+        const an_event *e = ck_event(cx, uses[k]);
+        if (uses[k] <= w || (e->value >= 0 && e->storage == s) || e->line > we->line ||
+            (e->line == we->line && e->col >= we->col))
+            continue;
+        for (int j = 0; j < e->n_in && j < AN_EV_MAX_IN; j++) {
+            int u = e->in_value[j];
+            if (e->in_storage[j] != s || u < 0 || !ck_descends(cx, u, t) || ck_only_written(e, j) ||
+                (j == 0 && ck_is_update(e->op)) || !ck_event_span(cx, e, j, &rl, &rh))
+                continue;
+            if (rl <= wh && wl <= rh)
+                return uses[k];
+        }
+    }
+    return -1;
+}
+
+static void ck_report_write(ck_ctx *cx, const an_event *e, int t, int reader, const an_event *read,
+                            bool later_iteration)
+{
+    const an_value *view = &cx->r->values[t];
+    char *vl = ck_value_label(cx, t), *base = ck_value_label(cx, ck_view_root(cx, t));
+    char *rl = ck_value_label(cx, reader);
+    an_diag *d = ck_diag_add(cx, CK_write_through_view, e->line, e->col,
+                             later_iteration
+                                 ? "tl_%s writes through %s, a view of %s: the changed elements "
+                                   "are read again through %s at line %d in a later iteration"
+                                 : "tl_%s writes through %s, a view of %s: %s is read again at "
+                                   "line %d and sees the change",
+                             mt_ops[e->op].name, vl, base, rl, read->line);
+    ck_note(d, view->line, view->col, "tl_%s makes a view that shares the storage, not a copy; "
+            "clone it if the change must stay local", mt_ops[view->op].name);
+    ck_note(d, read->line, read->col, "read here, after the write");
+    free(vl);
+    free(base);
+    free(rl);
+}
+
 /* An in-place update (add_, sub_, mul_scalar_, tl_set) through a view
  * writes the storage the view shares: when the base, or another view of
  * it, is read afterwards, that read sees the change (the seed's
- * `x = batch[i]; x -= x.mean()` that changes batch for the next epoch). */
+ * `x = batch[i]; x -= x.mean()` that changes batch for the next epoch).
+ * A buffer made to be filled (zeros, empty) and read only after the
+ * writes is an output, not a changed input.  The loop-carried case: the
+ * same view, in a later iteration, reads elements an earlier one changed. */
 void ck_rule_write_through_view(ck_ctx *cx)
 {
     const an_report *r = cx->r;
@@ -105,21 +196,13 @@ void ck_rule_write_through_view(ck_ctx *cx)
             continue;
         int reader = -1;
         int64_t j = ck_later_read(cx, i, s, t, &reader);
-        if (j < 0)
+        if (j >= 0 && !ck_fresh_buffer(cx, i, s, t)) {
+            ck_report_write(cx, e, t, reader, ck_event(cx, j), false);
             continue;
-        const an_value *view = &r->values[t];
-        char *vl = ck_value_label(cx, t), *base = ck_value_label(cx, ck_view_root(cx, t));
-        char *rl = ck_value_label(cx, reader);
-        an_diag *d = ck_diag_add(cx, CK_write_through_view, e->line, e->col,
-                                 "tl_%s writes through %s, a view of %s: %s is read again at "
-                                 "line %d and sees the change", mt_ops[e->op].name, vl, base, rl,
-                                 ck_event(cx, j)->line);
-        ck_note(d, view->line, view->col, "tl_%s makes a view that shares the storage, not a copy; "
-                "clone it if the change must stay local", mt_ops[view->op].name);
-        ck_note(d, ck_event(cx, j)->line, ck_event(cx, j)->col, "read here, after the write");
-        free(vl);
-        free(base);
-        free(rl);
+        }
+        j = ck_later_self_read(cx, i, s, t);
+        if (j >= 0)
+            ck_report_write(cx, e, t, t, ck_event(cx, j), true);
     }
 }
 

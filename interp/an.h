@@ -111,6 +111,9 @@ typedef struct an_event {   /* one step of the execution, in order */
     int n_in;               /* CALL: tensor operands */
     int in_value[AN_EV_MAX_IN];   /* value id that made each operand's handle, -1 unknown */
     int in_storage[AN_EV_MAX_IN]; /* storage of each operand, -1 unknown */
+    int64_t in_offset[AN_EV_MAX_IN]; /* elements: each operand's storage offset in this
+                                        execution (its value's first execution may differ);
+                                        -1 unknown */
     int storage;            /* CALL: storage of the result or of the written tensor;
                                RELEASE / LOST: the handle's storage */
     int handle_value;       /* RELEASE / LOST: value id that made the handle */

@@ -95,9 +95,14 @@ static void index_vars(an_ctx *cx)
     if (!cx->slot)
         abort();
     cx->n_globals = 0;
+    cx->global_vars = malloc(sizeof(int) * (size_t)(u->n_vars + 1));
+    if (!cx->global_vars)
+        abort();
     for (int v = 0; v < u->n_vars; v++)
-        if (u->vars[v].func < 0 || u->vars[v].func >= u->n_funcs)
+        if (u->vars[v].func < 0 || u->vars[v].func >= u->n_funcs) {
+            cx->global_vars[cx->n_globals] = v;
             cx->slot[v] = cx->n_globals++;
+        }
     for (int v = 0; v < u->n_vars; v++) {
         int f = u->vars[v].func;
         if (f >= 0 && f < u->n_funcs) {
@@ -305,6 +310,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.func_vars);
     free(cx.n_func_vars);
     free(cx.slot);
+    free(cx.global_vars);
     return cx.r;
 }
 

@@ -270,6 +270,8 @@ static void log_call(an_ctx *cx, const ir_stmt *s, const call_args *a, int value
         int h = a->handle[k];
         e->in_value[k] = h >= 0 ? cx->handles[h].value : -1;
         e->in_storage[k] = h >= 0 ? cx->handles[h].storage : -1;
+        e->in_offset[k] = h >= 0 && cx->handles[h].known && !cx->handles[h].offset_unknown
+                              ? cx->handles[h].l.offset : -1;
     }
 }
 

@@ -735,17 +735,18 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
 static void init_globals(an_ctx *cx, bool is_main)
 {
     const ir_unit *u = cx->u;
-    for (int v = 0; v < u->n_vars; v++)
-        if (u->vars[v].is_global) {
-            an_loc l = {.frame = 0, .var = v};
-            an_mem_write(cx, &l, &(an_cell){.kind = AN_CELL_ZERO});
-        }
+    for (int g = 0; g < cx->n_globals; g++) {
+        an_loc l = {.frame = 0, .var = cx->global_vars[g]};
+        an_mem_write(cx, &l, &(an_cell){.kind = AN_CELL_ZERO});
+    }
     an_exec_block(cx, u->globals_init);
-    for (int v = 0; v < u->n_vars && !is_main; v++)
-        if (u->vars[v].is_global && !u->vars[v].is_const && !u->vars[v].is_temp) {
+    for (int g = 0; g < cx->n_globals && !is_main; g++) {
+        int v = cx->global_vars[g];
+        if (!u->vars[v].is_const && !u->vars[v].is_temp) {
             an_loc l = {.frame = 0, .var = v};
             an_mem_fill(cx, &l, false, 0, 0);
         }
+    }
 }
 
 void an_run_function(an_ctx *cx, int func, an_frame *f)

@@ -124,6 +124,7 @@ typedef struct an_ctx {
     int *n_func_vars;
     int *slot;           /* per variable: its index in a frame's arrays */
     int n_globals;       /* variables outside any function (slots 0 .. n_globals-1) */
+    int *global_vars;    /* their ids, by slot */
     int root;            /* function index of the current root */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */

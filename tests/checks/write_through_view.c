@@ -17,6 +17,47 @@ static void fires(void)
     tl_release(batch);
 }
 
+/* The loop-carried case: each epoch normalizes the rows of the batch in
+ * place, so the second epoch's mean reads the rows the first one changed. */
+static void fires_across_epochs(void)
+{
+    tl_tensor *batch = tl_randn(TL_SHAPE(4, 16), TL_F32, TL_CPU);
+    for (int epoch = 0; epoch < 2; epoch++) {
+        for (int i = 0; i < 4; i++) {
+            tl_tensor *x = tl_select(batch, 0, i); // expected-note {{makes a view}}
+            tl_tensor *m = tl_mean(x, 0, true); // expected-note {{read here}}
+            tl_sub_(x, m); // expected-warning {{write-through-view}}
+            tl_release(m);
+            tl_release(x);
+        }
+    }
+    tl_release(batch);
+}
+
+/* Accumulation into a freshly zeroed output, row by row and tile by tile,
+ * read once it is filled: an output buffer, not a changed input. */
+static void accumulate_into_zeroed_output(void)
+{
+    tl_tensor *x = tl_randn(TL_SHAPE(4, 16), TL_F32, TL_CPU);
+    tl_tensor *out = tl_zeros(TL_SHAPE(4, 16), TL_F32, TL_CPU);
+    for (int step = 0; step < 3; step++) {
+        for (int i = 0; i < 4; i++) {
+            tl_tensor *orow = tl_select(out, 0, i);
+            tl_tensor *xrow = tl_select(x, 0, i);
+            tl_add_(orow, xrow);
+            tl_release(xrow);
+            tl_release(orow);
+        }
+    }
+    tl_tensor *tile = tl_narrow(out, 1, 0, 8);
+    tl_mul_scalar_(tile, 0.5);
+    tl_release(tile);
+    tl_tensor *total = tl_sum(out, 0, false);
+    tl_release(total);
+    tl_release(out);
+    tl_release(x);
+}
+
 /* Near misses: a copy_ into a slot of a cache (a write meant for the base);
  * an update whose base is never read again; an update of a clone. */
 static void near_miss(void)
@@ -47,6 +88,8 @@ static void near_miss(void)
 int main(void)
 {
     fires();
+    fires_across_epochs();
+    accumulate_into_zeroed_output();
     near_miss();
     return 0;
 }
