@@ -139,9 +139,101 @@ Agraph_t *dg_subgraph(Agraph_t *g, const char *name)
     return s;
 }
 
+/* Object ids in creation order.  cgraph keeps subgraphs, nodes and edges
+ * ordered by id, and its default discipline makes a named object's id the
+ * address of its interned name: the DOT written would then follow the
+ * allocator, not the program.  Here a name's id is its creation number
+ * (even, as cgraph wants for named objects; anonymous ones are odd). */
+typedef struct dg_ids {
+    Agraph_t *g;     /* the root graph: names are its interned strings */
+    char **names;    /* by id / 2 */
+    size_t n, cap;
+    IDTYPE anon;     /* anonymous objects made */
+} dg_ids;
+
+static void *ids_open(Agraph_t *g, Agdisc_t *disc)
+{
+    (void)disc;
+    dg_ids *t = dg_xcalloc(1, sizeof(dg_ids));
+    t->g = g;
+    return t;
+}
+
+static long ids_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
+{
+    dg_ids *t = state;
+    (void)objtype;
+    if (!str) {
+        *id = t->anon++ * 2 + 1;
+        return 1;
+    }
+    for (size_t k = t->n; k-- > 0;) /* one id per name, whatever the object type */
+        if (strcmp(t->names[k], str) == 0) {
+            *id = (IDTYPE)k * 2;
+            return 1;
+        }
+    if (!createflag)
+        return 0;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 64;
+        t->names = realloc(t->names, t->cap * sizeof *t->names);
+        if (!t->names)
+            abort();
+    }
+    t->names[t->n] = agstrdup(t->g, str); /* interned: cgraph reads its flags (HTML or not) */
+    if (!t->names[t->n])
+        abort();
+    *id = (IDTYPE)t->n++ * 2;
+    return 1;
+}
+
+static long ids_alloc(void *state, int objtype, IDTYPE id)
+{
+    (void)state;
+    (void)objtype;
+    (void)id;
+    return 0; /* only ids this discipline made are used */
+}
+
+static void ids_free(void *state, int objtype, IDTYPE id)
+{
+    (void)state;
+    (void)objtype;
+    (void)id;
+}
+
+static char *ids_print(void *state, int objtype, IDTYPE id)
+{
+    dg_ids *t = state;
+    (void)objtype;
+    return id % 2 == 0 && id / 2 < t->n ? t->names[id / 2] : NULL;
+}
+
+/* The names go with the graph's string dictionary, which agclose frees. */
+static void ids_close(void *state)
+{
+    dg_ids *t = state;
+    free(t->names);
+    free(t);
+}
+
+static void ids_register(void *state, int objtype, void *obj)
+{
+    (void)state;
+    (void)objtype;
+    (void)obj;
+}
+
+static Agiddisc_t dg_id_disc = {ids_open, ids_map, ids_alloc, ids_free, ids_print, ids_close,
+                                ids_register};
+
 Agraph_t *dg_graph_open(const char *name)
 {
-    Agraph_t *g = agopen((char *)name, Agdirected, NULL);
+    static Agdisc_t disc;
+    disc.mem = &AgMemDisc;
+    disc.id = &dg_id_disc;
+    disc.io = &AgIoDisc;
+    Agraph_t *g = agopen((char *)name, Agdirected, &disc);
     if (!g)
         abort();
     return g;
