@@ -1,5 +1,5 @@
 /*
- * decoder.c: a small decoder-only transformer written the way C inference
+ * decoder_structs.c: a small decoder-only transformer written the way C inference
  * code is written (llama2.c's run.c is the model): a Config struct, a
  * TransformerWeights struct with per-layer arrays of handles, a RunState
  * allocated once with a KV cache per layer, and init / forward / free
@@ -8,8 +8,8 @@
  * analysis follows every handle through the structs, the arrays and the
  * pointers, and `tensorlint verify` agrees with the run on every row.
  *
- *   build/tools/tensorlint report samples/models/decoder.c
- *   build/tools/tensorlint verify samples/models/decoder.c
+ *   build/tools/tensorlint report samples/models/decoder_structs.c
+ *   build/tools/tensorlint verify samples/models/decoder_structs.c
  */
 #include <stdio.h>
 #include <stdlib.h>
