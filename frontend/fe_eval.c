@@ -203,6 +203,11 @@ static ir_expr *fe_conversion(fe_ctx *fx, CXCursor inner)
         return fe_unknown_effects(fx, inner, "float expression");
     if (fe_type_is_tensor(t))
         return fe_handle_truth(fx, inner);
+    if (fe_type_is_pointer(t)) { /* p as a condition: p != NULL */
+        ir_ptr *null = ir_alloc(fx->u, sizeof *null);
+        null->kind = IR_PTR_NULL;
+        return ir_expr_ptr_cmp(fx->u, fe_loc(fx, inner), IR_OP_NE, fe_lower_ptr(fx, inner), null);
+    }
     if (fe_type_kind(t) != IR_VAR_INT && clang_getCanonicalType(t).kind != CXType_Invalid)
         return fe_unknown_effects(fx, inner, "pointer value");
     /* the conversion did not fold, so neither does its operand */
@@ -249,6 +254,11 @@ static ir_expr *fe_binary(fe_ctx *fx, CXCursor c)
     bool tb = fe_type_is_tensor(clang_getCursorType(kids[1]));
     if ((ta || tb) && (op == IR_OP_EQ || op == IR_OP_NE))
         return fe_handle_compare(fx, c, kids[0], kids[1], op);
+    bool pa = fe_type_is_pointer(clang_getCursorType(kids[0])) || fe_expr_is_array(kids[0]);
+    bool pb = fe_type_is_pointer(clang_getCursorType(kids[1])) || fe_expr_is_array(kids[1]);
+    if ((pa || pb) && op >= IR_OP_LT && op <= IR_OP_NE)
+        return ir_expr_ptr_cmp(fx->u, fe_loc(fx, c), op, fe_lower_ptr(fx, kids[0]),
+                               fe_lower_ptr(fx, kids[1]));
     if (fe_type_is_float(clang_getCursorType(kids[0])) ||
         fe_type_is_float(clang_getCursorType(kids[1])))
         return fe_unknown_effects(fx, c, "float expression");

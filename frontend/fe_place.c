@@ -648,8 +648,12 @@ void fe_external_pointer_arg(fe_ctx *fx, CXCursor call, const char *callee, int 
     if ((strcmp(callee, "memcpy") == 0 || strcmp(callee, "memmove") == 0) && i == 0 &&
         clang_Cursor_getNumArguments(call) == 3) {
         ir_ptr *src = fe_lower_ptr(fx, clang_Cursor_getArgument(call, 1));
-        if (src->kind == IR_PTR_ADDR && !src->offset) {
-            fe_copy(fx, loc, target, src->place);
+        ir_place *from = src->kind == IR_PTR_ADDR && !src->offset ? src->place
+                         : src->kind == IR_PTR_LOAD ? fe_place_deref(fx, src->place, src->offset, arg)
+                                                    : NULL;
+        if (from) {
+            fe_copy(fx, loc, target, from);
+            fx->cur->stmts[fx->cur->n_stmts - 1]->copy.arrays = true;
             return;
         }
     }

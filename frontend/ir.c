@@ -233,6 +233,15 @@ ir_expr *ir_expr_unknown(ir_unit *u, ir_loc loc, const char *reason)
     return e;
 }
 
+ir_expr *ir_expr_ptr_cmp(ir_unit *u, ir_loc loc, ir_op op, const ir_ptr *a, const ir_ptr *b)
+{
+    ir_expr *e = ir_expr_new(u, IR_EXPR_PTR_CMP, loc);
+    e->op = op;
+    e->pa = a;
+    e->pb = b;
+    return e;
+}
+
 ir_expr *ir_expr_place(ir_unit *u, ir_loc loc, const ir_place *p)
 {
     ir_expr *e = ir_expr_new(u, IR_EXPR_PLACE, loc);
@@ -374,6 +383,7 @@ bool ir_expr_eval(const ir_expr *e, const ir_env *env, int64_t *out)
     case IR_EXPR_QUERY:
     case IR_EXPR_TENSOR_NULL: return env && env->query && env->query(env->ctx, e, out);
     case IR_EXPR_PLACE: return env && env->place && env->place(env->ctx, e->place, out);
+    case IR_EXPR_PTR_CMP: return env && env->ptr_cmp && env->ptr_cmp(env->ctx, e, out);
     case IR_EXPR_UNKNOWN: return false;
     }
     return false;
@@ -497,6 +507,13 @@ void ir_expr_print(FILE *out, const ir_unit *u, const ir_expr *e)
         break;
     case IR_EXPR_UNKNOWN: fprintf(out, "?(%s)", e->reason ? e->reason : ""); break;
     case IR_EXPR_PLACE: ir_place_print(out, u, e->place); break;
+    case IR_EXPR_PTR_CMP:
+        fputc('(', out);
+        ir_ptr_print(out, u, e->pa);
+        fprintf(out, " %s ", ir_op_name(e->op));
+        ir_ptr_print(out, u, e->pb);
+        fputc(')', out);
+        break;
     }
 }
 

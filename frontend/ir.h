@@ -129,6 +129,7 @@ typedef enum ir_expr_kind {
     IR_EXPR_QUERY,       /* an API query on tensor var (and var2), with argument a */
     IR_EXPR_TENSOR_NULL, /* 1 when the handle in tensor var is null, else 0 */
     IR_EXPR_PLACE,       /* read of the integer held in place */
+    IR_EXPR_PTR_CMP,     /* pa op pb on two pointer values (== != < <= > >=) */
     IR_EXPR_UNKNOWN      /* not computable by the front end; reason says why */
 } ir_expr_kind;
 
@@ -173,6 +174,7 @@ struct ir_expr {
     ir_expr *a, *b, *c; /* operands; QUERY: a is the integer argument or NULL */
     const char *reason; /* UNKNOWN: "call of f()", "non-const global g", "float expression" */
     const ir_place *place; /* PLACE */
+    const ir_ptr *pa, *pb; /* PTR_CMP */
 };
 
 /* ---- API call arguments, classified by the op's signature letter ---- */
@@ -304,6 +306,7 @@ struct ir_stmt {
         } store;
         struct {
             ir_place *dst, *src;
+            bool arrays; /* memcpy: dst and src are element pointers; copy their arrays */
         } copy;
         struct {
             ir_place *dst;
@@ -414,6 +417,7 @@ ir_expr *ir_expr_query(ir_unit *u, ir_loc loc, ir_query q, int var, int var2, ir
 ir_expr *ir_expr_tensor_null(ir_unit *u, ir_loc loc, int var);
 ir_expr *ir_expr_unknown(ir_unit *u, ir_loc loc, const char *reason);
 ir_expr *ir_expr_place(ir_unit *u, ir_loc loc, const ir_place *p);
+ir_expr *ir_expr_ptr_cmp(ir_unit *u, ir_loc loc, ir_op op, const ir_ptr *a, const ir_ptr *b);
 
 ir_block *ir_block_new(ir_unit *u);
 ir_stmt *ir_stmt_new(ir_unit *u, ir_stmt_kind kind, ir_loc loc); /* fields zeroed, vars IR_NO_VAR */
@@ -435,6 +439,7 @@ typedef struct ir_env {
     bool (*query)(void *ctx, const ir_expr *q, int64_t *out);
     bool (*place)(void *ctx, const ir_place *p, int64_t *out); /* may be NULL */
     void *ctx;
+    bool (*ptr_cmp)(void *ctx, const ir_expr *e, int64_t *out); /* may be NULL */
 } ir_env;
 
 /* Evaluate e; false when any value it needs is unknown.  env may be NULL

@@ -80,7 +80,7 @@ static bool env_query(void *ctx, const ir_expr *q, int64_t *out)
 
 bool an_eval(an_ctx *cx, const ir_expr *e, int64_t *out)
 {
-    ir_env env = {env_var, env_query, env_place, cx};
+    ir_env env = {env_var, env_query, env_place, cx, an_ptr_compare};
     return e && ir_expr_eval(e, &env, out);
 }
 

@@ -660,6 +660,15 @@ static void exec_copy(an_ctx *cx, const ir_stmt *s)
         an_mem_fill(cx, &dst, false, s->loc.line, s->loc.col);
         return;
     }
+    if (s->copy.arrays && dst.elem && src.elem) { /* memcpy of arrays from their first elements */
+        if (dst.key[dst.n - 1] != 0 || src.key[src.n - 1] != 0) {
+            place_not_followed(cx, s, s->copy.dst, "a copy between parts of arrays", "the bytes of");
+            an_mem_fill(cx, &dst, false, s->loc.line, s->loc.col);
+            return;
+        }
+        dst.n--;
+        src.n--;
+    }
     an_mem_copy(cx, &dst, &src, s->loc.line, s->loc.col);
 }
 

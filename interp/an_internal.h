@@ -187,6 +187,8 @@ void an_mem_write(an_ctx *cx, const an_loc *l, const an_cell *c);
 int an_mem_handle(an_ctx *cx, const an_loc *l);
 bool an_mem_int(an_ctx *cx, const an_loc *l, int64_t *out);
 bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out);
+/* e (IR_EXPR_PTR_CMP) on the current state: false when not known. */
+bool an_ptr_compare(void *cx, const ir_expr *e, int64_t *out);
 int an_ptr_intern(an_ctx *cx, const an_loc *l);
 void an_mem_fill(an_ctx *cx, const an_loc *l, bool zero, int line, int col);
 void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int col);

@@ -412,6 +412,37 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out)
     return true;
 }
 
+/* Two pointers compare when both are null or known: equal locations are
+ * equal; elements of one array are ordered by index.  Anything else (two
+ * objects, a pointer not followed) is not known. */
+bool an_ptr_compare(void *ctx, const ir_expr *e, int64_t *out)
+{
+    an_ctx *cx = ctx;
+    an_cell a, b;
+    if (!an_ptr_eval(cx, e->pa, &a) || !an_ptr_eval(cx, e->pb, &b) || !a.known || !b.known)
+        return false;
+    int64_t d; /* a - b in elements */
+    if (a.ptr < 0 || b.ptr < 0) {
+        if (e->op != IR_OP_EQ && e->op != IR_OP_NE)
+            return false;
+        d = a.ptr == b.ptr ? 0 : 1;
+    } else {
+        const an_loc *x = &cx->ptrs[a.ptr], *y = &cx->ptrs[b.ptr];
+        an_loc xp = *x, yp = *y;
+        if (an_loc_eq(x, y)) {
+            d = 0;
+        } else if (x->n > 0 && x->n == y->n && x->elem && y->elem &&
+                   (xp.n--, yp.n--, an_loc_eq(&xp, &yp))) {
+            d = x->key[x->n - 1] - y->key[y->n - 1];
+        } else if (e->op == IR_OP_EQ || e->op == IR_OP_NE) {
+            d = 1; /* two different objects */
+        } else {
+            return false;
+        }
+    }
+    return ir_op_binary(e->op, d, 0, out);
+}
+
 /* ---- whole objects ---- */
 
 #define MAX_DROPPED 64
