@@ -94,7 +94,8 @@ static ir_place *fe_place_extend(fe_ctx *fx, const ir_place *base, ir_step step,
     p->var = base->var;
     p->n_steps = base->n_steps + 1;
     p->steps = ir_alloc(fx->u, sizeof *p->steps * (size_t)p->n_steps);
-    memcpy(p->steps, base->steps, sizeof *p->steps * (size_t)base->n_steps);
+    if (base->n_steps)
+        memcpy(p->steps, base->steps, sizeof *p->steps * (size_t)base->n_steps);
     p->steps[base->n_steps] = step;
     p->text = fe_text(fx, c);
     return p;

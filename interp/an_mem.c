@@ -151,7 +151,8 @@ void an_mem_copy_into(an_mem *dst, const an_mem *src)
     dst->n = src->n;
     dst->cap = src->n;
     dst->e = xrealloc(dst->e, sizeof *dst->e * (size_t)(src->n + 1));
-    memcpy(dst->e, src->e, sizeof *src->e * (size_t)src->n);
+    if (src->n)
+        memcpy(dst->e, src->e, sizeof *src->e * (size_t)src->n);
     dst->index_cap = src->index_cap;
     dst->index = xrealloc(dst->index, sizeof *dst->index * (size_t)(src->index_cap + 1));
     if (src->index_cap)
