@@ -156,11 +156,27 @@ int fe_literal_parts(fe_ctx *fx, CXCursor init, CXCursor *elems, int max, int *n
     return (int)n;
 }
 
+/* A tl_ints held in memory (a struct field, a parameter, an array
+ * element): its count and values are read when the call runs. */
+static bool fe_ints_in_place(fe_ctx *fx, CXCursor arg, ir_arg *out)
+{
+    const char *why;
+    CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+    ir_place *p = fe_lower_place(fx, arg, &why);
+    if (!p)
+        return false;
+    out->n = IR_INTS_IN_PLACE;
+    out->place = p;
+    out->key_n = clang_Type_getOffsetOf(t, "n");
+    out->key_v = clang_Type_getOffsetOf(t, "v");
+    return out->key_n >= 0 && out->key_v >= 0;
+}
+
 static void fe_arg_ints(fe_ctx *fx, CXCursor arg, ir_arg *out)
 {
     CXCursor init = fe_literal_init(arg), elems[FE_MAX_ELEMS];
     if (clang_Cursor_isNull(init)) {
-        if (!fe_ints_arg(fx, arg, out)) {
+        if (!fe_ints_arg(fx, arg, out) && !fe_ints_in_place(fx, arg, out)) {
             out->n = -1;
             out->reason = fe_not_literal(fx, arg, "tl_ints");
         }
@@ -316,6 +332,50 @@ static bool fe_call_has_tensors(CXCursor call)
     return false;
 }
 
+/* Is arg a tl_ints variable whose elements the front end tracks? */
+static bool fe_ints_arg_var(fe_ctx *fx, CXCursor arg)
+{
+    ir_arg probe;
+    return fe_ints_arg(fx, arg, &probe) && probe.n >= 0;
+}
+
+/* A place of a temporary object plus one field step (and an index). */
+static ir_place *fe_temp_field(fe_ctx *fx, int tmp, int64_t key, const char *name, ir_expr *index)
+{
+    ir_place *p = ir_alloc(fx->u, sizeof *p);
+    p->var = tmp;
+    p->n_steps = index ? 2 : 1;
+    p->steps = ir_alloc(fx->u, sizeof *p->steps * 2);
+    p->steps[0] = (ir_step){.kind = IR_STEP_FIELD, .key = key, .name = name};
+    if (index)
+        p->steps[1] = (ir_step){.kind = IR_STEP_INDEX, .index = index};
+    p->text = name;
+    return p;
+}
+
+/* A struct value that is no place (a compound literal such as TL_SHAPE(2, 3),
+ * a tracked tl_ints variable): a temporary object holding it, passed by value. */
+static ir_place *fe_record_temp(fe_ctx *fx, CXCursor arg)
+{
+    ir_loc loc = fe_loc(fx, arg);
+    int tmp = ir_var_new(fx->u, "<tmp>", IR_VAR_OTHER, fx->func, loc);
+    fx->u->vars[tmp].is_temp = true;
+    ir_place *p = fe_place_of_var(fx, tmp);
+    CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+    ir_arg elems;
+    if (!fe_type_is_ints(t) || !fe_ints_arg(fx, arg, &elems) || elems.n < 0) {
+        fe_init_place(fx, p, clang_getCursorType(arg), arg);
+        return p;
+    }
+    int64_t key_n = clang_Type_getOffsetOf(t, "n"), key_v = clang_Type_getOffsetOf(t, "v");
+    fe_fill(fx, loc, p, true, NULL);
+    fe_store_int(fx, loc, fe_temp_field(fx, tmp, key_n, "n", NULL), ir_expr_const(fx->u, loc, elems.n));
+    for (int k = 0; k < elems.n; k++)
+        fe_store_int(fx, loc, fe_temp_field(fx, tmp, key_v, "v", ir_expr_const(fx->u, loc, k)),
+                     elems.exprs[k]);
+    return p;
+}
+
 static void fe_uarg_lower(fe_ctx *fx, CXCursor arg, ir_uarg *out)
 {
     const char *why;
@@ -328,8 +388,11 @@ static void fe_uarg_lower(fe_ctx *fx, CXCursor arg, ir_uarg *out)
         out->expr = fe_lower_int(fx, arg);
     else if (fe_type_is_pointer(t) || fe_expr_is_array(arg))
         out->ptr = fe_lower_ptr(fx, arg);
-    else if (fe_type_is_record(t) && !fe_type_is_ints(t) && (out->place = fe_lower_place(fx, arg, &why)))
+    else if (fe_type_is_record(t) && !(fe_type_is_ints(t) && fe_ints_arg_var(fx, arg)) &&
+             (out->place = fe_lower_place(fx, arg, &why)))
         ;
+    else if (fe_type_is_record(t))
+        out->place = fe_record_temp(fx, arg);
     else
         fe_lower_effects(fx, arg);
 }

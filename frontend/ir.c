@@ -566,6 +566,11 @@ static void ir_arg_print(FILE *out, const ir_unit *u, const ir_arg *a)
     case IR_ARG_TENSOR: ir_var_print(out, u, a->var); break;
     case IR_ARG_INTS:
     case IR_ARG_LIST:
+        if (a->kind == IR_ARG_INTS && a->n == IR_INTS_IN_PLACE) {
+            fputs("ints in ", out);
+            ir_place_print(out, u, a->place);
+            break;
+        }
         if (a->n < 0) {
             fprintf(out, "?(%s)", a->reason ? a->reason : "");
             break;

@@ -183,7 +183,8 @@ typedef enum ir_arg_kind {
     IR_ARG_TENSOR = 't', /* var */
     IR_ARG_LIST = 'L',   /* n vars (n is -1 when the list is not a TL_LIST literal) */
     IR_ARG_INTS = 'S',   /* n exprs: a TL_SHAPE literal, or the elements of a tl_ints
-                          * variable; n is -1 when unknown (reason says why) */
+                          * variable; n is -1 when unknown (reason says why), and
+                          * IR_INTS_IN_PLACE when a tl_ints object in memory holds them */
     IR_ARG_INT = 'i',    /* expr */
     IR_ARG_BOOL = 'b',   /* expr */
     IR_ARG_DOUBLE = 'f', /* known, value */
@@ -191,6 +192,8 @@ typedef enum ir_arg_kind {
     IR_ARG_DEVICE = 'v', /* expr (tl_device value) */
     IR_ARG_FORMAT = 'm'  /* expr (tl_format value) */
 } ir_arg_kind;
+
+#define IR_INTS_IN_PLACE (-2) /* ir_arg.n: read count and values from place when the call runs */
 
 typedef struct ir_arg {
     ir_arg_kind kind;
@@ -202,6 +205,8 @@ typedef struct ir_arg {
     bool known;         /* DOUBLE: value is known */
     double value;       /* DOUBLE */
     const char *reason; /* INTS/LIST with n == -1, DOUBLE not known: why */
+    ir_place *place;    /* INTS with n == IR_INTS_IN_PLACE: a tl_ints object */
+    int64_t key_n, key_v; /* its fields n and v (bit offsets, as field steps key them) */
 } ir_arg;
 
 /* An argument of a call of a user function, by the parameter's kind. */

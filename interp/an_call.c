@@ -157,8 +157,46 @@ static void int_arg(an_ctx *cx, call_args *a, const ir_expr *e, int64_t *out)
                            e && e->kind == IR_EXPR_UNKNOWN && e->reason ? e->reason : "");
 }
 
+/* A tl_ints object in memory: its count, then its values. */
+static void ints_in_place(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out)
+{
+    an_loc l, f;
+    int64_t n, v;
+    const char *why = NULL;
+    out->n = 0;
+    if (!an_place_loc(cx, arg->place, &l, NULL, &why) || l.n + 2 > AN_MAX_PATH) {
+        a->known = false;
+        a->why = a->why ? a->why : an_strfmt("a shape is not known: %s", why ? why : arg->place->text);
+        return;
+    }
+    f = l;
+    f.key[f.n++] = arg->key_n;
+    if (!an_mem_int(cx, &f, &n) || n < 0 || n > TL_MAX_DIMS) {
+        a->known = false;
+        a->why = a->why ? a->why : an_strfmt("the count of %s is not known", arg->place->text);
+        return;
+    }
+    out->n = (int)n;
+    f = l;
+    f.key[f.n++] = arg->key_v;
+    f.n++;
+    for (int k = 0; k < out->n; k++) {
+        f.key[f.n - 1] = k;
+        if (an_mem_int(cx, &f, &v)) {
+            out->v[k] = v;
+        } else {
+            a->known = false;
+            a->why = a->why ? a->why : an_strfmt("a value of %s is not known", arg->place->text);
+        }
+    }
+}
+
 static void ints_arg(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out)
 {
+    if (arg->n == IR_INTS_IN_PLACE) {
+        ints_in_place(cx, a, arg, out);
+        return;
+    }
     out->n = arg->n < 0 ? 0 : arg->n;
     if (arg->n > TL_MAX_DIMS) { /* the runtime rejects it: an error, not an unknown */
         a->too_many = arg->n;
