@@ -317,6 +317,8 @@ static int misfit(const walk *w, const an_event *e, const json_t *rec)
     return n;
 }
 
+/* Calls of one line matched as a set at most (a longer run of calls on one
+ * line, a loop written on one line, is matched in order, as before). */
 #define GROUP_MAX 64
 
 /* The predicted calls from event i that share its line (other events on the
