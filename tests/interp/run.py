@@ -51,7 +51,7 @@ Annotations (in // comments; several may share a line):
       `bytes_are_lower_bounds` (every byte total is a lower bound).
       peak-line=? : no peak line.
 
-  BYTES: an integer, or with a binary suffix: 24, 1.5KiB, 2 MiB (no space).
+  BYTES: an integer, or with a binary suffix and no space: 24, 1.5KiB, 2MiB.
 
   // expect-warning {{text}} [check]
   // expect-error {{text}} [check]
@@ -562,8 +562,8 @@ def check_file(tool, path):
             wrong = run_verify(tool, path, ann, rep, lines, errors, name)
             if wrong:  # the test itself is wrong: xfail does not excuse it
                 print(f"FAIL {name}: expectations that the run contradicts")
-                for e in wrong:
-                    print("  " + e)
+                for e in wrong + errors:
+                    print("  " + e.replace("\n", "\n  "))
                 return False
     except Bad as e:
         print(f"ERROR {name}: bad annotation: {e}")
