@@ -317,13 +317,15 @@ static int misfit(const walk *w, const an_event *e, const json_t *rec)
     return n;
 }
 
-/* Calls of one line matched as a set at most (a longer run of calls on one
- * line, a loop written on one line, is matched in order, as before). */
+/* Calls of one full expression matched as a set at most (a longer one is
+ * matched in order). */
 #define GROUP_MAX 64
 
-/* The predicted calls from event i that share its line (other events on the
- * line between them are passed over): their event indexes in *ids.  Stops at
- * an error or a poisoned call, which are matched one by one. */
+/* The predicted calls from event i that share its line, one execution of it
+ * (other events on the line between them are passed over; a column seen
+ * again is the line's next execution, a loop written on one line): their
+ * event indexes in *ids.  Stops at an error or a poisoned call, which are
+ * matched one by one. */
 static int line_group(const walk *w, const an_func_report *root, int64_t i, int64_t *ids)
 {
     const an_event *e0 = &w->r->events[i];
@@ -336,6 +338,9 @@ static int line_group(const walk *w, const an_func_report *root, int64_t i, int6
             continue;
         if (e->error || e->poison)
             break;
+        for (int k = 0; k < n; k++)
+            if (w->r->events[ids[k]].col == e->col)
+                return n;
         ids[n++] = j;
     }
     return n;
@@ -380,6 +385,17 @@ static bool match_reordered(const walk *w, const int64_t *ids, int n, const trac
     return true;
 }
 
+/* Some call of the group runs for the first time (its row will be printed). */
+static bool group_first_seen(const walk *w, const int64_t *ids, int n)
+{
+    for (int j = 0; j < n; j++) {
+        int v = w->r->events[ids[j]].value;
+        if (v >= 0 && !w->site_done[v])
+            return true;
+    }
+    return false;
+}
+
 /* Walks the root's CALL events beside the trace; returns the next trace index. */
 static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
 {
@@ -396,8 +412,10 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
         }
         int n = e->error ? 0 : line_group(w, root, i, ids);
         if (n > 1 && match_reordered(w, ids, n, t, k, pair)) {
-            fprintf(w->out, "  (line %d: the run made these %d calls in another order, which C "
-                    "leaves unspecified; live bytes compared after the last)\n", e->line, n);
+            if (group_first_seen(w, ids, n)) /* said once, above the rows */
+                fprintf(w->out, "  (line %d: the run made these %d calls in another order, "
+                        "which C leaves unspecified; live bytes compared after the last)\n",
+                        e->line, n);
             for (int j = 0; j < n; j++) /* the last predicted call meets the last measured live */
                 compare_call(w, &w->r->events[ids[j]], t->rec[pair[j]],
                              j == n - 1 ? t->rec[k + n - 1] : NULL);

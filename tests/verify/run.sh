@@ -111,6 +111,20 @@ C
 expect one-expression 0 "$agree" -- "$tool" verify "$work/one_expression.c"
 expect one-expression-reordered 0 "line 9: the run made these 3 calls in another order" -- \
   "$tool" verify "$work/one_expression.c"
+# ... also when the line is a loop body, each execution its own set
+cat >"$work/one_line_loop.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *a = tl_ones(TL_SHAPE(2, 3), TL_F32, TL_CPU);
+    tl_tensor *b = tl_ones(TL_SHAPE(3), TL_F32, TL_CPU);
+    for (int i = 0; i < 30; i++) { tl_tensor *y = tl_add(tl_mul(a, b), tl_exp(b)); tl_release(y); }
+    tl_release(a);
+    tl_release(b);
+    return 0;
+}
+C
+expect one-line-loop 0 "verify: 92 calls .* 0 disagreements$" -- "$tool" verify "$work/one_line_loop.c"
 # ... and a wrong prediction on such a line is still caught (after its last call)
 expect one-expression-perturbed 1 "live bytes +predicted 689, measured 688" -- \
   "$tool" verify --test-perturb-line=9 "$work/one_expression.c"
