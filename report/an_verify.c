@@ -396,6 +396,21 @@ static bool group_first_seen(const walk *w, const int64_t *ids, int n)
     return false;
 }
 
+/* The calls ids[] met by the run's records pair[] (taken in another order):
+ * live bytes only after the set, the last predicted call against the run's
+ * record k_last. */
+static void compare_reordered(walk *w, const int64_t *ids, const int64_t *pair, int n,
+                              const trace *t, int64_t k_last)
+{
+    if (group_first_seen(w, ids, n)) /* said once, above the rows */
+        fprintf(w->out, "  (line %d: the run made these %d calls in another order, which C "
+                "leaves unspecified; live bytes compared after the last)\n",
+                w->r->events[ids[0]].line, n);
+    for (int j = 0; j < n; j++)
+        compare_call(w, &w->r->events[ids[j]], t->rec[pair[j]],
+                     j == n - 1 ? t->rec[k_last] : NULL);
+}
+
 /* Walks the root's CALL events beside the trace; returns the next trace index. */
 static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
 {
@@ -412,13 +427,7 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
         }
         int n = e->error ? 0 : line_group(w, root, i, ids);
         if (n > 1 && match_reordered(w, ids, n, t, k, pair)) {
-            if (group_first_seen(w, ids, n)) /* said once, above the rows */
-                fprintf(w->out, "  (line %d: the run made these %d calls in another order, "
-                        "which C leaves unspecified; live bytes compared after the last)\n",
-                        e->line, n);
-            for (int j = 0; j < n; j++) /* the last predicted call meets the last measured live */
-                compare_call(w, &w->r->events[ids[j]], t->rec[pair[j]],
-                             j == n - 1 ? t->rec[k + n - 1] : NULL);
+            compare_reordered(w, ids, pair, n, t, k + n - 1);
             k += n;
             i = ids[n - 1];
             continue;
