@@ -354,6 +354,7 @@ class Trace:
 
     def __init__(self, path):
         self.first, self.count, self.alloc, self.free = {}, {}, {}, {}
+        self.storages = {}  # (line, op) -> storages of every execution
         self.moved, self.calls, self.exit, self.records = 0, 0, None, []
         with open(path, encoding="utf-8") as f:
             for text in f:
@@ -362,6 +363,7 @@ class Trace:
                     key = (r["line"], r["op"])
                     self.count[key] = self.count.get(key, 0) + 1
                     self.first.setdefault(key, r)
+                    self.storages.setdefault(key, set()).add(r["storage"])
                     self.moved += r.get("read_bytes", 0) + r.get("written_bytes", 0)
                     self.calls += 1
                     self.records.append(r)
@@ -416,9 +418,9 @@ def check_value_run(tr, rep, target, name, pairs, errors, where):
         if key in ("view-of", "same-storage"):
             other = rep.named(val, target) if rep else None
             okeys = tr.at(other["line"], other["op"]) if other else []
-            if okeys and tr.first[okeys[0]]["storage"] != r["storage"]:
+            if okeys and r["storage"] not in tr.storages[okeys[0]]:
                 errors.append(f"{where}: {key}={val}: in the run, line {target} uses storage "
-                              f"{r['storage']}, {val} storage {tr.first[okeys[0]]['storage']}")
+                              f"{r['storage']}, {val} storages {sorted(tr.storages[okeys[0]])}")
             if key == "view-of" and r["kind"] != "view":
                 errors.append(f"{where}: view-of={val}: in the run, line {target} is {r['kind']}")
             continue
