@@ -149,6 +149,8 @@ typedef struct an_func_report {
     bool unknown_bytes;     /* some total below is not exact (bound says which) */
     unsigned bound;         /* AN_BOUND_* of the totals that are bounds, not exact */
     bool sizes_unknown;     /* some storage it counts has a size not known statically */
+    bool bound_not_lower;   /* a bound comes from something else than such a size: it
+                               is not a lower bound */
     int64_t cuda_allocated_peak; /* bytes: peak of CUDA block bytes (roots only) */
     int64_t cuda_reserved_peak;  /* bytes: peak of CUDA segment bytes the allocator holds */
     int64_t cuda_reserved_end;   /* bytes: segments still reserved when the function returns */

@@ -190,12 +190,11 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
         cuda_alloc(cx, s);
     cx->live_storage[s->id] = true;
     r->n_storages++;
-    if (nbytes < 0) {
-        an_mark_bound(cx);
-        for (int k = 0; k < cx->depth; k++) {
-            an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
-            if (fr)
-                fr->sizes_unknown = true;
+    for (int k = 0; nbytes < 0 && k < cx->depth; k++) { /* counted as 0: totals are lower bounds */
+        an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
+        if (fr) {
+            fr->sizes_unknown = fr->unknown_bytes = true;
+            fr->bound = AN_BOUND_ALL;
         }
     }
     if (nbytes > 0)
@@ -287,6 +286,7 @@ void an_mark_bound_of(an_ctx *cx, unsigned which)
         if (fr) {
             fr->bound |= which;
             fr->unknown_bytes = true;
+            fr->bound_not_lower = true;
         }
     }
 }

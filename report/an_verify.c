@@ -2,9 +2,20 @@
  * an_verify.c: the agreement between a static report and a run's trace
  * (see an_verify.h for the rules).  The trace is read with Jansson, one
  * record per line; a line that does not parse ends the trace (a truncated
- * trace is reported, never guessed past).  Output: one row per compared
- * call site with "ok" or the fields that differ, each difference on its own
- * line with the predicted and the measured value, then the totals.
+ * trace is reported, never guessed past).  Output: one row per call site
+ * with "ok", "not compared" (the prediction is unknown: nothing to hold
+ * against the run, so it is never counted as agreement) or the fields that
+ * differ, each difference on its own line with the predicted and the
+ * measured value, then the totals.
+ *
+ * Calls in one full expression: C leaves the order of evaluation of
+ * function arguments and operands unspecified, so the calls the analysis
+ * lists for one line may appear in the trace in another order (printf of
+ * two tl_get, tl_add(tl_relu(a), tl_exp(a))).  A run of calls on one line
+ * is matched with the trace's run on that line as an unordered set: each
+ * predicted call takes the measured call of the same op that fits it best.
+ * Live bytes in between depend on the order and are compared after the
+ * last call of the run only.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "an_verify.h"
@@ -94,6 +105,7 @@ typedef struct walk {
     char *diffs;                   /* differences of the current row */
     size_t diffs_len;
     FILE *diff_out;
+    bool row_unknown;              /* the current row's layout was not compared */
 } walk;
 
 static void diff(walk *w, const char *field, const char *fmt_pred, const char *meas)
@@ -144,6 +156,7 @@ static void compare_layout(walk *w, const an_value *v, const json_t *rec)
     static const char *kinds[] = {"new", "view", "inplace", "none"};
     if (!v->known || v->error) {
         w->sum->unknown++;
+        w->row_unknown = true;
         return;
     }
     compare_text(w, "shape", ints_text(v->l.ndim, v->l.shape),
@@ -199,23 +212,29 @@ static bool sizes_known(const walk *w)
 static void compare_live(walk *w, const an_event *e, const json_t *rec)
 {
     int64_t pred = e->live_bytes + (e->line == w->opt->perturb_line ? 1 : 0);
+    if (!rec)
+        return;
     if (sizes_known(w))
         compare_int(w, "live bytes", pred, jint(rec, "live_bytes"));
+    else
+        w->sum->live_not_compared++;
 }
 
 static void print_row(walk *w, const an_event *e, const char *what)
 {
     fflush(w->diff_out);
     fprintf(w->out, "  %5d  %-14s %s\n", e->line, mt_ops[e->op].name,
-            w->diffs_len ? "MISMATCH" : what);
+            w->diffs_len ? "MISMATCH" : w->row_unknown ? "not compared (prediction unknown)" : what);
     if (w->diffs_len)
         fputs(w->diffs, w->out);
     rewind(w->diff_out);
     w->diffs_len = 0;
     w->diffs[0] = '\0';
+    w->row_unknown = false;
 }
 
-static void compare_call(walk *w, const an_event *e, const json_t *rec)
+/* live: the record whose live bytes follow this call (NULL: not compared here). */
+static void compare_call(walk *w, const an_event *e, const json_t *rec, const json_t *live)
 {
     bool first = e->value >= 0 && !w->site_done[e->value];
     w->sum->calls++;
@@ -224,9 +243,10 @@ static void compare_call(walk *w, const an_event *e, const json_t *rec)
         compare_layout(w, &w->r->values[e->value], rec);
     }
     compare_storage(w, e, rec);
-    compare_live(w, e, rec);
+    compare_live(w, e, live);
     if (first || w->diffs_len || ftell(w->diff_out) > 0)
         print_row(w, e, "ok");
+    w->row_unknown = false;
 }
 
 /* A predicted error meets a measured one at the same line, or not. */
@@ -270,10 +290,133 @@ static void report_divergence(walk *w, const an_event *e, const json_t *rec)
     free(ran);
 }
 
+/* How far a measured call is from a predicted one, without comparing:
+ * layout fields that differ (first execution of a known value) plus storage
+ * ids that the mapping so far contradicts. */
+static int misfit(const walk *w, const an_event *e, const json_t *rec)
+{
+    int n = 0;
+    if (e->value >= 0 && !w->site_done[e->value]) {
+        const an_value *v = &w->r->values[e->value];
+        if (v->known && !v->error) {
+            const json_t *shape = json_object_get(rec, "shape");
+            const json_t *strides = json_object_get(rec, "strides");
+            n += (int)json_array_size(shape) != v->l.ndim;
+            for (int d = 0; d < v->l.ndim && d < (int)json_array_size(shape); d++) {
+                n += json_integer_value(json_array_get(shape, (size_t)d)) != v->l.shape[d];
+                n += json_integer_value(json_array_get(strides, (size_t)d)) != v->l.strides[d];
+            }
+            n += jint(rec, "offset") != v->l.offset;
+            n += strcmp(jstr(rec, "dtype"), mt_dtype_name(v->l.dtype)) != 0;
+        }
+    }
+    int64_t tr = jint(rec, "storage");
+    if (e->storage >= 0 && tr >= 0 && e->op != MT_OP_get) {
+        n += w->an_to_tr[e->storage] >= 0 && w->an_to_tr[e->storage] != tr;
+        n += tr < w->n_tr_ids && w->tr_to_an[tr] >= 0 && w->tr_to_an[tr] != e->storage;
+    }
+    return n;
+}
+
+/* Calls of one full expression matched as a set at most (a longer one is
+ * matched in order). */
+#define GROUP_MAX 64
+
+/* The predicted calls from event i that share its line, one execution of it
+ * (other events on the line between them are passed over; a column seen
+ * again is the line's next execution, a loop written on one line): their
+ * event indexes in *ids.  Stops at an error or a poisoned call, which are
+ * matched one by one. */
+static int line_group(const walk *w, const an_func_report *root, int64_t i, int64_t *ids)
+{
+    const an_event *e0 = &w->r->events[i];
+    int n = 0;
+    for (int64_t j = i; j < root->end_event && n < GROUP_MAX; j++) {
+        const an_event *e = &w->r->events[j];
+        if (e->func != e0->func || e->line != e0->line)
+            break;
+        if (e->kind != AN_EV_CALL)
+            continue;
+        if (e->error || e->poison)
+            break;
+        for (int k = 0; k < n; k++)
+            if (w->r->events[ids[k]].col == e->col)
+                return n;
+        ids[n++] = j;
+    }
+    return n;
+}
+
+/* Pairs the n predicted calls ids[] with the measured calls k..k+n-1 when
+ * those are the same calls in another order: pair[j] is the trace index of
+ * event ids[j].  False when they are not the same multiset (or are in the
+ * predicted order: nothing to reorder). */
+static bool match_reordered(const walk *w, const int64_t *ids, int n, const trace *t, int64_t k,
+                            int64_t *pair)
+{
+    bool used[GROUP_MAX] = {false}, in_order = true;
+    if (n < 2 || k + n > t->n)
+        return false;
+    for (int j = 0; j < n; j++) {
+        const an_event *e = &w->r->events[ids[j]];
+        const json_t *rec = t->rec[k + j];
+        if (strcmp(jstr(rec, "ev"), "call") != 0 || jint(rec, "line") != e->line)
+            return false;
+        in_order = in_order && same_site(e, rec);
+    }
+    if (in_order)
+        return false;
+    for (int j = 0; j < n; j++) {
+        const an_event *e = &w->r->events[ids[j]];
+        int best = -1, best_misfit = 0;
+        for (int c = 0; c < n; c++) {
+            if (used[c] || !same_site(e, t->rec[k + c]))
+                continue;
+            int m = misfit(w, e, t->rec[k + c]);
+            if (best < 0 || m < best_misfit) {
+                best = c;
+                best_misfit = m;
+            }
+        }
+        if (best < 0)
+            return false; /* the run made other calls on this line */
+        used[best] = true;
+        pair[j] = k + best;
+    }
+    return true;
+}
+
+/* Some call of the group runs for the first time (its row will be printed). */
+static bool group_first_seen(const walk *w, const int64_t *ids, int n)
+{
+    for (int j = 0; j < n; j++) {
+        int v = w->r->events[ids[j]].value;
+        if (v >= 0 && !w->site_done[v])
+            return true;
+    }
+    return false;
+}
+
+/* The calls ids[] met by the run's records pair[] (taken in another order):
+ * live bytes only after the set, the last predicted call against the run's
+ * record k_last. */
+static void compare_reordered(walk *w, const int64_t *ids, const int64_t *pair, int n,
+                              const trace *t, int64_t k_last)
+{
+    if (group_first_seen(w, ids, n)) /* said once, above the rows */
+        fprintf(w->out, "  (line %d: the run made these %d calls in another order, which C "
+                "leaves unspecified; live bytes compared after the last)\n",
+                w->r->events[ids[0]].line, n);
+    for (int j = 0; j < n; j++)
+        compare_call(w, &w->r->events[ids[j]], t->rec[pair[j]],
+                     j == n - 1 ? t->rec[k_last] : NULL);
+}
+
 /* Walks the root's CALL events beside the trace; returns the next trace index. */
 static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
 {
     int64_t k = 0;
+    int64_t ids[GROUP_MAX], pair[GROUP_MAX];
     for (int64_t i = root->first_event; i < root->end_event; i++) {
         const an_event *e = &w->r->events[i];
         if (e->kind != AN_EV_CALL)
@@ -281,6 +424,13 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
         const json_t *rec = k < t->n ? t->rec[k] : NULL;
         if (e->poison && rec) { /* after an error: whatever the run did is not compared */
             k++;
+            continue;
+        }
+        int n = e->error ? 0 : line_group(w, root, i, ids);
+        if (n > 1 && match_reordered(w, ids, n, t, k, pair)) {
+            compare_reordered(w, ids, pair, n, t, k + n - 1);
+            k += n;
+            i = ids[n - 1];
             continue;
         }
         if (!rec || !same_site(e, rec)) {
@@ -293,27 +443,32 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
             if (w->opt->run_failed && strcmp(jstr(rec, "ev"), "error") == 0 && k == t->n)
                 return k; /* the default handler ended the run at its error, as predicted */
         } else {
-            compare_call(w, e, rec);
+            compare_call(w, e, rec, rec);
         }
     }
     return k;
 }
 
-/* One byte total: a bound (the analysis could not follow something it
- * depends on) is shown, not compared. */
+/* One byte total.  An exact prediction must equal the run.  A bound (the
+ * analysis could not follow something it depends on) is not an agreement:
+ * a lower bound (only sizes not known statically, counted as 0) that the
+ * run falls below disagrees, any other bound is shown, not compared. */
 static void compare_total(walk *w, const char *what, int64_t pred, int64_t meas, bool bound,
-                          int line)
+                          bool lower, int line)
 {
     char a[32], b[32], at[32] = "";
     if (line > 0)
         snprintf(at, sizeof at, " (line %d)", line);
-    fprintf(w->out, "  %s %s predicted%s, %s measured%s\n", what, an_format_bytes(a, sizeof a, pred),
-            at, an_format_bytes(b, sizeof b, meas),
-            bound ? "  (a bound: not compared)" : pred == meas ? "" : "  MISMATCH");
-    if (bound)
-        return;
-    w->sum->fields++;
-    w->sum->mismatches += pred != meas;
+    bool bad = bound ? lower && meas < pred : pred != meas;
+    fprintf(w->out, "  %s %s%s predicted%s, %s measured%s\n", what, bound && lower ? "at least " : "",
+            an_format_bytes(a, sizeof a, pred), at, an_format_bytes(b, sizeof b, meas),
+            bad ? "  MISMATCH" : bound ? lower ? "  (a lower bound: not compared)"
+                                               : "  (a bound: not compared)" : "");
+    w->sum->mismatches += bad;
+    if (bound && !bad)
+        w->sum->totals_not_compared++;
+    else
+        w->sum->fields++;
 }
 
 static void compare_totals(walk *w, const an_func_report *root, const trace *t)
@@ -327,9 +482,10 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
     }
     int64_t end = jint(t->exit, "live_bytes"), peak = jint(t->exit, "peak_bytes");
     char what[64];
+    bool lower = root->sizes_unknown && !root->bound_not_lower;
     snprintf(what, sizeof what, "end of %s: live", root->name);
-    compare_total(w, what, root->end_live_bytes, end, root->bound & AN_BOUND_END, 0);
-    compare_total(w, "peak:", root->peak_live_bytes, peak, root->bound & AN_BOUND_PEAK,
+    compare_total(w, what, root->end_live_bytes, end, root->bound & AN_BOUND_END, lower, 0);
+    compare_total(w, "peak:", root->peak_live_bytes, peak, root->bound & AN_BOUND_PEAK, lower,
                   root->peak_line);
 }
 

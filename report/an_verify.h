@@ -4,12 +4,16 @@
  * The analyzer's event log of a root function and the trace's call and
  * error records are both in execution order; they are walked side by side.
  * For each pair: the call site (line, op) must match (else the control flow
- * diverged and the walk stops); on the first execution of a call site the
+ * diverged and the walk stops; calls on one line match as an unordered set,
+ * since C leaves the order within a full expression unspecified); on the
+ * first execution of a call site the
  * result's shape, strides, offset, dtype, device and kind are compared; on
  * every execution, which storage it uses (a bijection between the two runs'
  * storage ids), the bytes of a new storage, and live bytes after the call.
  * A predicted error must meet a measured error at the same line.  Last, the
- * run's end-of-program live bytes and peak are compared with the root's.
+ * run's end-of-program live bytes and peak are compared with the root's
+ * (where those are lower bounds, a run below them disagrees and one at or
+ * above them is not compared).  What was unknown is never counted as agreement.
  */
 #ifndef TL_AN_VERIFY_H
 #define TL_AN_VERIFY_H
@@ -29,7 +33,9 @@ typedef struct vf_summary {
     int64_t sites;         /* call sites whose first execution was compared */
     int64_t fields;        /* fields compared */
     int64_t mismatches;
-    int64_t unknown;       /* predictions the analyzer left unknown (not compared) */
+    int64_t unknown;       /* call sites whose prediction is unknown (not compared) */
+    int64_t live_not_compared;   /* calls whose live bytes were not compared (sizes unknown) */
+    int64_t totals_not_compared; /* end and peak predicted only as lower bounds, not exceeded */
     bool diverged;         /* the run took another path than the analysis */
     bool trace_truncated;  /* the trace has no exit record */
     bool ended_at_error;   /* the trace's last record is a runtime error */

@@ -247,13 +247,20 @@ static int compare(const verify_opts *o, const an_report *r, build *b, bool fail
         free(error);
         return 2;
     }
-    char unknown[96] = "";
+    /* what could not be compared is said, never counted as agreement */
+    char unknown[96] = "", live[96] = "", totals[96] = "";
     if (sum.unknown)
-        snprintf(unknown, sizeof unknown, ", %lld predictions unknown (not compared)",
-                 (long long)sum.unknown);
+        snprintf(unknown, sizeof unknown, ", %lld call site%s not compared (prediction unknown)",
+                 (long long)sum.unknown, sum.unknown == 1 ? "" : "s");
+    if (sum.live_not_compared)
+        snprintf(live, sizeof live, ", live bytes of %lld call%s not compared (sizes unknown)",
+                 (long long)sum.live_not_compared, sum.live_not_compared == 1 ? "" : "s");
+    if (sum.totals_not_compared)
+        snprintf(totals, sizeof totals, ", %lld total%s not compared (bounds)",
+                 (long long)sum.totals_not_compared, sum.totals_not_compared == 1 ? "" : "s");
     printf("verify: %lld calls and %lld call sites compared, %lld fields, %lld disagreement%s"
-           "%s%s\n", (long long)sum.calls, (long long)sum.sites, (long long)sum.fields,
-           (long long)sum.mismatches, sum.mismatches == 1 ? "" : "s", unknown,
+           "%s%s%s%s\n", (long long)sum.calls, (long long)sum.sites, (long long)sum.fields,
+           (long long)sum.mismatches, sum.mismatches == 1 ? "" : "s", unknown, live, totals,
            sum.diverged ? ", control flow diverged" : "");
     if (failed && !sum.ended_at_error) {
         fprintf(stderr, "tensorlint verify: the program failed (non-zero exit) before its end, "

@@ -1,0 +1,23 @@
+# The analyzer's annotated tests (tests/interp/README.md): one test per C
+# file, each checked against `tensorlint report --format=json` and run for
+# real with `tensorlint verify`.  Included from tests/CMakeLists.txt.
+if(TARGET tensorlint_cli)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_Interpreter_FOUND)
+    file(GLOB TL_INTERP_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/interp/*.c)
+    foreach(src ${TL_INTERP_TESTS})
+      get_filename_component(name ${src} NAME_WE)
+      add_test(NAME interp.${name}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/interp/run.py
+                       $<TARGET_FILE:tensorlint_cli> tests/interp/${name}.c
+               WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+      set_tests_properties(interp.${name} PROPERTIES LABELS "interp" TIMEOUT 600)
+    endforeach()
+    # the runner fails where it must (a wrong expectation, an unexpected note, an XPASS)
+    add_test(NAME interp.runner
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/interp/selftest.py
+                     $<TARGET_FILE:tensorlint_cli>
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(interp.runner PROPERTIES LABELS "interp" TIMEOUT 600)
+  endif()
+endif()
