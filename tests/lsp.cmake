@@ -1,0 +1,18 @@
+# The language server's tests (label "lsp"): the protocol in C over pipes,
+# Neovim's own LSP client (headless), and a client built on the libraries
+# VS Code's client uses (vscode-jsonrpc, vscode-languageserver-protocol).
+if(TARGET tl_lsp AND TARGET tensorlint_cli)
+  add_executable(test_lsp_protocol ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_lsp_protocol.c)
+  target_link_libraries(test_lsp_protocol PRIVATE tl_lsp PkgConfig::CMOCKA PkgConfig::JANSSON)
+  add_test(NAME lsp.protocol COMMAND test_lsp_protocol)
+  set_tests_properties(lsp.protocol PROPERTIES LABELS "lsp"
+    ENVIRONMENT "TL_CLI=$<TARGET_FILE:tensorlint_cli>")
+endif()
+
+# A kept translation unit reparsed from unsaved text, and the checks over that text.
+if(TARGET tl_checks)
+  add_executable(test_fe_session ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_fe_session.c)
+  target_link_libraries(test_fe_session PRIVATE tl_checks tl_frontend PkgConfig::CMOCKA)
+  add_test(NAME lsp.fe_session COMMAND test_fe_session)
+  set_tests_properties(lsp.fe_session PROPERTIES LABELS "lsp;unit")
+endif()
