@@ -16,3 +16,13 @@ if(TARGET tl_checks)
   add_test(NAME lsp.fe_session COMMAND test_fe_session)
   set_tests_properties(lsp.fe_session PROPERTIES LABELS "lsp;unit")
 endif()
+
+# Real clients: Neovim's built-in client and one on VS Code's client libraries.
+if(TARGET tensorlint_cli)
+  foreach(client neovim vscode)
+    add_test(NAME lsp.${client}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/lsp/run_client.sh ${client}
+                     $<TARGET_FILE:tensorlint_cli> ${CMAKE_CURRENT_SOURCE_DIR}/lsp/sample.c)
+    set_tests_properties(lsp.${client} PROPERTIES LABELS "lsp" SKIP_RETURN_CODE 77)
+  endforeach()
+endif()
