@@ -180,7 +180,13 @@ static void lsp_hover_storage(FILE *f, bool md, const an_report *rep, const an_v
         lsp_row(f, md, "storage", "S%d (%s), a view of %s", s->id,
                 lsp_bytes(b1, sizeof b1, s->nbytes), base && base->name ? base->name : "its input");
         lsp_row(f, md, "bytes", "0 (a view: no new memory)");
-        lsp_row(f, md, "keeps alive", "S%d (%s)", s->id, lsp_bytes(b2, sizeof b2, s->nbytes));
+        char b3[32];
+        int64_t reach = mt_nbytes(&v->l); /* bytes of its own elements */
+        if (s->nbytes > 0 && reach < s->nbytes)
+            lsp_row(f, md, "keeps alive", "S%d (%s), though it reads only %s of it", s->id,
+                    lsp_bytes(b2, sizeof b2, s->nbytes), lsp_bytes(b3, sizeof b3, reach));
+        else
+            lsp_row(f, md, "keeps alive", "S%d (%s)", s->id, lsp_bytes(b2, sizeof b2, s->nbytes));
     } else {
         lsp_row(f, md, "storage", "S%d, new", s->id);
         lsp_row(f, md, "bytes", "%s", lsp_bytes(b1, sizeof b1, s->nbytes));

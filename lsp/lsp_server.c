@@ -216,9 +216,9 @@ static void lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
     lsp_result_free(doc->result);
     doc->result = r;
     doc->dirty = doc->force = false;
-    lsp_log(LSP_LOG_INFO, "analysed %s v%d in %.0f ms (%d diagnostics%s%s)%s", doc->cmd.path,
+    lsp_log(LSP_LOG_INFO, "analysed %s v%d in %.0f ms (%d diagnostics%s%s)", doc->cmd.path,
             r->version, r->seconds * 1e3, r->n_diags, r->failure ? "; " : "",
-            r->failure ? r->failure : "", doc->edited_at > 0 ? "" : "");
+            r->failure ? r->failure : "");
     if (report) {
         char *m = lsp_strfmt("%d diagnostics, %.0f ms", r->n_diags, r->seconds * 1e3);
         lsp_progress(s, "end", NULL, m);

@@ -415,6 +415,43 @@ static void test_fixes_and_bursts(void **state)
     assert_non_null(diag_with(pub, "hidden-copy")); /* the original text again */
     json_decref(pub);
     assert_null(child_recv(c, 500)); /* and nothing else */
+    /* a change and a hover in one write, within the debounce: the hover describes the
+     * new text, and the diagnostics published are of the new version */
+    char *edited = strdup(program);
+    char *shape = strstr(edited, "TL_SHAPE(4, 8192)");
+    memcpy(shape, "TL_SHAPE(8, 4096)", 17);
+    json_t *chg = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didChange", "params", "textDocument", "uri", w.uri,
+                            "version", 7, "contentChanges", "text", edited);
+    json_t *hov = json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:i,s:i}}}", "jsonrpc", "2.0", "id", 39,
+                            "method", "textDocument/hover", "params", "textDocument", "uri",
+                            w.uri, "position", "line", 10, "character", 24);
+    char *b1 = json_dumps(chg, JSON_COMPACT), *b2 = json_dumps(hov, JSON_COMPACT);
+    size_t both_len = strlen(b1) + strlen(b2) + 64;
+    char *both = malloc(both_len);
+    int nb = snprintf(both, both_len, "Content-Length: %zu\r\n\r\n%sContent-Length: %zu\r\n\r\n%s",
+                      strlen(b1), b1, strlen(b2), b2);
+    child_raw(c, both, (size_t)nb);
+    free(both);
+    free(b1);
+    free(b2);
+    json_decref(chg);
+    json_decref(hov);
+    free(edited);
+    bool hovered = false, published7 = false;
+    while (!hovered || !published7) {
+        json_t *m = child_recv(c, 20000);
+        assert_non_null(m);
+        json_t *params = json_object_get(m, "params");
+        if (json_integer_value(json_object_get(m, "id")) == 39) {
+            assert_non_null(strstr(hover_text(m), "(8, 4096)"));
+            hovered = true;
+        } else if (params) {
+            assert_int_equal(json_integer_value(json_object_get(params, "version")), 7);
+            published7 = true;
+        }
+        json_decref(m);
+    }
     /* a hover and its cancellation in one write: cancelled */
     const char *hv = "{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":\"textDocument/hover\","
                      "\"params\":{\"textDocument\":{\"uri\":\"file:///x\"},"
