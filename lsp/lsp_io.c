@@ -6,8 +6,9 @@
  * Input is read into one growing buffer with poll() and read(), so the
  * server can wait with a timeout (the debounce) and can tell whether more
  * input is waiting.  A header block without a usable Content-Length is
- * skipped whole and reported as LSP_FRAME_BAD, so one bad message does not
- * lose the stream.  Output is written with write() until every byte is out.
+ * reported as LSP_FRAME_BAD and skipped: whole, or up to the last
+ * "Content-Length:" inside it when junk was written before a header, so
+ * one bad message does not lose the stream.  Output is written with write() until every byte is out.
  */
 #include "lsp_internal.h"
 
@@ -84,6 +85,17 @@ static long long lsp_content_length(const char *h, const char *end)
     return n;
 }
 
+/* The offset of the last "Content-Length:" in [buf, end), or 0 when none is past the start. */
+static size_t lsp_last_header(const char *buf, const char *end)
+{
+    static const char key[] = "Content-Length:";
+    size_t n = (size_t)(end - buf), k = n;
+    while (k-- > 1)
+        if (k + sizeof key - 1 <= n && strncasecmp(buf + k, key, sizeof key - 1) == 0)
+            return k;
+    return 0;
+}
+
 static void lsp_consume(lsp_reader *r, size_t n)
 {
     memmove(r->buf, r->buf + n, r->len - n);
@@ -102,8 +114,9 @@ lsp_frame lsp_reader_next(lsp_reader *r, char **body, size_t *len)
     }
     size_t head = (size_t)(end - r->buf) + 4;
     long long n = lsp_content_length(r->buf, end);
-    if (n < 0) {
-        lsp_consume(r, head);
+    if (n < 0) { /* junk before a header: resynchronise at the last Content-Length in it */
+        size_t at = lsp_last_header(r->buf, end);
+        lsp_consume(r, at > 0 ? at : head);
         return LSP_FRAME_BAD;
     }
     if (r->len - head < (size_t)n)

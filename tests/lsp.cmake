@@ -26,3 +26,12 @@ if(TARGET tensorlint_cli)
     set_tests_properties(lsp.${client} PROPERTIES LABELS "lsp" SKIP_RETURN_CODE 77)
   endforeach()
 endif()
+
+# Junk, malformed and random messages: answered, no crash, no sanitizer report.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND AND TARGET tensorlint_cli)
+  add_test(NAME lsp.fuzz
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/fuzz.py
+                   $<TARGET_FILE:tensorlint_cli> ${CMAKE_CURRENT_SOURCE_DIR}/lsp/sample.c 1 2 3 4)
+  set_tests_properties(lsp.fuzz PROPERTIES LABELS "lsp")
+endif()
