@@ -477,18 +477,22 @@ static void test_fixes_and_bursts(void **state)
     workdir_remove(&w);
 }
 
-/* compile_commands.json next to the file: its -DDEVICE=TL_CPU changes the device. */
+/* compile_commands.json in build/ beside the file: its -DDEVICE=TL_CPU changes the device;
+ * --compile-commands-dir finds it where the search does not look. */
 static void test_compile_commands(void **state)
 {
     (void)state;
     workdir w;
     workdir_make(&w);
-    char db[192];
-    snprintf(db, sizeof db, "%s/compile_commands.json", w.dir);
+    /* in build/ next to the file, the command run from there */
+    char db[192], build[160];
+    snprintf(build, sizeof build, "%s/build", w.dir);
+    snprintf(db, sizeof db, "%s/compile_commands.json", build);
+    assert_int_equal(mkdir(build, 0700), 0);
     FILE *f = fopen(db, "w");
     assert_non_null(f);
-    fprintf(f, "[{\"directory\":\"%s\",\"file\":\"prog.c\",\"command\":\"cc -DDEVICE=TL_CPU -c "
-               "prog.c\"}]\n", w.dir);
+    fprintf(f, "[{\"directory\":\"%s\",\"file\":\"../prog.c\",\"command\":\"cc -DDEVICE=TL_CPU "
+               "-c ../prog.c\"}]\n", build);
     fclose(f);
     lsp_child *c = child_start(NULL);
     json_decref(child_initialize(c));
@@ -521,6 +525,7 @@ static void test_compile_commands(void **state)
     }
     unlink(moved);
     rmdir(other);
+    rmdir(build);
     workdir_remove(&w);
 }
 
