@@ -14,6 +14,9 @@
  * diagnostics are published only for the document's current version, so a
  * stale result can never replace a newer one.
  *
+ * A request that analyses first reads what arrived meanwhile, so a
+ * cancellation sent during the analysis is honoured too.
+ *
  * JSON-RPC errors: -32700 a body that is not JSON, -32600 a message that is
  * not a request, notification or response (or a request after shutdown),
  * -32601 an unknown method, -32602 bad params, -32002 a request before
@@ -373,6 +376,21 @@ static void lsp_did_close(lsp_server *s, json_t *params)
 
 /* ---- requests ---- */
 
+static void lsp_take_input(lsp_server *s);
+static bool lsp_cancelled(const lsp_server *s, json_t *id);
+
+/* Whether request id was cancelled while it was being answered: reads what
+ * arrived meanwhile (an analysis may have run) and answers RequestCancelled. */
+static bool lsp_cancelled_since(lsp_server *s, json_t *id, const char *method)
+{
+    if (lsp_reader_pending(&s->in) && lsp_reader_fill(&s->in, 0) > 0)
+        lsp_take_input(s);
+    if (!lsp_cancelled(s, id))
+        return false;
+    lsp_error(s, id, LSP_REQUEST_CANCELLED, "%s was cancelled", method);
+    return true;
+}
+
 /* The encoding: the first of the client's positionEncodings we know, else UTF-16. */
 static lsp_encoding lsp_pick_encoding(json_t *caps)
 {
@@ -443,7 +461,8 @@ static void lsp_hover(lsp_server *s, json_t *id, json_t *params)
         return;
     }
     const lsp_result *r = lsp_doc_fresh(s, doc);
-    lsp_reply(s, id, r ? lsp_hover_json(&s->cx, r, p) : json_null());
+    if (!lsp_cancelled_since(s, id, "textDocument/hover"))
+        lsp_reply(s, id, r ? lsp_hover_json(&s->cx, r, p) : json_null());
 }
 
 /* The document and range of an inlayHint or codeAction request, or NULL after the error. */
@@ -457,6 +476,8 @@ static const lsp_result *lsp_range_request(lsp_server *s, json_t *id, json_t *pa
         return NULL;
     }
     const lsp_result *r = lsp_doc_fresh(s, *doc);
+    if (lsp_cancelled_since(s, id, "the request"))
+        return NULL;
     if (!r)
         lsp_reply(s, id, json_array());
     return r;

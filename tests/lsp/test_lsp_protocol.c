@@ -529,6 +529,57 @@ static void test_compile_commands(void **state)
     workdir_remove(&w);
 }
 
+/* A hover whose analysis is under way when its cancellation arrives: cancelled; the
+ * analysis still publishes its diagnostics. */
+static void test_cancel_during_analysis(void **state)
+{
+    (void)state;
+    workdir w;
+    workdir_make(&w);
+    char *big = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&big, &len);
+    fputs("#include <tensorlint/tensor.h>\nint main(void)\n{\n"
+          "    tl_tensor *x = tl_randn(TL_SHAPE(64, 64), TL_F32, TL_CPU);\n", f);
+    for (int k = 0; k < 1500; k++)
+        fprintf(f, "    tl_tensor *a%d = tl_add(x, x);\n    tl_release(a%d);\n", k, k);
+    fputs("    tl_release(x);\n    return 0;\n}\n", f);
+    fclose(f);
+    const char *args[] = {"--debounce=10000", NULL};
+    lsp_child *c = child_start(args);
+    json_decref(child_initialize(c));
+    open_doc(c, &w, big, 1);
+    json_decref(child_diagnostics(c));
+    big[strlen(big) - 3] = ' '; /* "0;\n}" becomes "0 \n}": an edit that keeps it valid */
+    big[strlen(big) - 4] = ';';
+    json_t *chg = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didChange", "params", "textDocument", "uri", w.uri,
+                            "version", 2, "contentChanges", "text", big);
+    child_send(c, chg);
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:i,s:i}}}", "jsonrpc", "2.0", "id", 60,
+                            "method", "textDocument/hover", "params", "textDocument", "uri",
+                            w.uri, "position", "line", 3, "character", 16));
+    usleep(20000); /* the analysis of 3,000 lines takes far longer */
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":60}}");
+    bool replied = false, published = false; /* the publish comes first: the hover analysed */
+    while (!replied || !published) {
+        json_t *m = child_recv(c, 20000);
+        assert_non_null(m);
+        json_t *params = json_object_get(m, "params");
+        if (json_integer_value(json_object_get(m, "id")) == 60) {
+            assert_int_equal(reply_error(m), -32800);
+            replied = true;
+        } else if (params) {
+            assert_int_equal(json_integer_value(json_object_get(params, "version")), 2);
+            published = true;
+        }
+        json_decref(m);
+    }
+    free(big);
+    assert_int_equal(child_end(c), 1);
+    workdir_remove(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_diagnostics_and_hover),
         cmocka_unit_test(test_fixes_and_bursts),
         cmocka_unit_test(test_compile_commands),
+        cmocka_unit_test(test_cancel_during_analysis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
