@@ -315,9 +315,12 @@ json_t *lsp_inlay_hints_json(const lsp_ctx *cx, const lsp_result *r, lsp_pos fro
         lsp_text_line_col(r->text, r->len, end, &line, &col);
         lsp_pos p = lsp_pos_of(cx, r, line, col);
         char *label = lsp_hint_label(rep, v);
-        json_array_append_new(a, json_pack("{s:{s:i,s:i},s:s,s:i,s:b}", "position", "line",
-                                           p.line, "character", p.character, "label", label,
-                                           "kind", 1, "paddingLeft", 1));
+        json_t *hint = json_pack("{s:{s:i,s:i},s:s,s:i,s:b}", "position", "line", p.line,
+                                 "character", p.character, "label", label, "kind", 1,
+                                 "paddingLeft", 1);
+        if (v->reason && *v->reason) /* why it viewed or copied, on hovering the hint */
+            json_object_set_new(hint, "tooltip", json_string(v->reason));
+        json_array_append_new(a, hint);
         free(label);
     }
     return a;

@@ -149,6 +149,7 @@ async function main() {
   const hints = await conn.sendRequest(InlayHintRequest.type, { textDocument: td, range: whole });
   assert.deepEqual(hints.map((h) => h.label), ['(2, 4, 4096) f32, new 128 KiB',
     '(4, 2, 4096) f32, view', '(4, 8192) f32, new 128 KiB', '(4, 8192) f32, new 128 KiB']);
+  assert.match(hints[2].tooltip, /^reshape copied: dims 1 and 2 do not merge/);
   log('inlay hints: ' + hints.map((h) => h.label).join(' | '));
 
   // 4. the quick fix removes the double copy
