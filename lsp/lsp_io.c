@@ -8,7 +8,8 @@
  * input is waiting.  A header block without a usable Content-Length is
  * reported as LSP_FRAME_BAD and skipped: whole, or up to the last
  * "Content-Length:" inside it when junk was written before a header, so
- * one bad message does not lose the stream.  Output is written with write() until every byte is out.
+ * one bad message does not lose the stream.  Output is written with
+ * write() until every byte is out.
  */
 #include "lsp_internal.h"
 

@@ -340,8 +340,11 @@ static void lsp_did_change(lsp_server *s, json_t *params)
     }
     size_t k;
     json_t *ch;
-    json_array_foreach(changes, k, ch) if (!lsp_apply_change(s, doc, ch))
-        lsp_log(LSP_LOG_ERROR, "a malformed content change of %s: ignored", doc->uri);
+    json_array_foreach(changes, k, ch)
+    {
+        if (!lsp_apply_change(s, doc, ch))
+            lsp_log(LSP_LOG_ERROR, "a malformed content change of %s: ignored", doc->uri);
+    }
     json_t *v = json_object_get(json_object_get(params, "textDocument"), "version");
     if (json_is_integer(v))
         doc->version = (int)json_integer_value(v);
@@ -415,8 +418,11 @@ static bool lsp_client_markdown(json_t *caps)
         json_object_get(json_object_get(caps, "textDocument"), "hover"), "contentFormat");
     json_t *f;
     size_t k;
-    json_array_foreach(formats, k, f) if (json_string_value(f) &&
-                                          strcmp(json_string_value(f), "markdown") == 0) return true;
+    json_array_foreach(formats, k, f)
+    {
+        if (json_string_value(f) && strcmp(json_string_value(f), "markdown") == 0)
+            return true;
+    }
     return false;
 }
 
@@ -428,7 +434,9 @@ static json_t *lsp_initialize(lsp_server *s, json_t *params)
     s->progress = json_is_true(
         json_object_get(json_object_get(caps, "window"), "workDoneProgress"));
     s->initialized = true;
-    const char *enc = s->cx.enc == LSP_UTF8 ? "utf-8" : s->cx.enc == LSP_UTF32 ? "utf-32" : "utf-16";
+    const char *enc = s->cx.enc == LSP_UTF8    ? "utf-8"
+                      : s->cx.enc == LSP_UTF32 ? "utf-32"
+                                               : "utf-16";
     lsp_log(LSP_LOG_INFO, "initialize: positions in %s, hover in %s, progress %s", enc,
             s->cx.markdown ? "markdown" : "plain text", s->progress ? "on" : "off");
     return json_pack("{s:{s:s,s:{s:b,s:i,s:{s:b}},s:b,s:b,s:{s:[s]}},s:{s:s,s:s}}",
@@ -627,7 +635,9 @@ static void lsp_take_input(lsp_server *s)
     size_t len;
     for (lsp_frame f; (f = lsp_reader_next(&s->in, &body, &len)) != LSP_FRAME_NONE;) {
         if (f == LSP_FRAME_BAD) {
-            lsp_error(s, NULL, LSP_PARSE_ERROR, "a header without a valid Content-Length");
+            lsp_error(s, NULL, LSP_PARSE_ERROR,
+                      "a header without a valid Content-Length (bytes, at most %d MiB)",
+                      LSP_MAX_BODY >> 20);
             continue;
         }
         json_error_t err;
