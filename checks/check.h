@@ -71,6 +71,9 @@ void ck_options_default(ck_options *o);
  * (kept sorted).  Fix-its are computed from the source text of
  * r->unit->path when it can be read.  Aborts only when out of memory. */
 void ck_run(an_report *r, const ck_options *o);
+/* ck_run for a file whose text is text[0..len) rather than what is on disk
+ * (an editor's unsaved buffer): fix-its are computed from that text. */
+void ck_run_text(an_report *r, const ck_options *o, const char *text, size_t len);
 
 /* ---- choosing checks (check_select.c) ---- */
 
@@ -87,6 +90,8 @@ typedef struct ck_nolint ck_nolint;
 
 /* The NOLINT markers of the file at path, or NULL when it cannot be read. */
 ck_nolint *ck_nolint_scan(const char *path);
+/* The NOLINT markers of text[0..len), the contents of path (an unsaved buffer). */
+ck_nolint *ck_nolint_scan_text(const char *path, const char *text, size_t len);
 /* Whether a marker suppresses d (never an error). */
 bool ck_nolint_suppresses(const ck_nolint *nl, const an_diag *d);
 /* The [nolint] warnings about the markers themselves; owned by nl. */

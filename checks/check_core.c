@@ -244,14 +244,15 @@ static void ck_merge(an_report *r, an_diag *diags, int n)
     qsort(r->diags, (size_t)r->n_diags, sizeof *r->diags, ck_cmp_diag);
 }
 
-void ck_run(an_report *r, const ck_options *o)
+/* Run the rules with the source text src (owned here; NULL: read it from disk when needed). */
+static void ck_run_src(an_report *r, const ck_options *o, bool src_loaded, ck_src *src)
 {
     ck_options defaults;
     if (!o) {
         ck_options_default(&defaults);
         o = &defaults;
     }
-    ck_lazy lazy = {false, NULL, NULL};
+    ck_lazy lazy = {src_loaded, src, NULL};
     ck_ctx cx = {.r = r, .o = o, .log_complete = r->n_events_dropped == 0, .lazy = &lazy};
     ck_facts_build(&cx);
     if (!cx.log_complete && r->n_events > 0)
@@ -267,4 +268,14 @@ void ck_run(an_report *r, const ck_options *o)
     ck_facts_free(&cx);
     ck_src_free(lazy.src);
     ck_ir_index_free(lazy.ir);
+}
+
+void ck_run(an_report *r, const ck_options *o)
+{
+    ck_run_src(r, o, false, NULL);
+}
+
+void ck_run_text(an_report *r, const ck_options *o, const char *text, size_t len)
+{
+    ck_run_src(r, o, true, ck_src_from_text(text, len));
 }

@@ -37,6 +37,7 @@ typedef struct ck_call_text {
 } ck_call_text;
 
 ck_src *ck_src_load(const char *path); /* NULL when the file cannot be read */
+ck_src *ck_src_from_text(const char *text, size_t len); /* a copy of text[0..len) */
 void ck_src_free(ck_src *s);
 /* The text of line (without its newline) and its length; NULL past the end. */
 const char *ck_src_line(const ck_src *s, int line, int *len);

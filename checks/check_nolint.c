@@ -144,9 +144,9 @@ static void ck_nolint_line(void *ctx, int line, int col, const char *t, int len)
     }
 }
 
-ck_nolint *ck_nolint_scan(const char *path)
+/* The markers of src (freed here); NULL when src is NULL. */
+static ck_nolint *ck_nolint_scan_src(const char *path, ck_src *src)
 {
-    ck_src *src = ck_src_load(path);
     if (!src)
         return NULL;
     ck_nolint *nl = calloc(1, sizeof *nl);
@@ -161,6 +161,16 @@ ck_nolint *ck_nolint_scan(const char *path)
                                         "to the end of the file"));
     ck_src_free(src);
     return nl;
+}
+
+ck_nolint *ck_nolint_scan(const char *path)
+{
+    return ck_nolint_scan_src(path, ck_src_load(path));
+}
+
+ck_nolint *ck_nolint_scan_text(const char *path, const char *text, size_t len)
+{
+    return ck_nolint_scan_src(path, ck_src_from_text(text, len));
 }
 
 /* Whether one of the comma-separated globs matches check. */

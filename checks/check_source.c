@@ -22,6 +22,25 @@ struct ck_src {
     size_t *line_start; /* n_lines + 1 offsets (the last is size + 1) */
 };
 
+/* Index the lines of s->text[0..s->size), which is NUL-terminated. */
+static ck_src *ck_src_index(ck_src *s)
+{
+    s->text[s->size] = '\0';
+    size_t n_lines = 1;
+    for (size_t k = 0; k < s->size; k++)
+        n_lines += s->text[k] == '\n';
+    s->line_start = malloc(sizeof(size_t) * (n_lines + 1));
+    if (!s->line_start)
+        abort();
+    s->line_start[0] = 0;
+    for (size_t k = 0, l = 1; k < s->size; k++)
+        if (s->text[k] == '\n')
+            s->line_start[l++] = k + 1;
+    s->n_lines = (int)n_lines;
+    s->line_start[n_lines] = s->size + 1;
+    return s;
+}
+
 ck_src *ck_src_load(const char *path)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
@@ -38,20 +57,17 @@ ck_src *ck_src_load(const char *path)
     fclose(f);
     if (!s->text)
         abort();
-    s->text[s->size] = '\0';
-    size_t n_lines = 1;
-    for (size_t k = 0; k < s->size; k++)
-        n_lines += s->text[k] == '\n';
-    s->line_start = malloc(sizeof(size_t) * (n_lines + 1));
-    if (!s->line_start)
+    return ck_src_index(s);
+}
+
+ck_src *ck_src_from_text(const char *text, size_t len)
+{
+    ck_src *s = calloc(1, sizeof *s);
+    if (!s || !(s->text = malloc(len + 1)))
         abort();
-    s->line_start[0] = 0;
-    for (size_t k = 0, l = 1; k < s->size; k++)
-        if (s->text[k] == '\n')
-            s->line_start[l++] = k + 1;
-    s->n_lines = (int)n_lines;
-    s->line_start[n_lines] = s->size + 1;
-    return s;
+    memcpy(s->text, text, len);
+    s->size = len;
+    return ck_src_index(s);
 }
 
 void ck_src_free(ck_src *s)

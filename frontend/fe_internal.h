@@ -215,4 +215,9 @@ void fe_external_pointer_arg(fe_ctx *fx, CXCursor call, const char *callee, int 
 void fe_lower_stmt(fe_ctx *fx, CXCursor c);
 void fe_lower_function(fe_ctx *fx, int index);
 
+/* ---- fe_parse.c: the unit of a parsed translation unit (fe_session.c reuses it) ---- */
+
+/* Lower tu into a new unit named path (*out); the parse took parse_seconds. */
+fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds, ir_unit **out);
+
 #endif /* TL_FE_INTERNAL_H */

@@ -632,8 +632,8 @@ static double fe_now(void)
 
 /* Lower the parsed translation unit into a new unit named path; the parse
  * took parse_seconds. */
-static fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds,
-                          ir_unit **out)
+fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds,
+                   ir_unit **out)
 {
     fe_ctx fx = {.tu = tu};
     fe_tensor_decl.tu = NULL; /* a new unit may reuse a disposed one's address */

@@ -8,7 +8,12 @@ packages=(
   libjansson-dev libcmocka-dev libopenblas-dev
   libgraphviz-dev graphviz
   python3 python3-jsonschema
+  neovim
 )
+# the language server's Node client test (tests/lsp/vscode) needs node and npm
+if ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

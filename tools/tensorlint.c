@@ -18,6 +18,7 @@
     X(verify, "verify", "run the program on the runtime and check every prediction")     \
     X(graph, "graph", "draw the dataflow of views, copies and casts (svg, png, pdf, dot)") \
     X(lifetimes, "lifetimes", "draw when each storage is live, call by call (svg, png, pdf, dot)") \
+    X(lsp, "lsp", "serve editors over the Language Server Protocol (stdio)")              \
     X(dump_ir, "dump-ir", "print the IR the front end makes of a C file (for debugging)")
 
 #define TL_DECLARE(fn, name, summary) int cmd_##fn(int argc, char **argv);

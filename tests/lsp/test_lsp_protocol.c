@@ -1,0 +1,597 @@
+#define _GNU_SOURCE /* memmem, open_memstream */
+/*
+ * test_lsp_protocol.c: `tensorlint lsp` at the protocol level, over pipes:
+ * framing (split writes, several messages per write, optional headers, bad
+ * headers), JSON-RPC errors (bad JSON, invalid messages, unknown methods,
+ * requests before initialize or after shutdown), cancellation, requests
+ * about documents not open, the exit status, and the analysis behind it:
+ * positions in UTF-16, incremental edits, debounced bursts published once
+ * at their last version, a fix-it that removes its warning, NOLINT, and
+ * the compile command's -D flags changing the answers.  Also the text
+ * helpers (lsp_text.c) directly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lsp_internal.h"
+#include "lsp_pipe.h"
+
+/* ---- the text helpers ---- */
+
+static void test_text_positions(void **state)
+{
+    (void)state;
+    const char *t = "ab\n/* \xF0\x9F\x98\x80 */ x\n\xC3\xA9y\n"; /* an emoji (4 bytes), é (2) */
+    size_t n = strlen(t);
+    /* 'x' is byte column 12 of line 2: UTF-16 character 9, UTF-8 11, UTF-32 8 */
+    lsp_pos p = lsp_text_pos(t, n, 2, 12, LSP_UTF16);
+    assert_int_equal(p.line, 1);
+    assert_int_equal(p.character, 9);
+    assert_int_equal(lsp_text_pos(t, n, 2, 12, LSP_UTF8).character, 11);
+    assert_int_equal(lsp_text_pos(t, n, 2, 12, LSP_UTF32).character, 8);
+    assert_int_equal(lsp_text_offset(t, n, (lsp_pos){1, 9}, LSP_UTF16), 3 + 11);
+    assert_int_equal(lsp_text_offset(t, n, (lsp_pos){1, 8}, LSP_UTF32), 3 + 11);
+    assert_int_equal(lsp_text_offset(t, n, (lsp_pos){2, 1}, LSP_UTF16), 3 + 13 + 2);
+    /* past the end of a line clamps to it; past the last line to the text's end */
+    assert_int_equal(lsp_text_offset(t, n, (lsp_pos){0, 99}, LSP_UTF16), 2);
+    assert_int_equal(lsp_text_offset(t, n, (lsp_pos){99, 0}, LSP_UTF16), n);
+    char *s = strdup("hello world");
+    size_t len = strlen(s);
+    lsp_text_replace(&s, &len, 6, 11, "there, you", 10);
+    assert_string_equal(s, "hello there, you");
+    free(s);
+}
+
+static void test_text_uris(void **state)
+{
+    (void)state;
+    char *u = lsp_path_to_uri("/tmp/a b/c#d.c");
+    assert_string_equal(u, "file:///tmp/a%20b/c%23d.c");
+    char *p = lsp_uri_to_path(u);
+    assert_string_equal(p, "/tmp/a b/c#d.c");
+    assert_null(lsp_uri_to_path("untitled:Untitled-1"));
+    free(u);
+    free(p);
+}
+
+/* ---- framing and JSON-RPC ---- */
+
+static void test_framing(void **state)
+{
+    (void)state;
+    lsp_child *c = child_start(NULL);
+    /* a header split across writes, with Content-Type and a lowercase name */
+    const char *body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                       "\"params\":{\"capabilities\":{}}}";
+    char msg[512];
+    int n = snprintf(msg, sizeof msg, "content-length: %zu\r\nContent-Type: "
+                     "application/vscode-jsonrpc; charset=utf-8\r\n\r\n%s", strlen(body), body);
+    child_raw(c, msg, 10);
+    usleep(50000);
+    child_raw(c, msg + 10, (size_t)n - 10);
+    json_t *r = child_reply(c, 1);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(json_object_get(r, "result"), "capabilities"),
+                            "positionEncoding")),
+                        "utf-16");
+    json_decref(r);
+    /* two requests in one write, answered in order */
+    const char *one = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope/one\"}";
+    const char *other = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"nope/two\"}";
+    char two[512];
+    n = snprintf(two, sizeof two, "Content-Length: %zu\r\n\r\n%sContent-Length: %zu\r\n\r\n%s",
+                 strlen(one), one, strlen(other), other);
+    child_raw(c, two, (size_t)n);
+    json_t *a = child_recv(c, 20000), *b = child_recv(c, 20000);
+    assert_int_equal(json_integer_value(json_object_get(a, "id")), 2);
+    assert_int_equal(json_integer_value(json_object_get(b, "id")), 3);
+    assert_int_equal(reply_error(a), -32601);
+    json_decref(a);
+    json_decref(b);
+    /* a header block without Content-Length: a parse error with a null id, then on */
+    child_raw(c, "X-Nothing: 1\r\n\r\n", 16);
+    r = child_recv(c, 20000);
+    assert_int_equal(reply_error(r), -32700);
+    assert_true(json_is_null(json_object_get(r, "id")));
+    json_decref(r);
+    child_raw(c, "Content-Length: -5\r\n\r\n", 22);
+    r = child_recv(c, 20000);
+    assert_int_equal(reply_error(r), -32700);
+    json_decref(r);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"shutdown\"}");
+    r = child_reply(c, 4);
+    assert_true(json_is_null(json_object_get(r, "result")));
+    json_decref(r);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    assert_int_equal(child_end(c), 0);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    lsp_child *c = child_start(NULL);
+    /* before initialize */
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"textDocument/hover\",\"params\":{}}");
+    json_t *r = child_reply(c, 7);
+    assert_int_equal(reply_error(r), -32002);
+    json_decref(r);
+    json_decref(child_initialize(c));
+    /* bad JSON, then the server still answers */
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":");
+    r = child_recv(c, 20000);
+    assert_int_equal(reply_error(r), -32700);
+    json_decref(r);
+    /* not JSON-RPC: no version, an object as id, a number as method */
+    child_send_text(c, "{\"id\":9,\"method\":\"shutdown\"}");
+    r = child_reply(c, 9);
+    assert_int_equal(reply_error(r), -32600);
+    json_decref(r);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"shutdown\"}");
+    r = child_recv(c, 20000);
+    assert_int_equal(reply_error(r), -32600);
+    assert_true(json_is_null(json_object_get(r, "id")));
+    json_decref(r);
+    child_send_text(c, "[1,2]");
+    r = child_recv(c, 20000);
+    assert_int_equal(reply_error(r), -32600);
+    json_decref(r);
+    /* initialize twice; unknown method; bad params; a document not open */
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"initialize\",\"params\":{}}");
+    r = child_reply(c, 10);
+    assert_int_equal(reply_error(r), -32600);
+    json_decref(r);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":\"s-11\",\"method\":\"textDocument/rename\"}");
+    r = child_recv(c, 20000);
+    assert_string_equal(json_string_value(json_object_get(r, "id")), "s-11");
+    assert_int_equal(reply_error(r), -32601);
+    json_decref(r);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"textDocument/hover\","
+                       "\"params\":{\"textDocument\":{\"uri\":\"file:///nowhere.c\"},"
+                       "\"position\":{\"line\":0,\"character\":0}}}");
+    r = child_reply(c, 12);
+    assert_int_equal(reply_error(r), -32602);
+    json_decref(r);
+    /* a response to nothing, an unknown notification, a change to nothing: no reply */
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":null}");
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"$/unknown\",\"params\":{}}");
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":"
+                       "{\"textDocument\":{\"uri\":\"file:///x.c\",\"version\":2},"
+                       "\"contentChanges\":[{\"text\":\"\"}]}}");
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"shutdown\"}");
+    r = child_recv(c, 20000);
+    assert_int_equal(json_integer_value(json_object_get(r, "id")), 13);
+    json_decref(r);
+    /* after shutdown, requests are invalid; exit then ends with 0 */
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"textDocument/hover\",\"params\":{}}");
+    r = child_reply(c, 14);
+    assert_int_equal(reply_error(r), -32600);
+    json_decref(r);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    assert_int_equal(child_end(c), 0);
+}
+
+static void test_exit_status(void **state)
+{
+    (void)state;
+    lsp_child *c = child_start(NULL);
+    json_decref(child_initialize(c));
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    assert_int_equal(child_end(c), 1); /* exit without shutdown */
+    c = child_start(NULL);
+    json_decref(child_initialize(c));
+    assert_int_equal(child_end(c), 1); /* the input closed */
+    const char *bad[] = {"--log=loud", NULL};
+    c = child_start(bad);
+    assert_int_equal(child_end(c), 2);
+}
+
+/* ---- the analysis behind the protocol ---- */
+
+static const char program[] =
+    "#include <tensorlint/tensor.h>\n"                                          /* 1 */
+    "\n"                                                                         /* 2 */
+    "#ifndef DEVICE\n"                                                           /* 3 */
+    "#define DEVICE TL_CUDA\n"                                                   /* 4 */
+    "#endif\n"                                                                   /* 5 */
+    "\n"                                                                         /* 6 */
+    "int main(void)\n"                                                           /* 7 */
+    "{\n"                                                                        /* 8 */
+    "    tl_tensor *x = tl_randn(TL_SHAPE(2, 4, 4096), TL_F32, DEVICE);\n"      /* 9 */
+    "    tl_tensor *p = tl_permute(x, TL_DIMS(1, 0, 2));\n"                     /* 10 */
+    "    /* \xF0\x9F\x98\x80 */ tl_tensor *q = tl_reshape(p, TL_SHAPE(4, 8192));\n" /* 11 */
+    "    tl_tensor *z = tl_clone(tl_clone(q));\n"                                /* 12 */
+    "    tl_release(z);\n"                                                       /* 13 */
+    "    tl_release(q);\n"                                                       /* 14 */
+    "    tl_release(x);\n"                                                       /* 15 */
+    "    return 0;\n"                                                            /* 16 */
+    "}\n";
+
+typedef struct workdir {
+    char dir[64];
+    char path[128];
+    char uri[160];
+} workdir;
+
+static void workdir_make(workdir *w)
+{
+    strcpy(w->dir, "/tmp/tl-lsp-test-XXXXXX");
+    assert_non_null(mkdtemp(w->dir));
+    snprintf(w->path, sizeof w->path, "%s/prog.c", w->dir);
+    snprintf(w->uri, sizeof w->uri, "file://%s", w->path);
+    FILE *f = fopen(w->path, "w");
+    assert_non_null(f);
+    fputs(program, f);
+    fclose(f);
+}
+
+static void workdir_remove(workdir *w)
+{
+    char p[192];
+    snprintf(p, sizeof p, "%s/compile_commands.json", w->dir);
+    unlink(p);
+    unlink(w->path);
+    rmdir(w->dir);
+}
+
+static void open_doc(lsp_child *c, const workdir *w, const char *text, int version)
+{
+    child_send(c, json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didOpen", "params", "textDocument", "uri", w->uri,
+                            "languageId", "c", "version", version, "text", text));
+}
+
+/* The diagnostic with this code in a publishDiagnostics, or NULL. */
+static json_t *diag_with(json_t *pub, const char *code)
+{
+    json_t *d;
+    size_t k;
+    json_array_foreach(json_object_get(json_object_get(pub, "params"), "diagnostics"), k, d)
+        if (strcmp(json_string_value(json_object_get(d, "code")), code) == 0)
+            return d;
+    return NULL;
+}
+
+static int pos_of(json_t *range, const char *which, const char *field)
+{
+    return (int)json_integer_value(json_object_get(json_object_get(range, which), field));
+}
+
+static json_t *hover(lsp_child *c, const workdir *w, int id, int line, int character)
+{
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:i,s:i}}}", "jsonrpc", "2.0", "id", id,
+                            "method", "textDocument/hover", "params", "textDocument", "uri",
+                            w->uri, "position", "line", line, "character", character));
+    return child_reply(c, id);
+}
+
+static const char *hover_text(json_t *r)
+{
+    return json_string_value(json_object_get(
+        json_object_get(json_object_get(r, "result"), "contents"), "value"));
+}
+
+static void test_diagnostics_and_hover(void **state)
+{
+    (void)state;
+    workdir w;
+    workdir_make(&w);
+    lsp_child *c = child_start(NULL);
+    json_decref(child_initialize(c));
+    open_doc(c, &w, program, 1);
+    json_t *pub = child_diagnostics(c);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(pub, "params"), "version")), 1);
+    json_t *d = diag_with(pub, "hidden-copy");
+    assert_non_null(d);
+    /* tl_reshape on line 11: byte column 31, UTF-16 character 28 (the emoji is 2 units) */
+    json_t *range = json_object_get(d, "range");
+    assert_int_equal(pos_of(range, "start", "line"), 10);
+    assert_int_equal(pos_of(range, "start", "character"), 28);
+    assert_int_equal(pos_of(range, "end", "character"), 28 + (int)strlen("tl_reshape(p, TL_SHAPE(4, 8192))"));
+    assert_int_equal(json_integer_value(json_object_get(d, "severity")), 2);
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(d, "codeDescription"), "href")),
+                           "hidden-copy.md"));
+    json_t *rel = json_array_get(json_object_get(d, "relatedInformation"), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(rel, "message")), "tl_permute"));
+    assert_int_equal(pos_of(json_object_get(json_object_get(rel, "location"), "range"), "start", "line"), 9);
+    assert_non_null(diag_with(pub, "double-copy"));
+    json_decref(pub);
+    /* hover on q's target, on the call, on a later use */
+    json_t *h = hover(c, &w, 20, 10, 24);
+    assert_non_null(strstr(hover_text(h), "(4, 8192)"));
+    assert_non_null(strstr(hover_text(h), "reshape copied"));
+    assert_non_null(strstr(hover_text(h), "128 KiB"));
+    assert_non_null(strstr(hover_text(h), "cuda"));
+    json_decref(h);
+    h = hover(c, &w, 21, 9, 22); /* tl_permute */
+    assert_non_null(strstr(hover_text(h), "view"));
+    assert_non_null(strstr(hover_text(h), "(4096, 16384, 1)"));
+    assert_non_null(strstr(hover_text(h), "keeps alive"));
+    json_decref(h);
+    h = hover(c, &w, 22, 13, 15); /* q in tl_release(q) */
+    assert_non_null(strstr(hover_text(h), "tl_reshape"));
+    json_decref(h);
+    h = hover(c, &w, 23, 15, 5); /* "return": no tensor */
+    assert_true(json_is_null(json_object_get(h, "result")));
+    json_decref(h);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":24,\"method\":\"shutdown\"}");
+    json_decref(child_reply(c, 24));
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    assert_int_equal(child_end(c), 0);
+    workdir_remove(&w);
+}
+
+/* Apply the first action titled with prefix, for check, as an incremental didChange. */
+static void apply_action(lsp_child *c, const workdir *w, json_t *actions, const char *prefix,
+                         const char *check, int version)
+{
+    json_t *a, *pick = NULL;
+    size_t k;
+    json_array_foreach(actions, k, a) {
+        const char *code = json_string_value(
+            json_object_get(json_array_get(json_object_get(a, "diagnostics"), 0), "code"));
+        if (!pick && strncmp(json_string_value(json_object_get(a, "title")), prefix,
+                             strlen(prefix)) == 0 && strcmp(code, check) == 0)
+            pick = a;
+    }
+    assert_non_null(pick);
+    json_t *edits = json_object_get(json_object_get(json_object_get(pick, "edit"), "changes"), w->uri);
+    assert_true(json_array_size(edits) > 0);
+    json_t *changes = json_array();
+    for (size_t e = json_array_size(edits); e-- > 0;) /* last first: earlier ranges stay valid */
+        json_array_append_new(changes, json_pack("{s:O,s:O}", "range",
+                                             json_object_get(json_array_get(edits, e), "range"),
+                                             "text",
+                                             json_object_get(json_array_get(edits, e), "newText")));
+    child_send(c, json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:o}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didChange", "params", "textDocument", "uri", w->uri,
+                            "version", version, "contentChanges", changes));
+}
+
+static json_t *code_actions(lsp_child *c, const workdir *w, int id, int line)
+{
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}},s:{s:[]}}}",
+                            "jsonrpc", "2.0", "id", id, "method", "textDocument/codeAction",
+                            "params", "textDocument", "uri", w->uri, "range", "start", "line",
+                            line, "character", 0, "end", "line", line, "character", 0,
+                            "context", "diagnostics"));
+    json_t *r = child_reply(c, id);
+    json_t *res = json_incref(json_object_get(r, "result"));
+    json_decref(r);
+    return res;
+}
+
+static void test_fixes_and_bursts(void **state)
+{
+    (void)state;
+    workdir w;
+    workdir_make(&w);
+    const char *slow[] = {"--debounce=300", NULL};
+    lsp_child *c = child_start(slow);
+    json_decref(child_initialize(c));
+    open_doc(c, &w, program, 1);
+    json_decref(child_diagnostics(c));
+    /* the fix-it of double-copy removes it */
+    json_t *acts = code_actions(c, &w, 30, 11);
+    apply_action(c, &w, acts, "Fix", "double-copy", 2);
+    json_decref(acts);
+    json_t *pub = child_diagnostics(c);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(pub, "params"), "version")), 2);
+    assert_null(diag_with(pub, "double-copy"));
+    assert_non_null(diag_with(pub, "hidden-copy"));
+    json_decref(pub);
+    /* NOLINT removes the hidden copy's warning */
+    acts = code_actions(c, &w, 31, 10);
+    apply_action(c, &w, acts, "Suppress", "hidden-copy", 3);
+    json_decref(acts);
+    pub = child_diagnostics(c);
+    assert_null(diag_with(pub, "hidden-copy"));
+    json_decref(pub);
+    /* a burst: versions 4, 5, 6 in one write within the debounce: one publish, of 6 */
+    char *burst = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&burst, &len);
+    for (int v = 4; v <= 6; v++) {
+        json_t *m = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                              "textDocument/didChange", "params", "textDocument", "uri", w.uri,
+                              "version", v, "contentChanges", "text", program);
+        char *b = json_dumps(m, JSON_COMPACT);
+        fprintf(f, "Content-Length: %zu\r\n\r\n%s", strlen(b), b);
+        free(b);
+        json_decref(m);
+    }
+    fclose(f);
+    child_raw(c, burst, len);
+    free(burst);
+    pub = child_diagnostics(c);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(pub, "params"), "version")), 6);
+    assert_non_null(diag_with(pub, "hidden-copy")); /* the original text again */
+    json_decref(pub);
+    assert_null(child_recv(c, 500)); /* and nothing else */
+    /* a change and a hover in one write, within the debounce: the hover describes the
+     * new text, and the diagnostics published are of the new version */
+    char *edited = strdup(program);
+    char *shape = strstr(edited, "TL_SHAPE(4, 8192)");
+    memcpy(shape, "TL_SHAPE(8, 4096)", 17);
+    json_t *chg = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didChange", "params", "textDocument", "uri", w.uri,
+                            "version", 7, "contentChanges", "text", edited);
+    json_t *hov = json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:i,s:i}}}", "jsonrpc", "2.0", "id", 39,
+                            "method", "textDocument/hover", "params", "textDocument", "uri",
+                            w.uri, "position", "line", 10, "character", 24);
+    char *b1 = json_dumps(chg, JSON_COMPACT), *b2 = json_dumps(hov, JSON_COMPACT);
+    size_t both_len = strlen(b1) + strlen(b2) + 64;
+    char *both = malloc(both_len);
+    int nb = snprintf(both, both_len, "Content-Length: %zu\r\n\r\n%sContent-Length: %zu\r\n\r\n%s",
+                      strlen(b1), b1, strlen(b2), b2);
+    child_raw(c, both, (size_t)nb);
+    free(both);
+    free(b1);
+    free(b2);
+    json_decref(chg);
+    json_decref(hov);
+    free(edited);
+    bool hovered = false, published7 = false;
+    while (!hovered || !published7) {
+        json_t *m = child_recv(c, 20000);
+        assert_non_null(m);
+        json_t *params = json_object_get(m, "params");
+        if (json_integer_value(json_object_get(m, "id")) == 39) {
+            assert_non_null(strstr(hover_text(m), "(8, 4096)"));
+            hovered = true;
+        } else if (params) {
+            assert_int_equal(json_integer_value(json_object_get(params, "version")), 7);
+            published7 = true;
+        }
+        json_decref(m);
+    }
+    /* a hover and its cancellation in one write: cancelled */
+    const char *hv = "{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":\"textDocument/hover\","
+                     "\"params\":{\"textDocument\":{\"uri\":\"file:///x\"},"
+                     "\"position\":{\"line\":1,\"character\":1}}}";
+    const char *cancel = "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":40}}";
+    char hc[512];
+    int n = snprintf(hc, sizeof hc, "Content-Length: %zu\r\n\r\n%sContent-Length: %zu\r\n\r\n%s",
+                     strlen(hv), hv, strlen(cancel), cancel);
+    child_raw(c, hc, (size_t)n);
+    json_t *r = child_reply(c, 40);
+    assert_int_equal(reply_error(r), -32800);
+    json_decref(r);
+    /* close clears the diagnostics */
+    child_send(c, json_pack("{s:s,s:s,s:{s:{s:s}}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didClose", "params", "textDocument", "uri", w.uri));
+    pub = child_diagnostics(c);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(pub, "params"), "diagnostics")), 0);
+    json_decref(pub);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"shutdown\"}");
+    json_decref(child_reply(c, 41));
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    assert_int_equal(child_end(c), 0);
+    workdir_remove(&w);
+}
+
+/* compile_commands.json in build/ beside the file: its -DDEVICE=TL_CPU changes the device;
+ * --compile-commands-dir finds it where the search does not look. */
+static void test_compile_commands(void **state)
+{
+    (void)state;
+    workdir w;
+    workdir_make(&w);
+    /* in build/ next to the file, the command run from there */
+    char db[192], build[160];
+    snprintf(build, sizeof build, "%s/build", w.dir);
+    snprintf(db, sizeof db, "%s/compile_commands.json", build);
+    assert_int_equal(mkdir(build, 0700), 0);
+    FILE *f = fopen(db, "w");
+    assert_non_null(f);
+    fprintf(f, "[{\"directory\":\"%s\",\"file\":\"../prog.c\",\"command\":\"cc -DDEVICE=TL_CPU "
+               "-c ../prog.c\"}]\n", build);
+    fclose(f);
+    lsp_child *c = child_start(NULL);
+    json_decref(child_initialize(c));
+    open_doc(c, &w, program, 1);
+    json_decref(child_diagnostics(c));
+    json_t *h = hover(c, &w, 50, 8, 15);
+    assert_non_null(strstr(hover_text(h), "cpu"));
+    assert_null(strstr(hover_text(h), "cuda"));
+    json_decref(h);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":51,\"method\":\"shutdown\"}");
+    json_decref(child_reply(c, 51));
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    assert_int_equal(child_end(c), 0);
+    /* --compile-commands-dir: the same database in a directory the search does not try */
+    char other[160], moved[192];
+    snprintf(other, sizeof other, "%s/elsewhere", w.dir);
+    snprintf(moved, sizeof moved, "%s/compile_commands.json", other);
+    assert_int_equal(mkdir(other, 0700), 0);
+    assert_int_equal(rename(db, moved), 0);
+    for (int with = 0; with < 2; with++) {
+        const char *args[] = {"--compile-commands-dir", other, NULL};
+        c = child_start(with ? args : NULL);
+        json_decref(child_initialize(c));
+        open_doc(c, &w, program, 1);
+        json_decref(child_diagnostics(c));
+        h = hover(c, &w, 52, 8, 15);
+        assert_non_null(strstr(hover_text(h), with ? "cpu" : "cuda"));
+        json_decref(h);
+        assert_int_equal(child_end(c), 1);
+    }
+    unlink(moved);
+    rmdir(other);
+    rmdir(build);
+    workdir_remove(&w);
+}
+
+/* A hover whose analysis is under way when its cancellation arrives: cancelled; the
+ * analysis still publishes its diagnostics. */
+static void test_cancel_during_analysis(void **state)
+{
+    (void)state;
+    workdir w;
+    workdir_make(&w);
+    char *big = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&big, &len);
+    fputs("#include <tensorlint/tensor.h>\nint main(void)\n{\n"
+          "    tl_tensor *x = tl_randn(TL_SHAPE(64, 64), TL_F32, TL_CPU);\n", f);
+    for (int k = 0; k < 1500; k++)
+        fprintf(f, "    tl_tensor *a%d = tl_add(x, x);\n    tl_release(a%d);\n", k, k);
+    fputs("    tl_release(x);\n    return 0;\n}\n", f);
+    fclose(f);
+    const char *args[] = {"--debounce=10000", NULL};
+    lsp_child *c = child_start(args);
+    json_decref(child_initialize(c));
+    open_doc(c, &w, big, 1);
+    json_decref(child_diagnostics(c));
+    big[strlen(big) - 3] = ' '; /* "0;\n}" becomes "0 \n}": an edit that keeps it valid */
+    big[strlen(big) - 4] = ';';
+    json_t *chg = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didChange", "params", "textDocument", "uri", w.uri,
+                            "version", 2, "contentChanges", "text", big);
+    child_send(c, chg);
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:i,s:i}}}", "jsonrpc", "2.0", "id", 60,
+                            "method", "textDocument/hover", "params", "textDocument", "uri",
+                            w.uri, "position", "line", 3, "character", 16));
+    usleep(20000); /* the analysis of 3,000 lines takes far longer */
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":60}}");
+    bool replied = false, published = false; /* the publish comes first: the hover analysed */
+    while (!replied || !published) {
+        json_t *m = child_recv(c, 20000);
+        assert_non_null(m);
+        json_t *params = json_object_get(m, "params");
+        if (json_integer_value(json_object_get(m, "id")) == 60) {
+            assert_int_equal(reply_error(m), -32800);
+            replied = true;
+        } else if (params) {
+            assert_int_equal(json_integer_value(json_object_get(params, "version")), 2);
+            published = true;
+        }
+        json_decref(m);
+    }
+    free(big);
+    assert_int_equal(child_end(c), 1);
+    workdir_remove(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_positions),
+        cmocka_unit_test(test_text_uris),
+        cmocka_unit_test(test_framing),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_exit_status),
+        cmocka_unit_test(test_diagnostics_and_hover),
+        cmocka_unit_test(test_fixes_and_bursts),
+        cmocka_unit_test(test_compile_commands),
+        cmocka_unit_test(test_cancel_during_analysis),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
