@@ -13,7 +13,39 @@
 /* "128 MiB", "64 KiB", "4000 B", "1.5 GiB": binary units, at most 2 decimals. */
 const char *an_format_bytes(char *buf, size_t size, int64_t bytes);
 
-json_t *an_diag_json(const an_diag *d);
+/* The diagnostic's JSON; function and call (an_line_function, an_call_text)
+ * are written when not NULL. */
+json_t *an_diag_json(const an_diag *d, const char *function, const char *call);
+/* The whole report as one JSON tree (what an_report_write_json streams). */
+json_t *an_report_json(const an_report *r);
+
+/* ---- the pull-request comment (an_markdown.c) ---- */
+
+typedef struct an_md_link {  /* one diagram written next to the comment */
+    const char *function;
+    const char *label;       /* "dataflow", "lifetimes" */
+    const char *path;        /* as the link should say it */
+} an_md_link;
+
+typedef struct an_md_options {
+    const json_t *base;      /* the base revision's report (an_compare.h), or NULL */
+    const char *base_name;   /* its file, for the comment */
+    int n_links;
+    const an_md_link *links;
+} an_md_options;
+
+/* The report as Markdown; 0 (a failed write is left on out's error flag). */
+int an_report_write_markdown(FILE *out, const an_report *r, const an_md_options *o);
+
+/* ---- where a diagnostic is (an_locate.c) ---- */
+
+/* The name of the unit's function whose definition contains line, or NULL. */
+const char *an_line_function(const an_report *r, int line);
+/* The file's bytes (NUL-terminated, *size without it), or NULL when it cannot be read. */
+char *an_source_read(const char *path, size_t *size);
+/* The call written at line:col of text, blanks normalised (allocated), or NULL
+ * when the position is outside the text. */
+char *an_call_text(const char *text, size_t size, int line, int col);
 /* 0, or -1 when Jansson could not encode an element; a failed write is
  * left on out's error flag. */
 int an_report_write_json(FILE *out, const an_report *r);
