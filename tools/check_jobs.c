@@ -186,7 +186,12 @@ static void ck_job_analyse(ck_pool *p, ck_job *j)
     ck_options ck = p->o->ck;
     ck.enabled = p->o->enabled;
     ck_run(r, &ck);
+    if (p->o->baseline)
+        j->base = ck_baseline_compare(p->o->baseline, r, j->path, p->o->regression_min_bytes,
+                                      p->o->enabled);
     ck_collect(j, p->o, r);
+    if (j->base)
+        ck_baseline_states(j->base, j->diags, j->n_diags, p->o->enabled);
     an_report_free(r);
     ir_unit_free(u);
 }
@@ -251,6 +256,8 @@ void ck_job_clear(ck_job *j)
     }
     free(j->diags);
     free(j->promoted);
+    ck_base_result_free(j->base);
+    j->base = NULL;
     free(j->failure);
     free(j->clang_errors);
     free(j->path);
