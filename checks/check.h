@@ -163,4 +163,9 @@ typedef struct ck_sarif_options {
 /* The log: one run, every check of the table as a rule, the files' results in order. */
 json_t *ck_sarif_log(const ck_sarif_file *files, int n_files, const ck_sarif_options *o);
 
+/* ---- GitLab code quality (check_codequality.c) ---- */
+
+/* The issues of files (notes left out), paths relative to srcroot (NULL: "."). */
+json_t *ck_codequality(const ck_sarif_file *files, int n_files, const char *srcroot);
+
 #endif /* TL_CHECK_H */

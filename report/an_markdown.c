@@ -107,8 +107,9 @@ static void md_diag(FILE *out, const json_t *d)
     fprintf(out, " [`%s`]\n", an_json_str(d, "check"));
 }
 
-static void md_diags(FILE *out, const json_t *head, const an_comparison *c, bool with_base)
+static void md_diags(FILE *out, const json_t *head, const json_t *base, const an_comparison *c)
 {
+    bool with_base = base != NULL;
     const json_t *diags = json_object_get(head, "diagnostics");
     int shown = 0, unchanged = 0, absent = 0;
     fprintf(out, "\n### %s\n\n", with_base ? "New warnings" : "Warnings");
@@ -124,7 +125,9 @@ static void md_diags(FILE *out, const json_t *head, const an_comparison *c, bool
         shown++;
     }
     for (int b = 0; with_base && b < c->n_base_diags; b++)
-        absent += c->base_in_file[b] && !c->base_matched[b];
+        absent += c->base_in_file[b] && !c->base_matched[b] &&
+                  strcmp(an_json_str(json_array_get(json_object_get(base, "diagnostics"),
+                                                    (size_t)b), "severity"), "note") != 0;
     if (shown == 0)
         fputs("None.\n", out);
     if (with_base)
@@ -158,7 +161,7 @@ int an_report_write_markdown(FILE *out, const an_report *r, const an_md_options 
         fputs("` (▲ more, ▼ less).\n\n", out);
     }
     md_table(out, c, with_base);
-    md_diags(out, head, c, with_base);
+    md_diags(out, head, o->base, c);
     md_links(out, o);
     an_comparison_free(c);
     json_decref(head);

@@ -8,6 +8,7 @@ packages=(
   libjansson-dev libcmocka-dev libopenblas-dev
   libgraphviz-dev graphviz
   python3 python3-jsonschema
+  pre-commit git
 )
 missing=()
 for p in "${packages[@]}"; do

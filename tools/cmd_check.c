@@ -43,7 +43,8 @@ static const char usage[] =
     "                               '-*,upcast' (default '*'; errors always run)\n"
     "  --warnings-as-errors=GLOBS   warnings of these checks are errors (exit 1)\n"
     "  --list-checks                print the checks and exit\n"
-    "  --format=text|sarif          output format (default text)\n"
+    "  --format=text|sarif|codequality   output format (default text; codequality:\n"
+    "                               GitLab's code quality report)\n"
     "  -o FILE, --output=FILE       write the output to FILE (text: instead of stderr)\n"
     "  --srcroot=DIR                SARIF paths are relative to DIR (default: .)\n"
     "  --doc-url=URL                base of the SARIF rules' helpUri (default: the docs/checks\n"
@@ -240,8 +241,10 @@ static int select_checks(check_opts *o)
 
 static int validate(const check_opts *o, const cli_input *in)
 {
-    if (strcmp(o->format, "text") != 0 && strcmp(o->format, "sarif") != 0) {
-        fprintf(stderr, "tensorlint check: unknown format '%s' (text or sarif)\n", o->format);
+    if (strcmp(o->format, "text") != 0 && strcmp(o->format, "sarif") != 0 &&
+        strcmp(o->format, "codequality") != 0) {
+        fprintf(stderr, "tensorlint check: unknown format '%s' (text, sarif or codequality)\n",
+                o->format);
         return 2;
     }
     if (o->jobs < 1 || o->jobs > 1024) {
@@ -375,6 +378,7 @@ static char *default_doc_url(void)
 
 static int print_sarif(FILE *out, const check_opts *o, const ck_job *jobs, int n)
 {
+    bool cq = strcmp(o->format, "codequality") == 0;
     ck_sarif_file *files = calloc((size_t)n + 1, sizeof *files);
     char *doc = o->doc_url ? NULL : default_doc_url();
     if (!files)
@@ -383,7 +387,7 @@ static int print_sarif(FILE *out, const check_opts *o, const ck_job *jobs, int n
         files[k] = (ck_sarif_file){jobs[k].path, jobs[k].n_diags, jobs[k].diags,
                                    jobs[k].failed ? jobs[k].failure : NULL, jobs[k].base};
     ck_sarif_options so = {o->srcroot, o->doc_url ? o->doc_url : doc, TL_VERSION};
-    json_t *log = ck_sarif_log(files, n, &so);
+    json_t *log = cq ? ck_codequality(files, n, o->srcroot) : ck_sarif_log(files, n, &so);
     int rc = json_dumpf(log, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(log);
@@ -407,7 +411,7 @@ static int exit_status(const ck_job *jobs, int n)
 
 static int write_output(const check_opts *o, const ck_job *jobs, int n)
 {
-    bool sarif = strcmp(o->format, "sarif") == 0;
+    bool sarif = strcmp(o->format, "text") != 0; /* sarif or codequality: JSON on stdout */
     FILE *out = o->output ? fopen(o->output, "w") : sarif ? stdout : stderr;
     if (!out) {
         fprintf(stderr, "tensorlint check: cannot write %s\n", o->output);
