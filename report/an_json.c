@@ -138,15 +138,10 @@ json_t *an_diag_json(const an_diag *d, const char *function, const char *call)
     return o;
 }
 
-/* The source, read once for the diagnostics' call texts (NULL: unreadable). */
-typedef struct json_source {
-    char *text;
-    size_t size;
-} json_source;
-
-static json_t *diag_json_located(const an_report *r, const json_source *src, const an_diag *d)
+/* d with its function and call; src is read once per report (NULL: unreadable). */
+static json_t *diag_json_located(const an_report *r, const an_source *src, const an_diag *d)
 {
-    char *call = an_call_text(src->text, src->size, d->line, d->col);
+    char *call = an_source_call_text(src, d->line, d->col);
     json_t *o = an_diag_json(d, an_line_function(r, d->line), call);
     free(call);
     return o;
@@ -154,15 +149,13 @@ static json_t *diag_json_located(const an_report *r, const json_source *src, con
 
 json_t *an_report_json(const an_report *r)
 {
-    json_source src = {NULL, 0};
+    an_source *src = r->n_diags > 0 ? an_source_load(r->unit->path) : NULL;
     json_t *funcs = json_array(), *diags = json_array();
-    if (r->n_diags > 0)
-        src.text = an_source_read(r->unit->path, &src.size);
     for (int k = 0; k < r->n_funcs; k++)
         json_array_append_new(funcs, func_json(r, &r->funcs[k]));
     for (int k = 0; k < r->n_diags; k++)
-        json_array_append_new(diags, diag_json_located(r, &src, &r->diags[k]));
-    free(src.text);
+        json_array_append_new(diags, diag_json_located(r, src, &r->diags[k]));
+    an_source_free(src);
     return json_pack("{s:i,s:o,s:o}", "schema", 1, "functions", funcs, "diagnostics", diags);
 }
 
@@ -195,18 +188,16 @@ static void jw_element(json_writer *w, int index, json_t *element)
 int an_report_write_json(FILE *out, const an_report *r)
 {
     json_writer w = {.out = out};
-    json_source src = {NULL, 0};
-    if (r->n_diags > 0)
-        src.text = an_source_read(r->unit->path, &src.size);
+    an_source *src = r->n_diags > 0 ? an_source_load(r->unit->path) : NULL;
     an_tb_str(&w.text, "{\"schema\":1,\"functions\":[");
     for (int k = 0; k < r->n_funcs; k++)
         jw_element(&w, k, func_json(r, &r->funcs[k]));
     an_tb_str(&w.text, "],\"diagnostics\":[");
     for (int k = 0; k < r->n_diags; k++)
-        jw_element(&w, k, diag_json_located(r, &src, &r->diags[k]));
+        jw_element(&w, k, diag_json_located(r, src, &r->diags[k]));
     an_tb_str(&w.text, "]}\n");
     an_tb_flush(&w.text, out);
     an_tb_free(&w.text);
-    free(src.text);
+    an_source_free(src);
     return w.rc;
 }

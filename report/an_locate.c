@@ -32,7 +32,7 @@ const char *an_line_function(const an_report *r, int line)
     return NULL;
 }
 
-char *an_source_read(const char *path, size_t *size)
+static char *an_file_read(const char *path, size_t *size)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
     char *text = NULL;
@@ -52,19 +52,59 @@ char *an_source_read(const char *path, size_t *size)
     return text;
 }
 
-/* The offset of line:col in text, or -1 when it is past the text. */
-static long an_offset_of(const char *text, size_t size, int line, int col)
+/* The source over text (taken), its lines indexed once so that a call's
+ * text is found without scanning the file again for each diagnostic. */
+static an_source *an_source_take(char *text, size_t size)
 {
-    size_t k = 0;
-    for (int l = 1; l < line; l++) {
-        const char *nl = memchr(text + k, '\n', size - k);
-        if (!nl)
-            return -1;
-        k = (size_t)(nl - text) + 1;
-    }
-    if (col < 1 || k + (size_t)col - 1 > size)
+    an_source *s = calloc(1, sizeof *s);
+    size_t n_lines = 1;
+    for (size_t k = 0; k < size; k++)
+        n_lines += text[k] == '\n';
+    if (!s || !(s->line_start = malloc(sizeof(size_t) * (n_lines + 1))))
+        abort();
+    s->text = text;
+    s->size = size;
+    s->line_start[0] = 0;
+    for (size_t k = 0, l = 1; k < size; k++)
+        if (text[k] == '\n')
+            s->line_start[l++] = k + 1;
+    s->n_lines = (int)n_lines;
+    return s;
+}
+
+an_source *an_source_load(const char *path)
+{
+    size_t size = 0;
+    char *text = an_file_read(path, &size);
+    return text ? an_source_take(text, size) : NULL;
+}
+
+an_source *an_source_of(const char *text, size_t size)
+{
+    char *copy = malloc(size + 1);
+    if (!copy)
+        abort();
+    memcpy(copy, text, size);
+    copy[size] = '\0';
+    return an_source_take(copy, size);
+}
+
+void an_source_free(an_source *s)
+{
+    if (!s)
+        return;
+    free(s->text);
+    free(s->line_start);
+    free(s);
+}
+
+/* The offset of line:col, or -1 when it is outside the text. */
+static long an_offset_of(const an_source *s, int line, int col)
+{
+    if (line < 1 || line > s->n_lines || col < 1)
         return -1;
-    return (long)(k + (size_t)col - 1);
+    size_t k = s->line_start[line - 1] + (size_t)col - 1;
+    return k <= s->size ? (long)k : -1;
 }
 
 /* Appends c to the normalised text: blanks as one space, none next to
@@ -107,11 +147,13 @@ static size_t an_skip_literal(const char *text, size_t size, size_t k, FILE *m, 
     return k + 1;
 }
 
-char *an_call_text(const char *text, size_t size, int line, int col)
+char *an_source_call_text(const an_source *src, int line, int col)
 {
-    long at = text ? an_offset_of(text, size, line, col) : -1;
+    long at = src ? an_offset_of(src, line, col) : -1;
     if (at < 0)
         return NULL;
+    const char *text = src->text;
+    size_t size = src->size;
     char *out = NULL, last = '\0';
     size_t len = 0;
     bool space = false, call = isalpha((unsigned char)text[at]) || text[at] == '_';

@@ -13,7 +13,7 @@
 /* "128 MiB", "64 KiB", "4000 B", "1.5 GiB": binary units, at most 2 decimals. */
 const char *an_format_bytes(char *buf, size_t size, int64_t bytes);
 
-/* The diagnostic's JSON; function and call (an_line_function, an_call_text)
+/* The diagnostic's JSON; function and call (an_line_function, an_source_call_text)
  * are written when not NULL. */
 json_t *an_diag_json(const an_diag *d, const char *function, const char *call);
 /* The whole report as one JSON tree (what an_report_write_json streams). */
@@ -41,11 +41,21 @@ int an_report_write_markdown(FILE *out, const an_report *r, const an_md_options 
 
 /* The name of the unit's function whose definition contains line, or NULL. */
 const char *an_line_function(const an_report *r, int line);
-/* The file's bytes (NUL-terminated, *size without it), or NULL when it cannot be read. */
-char *an_source_read(const char *path, size_t *size);
-/* The call written at line:col of text, blanks normalised (allocated), or NULL
- * when the position is outside the text. */
-char *an_call_text(const char *text, size_t size, int line, int col);
+typedef struct an_source {  /* a source file's text and where its lines start */
+    char *text;               /* NUL-terminated */
+    size_t size;              /* bytes, without the NUL */
+    int n_lines;
+    size_t *line_start;       /* n_lines offsets */
+} an_source;
+
+/* The file at path, or NULL when it cannot be read. */
+an_source *an_source_load(const char *path);
+/* A copy of text[0..size) as a source. */
+an_source *an_source_of(const char *text, size_t size);
+void an_source_free(an_source *s);
+/* The call written at line:col, blanks normalised (allocated), or NULL when
+ * src is NULL or the position is outside it. */
+char *an_source_call_text(const an_source *src, int line, int col);
 /* 0, or -1 when Jansson could not encode an element; a failed write is
  * left on out's error flag. */
 int an_report_write_json(FILE *out, const an_report *r);

@@ -18,10 +18,12 @@
 
 static void expect_call(const char *src, int line, int col, const char *want)
 {
-    char *got = an_call_text(src, strlen(src), line, col);
+    an_source *s = an_source_of(src, strlen(src));
+    char *got = an_source_call_text(s, line, col);
     assert_non_null(got);
     assert_string_equal(got, want);
     free(got);
+    an_source_free(s);
 }
 
 static void call_text_normalised(void **state)
@@ -35,7 +37,11 @@ static void call_text_normalised(void **state)
     expect_call(c, 1, 1, "f(\"a ) b\", ')', g(1, (2)))");
     expect_call("  }\nint main(void)\n", 1, 3, "}");
     expect_call("  return x ;\n", 1, 3, "return x");
-    assert_null(an_call_text("a\n", 2, 5, 1));
+    an_source *s = an_source_of("a\n", 2);
+    assert_null(an_source_call_text(s, 5, 1));
+    assert_null(an_source_call_text(s, 1, 9));
+    assert_null(an_source_call_text(NULL, 1, 1));
+    an_source_free(s);
 }
 
 static void call_text_long_is_cut(void **state)
@@ -45,10 +51,12 @@ static void call_text_long_is_cut(void **state)
     for (int k = 0; k < 300; k++)
         strcat(src, "a,");
     strcat(src, "b);\n");
-    char *got = an_call_text(src, strlen(src), 1, 1);
+    an_source *s = an_source_of(src, strlen(src));
+    char *got = an_source_call_text(s, 1, 1);
     assert_int_equal(strlen(got), 240);
     assert_string_equal(got + 237, "...");
     free(got);
+    an_source_free(s);
 }
 
 static json_t *report(const char *text)
