@@ -123,6 +123,7 @@ void ck_baseline_free(ck_baseline *b);
 typedef enum ck_base_state { CK_BASE_NEW, CK_BASE_UNCHANGED } ck_base_state;
 
 typedef struct ck_base_result {  /* one file against the baseline */
+    bool unnamed;                /* no base report names the file: everything is new */
     int n_states;
     ck_base_state *states;       /* per reported diagnostic */
     int n_absent;
@@ -135,7 +136,8 @@ typedef struct ck_base_result {  /* one file against the baseline */
 /* Compare the file's report r (after ck_run) with the baseline: add a
  * peak-regression warning to r->diags for every function whose peak grew
  * by at least min_bytes (unless enabled says the check is off), and keep
- * what ck_baseline_states needs.  NULL when no base report names path. */
+ * what ck_baseline_states needs.  When no base report names path, every
+ * diagnostic will be new (unnamed is set). */
 ck_base_result *ck_baseline_compare(const ck_baseline *b, an_report *r, const char *path,
                                     int64_t min_bytes, const bool *enabled);
 /* The state of each diagnostic that will be reported (diags: r's, filtered

@@ -297,11 +297,14 @@ static void ck_regression(ck_ctx *cx, const an_comparison *c, const json_t *base
                         ? ck_strfmt(" (was '%s')", an_json_str(p->base, "name")) : ck_strfmt("%s", "");
     char *pct = was > 0 ? ck_strfmt(", +%.0f%%", 100.0 * (double)(now - was) / (double)was)
                         : ck_strfmt("%s", "");
+    bool bound = json_is_true(json_object_get(p->base, "bytes_are_lower_bounds")) ||
+                 json_is_true(json_object_get(p->head, "bytes_are_lower_bounds"));
     an_diag *d = ck_diag_add(cx, CK_peak_regression, (int)line, ck_col_at(p->head, line),
                              "peak of '%s'%s grew from %s to %s (+%s%s) against the baseline; it "
-                             "is reached at line %lld (line %lld in the base)", name, renamed,
+                             "is reached at line %lld (line %lld in the base)%s", name, renamed,
                              ck_bytes(was).s, ck_bytes(now).s, ck_bytes(now - was).s, pct, line,
-                             old_line);
+                             old_line, bound ? "; a storage's size is unknown, so the peaks are "
+                                               "lower bounds" : "");
     ck_cause causes[CK_REGRESSION_NOTES];
     int n = ck_causes(c, base, head, p, causes, CK_REGRESSION_NOTES);
     for (int k = 0; k < n; k++) {
@@ -354,12 +357,13 @@ ck_base_result *ck_baseline_compare(const ck_baseline *b, an_report *r, const ch
                                     int64_t min_bytes, const bool *enabled)
 {
     const json_t *base = ck_baseline_for(b, path);
-    if (!base)
-        return NULL;
     ck_base_result *res = calloc(1, sizeof *res);
-    ck_base_priv *priv = calloc(1, sizeof *priv);
-    if (!res || !priv)
+    ck_base_priv *priv = base ? calloc(1, sizeof *priv) : NULL;
+    if (!res || (base && !priv))
         abort();
+    res->unnamed = !base;
+    if (!base)
+        return res;
     priv->head = an_report_json(r);
     priv->base = base;
     priv->path = path;
@@ -427,13 +431,17 @@ void ck_baseline_states(ck_base_result *res, const an_diag *diags, int n_diags,
                         const bool *enabled)
 {
     ck_base_priv *priv = res->priv;
-    const an_comparison *c = priv->cmp;
-    bool *used = calloc((size_t)c->n_base_diags + 1, sizeof *used);
-    res->states = calloc((size_t)n_diags + 1, sizeof *res->states);
-    res->absent = calloc((size_t)c->n_base_diags + 1, sizeof *res->absent);
-    if (!used || !res->states || !res->absent)
+    res->states = calloc((size_t)n_diags + 1, sizeof *res->states); /* CK_BASE_NEW */
+    if (!res->states)
         abort();
     res->n_states = n_diags;
+    if (!priv)
+        return; /* no base report names the file */
+    const an_comparison *c = priv->cmp;
+    bool *used = calloc((size_t)c->n_base_diags + 1, sizeof *used);
+    res->absent = calloc((size_t)c->n_base_diags + 1, sizeof *res->absent);
+    if (!used || !res->absent)
+        abort();
     for (int k = 0; k < n_diags; k++) {
         int h = ck_head_index(priv->head, &diags[k]);
         int b = h >= 0 ? c->head_match[h] : -1;

@@ -332,11 +332,9 @@ static void print_baseline_summary(FILE *out, const check_opts *o, const ck_job 
         for (int d = 0; b && d < b->n_states; d++)
             counts[b->states[d]]++;
         absent += b ? b->n_absent : 0;
-        if (!b && !jobs[k].failed)
+        if (b && b->unnamed)
             fprintf(out, "%s: baseline: no base report names this file: every diagnostic is "
                     "new\n", jobs[k].path);
-        for (int d = 0; !b && d < jobs[k].n_diags; d++)
-            counts[CK_BASE_NEW]++;
     }
     fprintf(out, "tensorlint: baseline %s: %d new, %d unchanged (not shown), %d gone since the "
             "base\n", o->n_baselines == 1 ? o->baselines[0] : "(several reports)",

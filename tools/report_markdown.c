@@ -125,8 +125,7 @@ void rmd_links_free(rmd_links *l)
 void rmd_regressions(an_report *r, const ck_baseline *b)
 {
     ck_base_result *res = ck_baseline_compare(b, r, r->unit->path, INT64_C(1) << 20, NULL);
-    if (res)
-        ck_baseline_states(res, r->diags, r->n_diags, NULL);
+    ck_baseline_states(res, r->diags, r->n_diags, NULL);
     ck_base_result_free(res);
 }
 

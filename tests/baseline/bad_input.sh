@@ -8,6 +8,7 @@
 set -uo pipefail
 tool=$(realpath "$1")
 cd "$(dirname "$0")/../.."
+root=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -73,4 +74,12 @@ expect budget_empty_name 2 "--budget wants FUNCTION=BYTES" -- "$tool" check --bu
 expect regression_bad_bytes 2 "'-1' is not a byte count" -- "$tool" check --baseline=good.json --regression-min-bytes=-1 clone.c
 # the good baseline works: nothing new against itself
 expect self_baseline 0 "0 new, 2 unchanged \(not shown\), 0 gone since the base" -- "$tool" check --baseline=good.json clone.c
+# several files: one the baseline does not name is all new, in text and SARIF
+cp "$root/tests/checks/hidden_copy.c" "$work/hidden_copy.c"
+expect unnamed_file_new 0 "hidden_copy.c: baseline: no base report names this file: every diagnostic is new" -- \
+  "$tool" check --baseline=good.json clone.c hidden_copy.c
+expect unnamed_file_counts 0 "baseline good.json: [1-9][0-9]* new, 2 unchanged" -- \
+  "$tool" check --baseline=good.json clone.c hidden_copy.c
+expect unnamed_file_sarif 0 '"baselineState": "new"' -- \
+  "$tool" check --format=sarif --baseline=good.json hidden_copy.c clone.c
 expect_summary "baseline bad input"
