@@ -42,6 +42,7 @@ typedef struct ck_job {
     an_diag *diags;            /* owned; file == path */
     bool *promoted;            /* per diag: a warning made an error */
     ck_base_result *base;      /* against --baseline: each diag's state (owned), or NULL */
+    bool *has_budget_function; /* per --budget: the file defines that function (owned) */
 } ck_job;
 
 /* Analyse every job with n_threads threads (one libclang index per parse);

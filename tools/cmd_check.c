@@ -490,6 +490,23 @@ static void free_opts(check_opts *o)
     ck_baseline_free((ck_baseline *)o->job.baseline);
 }
 
+/* A --budget naming a function no file defines is a typo that would turn
+ * the budget off: say so (the exit status stays the diagnostics'). */
+static void warn_unused_budgets(const check_opts *o, const ck_job *jobs, int n_jobs)
+{
+    for (int b = 0; b < o->n_budgets; b++) {
+        bool found = false, analysed = false;
+        for (int k = 0; k < n_jobs && !found; k++) {
+            found = jobs[k].has_budget_function && jobs[k].has_budget_function[b];
+            analysed |= !jobs[k].failed;
+        }
+        if (!found && analysed)
+            fprintf(stderr, "tensorlint check: warning: --budget=%s=...: no function '%s' with "
+                    "tensor code in the files checked: the budget applies to nothing\n",
+                    o->budgets[b].function, o->budgets[b].function);
+    }
+}
+
 /* The command with its options in o (freed by the caller). */
 static int check_with(check_opts *o, int argc, char **argv)
 {
@@ -530,6 +547,7 @@ static int check_with(check_opts *o, int argc, char **argv)
     if (rc == 0) {
         ck_jobs_run(jobs, n_jobs, (int)o->jobs, &o->job, isatty(2) && n_jobs > 1);
         rc = write_output(o, jobs, n_jobs);
+        warn_unused_budgets(o, jobs, n_jobs);
     }
     for (int k = 0; k < n_jobs; k++)
         ck_job_clear(&jobs[k]);

@@ -71,6 +71,8 @@ expect report_diagrams_needs_markdown 2 "go with --format=markdown" -- "$tool" r
 expect budget_no_equals 2 "--budget wants FUNCTION=BYTES" -- "$tool" check --budget=main clone.c
 expect budget_bad_bytes 2 "'lots' is not a byte count" -- "$tool" check --budget=main=lots clone.c
 expect budget_empty_name 2 "--budget wants FUNCTION=BYTES" -- "$tool" check --budget==5MiB clone.c
+expect budget_unknown_function 0 "--budget=mian=...: no function 'mian' with tensor code" -- \
+  "$tool" check --budget=mian=1K clone.c
 expect regression_bad_bytes 2 "'-1' is not a byte count" -- "$tool" check --baseline=good.json --regression-min-bytes=-1 clone.c
 # the good baseline works: nothing new against itself
 expect self_baseline 0 "0 new, 2 unchanged \(not shown\), 0 gone since the base" -- "$tool" check --baseline=good.json clone.c
