@@ -247,6 +247,26 @@ static const ir_stmt *ck_unknown_branch(const ck_ctx *cx, const an_func_report *
     return NULL;
 }
 
+/* After the join of a branch whose condition is unknown, the storages live
+ * at the peak may come from the heavier arm only: say which, once per branch. */
+static void ck_budget_arm_storages(ck_ctx *cx, const an_func_report *f, an_diag *d)
+{
+    const ir_stmt *seen = NULL;
+    for (int k = 0; d && k < f->n_peak_storages; k++) {
+        const an_storage *st = &cx->r->storages[f->peak_storages[k]];
+        bool in_then = false;
+        const ir_stmt *br = ck_unknown_branch(cx, f, cx->r->unit->funcs[f->func]->body,
+                                              st->alloc_line, &in_then);
+        if (!br || br == seen)
+            continue;
+        seen = br;
+        ck_note(d, br->loc.line, br->loc.col, "S%d (%s), live at the peak, is made on the %s arm "
+                "of this branch, whose condition is not known statically: the peak assumes that "
+                "arm ran (the analysis keeps the heavier arm)", st->id, ck_bytes(st->nbytes).s,
+                in_then ? "first (if)" : "second (else)");
+    }
+}
+
 static void ck_budget_peak(ck_ctx *cx, const an_func_report *f, int64_t budget, int budget_line)
 {
     if (f->peak_live_bytes <= budget)
@@ -269,6 +289,8 @@ static void ck_budget_peak(ck_ctx *cx, const an_func_report *f, int64_t budget, 
                 "whose condition is not known statically: the budget is exceeded when that arm "
                 "runs (the analysis keeps the heavier arm; the other arm's own peak is not "
                 "reported)", in_then ? "first (if)" : "second (else)");
+    else
+        ck_budget_arm_storages(cx, f, d);
     if (budget_line > 0)
         ck_note(d, budget_line, 1, "the budget is set here");
     free(live);

@@ -42,6 +42,23 @@ static void one_arm(int flag)
     tl_release(x);
 }
 
+/* Exceeded after the join: the big arm's storage outlives the branch. */
+// tensorlint: budget peak 5MiB
+static void after_join(int flag)
+{
+    tl_tensor *x = tl_randn(TL_SHAPE(1024, 1024), TL_F16, TL_CPU);
+    tl_tensor *y;
+    if (flag) { // expected-note {{is made on the first (if) arm of this branch}}
+        y = tl_randn(TL_SHAPE(2048, 1024), TL_F16, TL_CPU);
+    } else {
+        y = tl_randn(TL_SHAPE(16), TL_F16, TL_CPU);
+    }
+    tl_tensor *z = tl_relu(x); // expected-error {{over-budget}}
+    tl_release(z);
+    tl_release(y);
+    tl_release(x);
+}
+
 /* Bytes moved: randn writes 4 MiB, relu reads and writes 8 MiB. */
 // tensorlint: budget moved 10MiB
 static void moves(void) // expected-error {{over-budget}}
@@ -83,6 +100,7 @@ int main(int argc, char **argv)
     met();
     exceeded();
     one_arm(argc > 1);
+    after_join(argc > 2);
     moves();
     cli_budget();
     typo();
