@@ -208,6 +208,28 @@ static bool ck_ran_between(const ck_ctx *cx, const an_func_report *f, int first,
     return false;
 }
 
+static const ir_stmt *ck_unknown_branch(const ck_ctx *cx, const an_func_report *f,
+                                        const ir_block *b, int line, bool *in_then);
+
+/* An if holding line in an arm: the innermost unknown branch there, or this one
+ * when its other arm ran too. */
+static const ir_stmt *ck_unknown_if(const ck_ctx *cx, const an_func_report *f, const ir_stmt *s,
+                                    int line, bool *in_then)
+{
+    int t0, t1, e0, e1;
+    ck_block_lines(s->branch.then_blk, &t0, &t1);
+    ck_block_lines(s->branch.else_blk, &e0, &e1);
+    bool then_has = line >= t0 && line <= t1, else_has = line >= e0 && line <= e1;
+    const ir_block *arm = then_has ? s->branch.then_blk : else_has ? s->branch.else_blk : NULL;
+    const ir_stmt *deeper = arm ? ck_unknown_branch(cx, f, arm, line, in_then) : NULL;
+    if (deeper || !arm)
+        return deeper;
+    if (!(then_has ? ck_ran_between(cx, f, e0, e1) : ck_ran_between(cx, f, t0, t1)))
+        return NULL;
+    *in_then = then_has;
+    return s;
+}
+
 /* The innermost branch with an arm holding line whose two arms both ran
  * (so its condition was unknown); its statement and whether line is in the
  * then-arm.  NULL when there is none. */
@@ -215,34 +237,18 @@ static const ir_stmt *ck_unknown_branch(const ck_ctx *cx, const an_func_report *
                                         const ir_block *b, int line, bool *in_then)
 {
     for (int k = 0; b && k < b->n_stmts; k++) {
-        const ir_stmt *s = b->stmts[k];
-        const ir_block *inner[4] = {NULL, NULL, NULL, NULL};
-        if (s->kind == IR_IF) {
-            int t0, t1, e0, e1;
-            ck_block_lines(s->branch.then_blk, &t0, &t1);
-            ck_block_lines(s->branch.else_blk, &e0, &e1);
-            bool then_has = line >= t0 && line <= t1, else_has = line >= e0 && line <= e1;
-            const ir_block *arm = then_has ? s->branch.then_blk : else_has ? s->branch.else_blk
-                                                                           : NULL;
-            const ir_stmt *deeper = arm ? ck_unknown_branch(cx, f, arm, line, in_then) : NULL;
-            if (deeper)
-                return deeper;
-            if (arm && (then_has ? ck_ran_between(cx, f, e0, e1) : ck_ran_between(cx, f, t0, t1))) {
-                *in_then = then_has;
-                return s;
-            }
-            continue;
+        const ir_stmt *s = b->stmts[k], *found = NULL;
+        if (s->kind == IR_IF)
+            found = ck_unknown_if(cx, f, s, line, in_then);
+        else if (s->kind == IR_BLOCK)
+            found = ck_unknown_branch(cx, f, s->block, line, in_then);
+        else if (s->kind == IR_LOOP) {
+            const ir_block *parts[] = {s->loop.init, s->loop.cond_pre, s->loop.body, s->loop.step};
+            for (size_t p = 0; !found && p < sizeof parts / sizeof parts[0]; p++)
+                found = ck_unknown_branch(cx, f, parts[p], line, in_then);
         }
-        if (s->kind == IR_BLOCK)
-            inner[0] = s->block;
-        else if (s->kind == IR_LOOP)
-            inner[0] = s->loop.body, inner[1] = s->loop.init, inner[2] = s->loop.step,
-            inner[3] = s->loop.cond_pre;
-        for (int i = 0; i < 4; i++) {
-            const ir_stmt *deeper = ck_unknown_branch(cx, f, inner[i], line, in_then);
-            if (deeper)
-                return deeper;
-        }
+        if (found)
+            return found;
     }
     return NULL;
 }
