@@ -386,16 +386,26 @@ ck_base_result *ck_baseline_compare(const ck_baseline *b, an_report *r, const ch
     return res;
 }
 
-/* The head diagnostic (index in the head JSON) that d is, or -1. */
-static int ck_head_index(const json_t *head, const an_diag *d)
+/* The order of report->diags and of a job's diagnostics: line, column, check. */
+static int ck_diag_order(const json_t *e, const an_diag *d)
 {
-    size_t k;
-    const json_t *e;
-    json_array_foreach(json_object_get(head, "diagnostics"), k, e)
-        if (an_json_int(e, "line", 0) == d->line && an_json_int(e, "column", 0) == d->col &&
-            strcmp(an_json_str(e, "check"), d->check) == 0)
-            return (int)k;
-    return -1;
+    long long line = an_json_int(e, "line", 0), col = an_json_int(e, "column", 0);
+    if (line != d->line)
+        return line < d->line ? -1 : 1;
+    if (col != d->col)
+        return col < d->col ? -1 : 1;
+    return strcmp(an_json_str(e, "check"), d->check);
+}
+
+/* The head diagnostic (index in the head JSON) that d is, or -1; both lists
+ * are in the same order, so *from only moves forward. */
+static int ck_head_index(const json_t *head, const an_diag *d, size_t *from)
+{
+    const json_t *all = json_object_get(head, "diagnostics");
+    while (*from < json_array_size(all) && ck_diag_order(json_array_get(all, *from), d) < 0)
+        ++*from;
+    return *from < json_array_size(all) && ck_diag_order(json_array_get(all, *from), d) == 0
+               ? (int)*from : -1;
 }
 
 static bool ck_check_on(const bool *enabled, const char *check)
@@ -442,8 +452,9 @@ void ck_baseline_states(ck_base_result *res, const an_diag *diags, int n_diags,
     res->absent = calloc((size_t)c->n_base_diags + 1, sizeof *res->absent);
     if (!used || !res->absent)
         abort();
+    size_t from = 0;
     for (int k = 0; k < n_diags; k++) {
-        int h = ck_head_index(priv->head, &diags[k]);
+        int h = ck_head_index(priv->head, &diags[k], &from);
         int b = h >= 0 ? c->head_match[h] : -1;
         res->states[k] = b >= 0 ? CK_BASE_UNCHANGED : CK_BASE_NEW;
         if (b >= 0)

@@ -10,9 +10,12 @@
 #define _GNU_SOURCE /* asprintf */
 #include "an_compare.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "an_report.h"
 
 static void *an_xcalloc(size_t n, size_t size)
 {
@@ -101,16 +104,22 @@ static const char *an_bad_report(const json_t *report, const char **detail)
 json_t *an_baseline_load(const char *path, char **error)
 {
     json_error_t je;
-    json_t *report = json_load_file(path, 0, &je);
+    an_source *src = an_source_load(path); /* one read: json_load_file reads a byte at a time */
+    json_t *report = src ? json_loadb(src->text, src->size, 0, &je) : NULL;
+    if (!src) {
+        *error = an_refuse(path, "cannot be read (%s)", strerror(errno));
+        return NULL;
+    }
     if (!report) {
         char *detail = NULL;
         if (asprintf(&detail, "line %d: %s", je.line, je.text) < 0)
             abort();
-        *error = an_refuse(path, je.line <= 0 && je.position == 0 && strstr(je.text, "open")
-                                     ? "cannot be read (%s)" : "is not JSON (%s)", detail);
+        *error = an_refuse(path, "is not JSON (%s)", detail);
         free(detail);
+        an_source_free(src);
         return NULL;
     }
+    an_source_free(src);
     const char *detail = "";
     const char *why = an_bad_report(report, &detail);
     if (why) {
@@ -265,14 +274,58 @@ const char *an_compare_base_name(const an_comparison *c, const char *name)
 
 /* ---- diagnostics ---- */
 
-static bool an_same_diag(const an_comparison *c, const json_t *base_d, const json_t *head_d)
+/* A diagnostic's pairing key: check, function (the base's name), call. */
+typedef struct an_diag_key {
+    char *key;
+    int index;   /* in its report's diagnostics */
+} an_diag_key;
+
+static char *an_key_of(const json_t *d, const char *function)
 {
-    return strcmp(an_json_str(base_d, "check"), an_json_str(head_d, "check")) == 0 &&
-           strcmp(an_json_str(base_d, "function"),
-                  an_compare_base_name(c, an_json_str(head_d, "function"))) == 0 &&
-           strcmp(an_json_str(base_d, "call"), an_json_str(head_d, "call")) == 0;
+    char *k = NULL;
+    if (asprintf(&k, "%s%c%s%c%s", an_json_str(d, "check"), 0, function, 0,
+                 an_json_str(d, "call")) < 0)
+        abort();
+    return k;
 }
 
+/* Keys hold NULs: compare the three parts in turn. */
+static int an_key_cmp(const char *a, const char *b)
+{
+    for (int part = 0; part < 3; part++) {
+        int c = strcmp(a, b);
+        if (c != 0)
+            return c;
+        a += strlen(a) + 1;
+        b += strlen(b) + 1;
+    }
+    return 0;
+}
+
+static int an_cmp_diag_key(const void *x, const void *y)
+{
+    const an_diag_key *a = x, *b = y;
+    int c = an_key_cmp(a->key, b->key);
+    return c != 0 ? c : a->index - b->index;
+}
+
+/* The first entry of keys[0..n) with key k, or n. */
+static int an_key_lower(const an_diag_key *keys, int n, const char *k)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (an_key_cmp(keys[mid].key, k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Pairs each head diagnostic with the first unpaired base diagnostic of
+ * the same key: the base's keys sorted (key, then order) and searched, a
+ * cursor per run of equal keys, so n diagnostics cost n log n. */
 static void an_pair_diags(an_comparison *c, const json_t *base, const json_t *head,
                           const char *file)
 {
@@ -283,17 +336,33 @@ static void an_pair_diags(an_comparison *c, const json_t *base, const json_t *he
     c->base_matched = an_xcalloc((size_t)c->n_base_diags, sizeof *c->base_matched);
     c->base_in_file = an_xcalloc((size_t)c->n_base_diags, sizeof *c->base_in_file);
     c->head_match = an_xcalloc((size_t)c->n_head_diags, sizeof *c->head_match);
-    for (int b = 0; b < c->n_base_diags; b++)
-        c->base_in_file[b] = an_same_file(an_json_str(json_array_get(bd, (size_t)b), "file"), file);
-    for (int h = 0; h < c->n_head_diags; h++) {
-        c->head_match[h] = -1;
-        for (int b = 0; b < c->n_base_diags && c->head_match[h] < 0; b++)
-            if (c->base_in_file[b] && !c->base_matched[b] &&
-                an_same_diag(c, json_array_get(bd, (size_t)b), json_array_get(hd, (size_t)h))) {
-                c->base_matched[b] = true;
-                c->head_match[h] = b;
-            }
+    an_diag_key *keys = an_xcalloc((size_t)c->n_base_diags, sizeof *keys);
+    int *cursor = an_xcalloc((size_t)c->n_base_diags, sizeof *cursor);
+    int n = 0;
+    for (int b = 0; b < c->n_base_diags; b++) {
+        const json_t *d = json_array_get(bd, (size_t)b);
+        c->base_in_file[b] = an_same_file(an_json_str(d, "file"), file);
+        if (c->base_in_file[b])
+            keys[n++] = (an_diag_key){an_key_of(d, an_json_str(d, "function")), b};
     }
+    qsort(keys, (size_t)n, sizeof *keys, an_cmp_diag_key);
+    for (int k = 0; k < n; k++)
+        cursor[k] = k;
+    for (int h = 0; h < c->n_head_diags; h++) {
+        const json_t *d = json_array_get(hd, (size_t)h);
+        char *key = an_key_of(d, an_compare_base_name(c, an_json_str(d, "function")));
+        int first = an_key_lower(keys, n, key), at = first < n ? cursor[first] : n;
+        c->head_match[h] = at < n && an_key_cmp(keys[at].key, key) == 0 ? keys[at].index : -1;
+        if (c->head_match[h] >= 0) {
+            c->base_matched[c->head_match[h]] = true;
+            cursor[first] = at + 1;
+        }
+        free(key);
+    }
+    for (int k = 0; k < n; k++)
+        free(keys[k].key);
+    free(keys);
+    free(cursor);
 }
 
 an_comparison *an_compare(const json_t *base, const json_t *head, const char *file)

@@ -16,6 +16,7 @@
 #include "an_report.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,8 +47,14 @@ static char *an_file_read(const char *path, size_t *size)
     char buf[65536];
     for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
         fwrite(buf, 1, n, m);
+    int failed = ferror(f) ? errno : 0; /* a directory reads as an error (EISDIR) */
     fclose(f);
     fclose(m);
+    if (failed) {
+        free(text);
+        errno = failed;
+        return NULL;
+    }
     *size = len;
     return text;
 }

@@ -59,6 +59,7 @@ for cmd in check report; do
   expect ${cmd}_old 2 "old.json: its diagnostics carry no \"call\"" -- "$tool" $cmd $fmt --baseline=old.json clone.c
   expect ${cmd}_bad_field 2 "peak_live_bytes\" or \"moved_bytes\" is not an integer" -- "$tool" $cmd $fmt --baseline=badfield.json clone.c
   expect ${cmd}_missing 2 "nothere.json: cannot be read" -- "$tool" $cmd $fmt --baseline=nothere.json clone.c
+  expect ${cmd}_directory 2 "--baseline=\.: cannot be read \(Is a directory\)" -- "$tool" $cmd $fmt --baseline=. clone.c
   expect ${cmd}_other_files 2 "good.json is the report of other files \(clone.c\)" -- "$tool" $cmd $fmt --baseline=good.json rename.c
   for b in garbage empty sarif schema2 old badfield nothere; do
     nothing_written ${cmd}_${b}_writes_nothing -- "$tool" $cmd $fmt --baseline=$b.json -o "$work/out" clone.c
