@@ -62,6 +62,8 @@ void ck_options_default(ck_options *o)
     o->tiny_cuda_max_bytes = 64;
     o->slice_pin_max_percent = 25;
     o->enabled = NULL;
+    o->n_budgets = 0;
+    o->budgets = NULL;
 }
 
 char *ck_strfmt(const char *fmt, ...)
@@ -234,7 +236,7 @@ static int ck_cmp_diag(const void *a, const void *b)
     return strcmp(x->check, y->check);
 }
 
-static void ck_merge(an_report *r, an_diag *diags, int n)
+void ck_diags_merge(an_report *r, an_diag *diags, int n)
 {
     if (n == 0)
         return;
@@ -263,7 +265,7 @@ static void ck_run_src(an_report *r, const ck_options *o, bool src_loaded, ck_sr
     for (int k = 0; k < CK_N_CHECKS; k++)
         if (ck_rules[k] && ck_enabled(&cx, (ck_id)k))
             ck_rules[k](&cx);
-    ck_merge(r, cx.diags, cx.n_diags);
+    ck_diags_merge(r, cx.diags, cx.n_diags);
     free(cx.diags);
     ck_facts_free(&cx);
     ck_src_free(lazy.src);

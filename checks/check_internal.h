@@ -216,6 +216,8 @@ void ck_note(an_diag *d, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A fix-it replacing [begin, end) with text (copied). */
 void ck_fixit(an_diag *d, ck_pos begin, ck_pos end, const char *text);
+/* Append diags (moved: their strings now belong to r) to r->diags and sort them. */
+void ck_diags_merge(an_report *r, an_diag *diags, int n);
 bool ck_enabled(const ck_ctx *cx, ck_id id);
 char *ck_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

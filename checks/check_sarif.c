@@ -11,6 +11,9 @@
  * columns are UTF-16 code units, as columnKind says), the notes as related
  * locations, GitHub's primaryLocationLineHash, and the fix-its as a fix.
  * Files that could not be analysed are tool execution notifications.
+ * Against a baseline (check --baseline) each result has its baselineState,
+ * new or unchanged, and the base's results gone from a file follow its
+ * results as absent ones, at the base's lines.
  */
 #include "check_internal.h"
 
@@ -98,7 +101,7 @@ static json_t *ck_fix(const ck_src *src, const json_t *artifact, const an_diag *
 }
 
 static json_t *ck_result(const ck_src *src, char **hashes, const json_t *artifact,
-                         const an_diag *d)
+                         const an_diag *d, const char *state)
 {
     int rule = ck_find(d->check);
     json_t *res = json_pack("{s:s}", "ruleId", d->check);
@@ -107,7 +110,8 @@ static json_t *ck_result(const ck_src *src, char **hashes, const json_t *artifac
     json_object_set_new(res, "level", json_string(ck_level(d->severity)));
     json_object_set_new(res, "message", json_pack("{s:s}", "text", d->message));
     json_object_set_new(res, "locations",
-                        json_pack("[o]", ck_location(src, artifact, d->line, d->col, true)));
+                        json_pack("[o]", ck_location(src, artifact, d->line, d->col,
+                                                     !state || strcmp(state, "absent") != 0)));
     if (d->n_notes > 0) {
         json_t *rel = json_array();
         for (int k = 0; k < d->n_notes; k++) {
@@ -125,6 +129,8 @@ static json_t *ck_result(const ck_src *src, char **hashes, const json_t *artifac
                             json_pack("{s:s}", "primaryLocationLineHash", hash));
     if (d->n_fixits > 0)
         json_object_set_new(res, "fixes", json_pack("[o]", ck_fix(src, artifact, d)));
+    if (state)
+        json_object_set_new(res, "baselineState", json_string(state));
     return res;
 }
 
@@ -191,8 +197,13 @@ static void ck_file_results(json_t *results, const ck_sarif_file *f, const char 
     ck_src *src = ck_src_load(f->path);
     char **hashes = src ? ck_src_line_hashes(src) : NULL;
     json_t *artifact = ck_artifact(f->path, root);
+    const ck_base_result *b = f->base;
     for (int k = 0; k < f->n_diags; k++)
-        json_array_append_new(results, ck_result(src, hashes, artifact, &f->diags[k]));
+        json_array_append_new(results, ck_result(src, hashes, artifact, &f->diags[k],
+                                                 !b ? NULL : b->states[k] == CK_BASE_NEW
+                                                               ? "new" : "unchanged"));
+    for (int k = 0; b && k < b->n_absent; k++) /* base lines: no head line hash, no extent */
+        json_array_append_new(results, ck_result(src, NULL, artifact, &b->absent[k], "absent"));
     for (int k = 0; hashes && k <= ck_src_n_lines(src) + 1; k++)
         free(hashes[k]);
     free(hashes);

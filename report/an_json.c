@@ -18,6 +18,7 @@
 #include "an_textbuf.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 
 static json_t *ints_or_null(bool known, int n, const int64_t *v)
 {
@@ -119,7 +120,7 @@ static json_t *func_json(const an_report *r, const an_func_report *f)
     return o;
 }
 
-json_t *an_diag_json(const an_diag *d)
+json_t *an_diag_json(const an_diag *d, const char *function, const char *call)
 {
     json_t *o = json_object();
     json_object_set_new_nocheck(o, "file", json_string(d->file));
@@ -136,7 +137,32 @@ json_t *an_diag_json(const an_diag *d)
                                                    d->notes[k].message));
         json_object_set_new_nocheck(o, "notes", notes);
     }
+    if (function)
+        json_object_set_new_nocheck(o, "function", json_string(function));
+    if (call)
+        json_object_set_new(o, "call", json_string(call)); /* NULL when not UTF-8: left out */
     return o;
+}
+
+/* d with its function and call; src is read once per report (NULL: unreadable). */
+static json_t *diag_json_located(const an_report *r, const an_source *src, const an_diag *d)
+{
+    char *call = an_source_call_text(src, d->line, d->col);
+    json_t *o = an_diag_json(d, an_line_function(r, d->line), call);
+    free(call);
+    return o;
+}
+
+json_t *an_report_json(const an_report *r)
+{
+    an_source *src = r->n_diags > 0 ? an_source_load(r->unit->path) : NULL;
+    json_t *funcs = json_array(), *diags = json_array();
+    for (int k = 0; k < r->n_funcs; k++)
+        json_array_append_new(funcs, func_json(r, &r->funcs[k]));
+    for (int k = 0; k < r->n_diags; k++)
+        json_array_append_new(diags, diag_json_located(r, src, &r->diags[k]));
+    an_source_free(src);
+    return json_pack("{s:i,s:o,s:o}", "schema", 1, "functions", funcs, "diagnostics", diags);
 }
 
 /* Where the dumps go: the buffer, its file, and whether a dump failed. */
@@ -168,14 +194,16 @@ static void jw_element(json_writer *w, int index, json_t *element)
 int an_report_write_json(FILE *out, const an_report *r)
 {
     json_writer w = {.out = out};
+    an_source *src = r->n_diags > 0 ? an_source_load(r->unit->path) : NULL;
     an_tb_str(&w.text, "{\"schema\":1,\"functions\":[");
     for (int k = 0; k < r->n_funcs; k++)
         jw_element(&w, k, func_json(r, &r->funcs[k]));
     an_tb_str(&w.text, "],\"diagnostics\":[");
     for (int k = 0; k < r->n_diags; k++)
-        jw_element(&w, k, an_diag_json(&r->diags[k]));
+        jw_element(&w, k, diag_json_located(r, src, &r->diags[k]));
     an_tb_str(&w.text, "]}\n");
     an_tb_flush(&w.text, out);
     an_tb_free(&w.text);
+    an_source_free(src);
     return w.rc;
 }

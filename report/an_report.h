@@ -13,7 +13,49 @@
 /* "128 MiB", "64 KiB", "4000 B", "1.5 GiB": binary units, at most 2 decimals. */
 const char *an_format_bytes(char *buf, size_t size, int64_t bytes);
 
-json_t *an_diag_json(const an_diag *d);
+/* The diagnostic's JSON; function and call (an_line_function, an_source_call_text)
+ * are written when not NULL. */
+json_t *an_diag_json(const an_diag *d, const char *function, const char *call);
+/* The whole report as one JSON tree (what an_report_write_json streams). */
+json_t *an_report_json(const an_report *r);
+
+/* ---- the pull-request comment (an_markdown.c) ---- */
+
+typedef struct an_md_link {  /* one diagram written next to the comment */
+    const char *function;
+    const char *label;       /* "dataflow", "lifetimes" */
+    const char *path;        /* as the link should say it */
+} an_md_link;
+
+typedef struct an_md_options {
+    const json_t *base;      /* the base revision's report (an_compare.h), or NULL */
+    const char *base_name;   /* its file, for the comment */
+    int n_links;
+    const an_md_link *links;
+} an_md_options;
+
+/* The report as Markdown; 0 (a failed write is left on out's error flag). */
+int an_report_write_markdown(FILE *out, const an_report *r, const an_md_options *o);
+
+/* ---- where a diagnostic is (an_locate.c) ---- */
+
+/* The name of the unit's function whose definition contains line, or NULL. */
+const char *an_line_function(const an_report *r, int line);
+typedef struct an_source {  /* a source file's text and where its lines start */
+    char *text;               /* NUL-terminated */
+    size_t size;              /* bytes, without the NUL */
+    int n_lines;
+    size_t *line_start;       /* n_lines offsets */
+} an_source;
+
+/* The file at path, or NULL when it cannot be read. */
+an_source *an_source_load(const char *path);
+/* A copy of text[0..size) as a source. */
+an_source *an_source_of(const char *text, size_t size);
+void an_source_free(an_source *s);
+/* The call written at line:col, blanks normalised (allocated), or NULL when
+ * src is NULL or the position is outside it. */
+char *an_source_call_text(const an_source *src, int line, int col);
 /* 0, or -1 when Jansson could not encode an element; a failed write is
  * left on out's error flag. */
 int an_report_write_json(FILE *out, const an_report *r);

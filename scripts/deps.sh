@@ -9,6 +9,7 @@ packages=(
   libgraphviz-dev graphviz
   python3 python3-jsonschema
   neovim
+  pre-commit git
 )
 # the language server's Node client test (tests/lsp/vscode) needs node and npm
 if ! command -v npm >/dev/null 2>&1; then

@@ -1,5 +1,5 @@
 # Tests that need the front end and the analyzer.
-foreach(t test_worksheet)
+foreach(t test_worksheet test_review)
   if(TARGET ${t} AND TARGET tl_analysis)
     target_link_libraries(${t} PRIVATE tl_analysis tl_frontend)
   endif()

@@ -33,3 +33,29 @@ if(TARGET tensorlint_cli)
            COMMAND ${TL_CK_DIR}/cli.sh $<TARGET_FILE:tensorlint_cli> ${PROJECT_BINARY_DIR})
   set_tests_properties(checks.cli PROPERTIES LABELS "checks")
 endif()
+
+# Code review against a baseline (checks/check_baseline.c, report/an_compare.c):
+# base/head pairs of programs, and bad baselines and budgets.
+if(TARGET tensorlint_cli AND EXISTS /usr/bin/python3)
+  add_test(NAME baseline.pairs
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/baseline/run.py
+                   $<TARGET_FILE:tensorlint_cli> ${TL_CK_DIR}/sarif-2.1.0-rtm.5.json
+                   ${CMAKE_CURRENT_SOURCE_DIR}/baseline)
+  set_tests_properties(baseline.pairs PROPERTIES LABELS "checks")
+endif()
+if(TARGET tensorlint_cli)
+  add_test(NAME baseline.bad_input
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/baseline/bad_input.sh $<TARGET_FILE:tensorlint_cli>)
+  set_tests_properties(baseline.bad_input PROPERTIES LABELS "checks")
+endif()
+
+# The CI set-ups of docs/ci.md, run as far as this machine allows.
+if(TARGET tensorlint_cli AND EXISTS /usr/bin/python3)
+  add_test(NAME ci.workflows
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ci/workflows.sh $<TARGET_FILE:tensorlint_cli>
+                   ${TL_CK_DIR}/sarif-2.1.0-rtm.5.json)
+  add_test(NAME ci.pre_commit
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ci/pre_commit.sh $<TARGET_FILE:tensorlint_cli>)
+  # 77: pre-commit is not installed (scripts/deps.sh installs it)
+  set_tests_properties(ci.workflows ci.pre_commit PROPERTIES LABELS "checks" SKIP_RETURN_CODE 77)
+endif()

@@ -21,6 +21,8 @@ typedef struct ck_job_options {
     ck_options ck;
     bool enabled[CK_N_CHECKS];  /* --checks */
     bool as_error[CK_N_CHECKS]; /* --warnings-as-errors */
+    const ck_baseline *baseline; /* --baseline, or NULL */
+    int64_t regression_min_bytes; /* bytes: smallest peak growth that warns */
 } ck_job_options;
 
 typedef struct ck_job {
@@ -39,6 +41,8 @@ typedef struct ck_job {
     int n_diags;
     an_diag *diags;            /* owned; file == path */
     bool *promoted;            /* per diag: a warning made an error */
+    ck_base_result *base;      /* against --baseline: each diag's state (owned), or NULL */
+    bool *has_budget_function; /* per --budget: the file defines that function (owned) */
 } ck_job;
 
 /* Analyse every job with n_threads threads (one libclang index per parse);

@@ -186,7 +186,17 @@ static void ck_job_analyse(ck_pool *p, ck_job *j)
     ck_options ck = p->o->ck;
     ck.enabled = p->o->enabled;
     ck_run(r, &ck);
+    j->has_budget_function = calloc((size_t)ck.n_budgets + 1, sizeof(bool));
+    if (!j->has_budget_function)
+        abort();
+    for (int k = 0; k < ck.n_budgets; k++)
+        j->has_budget_function[k] = an_report_func(r, ck.budgets[k].function) != NULL;
+    if (p->o->baseline)
+        j->base = ck_baseline_compare(p->o->baseline, r, j->path, p->o->regression_min_bytes,
+                                      p->o->enabled);
     ck_collect(j, p->o, r);
+    if (j->base)
+        ck_baseline_states(j->base, j->diags, j->n_diags, p->o->enabled);
     an_report_free(r);
     ir_unit_free(u);
 }
@@ -251,6 +261,10 @@ void ck_job_clear(ck_job *j)
     }
     free(j->diags);
     free(j->promoted);
+    ck_base_result_free(j->base);
+    j->base = NULL;
+    free(j->has_budget_function);
+    j->has_budget_function = NULL;
     free(j->failure);
     free(j->clang_errors);
     free(j->path);

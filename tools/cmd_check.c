@@ -7,8 +7,11 @@
  * and prints clang-style diagnostics with parseable fix-its on stderr
  * (text) or one SARIF 2.1.0 log on stdout (sarif), files in a fixed order
  * (as given, or sorted by path for -p), each file's diagnostics sorted.
+ * With --baseline, the text shows only what is new against the base's
+ * report and one summary line; SARIF marks each result new, unchanged or
+ * absent (check_baseline.c).
  * Exit: 0 no errors; 1 errors (or promoted warnings); 2 usage, a bad
- * compilation database, or a file that could not be analysed.
+ * compilation database or baseline, or a file that could not be analysed.
  */
 #define _GNU_SOURCE /* asprintf */
 #include <getopt.h>
@@ -40,7 +43,8 @@ static const char usage[] =
     "                               '-*,upcast' (default '*'; errors always run)\n"
     "  --warnings-as-errors=GLOBS   warnings of these checks are errors (exit 1)\n"
     "  --list-checks                print the checks and exit\n"
-    "  --format=text|sarif          output format (default text)\n"
+    "  --format=text|sarif|codequality   output format (default text; codequality:\n"
+    "                               GitLab's code quality report)\n"
     "  -o FILE, --output=FILE       write the output to FILE (text: instead of stderr)\n"
     "  --srcroot=DIR                SARIF paths are relative to DIR (default: .)\n"
     "  --doc-url=URL                base of the SARIF rules' helpUri (default: the docs/checks\n"
@@ -55,6 +59,12 @@ static const char usage[] =
     "  --slice-pin-max-percent=N    a view reaching less than N%% of a storage pins it\n"
     "                               (default 25)\n"
     "  --max-calls=N, --max-iterations=N, --max-events=N   analysis limits\n"
+    "  --budget=FUNCTION=BYTES      FUNCTION's peak may not exceed BYTES (an over-budget\n"
+    "                               error); repeatable; overrides a `// tensorlint: budget`\n"
+    "  --baseline=BASE.json         compare with the base revision's `report --format=json`:\n"
+    "                               show only new diagnostics, warn of peak regressions\n"
+    "                               (repeatable: one report per file)\n"
+    "  --regression-min-bytes=BYTES smallest peak growth that warns (default 1MiB)\n"
     "  -h, --help                   this help\n"
     "\n"
     "BYTES: a number, optionally with K, KiB, M, MiB, G or GiB (binary units).\n"
@@ -62,7 +72,8 @@ static const char usage[] =
     "// NOLINTNEXTLINE(...), a region with // NOLINTBEGIN(...) ... // NOLINTEND(...).\n"
     "\n"
     "exit status: 0 no errors; 1 errors, or warnings under --warnings-as-errors;\n"
-    "2 usage error, bad compilation database, or a file not analysed.\n";
+    "2 usage error, bad compilation database or baseline, or a file not analysed.\n"
+    "With --baseline, a warning made an error fails only when it is new.\n";
 
 typedef struct check_opts {
     const char *format, *output, *srcroot, *doc_url, *build_dir;
@@ -70,6 +81,9 @@ typedef struct check_opts {
     int64_t jobs;
     bool list;
     ck_job_options job;
+    int n_budgets, n_baselines;
+    ck_budget *budgets;        /* --budget, function names point into argv */
+    const char **baselines;    /* --baseline paths */
 } check_opts;
 
 /* "1048576", "1MiB", "64K": binary units.  Prints an error when false. */
@@ -103,7 +117,35 @@ static bool parse_percent(const char *s, int *out)
 
 enum { OPT_CHECKS = 256, OPT_WAE, OPT_LIST, OPT_FORMAT, OPT_SRCROOT, OPT_DOC_URL, OPT_UPCAST,
        OPT_LATE_BYTES, OPT_LATE_PCT, OPT_TINY, OPT_PIN, OPT_MAX_CALLS, OPT_MAX_ITER,
-       OPT_MAX_EVENTS };
+       OPT_MAX_EVENTS, OPT_BUDGET, OPT_BASELINE, OPT_REGRESSION };
+
+/* --budget=FUNCTION=BYTES */
+static bool parse_budget(const char *arg, check_opts *o)
+{
+    const char *eq = strrchr(arg, '=');
+    int64_t bytes;
+    if (!eq || eq == arg) {
+        fprintf(stderr, "tensorlint check: --budget wants FUNCTION=BYTES, not '%s'\n", arg);
+        return false;
+    }
+    if (!parse_bytes(eq + 1, &bytes))
+        return false;
+    o->budgets = realloc(o->budgets, sizeof *o->budgets * (size_t)(o->n_budgets + 1));
+    char *name = strndup(arg, (size_t)(eq - arg));
+    if (!o->budgets || !name)
+        abort();
+    o->budgets[o->n_budgets++] = (ck_budget){name, bytes};
+    return true;
+}
+
+static bool add_baseline(const char *path, check_opts *o)
+{
+    o->baselines = realloc(o->baselines, sizeof *o->baselines * (size_t)(o->n_baselines + 1));
+    if (!o->baselines)
+        abort();
+    o->baselines[o->n_baselines++] = path;
+    return true;
+}
 
 static bool parse_one(int c, check_opts *o)
 {
@@ -133,6 +175,9 @@ static bool parse_one(int c, check_opts *o)
     case OPT_MAX_CALLS: return cli_parse_count(optarg, &an->max_calls);
     case OPT_MAX_ITER: return cli_parse_count(optarg, &an->max_iterations);
     case OPT_MAX_EVENTS: return cli_parse_count(optarg, &an->max_events);
+    case OPT_BUDGET: return parse_budget(optarg, o);
+    case OPT_BASELINE: return add_baseline(optarg, o);
+    case OPT_REGRESSION: return parse_bytes(optarg, &o->job.regression_min_bytes);
     default: return false;
     }
 }
@@ -157,6 +202,9 @@ static int parse(int argc, char **argv, check_opts *o)
         {"max-calls", required_argument, 0, OPT_MAX_CALLS},
         {"max-iterations", required_argument, 0, OPT_MAX_ITER},
         {"max-events", required_argument, 0, OPT_MAX_EVENTS},
+        {"budget", required_argument, 0, OPT_BUDGET},
+        {"baseline", required_argument, 0, OPT_BASELINE},
+        {"regression-min-bytes", required_argument, 0, OPT_REGRESSION},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -193,8 +241,10 @@ static int select_checks(check_opts *o)
 
 static int validate(const check_opts *o, const cli_input *in)
 {
-    if (strcmp(o->format, "text") != 0 && strcmp(o->format, "sarif") != 0) {
-        fprintf(stderr, "tensorlint check: unknown format '%s' (text or sarif)\n", o->format);
+    if (strcmp(o->format, "text") != 0 && strcmp(o->format, "sarif") != 0 &&
+        strcmp(o->format, "codequality") != 0) {
+        fprintf(stderr, "tensorlint check: unknown format '%s' (text, sarif or codequality)\n",
+                o->format);
         return 2;
     }
     if (o->jobs < 1 || o->jobs > 1024) {
@@ -265,7 +315,33 @@ static void print_diag(FILE *out, const an_diag *d, bool promoted)
                 d->notes[k].message);
 }
 
-static void print_text(FILE *out, const ck_job *jobs, int n)
+/* Whether diagnostic d of j is shown: with a baseline, only a new one. */
+static bool shown(const ck_job *j, int d)
+{
+    return !j->base || j->base->states[d] == CK_BASE_NEW;
+}
+
+/* With --baseline: the changed functions, then one line of counts. */
+static void print_baseline_summary(FILE *out, const check_opts *o, const ck_job *jobs, int n)
+{
+    int counts[2] = {0, 0}, absent = 0;
+    for (int k = 0; k < n; k++) {
+        const ck_base_result *b = jobs[k].base;
+        for (int c = 0; b && c < b->n_changes; c++)
+            fprintf(out, "%s: baseline: %s\n", jobs[k].path, b->changes[c]);
+        for (int d = 0; b && d < b->n_states; d++)
+            counts[b->states[d]]++;
+        absent += b ? b->n_absent : 0;
+        if (b && b->unnamed)
+            fprintf(out, "%s: baseline: no base report names this file: every diagnostic is "
+                    "new\n", jobs[k].path);
+    }
+    fprintf(out, "tensorlint: baseline %s: %d new, %d unchanged (not shown), %d gone since the "
+            "base\n", o->n_baselines == 1 ? o->baselines[0] : "(several reports)",
+            counts[CK_BASE_NEW], counts[CK_BASE_UNCHANGED], absent);
+}
+
+static void print_text(FILE *out, const check_opts *o, const ck_job *jobs, int n)
 {
     for (int k = 0; k < n; k++) {
         const ck_job *j = &jobs[k];
@@ -274,8 +350,11 @@ static void print_text(FILE *out, const ck_job *jobs, int n)
         if (j->failed)
             fprintf(out, "tensorlint: error: %s\n", j->failure);
         for (int d = 0; d < j->n_diags; d++)
-            print_diag(out, &j->diags[d], j->promoted[d]);
+            if (shown(j, d))
+                print_diag(out, &j->diags[d], j->promoted[d]);
     }
+    if (o->n_baselines > 0)
+        print_baseline_summary(out, o, jobs, n);
 }
 
 /* file://<dir>/ of the docs/checks pages next to the headers the front end uses. */
@@ -297,15 +376,16 @@ static char *default_doc_url(void)
 
 static int print_sarif(FILE *out, const check_opts *o, const ck_job *jobs, int n)
 {
+    bool cq = strcmp(o->format, "codequality") == 0;
     ck_sarif_file *files = calloc((size_t)n + 1, sizeof *files);
     char *doc = o->doc_url ? NULL : default_doc_url();
     if (!files)
         abort();
     for (int k = 0; k < n; k++)
         files[k] = (ck_sarif_file){jobs[k].path, jobs[k].n_diags, jobs[k].diags,
-                                   jobs[k].failed ? jobs[k].failure : NULL};
+                                   jobs[k].failed ? jobs[k].failure : NULL, jobs[k].base};
     ck_sarif_options so = {o->srcroot, o->doc_url ? o->doc_url : doc, TL_VERSION};
-    json_t *log = ck_sarif_log(files, n, &so);
+    json_t *log = cq ? ck_codequality(files, n, o->srcroot) : ck_sarif_log(files, n, &so);
     int rc = json_dumpf(log, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(log);
@@ -321,15 +401,15 @@ static int exit_status(const ck_job *jobs, int n)
         if (jobs[k].failed)
             return 2;
         for (int d = 0; d < jobs[k].n_diags; d++)
-            if (jobs[k].diags[d].severity == AN_ERROR)
-                rc = 1;
+            if (jobs[k].diags[d].severity == AN_ERROR && (shown(&jobs[k], d) || !jobs[k].promoted[d]))
+                rc = 1; /* an error of the program stays one; a promoted warning fails when new */
     }
     return rc;
 }
 
 static int write_output(const check_opts *o, const ck_job *jobs, int n)
 {
-    bool sarif = strcmp(o->format, "sarif") == 0;
+    bool sarif = strcmp(o->format, "text") != 0; /* sarif or codequality: JSON on stdout */
     FILE *out = o->output ? fopen(o->output, "w") : sarif ? stdout : stderr;
     if (!out) {
         fprintf(stderr, "tensorlint check: cannot write %s\n", o->output);
@@ -344,7 +424,7 @@ static int write_output(const check_opts *o, const ck_job *jobs, int n)
             }
         print_sarif(out, o, jobs, n);
     } else {
-        print_text(out, jobs, n);
+        print_text(out, o, jobs, n);
     }
     if (cli_output_done(out, "check", o->output) != 0)
         return 2;
@@ -368,19 +448,81 @@ static ck_job *file_jobs(const cli_input *in)
     return jobs;
 }
 
-int cmd_check(int argc, char **argv)
+/* --baseline: load every report; each must name a file checked here.  0 or 2. */
+static int load_baselines(check_opts *o, const ck_job *jobs, int n_jobs)
 {
-    check_opts o = {.format = "text", .jobs = sysconf(_SC_NPROCESSORS_ONLN)};
+    if (o->n_baselines == 0)
+        return 0;
+    ck_baseline *b = ck_baseline_new();
+    o->job.baseline = b;
+    for (int k = 0; k < o->n_baselines; k++) {
+        char *error = NULL;
+        if (!ck_baseline_add(b, o->baselines[k], &error)) {
+            fprintf(stderr, "tensorlint check: --baseline=%s\n", error);
+            free(error);
+            return 2;
+        }
+        ck_baseline *one = ck_baseline_new();
+        bool names = false;
+        ck_baseline_add(one, o->baselines[k], &error);
+        for (int j = 0; j < n_jobs && !names; j++)
+            names = ck_baseline_names(one, jobs[j].path);
+        char *files = names ? NULL : ck_baseline_files(one);
+        ck_baseline_free(one);
+        if (!names) {
+            fprintf(stderr, "tensorlint check: --baseline=%s is the report of other files (%s), "
+                    "none of them checked here: write it with `tensorlint report "
+                    "--format=json` of the same path in the base revision\n",
+                    o->baselines[k], files);
+            free(files);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static void free_opts(check_opts *o)
+{
+    for (int k = 0; k < o->n_budgets; k++)
+        free((char *)o->budgets[k].function);
+    free(o->budgets);
+    free(o->baselines);
+    ck_baseline_free((ck_baseline *)o->job.baseline);
+}
+
+/* A --budget naming a function no file defines is a typo that would turn
+ * the budget off: say so (the exit status stays the diagnostics'). */
+static void warn_unused_budgets(const check_opts *o, const ck_job *jobs, int n_jobs)
+{
+    for (int b = 0; b < o->n_budgets; b++) {
+        bool found = false, analysed = false;
+        for (int k = 0; k < n_jobs && !found; k++) {
+            found = jobs[k].has_budget_function && jobs[k].has_budget_function[b];
+            analysed |= !jobs[k].failed;
+        }
+        if (!found && analysed)
+            fprintf(stderr, "tensorlint check: warning: --budget=%s=...: no function '%s' with "
+                    "tensor code in the files checked: the budget applies to nothing\n",
+                    o->budgets[b].function, o->budgets[b].function);
+    }
+}
+
+/* The command with its options in o (freed by the caller). */
+static int check_with(check_opts *o, int argc, char **argv)
+{
     cli_input in;
     int rc, n_jobs = 0;
     void *owner = NULL;
-    an_options_default(&o.job.an);
-    ck_options_default(&o.job.ck);
-    if (o.jobs < 1)
-        o.jobs = 1;
-    if ((rc = parse(argc, argv, &o)) >= 0 || (rc = select_checks(&o)) != 0)
+    an_options_default(&o->job.an);
+    ck_options_default(&o->job.ck);
+    o->job.regression_min_bytes = INT64_C(1) << 20;
+    if (o->jobs < 1)
+        o->jobs = 1;
+    if ((rc = parse(argc, argv, o)) >= 0 || (rc = select_checks(o)) != 0)
         return rc;
-    if (o.list) {
+    o->job.ck.n_budgets = o->n_budgets;
+    o->job.ck.budgets = o->budgets;
+    if (o->list) {
         list_checks();
         return 0;
     }
@@ -391,22 +533,33 @@ int cmd_check(int argc, char **argv)
                          .n_args = argc - optind};
     else if ((rc = cli_split_input(argc, argv, optind, "check", &in)) != 0)
         return rc;
-    if ((rc = validate(&o, &in)) != 0)
+    if ((rc = validate(o, &in)) != 0)
         return rc;
     ck_job *jobs = NULL;
-    if (o.build_dir) {
-        rc = ck_compdb_jobs(o.build_dir, in.files, in.n_files, &jobs, &n_jobs, &owner);
+    if (o->build_dir) {
+        rc = ck_compdb_jobs(o->build_dir, in.files, in.n_files, &jobs, &n_jobs, &owner);
     } else {
         jobs = file_jobs(&in);
         n_jobs = in.n_files;
     }
+    if (rc == 0)
+        rc = load_baselines(o, jobs, n_jobs);
     if (rc == 0) {
-        ck_jobs_run(jobs, n_jobs, (int)o.jobs, &o.job, isatty(2) && n_jobs > 1);
-        rc = write_output(&o, jobs, n_jobs);
+        ck_jobs_run(jobs, n_jobs, (int)o->jobs, &o->job, isatty(2) && n_jobs > 1);
+        rc = write_output(o, jobs, n_jobs);
+        warn_unused_budgets(o, jobs, n_jobs);
     }
     for (int k = 0; k < n_jobs; k++)
         ck_job_clear(&jobs[k]);
     free(jobs);
     ck_compdb_free(owner);
+    return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    check_opts o = {.format = "text", .jobs = sysconf(_SC_NPROCESSORS_ONLN)};
+    int rc = check_with(&o, argc, argv);
+    free_opts(&o);
     return rc;
 }

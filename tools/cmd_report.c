@@ -1,7 +1,8 @@
 /*
  * cmd_report.c: `tensorlint report FILE.c [options] [-- compiler args]`.
  * Parses the file, runs the abstract interpreter and prints the accounting
- * report as text (the worksheet's table) or JSON (docs/formats.md).
+ * report as text (the worksheet's table), JSON (docs/formats.md) or a
+ * pull-request comment in Markdown (report_markdown.c).
  * Exit: 0 analysed, 1 the program has error diagnostics, 2 usage error,
  * missing file or clang errors (printed clang style).
  */
@@ -16,6 +17,7 @@
 #include "cli.h"
 #include "dg.h"
 #include "frontend.h"
+#include "report_markdown.h"
 
 static const char usage[] =
     "usage: tensorlint report FILE.c [options] [-- compiler args]\n"
@@ -26,7 +28,10 @@ static const char usage[] =
     "storages live there, and bytes moved.\n"
     "\n"
     "options:\n"
-    "  --format=text|json     output format (default text; json: docs/formats.md)\n"
+    "  --format=text|json|markdown  output format (default text; json: docs/formats.md;\n"
+    "                         markdown: a pull-request comment, docs/ci.md)\n"
+    "  --baseline=BASE.json   markdown: compare with the base revision's report\n"
+    "  --diagrams=DIR         markdown: draw each function's diagrams into DIR, linked\n"
     "  --function=NAME        only this function (text format)\n"
     "  --max-calls=N          stop after N executed API calls per root (default 2000000)\n"
     "  --max-iterations=N     stop a loop after N iterations (default 1000000)\n"
@@ -42,6 +47,9 @@ static const char usage[] =
 
 typedef struct report_opts {
     const char *format, *function, *output;
+    const char *baseline, *diagrams;   /* markdown only */
+    ck_baseline *base;                 /* loaded --baseline */
+    rmd_links links;                   /* the diagrams written */
     bool time_report, lifetimes, no_checks;
     int64_t width;
     an_options an;
@@ -62,6 +70,7 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         {"output", required_argument, 0, 'o'},       {"help", no_argument, 0, 'h'},
         {"time-report", no_argument, 0, 'T'},        {"lifetimes", no_argument, 0, 'L'},
         {"width", required_argument, 0, 'W'},        {"no-checks", no_argument, 0, 'N'},
+        {"baseline", required_argument, 0, 'B'},     {"diagrams", required_argument, 0, 'D'},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -69,6 +78,8 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         switch (c) {
         case 'f': o->format = optarg; break;
         case 'F': o->function = optarg; break;
+        case 'B': o->baseline = optarg; break;
+        case 'D': o->diagrams = optarg; break;
         case 'o': o->output = optarg; break;
         case 'T': o->time_report = true; break;
         case 'N': o->no_checks = true; break;
@@ -80,8 +91,15 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         default: fputs(usage, stderr); return 2;
         }
     }
-    if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0) {
-        fprintf(stderr, "tensorlint report: unknown format '%s' (text or json)\n", o->format);
+    if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
+        strcmp(o->format, "markdown") != 0) {
+        fprintf(stderr, "tensorlint report: unknown format '%s' (text, json or markdown)\n",
+                o->format);
+        return 2;
+    }
+    if ((o->baseline || o->diagrams) && strcmp(o->format, "markdown") != 0) {
+        fprintf(stderr, "tensorlint report: --baseline and --diagrams go with "
+                "--format=markdown\n");
         return 2;
     }
     *first_file = optind;
@@ -117,6 +135,8 @@ static int write_report(const report_opts *o, const an_report *r)
     }
     if (strcmp(o->format, "json") == 0) {
         an_report_write_json(out, r);
+    } else if (strcmp(o->format, "markdown") == 0) {
+        rmd_write(out, r, o->base, o->baseline, &o->links);
     } else {
         an_text_options t = {o->function, false};
         if (r->n_funcs == 0)
@@ -145,17 +165,24 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "tensorlint report: expected one FILE.c, got %d\n", in.n_files);
         return 2;
     }
+    if (o.baseline && (rc = rmd_load_baseline(o.baseline, in.files[0], &o.base)) != 0)
+        return rc;
     ir_unit *u = NULL;
     double t0 = now();
-    if ((rc = cli_parse_unit(in.files[0], in.n_args, in.args, &u)) != 0)
+    if ((rc = cli_parse_unit(in.files[0], in.n_args, in.args, &u)) != 0) {
+        ck_baseline_free(o.base);
         return rc;
+    }
     double t1 = now();
     an_report *r = an_analyze(u, &o.an);
     double t2 = now();
     if (!o.no_checks)
         ck_run(r, NULL);
+    if (o.base)
+        rmd_regressions(r, o.base);
     double t3 = now();
-    rc = write_report(&o, r);
+    rc = o.diagrams ? rmd_diagrams(r, o.diagrams, &o.links) : 0;
+    rc = rc != 0 ? rc : write_report(&o, r);
     if (o.time_report)
         fprintf(stderr, "time: parse %.1f ms, lower %.1f ms, analyse %.1f ms, checks %.1f ms, "
                 "write %.1f ms\n", u->parse_seconds * 1e3, (t1 - t0 - u->parse_seconds) * 1e3,
@@ -164,5 +191,7 @@ int cmd_report(int argc, char **argv)
         return cli_finish(rc); /* the OS frees the report and the unit faster */
     an_report_free(r);
     ir_unit_free(u);
+    ck_baseline_free(o.base);
+    rmd_links_free(&o.links);
     return rc;
 }

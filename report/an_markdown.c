@@ -1,0 +1,170 @@
+/*
+ * an_markdown.c: `report --format=markdown`, the report as a pull-request
+ * comment.  Per function: the peak and its line, the bytes moved, and
+ * against a baseline the change of each (an arrow, the difference, the old
+ * value); then the warnings (only the new ones against a baseline, with a
+ * count of the unchanged), the functions renamed, added or removed, and one
+ * link line per diagram the caller wrote.
+ *
+ * The comparison is an_compare.c's over the JSON of both reports, so the
+ * comment and `check --baseline` agree on what is new.  Text from the
+ * program (messages quote calls) is escaped for Markdown.
+ */
+#include "an_report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_compare.h"
+
+/* s with Markdown's inline syntax characters escaped. */
+static void md_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("\\`*_[]<>|#", *s))
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+}
+
+static const char *md_bytes(char *buf, size_t size, long long bytes)
+{
+    return an_format_bytes(buf, size, bytes);
+}
+
+/* "▲ +4 MiB (was 12 MiB)", "▼ -2 MiB (was 8 MiB)", "= (same)". */
+static void md_change(FILE *out, long long was, long long now)
+{
+    char a[32], b[32];
+    if (now == was) {
+        fputs("= (same)", out);
+        return;
+    }
+    fprintf(out, "%s %s%s (was %s)", now > was ? "▲" : "▼", now > was ? "+" : "-",
+            md_bytes(a, sizeof a, now > was ? now - was : was - now), md_bytes(b, sizeof b, was));
+}
+
+static void md_function_row(FILE *out, const an_fn_pair *p, bool with_base)
+{
+    char a[32], b[32];
+    const json_t *f = p->head ? p->head : p->base;
+    long long line = an_json_int(f, "peak_line", 0);
+    bool bound = json_is_true(json_object_get(f, "bytes_are_lower_bounds"));
+    fprintf(out, "| %s`", p->change == AN_FN_REMOVED ? "~~" : "");
+    md_text(out, an_json_str(f, "name"));
+    fprintf(out, "`%s", p->change == AN_FN_REMOVED ? "~~ (removed)" : "");
+    if (p->change == AN_FN_RENAMED)
+        fprintf(out, " (was `%s`)", an_json_str(p->base, "name"));
+    if (p->change == AN_FN_ADDED && with_base)
+        fputs(" (new)", out);
+    if (!p->head) {
+        fprintf(out, " | - | was %s | - | was %s |\n",
+                md_bytes(a, sizeof a, an_json_int(p->base, "peak_live_bytes", 0)),
+                md_bytes(b, sizeof b, an_json_int(p->base, "moved_bytes", 0)));
+        return;
+    }
+    fprintf(out, " | %s%s", bound ? "at least " : "",
+            md_bytes(a, sizeof a, an_json_int(f, "peak_live_bytes", 0)));
+    if (line > 0)
+        fprintf(out, " (line %lld)", line);
+    if (with_base) {
+        fputs(" | ", out);
+        if (p->base)
+            md_change(out, an_json_int(p->base, "peak_live_bytes", 0),
+                      an_json_int(f, "peak_live_bytes", 0));
+        else
+            fputs("new", out);
+    }
+    fprintf(out, " | %s", md_bytes(b, sizeof b, an_json_int(f, "moved_bytes", 0)));
+    if (with_base) {
+        fputs(" | ", out);
+        if (p->base)
+            md_change(out, an_json_int(p->base, "moved_bytes", 0), an_json_int(f, "moved_bytes", 0));
+        else
+            fputs("new", out);
+    }
+    fputs(" |\n", out);
+}
+
+static void md_table(FILE *out, const an_comparison *c, bool with_base)
+{
+    if (c->n_pairs == 0) {
+        fputs("No function uses the tensor API.\n", out);
+        return;
+    }
+    fputs(with_base ? "| function | peak | change | bytes moved | change |\n"
+                      "|---|---:|---|---:|---|\n"
+                    : "| function | peak | bytes moved |\n|---|---:|---:|\n", out);
+    for (int k = 0; k < c->n_pairs; k++)
+        md_function_row(out, &c->pairs[k], with_base);
+}
+
+static void md_diag(FILE *out, const json_t *d)
+{
+    fprintf(out, "- **%s** `%s:%lld:%lld` ", an_json_str(d, "severity"), an_json_str(d, "file"),
+            an_json_int(d, "line", 0), an_json_int(d, "column", 0));
+    md_text(out, an_json_str(d, "message"));
+    fprintf(out, " [`%s`]\n", an_json_str(d, "check"));
+}
+
+static void md_diags(FILE *out, const json_t *head, const json_t *base, const an_comparison *c)
+{
+    bool with_base = base != NULL;
+    const json_t *diags = json_object_get(head, "diagnostics");
+    int shown = 0, unchanged = 0, absent = 0;
+    fprintf(out, "\n### %s\n\n", with_base ? "New warnings" : "Warnings");
+    for (int k = 0; k < c->n_head_diags; k++) {
+        const json_t *d = json_array_get(diags, (size_t)k);
+        if (strcmp(an_json_str(d, "severity"), "note") == 0)
+            continue;
+        if (with_base && c->head_match[k] >= 0) {
+            unchanged++;
+            continue;
+        }
+        md_diag(out, d);
+        shown++;
+    }
+    for (int b = 0; with_base && b < c->n_base_diags; b++)
+        absent += c->base_in_file[b] && !c->base_matched[b] &&
+                  strcmp(an_json_str(json_array_get(json_object_get(base, "diagnostics"),
+                                                    (size_t)b), "severity"), "note") != 0;
+    if (shown == 0)
+        fputs("None.\n", out);
+    if (with_base)
+        fprintf(out, "\n%d unchanged (not shown); %d gone since the base.\n", unchanged, absent);
+}
+
+static void md_links(FILE *out, const an_md_options *o)
+{
+    if (o->n_links == 0)
+        return;
+    fputs("\n### Diagrams\n\n", out);
+    for (int k = 0; k < o->n_links; k++) {
+        fputs("- `", out);
+        md_text(out, o->links[k].function);
+        fprintf(out, "` %s: [%s](%s)\n", o->links[k].label, o->links[k].path, o->links[k].path);
+    }
+}
+
+int an_report_write_markdown(FILE *out, const an_report *r, const an_md_options *o)
+{
+    json_t *head = an_report_json(r);
+    json_t *none = json_pack("{s:i,s:[],s:[]}", "schema", 1, "functions", "diagnostics");
+    bool with_base = o->base != NULL;
+    an_comparison *c = an_compare(with_base ? o->base : none, head, r->unit->path);
+    fputs("## tensorlint: `", out);
+    md_text(out, r->unit->path);
+    fputs("`\n\n", out);
+    if (with_base) {
+        fputs("Against the baseline `", out);
+        md_text(out, o->base_name ? o->base_name : "");
+        fputs("` (▲ more, ▼ less).\n\n", out);
+    }
+    md_table(out, c, with_base);
+    md_diags(out, head, o->base, c);
+    md_links(out, o);
+    an_comparison_free(c);
+    json_decref(head);
+    json_decref(none);
+    return 0;
+}
