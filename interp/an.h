@@ -158,6 +158,16 @@ typedef struct an_func_report {
     int64_t end_event;
 } an_func_report;
 
+/* The arm of an unknown branch that the analysis did not keep: its events,
+ * so that verify can follow a run that took it.  The kept arm's events are
+ * events[at, at + kept_len) of the log; the other arm's are
+ * alt_events[first, first + len). */
+typedef struct an_alt {
+    int64_t at, kept_len;
+    int64_t first, len;
+    bool same_live;         /* both arms leave the same live bytes */
+} an_alt;
+
 typedef struct an_report {
     const ir_unit *unit;
     int n_funcs;
@@ -169,6 +179,10 @@ typedef struct an_report {
     int64_t n_events;
     an_event *events;       /* the execution of every root, in order */
     int64_t n_events_dropped;
+    int n_alts;
+    an_alt *alts;           /* in log order (outermost unknown branches only) */
+    int64_t n_alt_events;
+    an_event *alt_events;
     int n_diags;
     an_diag *diags;         /* sorted by line, column, check */
 } an_report;

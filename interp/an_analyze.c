@@ -338,6 +338,8 @@ void an_report_free(an_report *r)
     free(r->values);
     free(r->storages);
     free(r->events);
+    free(r->alts);
+    free(r->alt_events);
     free(r->diags);
     free(r);
 }

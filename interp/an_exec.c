@@ -275,6 +275,27 @@ static void drop_events(an_ctx *cx, int64_t from, int64_t to)
  * is weakened (join_vars).  When the arms leave different live bytes or
  * peak differently, the totals from here on hold for one arm only: they
  * are bounds, and a note says where. */
+/* Keep the dropped arm's events [from, to) as the alternative of the kept
+ * arm, which will stand at events[at, at + kept_len). */
+static void keep_alternative(an_ctx *cx, int64_t from, int64_t to, int64_t at, int64_t kept_len,
+                             bool same_live)
+{
+    an_report *r = cx->r;
+    if (cx->if_depth > 0 || !cx->log_events || r->n_events_dropped)
+        return; /* nested, or the log is incomplete */
+    an_event *ev = realloc(r->alt_events, sizeof *ev * (size_t)(r->n_alt_events + (to - from) + 1));
+    an_alt *alts = realloc(r->alts, sizeof *alts * (size_t)(r->n_alts + 1));
+    if (!ev || !alts)
+        abort();
+    r->alt_events = ev;
+    r->alts = alts;
+    if (to > from)
+        memcpy(ev + r->n_alt_events, r->events + from, sizeof *ev * (size_t)(to - from));
+    alts[r->n_alts++] = (an_alt){.at = at, .kept_len = kept_len, .first = r->n_alt_events,
+                                 .len = to - from, .same_live = same_live};
+    r->n_alt_events += to - from;
+}
+
 static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 {
     snapshot *sv = malloc(sizeof *sv * 3); /* on the heap: else-if chains nest one per arm */
@@ -285,12 +306,14 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     snap_take(cx, before);
     cx->arm_peak = cx->live;
     int64_t moved0 = cx->moved_total;
+    cx->if_depth++;
     an_flow f_then = an_exec_block(cx, s->branch.then_blk);
     int64_t then_peak = cx->arm_peak, then_moved = cx->moved_total - moved0;
     snap_take(cx, after_then);
     snap_restore(cx, before);
     cx->arm_peak = cx->live;
     an_flow f_else = an_exec_block(cx, s->branch.else_blk);
+    cx->if_depth--;
     int64_t else_peak = cx->arm_peak, else_live = cx->live;
     int64_t else_moved = cx->moved_total - moved0 - then_moved;
     bool keep_then = after_then->live > cx->live ||
@@ -298,15 +321,19 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     cx->arm_peak = outer_peak > then_peak ? outer_peak : then_peak;
     if (cx->arm_peak < cx->live)
         cx->arm_peak = cx->live;
+    bool same_live = after_then->live == else_live;
+    int64_t b0 = before->n_events, t1 = after_then->n_events, e1 = cx->r->n_events;
     if (keep_then) {
         snap_take(cx, after_else);
         snap_restore(cx, after_then);
         join_vars(cx, after_else);
         snap_free(after_else);
-        drop_events(cx, after_then->n_events, cx->r->n_events);
+        keep_alternative(cx, t1, e1, b0, t1 - b0, same_live);
+        drop_events(cx, t1, e1);
     } else {
         join_vars(cx, after_then);
-        drop_events(cx, before->n_events, after_then->n_events);
+        keep_alternative(cx, b0, t1, b0, e1 - t1, same_live);
+        drop_events(cx, b0, t1);
         f_then = f_else;
     }
     /* what holds for one arm only: the peak (the larger is kept), the live

@@ -137,6 +137,7 @@ typedef struct an_ctx {
     int n_heap;          /* heap blocks made */
     int goto_label;      /* AN_FLOW_GOTO: the label looked for */
     int64_t n_gotos;     /* gotos taken in the current root */
+    int if_depth;        /* unknown branches being analysed (alternatives only at depth 0) */
     ca_allocator *cuda;  /* the caching allocator, simulated for CUDA storages (per root) */
     int64_t *cuda_block; /* per storage: the simulated block id, 0 for none */
     int64_t cap_cuda_block;

@@ -106,6 +106,9 @@ typedef struct walk {
     size_t diffs_len;
     FILE *diff_out;
     bool row_unknown;              /* the current row's layout was not compared */
+    bool live_off;                 /* the run took a branch arm that leaves other live bytes
+                                      than the arm the analysis kept: live bytes from there on
+                                      are not compared */
 } walk;
 
 static void diff(walk *w, const char *field, const char *fmt_pred, const char *meas)
@@ -214,7 +217,7 @@ static void compare_live(walk *w, const an_event *e, const json_t *rec)
     int64_t pred = e->live_bytes + (e->line == w->opt->perturb_line ? 1 : 0);
     if (!rec)
         return;
-    if (sizes_known(w))
+    if (sizes_known(w) && !w->live_off)
         compare_int(w, "live bytes", pred, jint(rec, "live_bytes"));
     else
         w->sum->live_not_compared++;
@@ -412,6 +415,54 @@ static void compare_reordered(walk *w, const int64_t *ids, const int64_t *pair, 
                      j == n - 1 ? t->rec[k_last] : NULL);
 }
 
+/* The CALL events of ev[lo, hi), at most max, into out; how many. */
+static int64_t calls_of(const an_event *ev, int64_t lo, int64_t hi, const an_event **out, int64_t max)
+{
+    int64_t n = 0;
+    for (int64_t i = lo; i < hi && n < max; i++)
+        if (ev[i].kind == AN_EV_CALL)
+            out[n++] = &ev[i];
+    return n;
+}
+
+#define ARM_MAX 4096 /* calls of one arm that a switch to the other arm compares */
+
+/* The run left the analysis's log at main event i, inside (or at the start
+ * of) the kept arm of an unknown branch: did it take the other arm?  When
+ * the calls already compared agree with the other arm's first ones and the
+ * rest of that arm agrees with the trace from k, the other arm is walked
+ * (compared) and the walk resumes after the kept arm: *resume is its end.
+ * False, with nothing written, otherwise. */
+static bool take_other_arm(walk *w, int64_t i, const trace *t, int64_t *k, int64_t *resume)
+{
+    const an_report *r = w->r;
+    static const an_event *kept[ARM_MAX], *other[ARM_MAX];
+    for (int j = 0; j < r->n_alts; j++) {
+        const an_alt *a = &r->alts[j];
+        if (i < a->at || i > a->at + a->kept_len)
+            continue;
+        int64_t done = calls_of(r->events, a->at, i, kept, ARM_MAX);
+        int64_t n = calls_of(r->alt_events, a->first, a->first + a->len, other, ARM_MAX);
+        if (done > n || n == ARM_MAX)
+            continue;
+        bool fits = true;
+        for (int64_t m = 0; m < done && fits; m++)
+            fits = kept[m]->line == other[m]->line && kept[m]->op == other[m]->op;
+        for (int64_t m = done; m < n && fits; m++)
+            fits = *k + (m - done) < t->n && same_site(other[m], t->rec[*k + (m - done)]);
+        if (!fits)
+            continue;
+        fprintf(w->out, "  (the run took the other arm of the branch the analysis could not "
+                "decide; it is compared instead)\n");
+        w->live_off = w->live_off || !a->same_live;
+        for (int64_t m = done; m < n; m++, (*k)++)
+            compare_call(w, other[m], t->rec[*k], t->rec[*k]);
+        *resume = a->at + a->kept_len;
+        return true;
+    }
+    return false;
+}
+
 /* Walks the root's CALL events beside the trace; returns the next trace index. */
 static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
 {
@@ -434,6 +485,11 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
             continue;
         }
         if (!rec || !same_site(e, rec)) {
+            int64_t resume;
+            if (take_other_arm(w, i, t, &k, &resume)) {
+                i = resume - 1;
+                continue;
+            }
             report_divergence(w, e, rec);
             return k;
         }
