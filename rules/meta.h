@@ -73,7 +73,7 @@ bool mt_is_non_overlapping_and_dense(const mt_layout *l);
 bool mt_has_internal_overlap(const mt_layout *l);       /* a dim of size > 1 and stride 0 */
 /* Row-major strides for shape (size-0 and size-1 dims count as 1). */
 void mt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
-/* Channels-last strides for a 4-D shape. */
+/* Channels-last strides for a 4-D shape (raw sizes: a size-0 dim is not clamped to 1). */
 void mt_channels_last_strides(const int64_t *shape, int64_t *strides);
 /* suggest_memory_format(): TL_CHANNELS_LAST when the strides look channels-last. */
 tl_format mt_suggest_format(const mt_layout *l);

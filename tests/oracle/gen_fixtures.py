@@ -2026,6 +2026,66 @@ def chain_step(c, rng, cur):
     raise GenError("chain op %s" % op)
 
 
+def fam_layout():
+    """Two layout rules PyTorch's own tests pin down: channels-last strides of shapes with a
+    size-0 dim come from the raw sizes (test_torch.py's memory-format cases over empty
+    shapes), and tensor-scalar ops wrap the scalar as a 0-dim tensor, so TensorIterator takes
+    its general path (stride sorting, size-1 dims included) rather than the unary fast path."""
+    f = Family("layout")
+    zero_shapes = [[2, 0, 3, 4], [0, 3, 1, 4], [2, 3, 0, 4], [2, 3, 4, 0], [0, 0, 2, 2], [1, 0, 1, 1],
+                   [0, 1, 1, 1], [3, 1, 0, 1]]
+    for shape in zero_shapes:
+        c = f.case("channels-last-zero/empty-to-format-%s" % sname(shape))
+        c("to_format", c.zeros(shape), "channels_last")
+        c = f.case("channels-last-zero/permuted-to-format-%s" % sname(shape))
+        c("to_format", c("permute", c.zeros([shape[0], shape[2], shape[3], shape[1]]), [0, 3, 1, 2]),
+          "channels_last")
+        c = f.case("channels-last-zero/add-%s" % sname(shape))
+        t = c("to_format", c.zeros(shape), "channels_last")
+        c("add", t, t)
+        c = f.case("channels-last-zero/clone-%s" % sname(shape))
+        c("clone", c("to_format", c.zeros(shape), "channels_last"))
+        c = f.case("channels-last-zero/cat-%s" % sname(shape))
+        t = c("to_format", c.zeros(shape), "channels_last")
+        c("cat", [t, t], 0)
+    # tensor-scalar ops over layouts where the general path and the unary shortcut differ
+    def size1_dense(c):  # contiguous except for the stride of a size-1 dim
+        return c("as_strided", c.data([6]), [2, 1, 3], [3, 100, 1], 0)
+
+    def size1_permuted(c):
+        return c("as_strided", c.data([24]), [4, 1, 2, 3], [1, 7, 12, 4], 0)
+
+    def size1_cl(c):
+        return c("to_format", c.data([2, 3, 1, 1]), "channels_last")
+
+    layouts = [
+        ("size1-stride100", size1_dense),
+        ("size1-permuted", size1_permuted),
+        ("size1-channels-last", size1_cl),
+        ("cl-1x3x2x2", lambda c: c.cl([1, 3, 2, 2])),
+        ("cl-2x1x2x2", lambda c: c.cl([2, 1, 2, 2])),
+        ("cl-2x3x1x2", lambda c: c.cl([2, 3, 1, 2])),
+        ("permuted", lambda c: c("permute", c.data([2, 3, 4]), [2, 0, 1])),
+        ("permuted-size1", lambda c: c("permute", c.data([2, 1, 4]), [2, 1, 0])),
+        ("transposed-unsq", lambda c: c("unsqueeze", c("t", c.data([3, 4])), 1)),
+        ("sliced", lambda c: c("slice", c.data([2, 3, 4]), 2, 0, TL_END, 2)),
+        ("sliced-permuted", lambda c: c("permute", c("slice", c.data([2, 3, 4]), 2, 0, TL_END, 2), [2, 1, 0])),
+        ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4])),
+        ("expanded-t", lambda c: c("t", c("expand", c.data([3, 1]), [3, 4]))),
+        ("zero-size-permuted", lambda c: c("permute", c.zeros([0, 4, 1]), [1, 2, 0])),
+        ("zero-size", lambda c: c.zeros([0, 4, 1])),
+        ("0d", lambda c: c.scalar(2.0)),
+        ("1d-step", lambda c: c("slice", c.data([8]), 0, 1, TL_END, 3)),
+    ]
+    for name, mk in layouts:
+        for op, s in (("add_scalar", 1.5), ("mul_scalar", -2.0)):
+            c = f.case("scalar-op/%s-%s" % (op, name))
+            c(op, mk(c), s)
+        c = f.case("scalar-op/add_scalar-i32-%s" % name)
+        c("add_scalar", c("to", mk(c), "i32"), 0.5)
+    return f
+
+
 def fam_chains(n=160):
     f = Family("chains")
     for k in range(n):
@@ -2049,7 +2109,7 @@ def fam_chains(n=160):
 
 FAMILIES = [("views", fam_views), ("reshape", fam_reshape), ("casts", fam_casts), ("compute", fam_compute),
             ("matmul", fam_matmul), ("index", fam_index), ("conv", fam_conv), ("inplace", fam_inplace),
-            ("errors", fam_errors), ("chains", fam_chains)]
+            ("errors", fam_errors), ("layout", fam_layout), ("chains", fam_chains)]
 
 
 def build_all():
