@@ -91,6 +91,10 @@ typedef struct an_storage {
     int64_t alloc_event; /* index of its allocation in the event log */
     int64_t free_event;  /* index of its free, -1 */
     bool discarded;      /* made on an arm of an unknown branch the analysis did not keep */
+    bool external;       /* the caller's memory (tl_from_blob): nbytes is 0, nothing is
+                            allocated, counted or freed */
+    int64_t external_nbytes; /* bytes of the caller's buffer the storage spans */
+    int64_t made_nbytes; /* bytes when made; nbytes is larger after an out= resize grew it */
 } an_storage;
 
 typedef enum an_event_kind {

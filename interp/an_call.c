@@ -119,6 +119,12 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     if (!hd->known && !a->why)
         a->why = an_strfmt("the layout of %s is unknown", var_name(cx, var));
     a->known = a->known && hd->known;
+    if (hd->storage >= 0 && hd->known) { /* a view's, after an out= resize grew the storage */
+        const an_storage *st = &cx->r->storages[hd->storage];
+        if (st->nbytes >= 0)
+            hd->l.storage_nbytes = st->external ? st->external_nbytes : st->nbytes;
+        a->mc.external[k] = st->external;
+    }
     a->mc.in[k] = &hd->l;
     a->mc.storage[k] = hd->storage;
     a->storage_unknown = a->storage_unknown || hd->storage < 0;
@@ -180,6 +186,7 @@ static void collect_args(an_ctx *cx, const ir_stmt *s, call_args *a)
         case IR_ARG_DTYPE: int_arg(cx, a, arg->expr, &v); a->mc.dtype = (tl_dtype)v; break;
         case IR_ARG_DEVICE: int_arg(cx, a, arg->expr, &v); a->mc.device = (tl_device)v; break;
         case IR_ARG_FORMAT: int_arg(cx, a, arg->expr, &v); a->mc.format = (tl_format)v; break;
+        case IR_ARG_PTR: break; /* host memory: no data is needed */
         }
     }
     a->mc.n_in = a->n_handles;
@@ -285,6 +292,16 @@ static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, 
     else if (r->kind == MT_KIND_NEW)
         h.storage = an_storage_new(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
                                    r->out.device, r->alloc_nbytes);
+    if (r->kind == MT_KIND_NEW && r->external) {
+        cx->r->storages[h.storage].external = true;
+        cx->r->storages[h.storage].external_nbytes = r->out.storage_nbytes;
+    }
+    if (r->kind == MT_KIND_INPLACE && r->resized && a->handle[0] >= 0) {
+        /* out= resized: the handle takes its new layout, its storage grows */
+        an_handle *o = &cx->handles[a->handle[0]];
+        an_storage_grow(cx, o->storage, r->grow_nbytes);
+        o->l = r->out;
+    }
     return h;
 }
 
