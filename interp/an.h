@@ -122,6 +122,8 @@ typedef struct an_event {   /* one step of the execution, in order */
     bool freed;             /* RELEASE: the storage was freed by it */
     bool error;             /* CALL: the call fails (an error diagnostic says why) */
     bool poison;            /* CALL: an operand came from a failed call or was released */
+    bool resized;           /* CALL (out= forms): the out tensor was resized */
+    int64_t grown_bytes;    /* CALL (out= forms): bytes its storage grew by */
     int64_t live_bytes;     /* after the step */
     int64_t moved_bytes;
     int loop_depth;

@@ -357,6 +357,13 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     int written = op_returns_tensor(s->call.op) ? h.storage
                   : a.n_handles > 0 && a.handle[0] >= 0 ? cx->handles[a.handle[0]].storage : -1;
     log_call(cx, s, &a, value, written, moved, failed);
+    if (h.known && r.resized && cx->r->n_events > 0 && cx->log_events) {
+        an_event *e = &cx->r->events[cx->r->n_events - 1];
+        if (e->kind == AN_EV_CALL && e->line == s->loc.line && e->col == s->loc.col) {
+            e->resized = true;
+            e->grown_bytes = r.grow_nbytes;
+        }
+    }
     free((void *)a.why);
 }
 
