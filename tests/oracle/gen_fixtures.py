@@ -2454,6 +2454,119 @@ def fam_model():
     return f
 
 
+def load_op_db():
+    """PyTorch's own OpInfo database (torch.testing._internal.common_methods_invocations).
+    Its common_utils imports expecttest, a test-only package Debian does not ship; the
+    OpInfos need none of it, so a stand-in module is installed when it is missing."""
+    try:
+        import expecttest  # noqa: F401
+    except ImportError:
+        import types
+        import unittest
+        stub = types.ModuleType("expecttest")
+        stub.TestCase = unittest.TestCase
+        stub.ACCEPT = False
+        sys.modules["expecttest"] = stub
+    from torch.testing._internal.common_methods_invocations import op_db
+    return op_db
+
+
+# OpInfo name -> how its SampleInput maps onto a fixture step:
+# (fixture op, argument builder) where the builder gets (case, input var, args, kwargs, tensor
+# maker) and returns the step's arguments, or None when the sample has no spelling in the API.
+def _num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+OPINFO_MAP = {
+    "sqrt": ("sqrt", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "rsqrt": ("rsqrt", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "log": ("log", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "sin": ("sin", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "cos": ("cos", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "tanh": ("tanh", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "sigmoid": ("sigmoid", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "nn.functional.silu": ("silu", lambda c, x, a, k, mk: [x] if not a and not k.get("inplace") else None),
+    "nn.functional.gelu": ("gelu", lambda c, x, a, k, mk: [x] if not a and k.get("approximate", "none") == "none"
+                           else None),
+    "triu": ("triu", lambda c, x, a, k, mk: [x, a[0] if a else 0] if not k and (not a or _int(a[0])) else None),
+    "tril": ("tril", lambda c, x, a, k, mk: [x, a[0] if a else 0] if not k and (not a or _int(a[0])) else None),
+    "masked_fill": ("masked_fill", lambda c, x, a, k, mk: [x, mk(a[0]), float(a[1])] if _num(a[1]) else None),
+    "where": ("where", lambda c, x, a, k, mk: [mk(a[0]), x, mk(a[1])] if isinstance(a[1], torch.Tensor) else None),
+    "amax": ("max", lambda c, x, a, k, mk: [x, k["dim"], k.get("keepdim", False)] if _int(k.get("dim")) else None),
+    "argmax": ("argmax", lambda c, x, a, k, mk: [x, k["dim"], k.get("keepdim", False)] if _int(k.get("dim"))
+               else None),
+    "maximum": ("maximum", lambda c, x, a, k, mk: [x, mk(a[0])]),
+    "minimum": ("minimum", lambda c, x, a, k, mk: [x, mk(a[0])]),
+    "eq": ("eq", lambda c, x, a, k, mk: [x, mk(a[0])] if isinstance(a[0], torch.Tensor) else None),
+    "lt": ("lt", lambda c, x, a, k, mk: [x, mk(a[0])] if isinstance(a[0], torch.Tensor) else None),
+    "pow": ("pow_scalar", lambda c, x, a, k, mk: [x, float(a[0])] if _num(a[0]) else None),
+    "div": ("div", lambda c, x, a, k, mk: [x, mk(a[0])] if not k and isinstance(a[0], torch.Tensor) else None),
+    "softmax": ("softmax", lambda c, x, a, k, mk: [x, a[0]] if not k and _int(a[0]) else None),
+    "matmul": ("matmul", lambda c, x, a, k, mk: [x, mk(a[0])]),
+    "transpose": ("transpose", lambda c, x, a, k, mk: [x, a[0], a[1]]),
+    "permute": ("permute", lambda c, x, a, k, mk: [x, list(a[0])] if isinstance(a[0], (list, tuple)) else None),
+    "narrow": ("narrow", lambda c, x, a, k, mk: [x, a[0], a[1], a[2]] if all(_int(v) for v in a) else None),
+    "select": ("select", lambda c, x, a, k, mk: [x, a[0], a[1]]),
+    "unsqueeze": ("unsqueeze", lambda c, x, a, k, mk: [x, a[0]]),
+    "squeeze": ("squeeze", lambda c, x, a, k, mk: [x, a[0]] if a and _int(a[0]) else None),
+    "flatten": ("flatten", lambda c, x, a, k, mk: [x, k.get("start_dim", 0), k.get("end_dim", -1)] if not a
+                else None),
+    "expand": ("expand", lambda c, x, a, k, mk: [x, list(a[0])] if isinstance(a[0], (list, tuple)) else None),
+    "reshape": ("reshape", lambda c, x, a, k, mk: [x, list(a[0])] if isinstance(a[0], (list, tuple)) else None),
+    "view": ("view", lambda c, x, a, k, mk: [x, list(a[0])] if isinstance(a[0], (list, tuple)) else None),
+    "t": ("t", lambda c, x, a, k, mk: [x]),
+    "stack": ("stack", None),
+}
+
+
+def opinfo_tensor(c, t, noncontig):
+    """A fixture tensor with t's shape and dtype (our values); noncontig: torch's
+    noncontiguous_like layout (the last dim doubled, then every other element)."""
+    dt = DNAME_OF[t.dtype]
+    shape = list(t.shape)
+    if t.dim() == 0:
+        return c.scalar(1.0 if dt == "bool" else 1.5, dt)
+    if not noncontig or t.numel() == 0:
+        return c.sdata(shape, dt) if dt != "bool" else c.data(shape, dt)
+    wide = shape[:-1] + [2 * shape[-1]]
+    base = c.sdata(wide, dt) if dt != "bool" else c.data(wide, dt)
+    return c("slice", base, -1, 0, TL_END, 2)
+
+
+def fam_opinfo():
+    """PyTorch's own test inputs: every SampleInput of the OpInfos of the ops this API has
+    (common_methods_invocations.py, the inputs test_ops.py runs), at f32, contiguous and in
+    test_ops' noncontiguous layout; a sample with no spelling in the API is skipped."""
+    f = Family("opinfo")
+    for op in load_op_db():
+        if op.name not in OPINFO_MAP or op.variant_test_name not in ("", "no_rounding_mode"):
+            continue
+        fop, build = OPINFO_MAP[op.name]
+        samples = list(op.sample_inputs("cpu", torch.float32))
+        for k, smp in enumerate(samples):
+            for noncontig in (False, True):
+                name = "%s/%d%s" % (op.name, k, "-noncontiguous" if noncontig else "")
+                c = Case("opinfo/" + name, allow_error=True)
+                mk = (lambda c_: lambda t: opinfo_tensor(c_, t, noncontig))(c)
+                if fop == "stack":
+                    if not (smp.args and _int(smp.args[0])) or len(smp.input) > TL_MAX_LIST:
+                        continue
+                    args = [[mk(t) for t in smp.input], smp.args[0]]
+                else:
+                    x = mk(smp.input)
+                    args = build(c, x, list(smp.args), dict(smp.kwargs), mk)
+                if args is None or any(isinstance(a, (list, tuple)) and len(a) > TL_MAX_DIMS for a in args[1:]):
+                    continue
+                c(fop, *args)
+                f.cases.append(c)
+    return f
+
+
 def fam_chains(n=160):
     f = Family("chains")
     for k in range(n):
@@ -2477,7 +2590,7 @@ def fam_chains(n=160):
 
 FAMILIES = [("views", fam_views), ("reshape", fam_reshape), ("casts", fam_casts), ("compute", fam_compute),
             ("matmul", fam_matmul), ("index", fam_index), ("conv", fam_conv), ("inplace", fam_inplace),
-            ("errors", fam_errors), ("layout", fam_layout), ("model", fam_model),
+            ("errors", fam_errors), ("layout", fam_layout), ("model", fam_model), ("opinfo", fam_opinfo),
             ("chains", fam_chains)]
 
 
