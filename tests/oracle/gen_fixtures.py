@@ -2538,20 +2538,35 @@ def opinfo_tensor(c, t, noncontig):
     return c("slice", base, -1, 0, TL_END, 2)
 
 
+OPS_FOR_MODELS = {"sqrt", "rsqrt", "log", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "triu", "tril",
+                  "masked_fill", "where", "max", "argmax", "maximum", "minimum", "eq", "lt", "pow_scalar",
+                  "stack"}
+OPINFO_MORE_DTYPES = [torch.float64, torch.bfloat16, torch.int64, torch.int32, torch.uint8, torch.bool]
+
+
 def fam_opinfo():
     """PyTorch's own test inputs: every SampleInput of the OpInfos of the ops this API has
-    (common_methods_invocations.py, the inputs test_ops.py runs), at f32, contiguous and in
-    test_ops' noncontiguous layout; a sample with no spelling in the API is skipped."""
+    (common_methods_invocations.py, the inputs test_ops.py runs): at f32, contiguous and in
+    test_ops' noncontiguous layout, and for the ops for real models contiguous at every other
+    dtype of OPINFO_MORE_DTYPES the OpInfo supports on the CPU; a sample with no spelling in
+    the API is skipped."""
     f = Family("opinfo")
     for op in load_op_db():
         if op.name not in OPINFO_MAP or op.variant_test_name not in ("", "no_rounding_mode"):
             continue
         fop, build = OPINFO_MAP[op.name]
-        samples = list(op.sample_inputs("cpu", torch.float32))
-        for k, smp in enumerate(samples):
-            for noncontig in (False, True):
-                name = "%s/%d%s" % (op.name, k, "-noncontiguous" if noncontig else "")
-                c = Case("opinfo/" + name, allow_error=True)
+        variants = [(torch.float32, False), (torch.float32, True)]
+        if fop in OPS_FOR_MODELS:  # the views, div and matmul have dtype cases elsewhere
+            variants += [(dt, False) for dt in OPINFO_MORE_DTYPES if dt in op.supported_dtypes("cpu")]
+        for dtype, noncontig in variants:
+            samples = list(op.sample_inputs("cpu", dtype))
+            for k, smp in enumerate(samples):
+                name = "%s/%d%s%s" % (op.name, k, "" if dtype == torch.float32 else "-" + DNAME_OF[dtype],
+                                      "-noncontiguous" if noncontig else "")
+                # torch 1.13's CPU bf16 matmul rounds its partial sums to bf16; this runtime
+                # accumulates in f32 as PyTorch's CUDA backend does: layouts only for those
+                c = Case("opinfo/" + name, allow_error=True,
+                         values=not (fop == "matmul" and dtype == torch.bfloat16))
                 mk = (lambda c_: lambda t: opinfo_tensor(c_, t, noncontig))(c)
                 if fop == "stack":
                     if not (smp.args and _int(smp.args[0])) or len(smp.input) > TL_MAX_LIST:
