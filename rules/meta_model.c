@@ -142,6 +142,21 @@ static const char *scalar_cpp_name(tl_dtype d)
     return (unsigned)d <= TL_F64 ? names[d] : "?";
 }
 
+/* expand_outplace(mask, t)'s message: tensor a is the mask, b the input. */
+static tl_status masked_fill_shape_error(mt_result *r, const mt_layout *mask, const mt_layout *t)
+{
+    int n = mask->ndim > t->ndim ? mask->ndim : t->ndim;
+    for (int k = n - 1; k >= 0; k--) {
+        int dm = mask->ndim - n + k, dt = t->ndim - n + k;
+        int64_t sm = dm >= 0 ? mask->shape[dm] : 1, st = dt >= 0 ? t->shape[dt] : 1;
+        if (sm != st && sm != 1 && st != 1)
+            return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "The size of tensor a (%lld) must match the "
+                           "size of tensor b (%lld) at non-singleton dimension %d", (long long)sm,
+                           (long long)st, k);
+    }
+    return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "shapes do not broadcast");
+}
+
 /* t.masked_fill(mask, v): expand_outplace(mask, t), then a contiguous clone
  * of the expanded input filled where mask holds.  A mask of another dtype is
  * accepted and read as torch 1.13's CPU kernel reads it: the first byte of
@@ -157,16 +172,8 @@ tl_status mt_masked_fill(const mt_call *c, mt_result *r)
     if (!fill_value_fits(t->dtype, c->f))
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "value cannot be converted to type %s without "
                        "overflow", scalar_cpp_name(t->dtype));
-    if (!mt_broadcast_shapes(mask->ndim, mask->shape, t->ndim, t->shape, &n, shape)) {
-        for (int k = n = (mask->ndim > t->ndim ? mask->ndim : t->ndim); k-- > 0;) {
-            int dm = mask->ndim - n + k, dt = t->ndim - n + k;
-            int64_t sm = dm >= 0 ? mask->shape[dm] : 1, st = dt >= 0 ? t->shape[dt] : 1;
-            if (sm != st && sm != 1 && st != 1)
-                return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "The size of tensor a (%lld) must "
-                               "match the size of tensor b (%lld) at non-singleton dimension %d",
-                               (long long)sm, (long long)st, k);
-        }
-    }
+    if (!mt_broadcast_shapes(mask->ndim, mask->shape, t->ndim, t->shape, &n, shape))
+        return masked_fill_shape_error(r, mask, t);
     if (mt_check_iter_devices(r, 2, c->in, 0, &dev) != TL_OK ||
         mt_check_shape(r, n, shape, t->dtype) != TL_OK)
         return r->status;

@@ -204,7 +204,8 @@ def compare_case(name, emitted, fn, diags, problems):
 
 def check_file(tool, path, work, counts, problems):
     data = json.load(open(path))
-    lines = ["#include <math.h>", "#include <stddef.h>", "#include <stdint.h>", "#include <tensorlint/tensor.h>", ""]
+    lines = ["#include <math.h>", "#include <stddef.h>", "#include <stdint.h>",
+             "#include <tensorlint/tensor.h>", ""]
     cases = []
     for idx, case in enumerate(data["cases"]):
         body = []

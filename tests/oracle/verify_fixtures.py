@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_analyzer import SIGS, backend_gap, c_args, data_dependent  # noqa: E402
+from check_analyzer import backend_gap, c_args, data_dependent  # noqa: E402
 
 
 def runnable(case):
