@@ -106,6 +106,7 @@ typedef struct dg_row {   /* one storage, or one call site's storages in a repea
     int64_t nbytes_max;   /* of its largest member */
     int alloc_col;        /* model column of its allocation, -1 made before the range */
     bool discarded;       /* made on an unknown branch's arm that was not kept */
+    bool external;        /* the caller's memory (tl_from_blob): 0 bytes, drawn "external" */
     bool at_peak;         /* some member is live at the peak */
     int64_t free_count;   /* members freed */
     int free_line;        /* of the first member, 0 never */

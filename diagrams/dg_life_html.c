@@ -120,6 +120,10 @@ static void header_row(const html_ctx *h)
 
 static void row_size(dg_buf *b, const dg_row *w)
 {
+    if (w->external) { /* the caller's memory: nothing allocated */
+        dg_buf_puts(b, "external, 0 B");
+        return;
+    }
     dg_buf_bytes(b, w->nbytes);
     if (w->nbytes_max != w->nbytes) {
         dg_buf_puts(b, " to ");

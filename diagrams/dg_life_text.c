@@ -83,7 +83,10 @@ static void row_label_texts(const dg_timeline *t, int m, char **out, int n_hidde
     out[0] = dg_buf_take(&b);
     dg_buf_row_names(&b, t, m, false);
     out[1] = dg_buf_take(&b);
-    dg_buf_bytes(&b, w->nbytes_max);
+    if (w->external)
+        dg_buf_puts(&b, "external");
+    else
+        dg_buf_bytes(&b, w->nbytes_max);
     out[2] = dg_buf_take(&b);
     dg_buf_printf(&b, "%d → ", w->alloc_line);
     if (w->discarded && w->free_line == 0)

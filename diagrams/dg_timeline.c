@@ -442,7 +442,7 @@ static int row_new(dg_timeline *t, int *cap, int s, int alloc_col)
     const an_storage *st = &t->r->storages[s];
     t->rows[t->n_rows] = (dg_row){.first = s, .nbytes = st->nbytes, .nbytes_max = st->nbytes,
                                   .alloc_col = alloc_col, .alloc_line = st->alloc_line,
-                                  .free_line = st->free_line};
+                                  .free_line = st->free_line, .external = st->external};
     return t->n_rows++;
 }
 

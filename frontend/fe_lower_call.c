@@ -229,6 +229,7 @@ static void fe_arg_lower(fe_ctx *fx, char kind, CXCursor arg, ir_arg *out)
     case 'S': fe_arg_ints(fx, arg, out); break;
     case 'L': fe_arg_list(fx, arg, out); break;
     case 'f': fe_arg_double(fx, arg, out); break;
+    case 'p': fe_lower_effects(fx, arg); break;
     default: out->expr = fe_lower_int(fx, arg); break;
     }
 }

@@ -591,6 +591,7 @@ static void ir_arg_print(FILE *out, const ir_unit *u, const ir_arg *a)
         else
             fprintf(out, "?(%s)", a->reason ? a->reason : "");
         break;
+    case IR_ARG_PTR: fputs("<host>", out); break;
     default: ir_expr_print(out, u, a->expr); break;
     }
 }

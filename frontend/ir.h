@@ -190,7 +190,9 @@ typedef enum ir_arg_kind {
     IR_ARG_DOUBLE = 'f', /* known, value */
     IR_ARG_DTYPE = 'y',  /* expr (tl_dtype value) */
     IR_ARG_DEVICE = 'v', /* expr (tl_device value) */
-    IR_ARG_FORMAT = 'm'  /* expr (tl_format value) */
+    IR_ARG_FORMAT = 'm', /* expr (tl_format value) */
+    IR_ARG_PTR = 'p'     /* host memory: lowered for its effects only (the analysis needs
+                          * no data) */
 } ir_arg_kind;
 
 #define IR_INTS_IN_PLACE (-2) /* ir_arg.n: read count and values from place when the call runs */

@@ -92,6 +92,10 @@ typedef struct an_storage {
     int64_t alloc_event; /* index of its allocation in the event log */
     int64_t free_event;  /* index of its free, -1 */
     bool discarded;      /* made on an arm of an unknown branch the analysis did not keep */
+    bool external;       /* the caller's memory (tl_from_blob): nbytes is 0, nothing is
+                            allocated, counted or freed */
+    int64_t external_nbytes; /* bytes of the caller's buffer the storage spans */
+    int64_t made_nbytes; /* bytes when made; nbytes is larger after an out= resize grew it */
 } an_storage;
 
 typedef enum an_event_kind {
@@ -122,6 +126,8 @@ typedef struct an_event {   /* one step of the execution, in order */
     bool freed;             /* RELEASE: the storage was freed by it */
     bool error;             /* CALL: the call fails (an error diagnostic says why) */
     bool poison;            /* CALL: an operand came from a failed call or was released */
+    bool resized;           /* CALL (out= forms): the out tensor was resized */
+    int64_t grown_bytes;    /* CALL (out= forms): bytes its storage grew by */
     int64_t live_bytes;     /* after the step */
     int64_t moved_bytes;
     int loop_depth;

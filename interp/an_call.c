@@ -141,6 +141,12 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     a->other_unknown = a->other_unknown || !hd->known;
     a->offset_unknown = a->offset_unknown || hd->offset_unknown;
     a->known = a->known && hd->known;
+    if (hd->storage >= 0 && hd->known) { /* a view's, after an out= resize grew the storage */
+        const an_storage *st = &cx->r->storages[hd->storage];
+        if (st->nbytes >= 0)
+            hd->l.storage_nbytes = st->external ? st->external_nbytes : st->nbytes;
+        a->mc.external[k] = st->external;
+    }
     a->mc.in[k] = &hd->l;
     a->mc.storage[k] = hd->storage;
     a->storage_unknown = a->storage_unknown || hd->storage < 0;
@@ -259,6 +265,7 @@ static void collect_args(an_ctx *cx, const ir_stmt *s, call_args *a)
             a->other_unknown = a->other_unknown || !a->known; break;
         case IR_ARG_FORMAT: int_arg(cx, a, arg->expr, &v); a->mc.format = (tl_format)v;
             a->other_unknown = a->other_unknown || !a->known; break;
+        case IR_ARG_PTR: break; /* host memory: no data is needed */
         }
     }
     a->mc.n_in = a->n_handles;
@@ -368,6 +375,16 @@ static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, 
     else if (r->kind == MT_KIND_NEW)
         h.storage = an_storage_new(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
                                    r->out.device, r->alloc_nbytes);
+    if (r->kind == MT_KIND_NEW && r->external) {
+        cx->r->storages[h.storage].external = true;
+        cx->r->storages[h.storage].external_nbytes = r->out.storage_nbytes;
+    }
+    if (r->kind == MT_KIND_INPLACE && r->resized && a->handle[0] >= 0) {
+        /* out= resized: the handle takes its new layout, its storage grows */
+        an_handle *o = &cx->handles[a->handle[0]];
+        an_storage_grow(cx, o->storage, r->grow_nbytes);
+        o->l = r->out;
+    }
     return h;
 }
 
@@ -462,6 +479,13 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     int written = op_returns_tensor(s->call.op) ? h.storage
                   : a.n_handles > 0 && a.handle[0] >= 0 ? cx->handles[a.handle[0]].storage : -1;
     log_call(cx, s, &a, value, written, moved, failed);
+    if (h.known && r.resized && cx->r->n_events > 0 && cx->log_events) {
+        an_event *e = &cx->r->events[cx->r->n_events - 1];
+        if (e->kind == AN_EV_CALL && e->line == s->loc.line && e->col == s->loc.col) {
+            e->resized = true;
+            e->grown_bytes = r.grow_nbytes;
+        }
+    }
     free((void *)a.why);
 }
 

@@ -148,6 +148,8 @@ int an_handle_new(an_ctx *cx, const an_handle *h);
 int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device dev,
                    int64_t nbytes);
 void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col);
+/* resize_ of an out= tensor: the storage grows by grow bytes (live when it is). */
+void an_storage_grow(an_ctx *cx, int storage, int64_t grow);
 int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name);
 void an_site_put(an_ctx *cx, const ir_stmt *s, int value);
 int an_site_get(const an_ctx *cx, const ir_stmt *s); /* value id or -1 */

@@ -184,7 +184,7 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
     *s = (an_storage){.id = r->n_storages, .nbytes = nbytes, .device = dev, .func = func,
                       .value = value, .alloc_line = line, .alloc_col = col, .free_func = -1,
                       .alloc_event = r->n_events, .free_event = -1};
-    s->block_bytes = s->alloc_bytes = nbytes;
+    s->block_bytes = s->alloc_bytes = s->made_nbytes = nbytes;
     cx->refs[s->id] = 0;
     if (dev == TL_CUDA && nbytes >= 0)
         cuda_alloc(cx, s);
@@ -201,6 +201,24 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
         cx->live += nbytes;
     an_account_live(cx);
     return s->id;
+}
+
+void an_storage_grow(an_ctx *cx, int storage, int64_t grow)
+{
+    if (storage < 0 || grow <= 0)
+        return;
+    an_storage *s = &cx->r->storages[storage];
+    if (s->nbytes < 0)
+        return;
+    cuda_free(cx, s);
+    s->nbytes += grow;
+    s->block_bytes = s->alloc_bytes = s->nbytes;
+    if (s->device == TL_CUDA)
+        cuda_alloc(cx, s);
+    if (!cx->live_storage[storage])
+        return;
+    cx->live += grow;
+    an_account_live(cx);
 }
 
 void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)

@@ -77,6 +77,10 @@ static json_t *storage_json(const an_storage *s)
     json_object_set_new_nocheck(o, "free_column", int_or_null(s->free_line > 0, s->free_col));
     json_object_set_new_nocheck(o, "discarded_branch", json_boolean(s->discarded));
     json_object_set_new_nocheck(o, "allocator_bytes", int_or_null(s->alloc_bytes >= 0, s->alloc_bytes));
+    if (s->external) { /* the caller's memory (tl_from_blob): nbytes is 0, nothing allocated */
+        json_object_set_new_nocheck(o, "external", json_true());
+        json_object_set_new_nocheck(o, "external_nbytes", json_integer(s->external_nbytes));
+    }
     return o;
 }
 

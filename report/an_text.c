@@ -182,7 +182,7 @@ static void fill_known(an_textbuf *c, cell_row *row, const an_report *r, const a
         row->col[COL_ALIVE] = cell_since(c, at);
         row->col[COL_BYTES] = cell_str(c, "0");
     } else {
-        row->col[COL_KIND] = cell_str(c, "new");
+        row->col[COL_KIND] = cell_str(c, s && s->external ? "external" : "new");
         row->col[COL_ALIVE] = cell_str(c, "-");
         row->col[COL_BYTES] = cell_bytes(c, s ? s->nbytes : -1);
     }
@@ -263,7 +263,7 @@ static void append_storage(an_textbuf *b, const an_report *r, const an_storage *
     at = b->len;
     an_tb_str(b, mt_device_name(s->device));
     an_tb_spaces(b, 4 - (int)(b->len - at)); /* %-4s */
-    an_tb_str(b, "  allocated line ");
+    an_tb_str(b, s->external ? "  external, made line " : "  allocated line ");
     tb_int(b, s->alloc_line);
     an_tb_str(b, " (");
     an_tb_str(b, v ? mt_ops[v->op].name : "?");
@@ -272,7 +272,11 @@ static void append_storage(an_textbuf *b, const an_report *r, const an_storage *
         an_tb_str(b, v->name);
     }
     an_tb_str(b, ")  ");
-    if (s->discarded) {
+    if (s->external) {
+        an_tb_str(b, "the caller's ");
+        tb_bytes(b, s->external_nbytes);
+        an_tb_str(b, ", never allocated or freed by the runtime");
+    } else if (s->discarded) {
         an_tb_str(b, "on the branch arm not kept");
     } else if (s->free_line > 0) {
         an_tb_str(b, "freed line ");

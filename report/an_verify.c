@@ -199,9 +199,11 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
         free(p);
         free(m);
     }
-    if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW &&
-        w->r->storages[an].nbytes >= 0 && strcmp(jstr(rec, "kind"), "new") == 0)
-        compare_int(w, "storage bytes", w->r->storages[an].nbytes, jint(rec, "storage_nbytes"));
+    const an_storage *st = &w->r->storages[an];
+    if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW && st->nbytes >= 0 &&
+        strcmp(jstr(rec, "kind"), "new") == 0) /* external: the caller's buffer, 0 allocated */
+        compare_int(w, "storage bytes", st->external ? st->external_nbytes : st->made_nbytes,
+                    jint(rec, "storage_nbytes"));
 }
 
 static bool sizes_known(const walk *w)

@@ -73,7 +73,7 @@ bool mt_is_non_overlapping_and_dense(const mt_layout *l);
 bool mt_has_internal_overlap(const mt_layout *l);       /* a dim of size > 1 and stride 0 */
 /* Row-major strides for shape (size-0 and size-1 dims count as 1). */
 void mt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
-/* Channels-last strides for a 4-D shape. */
+/* Channels-last strides for a 4-D shape (raw sizes: a size-0 dim is not clamped to 1). */
 void mt_channels_last_strides(const int64_t *shape, int64_t *strides);
 /* suggest_memory_format(): TL_CHANNELS_LAST when the strides look channels-last. */
 tl_format mt_suggest_format(const mt_layout *l);
@@ -99,6 +99,9 @@ typedef struct mt_call {
     tl_format format;
     bool has_storage_ids;             /* storage[] is filled: in-place overlap checks run */
     int64_t storage[TL_MAX_LIST];     /* identity of each operand's storage */
+    bool external[TL_MAX_LIST];       /* the operand's storage is the caller's (from_blob): it
+                                       * cannot grow */
+    const void *ptr;                  /* p: host memory (from_data, from_blob, copy_to_host) */
 } mt_call;
 
 typedef enum mt_kind {
@@ -118,6 +121,11 @@ typedef struct mt_result {
     int64_t alloc_nbytes;   /* NEW: bytes of the new storage */
     int64_t read_bytes;     /* bytes the call reads */
     int64_t written_bytes;  /* bytes the call writes */
+    bool external;          /* NEW: the storage is the caller's memory (from_blob): 0 bytes
+                             * allocated, never freed by the runtime */
+    bool resized;           /* INPLACE (out=): the written tensor took a new shape (resize_);
+                             * out is its new layout */
+    int64_t grow_nbytes;    /* INPLACE (out=): bytes its storage grew by (0: none) */
     char msg[MT_MSG_MAX];   /* why it viewed or copied; on error PyTorch's message */
 } mt_result;
 

@@ -61,7 +61,7 @@ static tl_status broadcast_error(mt_result *r, const mt_layout *a, const mt_layo
 }
 
 /* An elementwise result over n operands with the given dtype. */
-static tl_status elementwise(const mt_call *c, mt_result *r, int n, tl_dtype dtype,
+tl_status mt_elementwise(const mt_call *c, mt_result *r, int n, tl_dtype dtype,
                              const char *reason)
 {
     mt_layout out;
@@ -100,7 +100,7 @@ static tl_status binary(const mt_call *c, mt_result *r, const char *name)
     if (c->op == MT_OP_div && !mt_is_floating(dt))
         dt = TL_F32;
     snprintf(reason, sizeof reason, "%s allocates", name);
-    return elementwise(c, r, 2, dt, reason);
+    return mt_elementwise(c, r, 2, dt, reason);
 }
 
 tl_status mt_add(const mt_call *c, mt_result *r) { return binary(c, r, "add"); }
@@ -108,11 +108,31 @@ tl_status mt_sub(const mt_call *c, mt_result *r) { return binary(c, r, "sub"); }
 tl_status mt_mul(const mt_call *c, mt_result *r) { return binary(c, r, "mul"); }
 tl_status mt_div(const mt_call *c, mt_result *r) { return binary(c, r, "div"); }
 
-/* t + s, t * s with a Python float: floating tensors keep their dtype, others give F32. */
+/* t op s with a Python float: wrapped_scalar_tensor(s) joins the iterator as a
+ * 0-dim CPU operand, so TensorIterator takes its general path (operands of
+ * different shapes): the output's dims are sorted by the input's strides,
+ * size-1 dims included, never copied from a dense input as the unary fast
+ * path does.  The scalar is a value, not memory: it reads no bytes. */
+tl_status mt_with_scalar(const mt_call *c, mt_result *r, tl_dtype dt, const char *reason)
+{
+    mt_call cs = *c;
+    mt_layout s;
+    memset(&s, 0, sizeof s);
+    s.dtype = TL_F64;
+    s.device = TL_CPU;
+    s.storage_nbytes = mt_dtype_size(TL_F64);
+    cs.in[1] = &s;
+    cs.n_in = 2;
+    if (mt_elementwise(&cs, r, 2, dt, reason) == TL_OK)
+        r->read_bytes = mt_nbytes(c->in[0]);
+    return r->status;
+}
+
+/* t + s, t * s: floating tensors keep their dtype, others give F32. */
 static tl_status with_scalar(const mt_call *c, mt_result *r, const char *reason)
 {
     tl_dtype dt = mt_is_floating(c->in[0]->dtype) ? c->in[0]->dtype : TL_F32;
-    return elementwise(c, r, 1, dt, reason);
+    return mt_with_scalar(c, r, dt, reason);
 }
 
 tl_status mt_add_scalar(const mt_call *c, mt_result *r) { return with_scalar(c, r, "add allocates"); }
@@ -124,21 +144,21 @@ tl_status mt_neg(const mt_call *c, mt_result *r)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Negation, the `-` operator, on a bool tensor is "
                        "not supported. If you are trying to invert a mask, use the `~` or "
                        "`logical_not()` operator instead.");
-    return elementwise(c, r, 1, c->in[0]->dtype, "neg allocates");
+    return mt_elementwise(c, r, 1, c->in[0]->dtype, "neg allocates");
 }
 
 /* exp of an integer or bool tensor computes in the default float dtype, F32. */
 tl_status mt_exp(const mt_call *c, mt_result *r)
 {
     tl_dtype dt = mt_is_floating(c->in[0]->dtype) ? c->in[0]->dtype : TL_F32;
-    return elementwise(c, r, 1, dt, "exp allocates");
+    return mt_elementwise(c, r, 1, dt, "exp allocates");
 }
 
 tl_status mt_relu(const mt_call *c, mt_result *r)
 {
     if (c->in[0]->dtype == TL_BOOL)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Boolean inputs not supported for relu");
-    return elementwise(c, r, 1, c->in[0]->dtype, "relu allocates");
+    return mt_elementwise(c, r, 1, c->in[0]->dtype, "relu allocates");
 }
 
 /* A contiguous reduction result: dim removed, or kept with size 1. */

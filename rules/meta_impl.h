@@ -28,6 +28,13 @@ tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype 
 /* Every operand on ops[0]'s device (ops that are not TensorIterator's:
  * matmul, conv2d, index_select, gather, cat); PyTorch's message otherwise. */
 tl_status mt_check_same_device(mt_result *r, int n, const mt_layout *const *ops);
+/* An elementwise (TensorIterator) result over the first n operands of c, in dtype. */
+tl_status mt_elementwise(const mt_call *c, mt_result *r, int n, tl_dtype dtype, const char *reason);
+/* in[0] op s with s a Python float (a wrapped 0-dim scalar operand), in dtype. */
+tl_status mt_with_scalar(const mt_call *c, mt_result *r, tl_dtype dt, const char *reason);
+/* t op= other computed in dt: other broadcasts into t, dt casts back to t's
+ * dtype (can_cast), t does not overlap itself nor partly other. */
+tl_status mt_inplace_binary(const mt_call *c, mt_result *r, tl_dtype dt);
 /* Wrap dim for a tensor of ndim dims, or fail with PyTorch's range message. */
 bool mt_dim(mt_result *r, int64_t dim, int ndim, int64_t *out);
 /* A layout with shape and row-major strides. */

@@ -113,13 +113,15 @@ void mt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
     }
 }
 
+/* get_channels_last_strides_2d: C, W, H, N from the raw sizes (a size-0 dim
+ * zeroes the strides after it; no clamping to 1, unlike contiguous strides). */
 void mt_channels_last_strides(const int64_t *shape, int64_t *strides)
 {
     static const int order[4] = {1, 3, 2, 0};
     int64_t acc = 1;
     for (int k = 0; k < 4; k++) {
         strides[order[k]] = acc;
-        acc *= shape[order[k]] > 1 ? shape[order[k]] : 1;
+        acc *= shape[order[k]];
     }
 }
 
@@ -333,6 +335,15 @@ static void dense_strides_in_perm(int ndim, const int64_t *shape, const int *per
     }
 }
 
+/* perm lists the dims fastest first; natural order is ndim-1, ..., 0. */
+static bool perm_is_natural(int ndim, const int *perm)
+{
+    for (int k = 0; k < ndim; k++)
+        if (perm[k] != ndim - 1 - k)
+            return false;
+    return true;
+}
+
 static bool same_shape(const mt_layout *l, int ndim, const int64_t *shape)
 {
     if (l->ndim != ndim)
@@ -381,7 +392,10 @@ void mt_iter_out_strides(int ndim, const int64_t *shape, int n_ops, const mt_lay
     for (int k = 0; k < n_ops; k++)
         broadcast_strides(ops[k], ndim, shape, st[k]);
     sort_perm(n_ops, st, shape, ndim, perm);
-    dense_strides_in_perm(ndim, shape, perm, true, out_strides);
+    if (perm_is_natural(ndim, perm)) /* allocate_or_resize_outputs: "inverted" -> contiguous */
+        mt_contiguous_strides(ndim, shape, out_strides);
+    else
+        dense_strides_in_perm(ndim, shape, perm, true, out_strides);
 }
 
 /* infer_dense_strides: sort dims by stride (stride-0 dims ambiguous), then dense. */

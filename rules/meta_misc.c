@@ -195,8 +195,12 @@ static tl_status check_broadcast_into(mt_result *r, const mt_layout *t, const mt
 
 static tl_status inplace_binary(const mt_call *c, mt_result *r)
 {
+    return mt_inplace_binary(c, r, mt_result_type(2, c->in));
+}
+
+tl_status mt_inplace_binary(const mt_call *c, mt_result *r, tl_dtype dt)
+{
     const mt_layout *t = c->in[0], *o = c->in[1];
-    tl_dtype dt = mt_result_type(2, c->in);
     if (c->op == MT_OP_sub_ && (t->dtype == TL_BOOL || o->dtype == TL_BOOL))
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Subtraction, the `-` operator, with a bool "
                        "tensor is not supported. If you are trying to invert a mask, use the `~` "

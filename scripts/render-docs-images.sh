@@ -24,4 +24,6 @@ render lifetimes samples/worksheet/block1.c block1-lifetimes
 render lifetimes samples/worksheet/block1_release.c block1-release-lifetimes
 render lifetimes samples/models/layers40.c layers40-lifetimes
 render graph samples/models/attention.c attention-dataflow
+render lifetimes samples/models/decoder.c decoder-lifetimes --max-rows=24 --max-columns=40
+render graph samples/models/gpt2_block.c gpt2-block-dataflow
 render graph tests/diagrams/diags.c diagnostics-dataflow || [ $? -eq 1 ] # it has errors: exit 1

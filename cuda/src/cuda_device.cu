@@ -215,12 +215,15 @@ static void shutdown(void)
     why = NULL;
 }
 
-/* ---- the kernel table (cuda_copy.cu, cuda_compute.cu, cuda_index.cu, cuda_matmul.cu) ---- */
+/* ---- the kernel table (cuda_copy.cu, cuda_compute.cu, cuda_index.cu, cuda_matmul.cu,
+ * cuda_model.cu) ---- */
+
+extern "C" void cu_model(const mt_call *c, const rt_buf *out, int n, const rt_buf *in);
 
 static const cu_kernels kernels = {
     cu_copy, cu_fill, cu_arange, cu_randn, cu_randint, cu_binary, cu_binary_scalar, cu_unary,
     cu_reduce, cu_softmax, cu_matmul, cu_conv2d, cu_index_select, cu_gather, cu_index, cu_cat,
-    cu_binary_inplace, cu_mul_scalar_inplace,
+    cu_binary_inplace, cu_mul_scalar_inplace, cu_model,
 };
 
 extern "C" const cu_backend cu_backend_cuda = {

@@ -70,6 +70,8 @@ typedef struct cu_kernels {
     void (*cat)(const rt_buf *out, int n, const rt_buf *parts, int dim);
     void (*binary_inplace)(rt_binop op, const rt_buf *t, const rt_buf *other);
     void (*mul_scalar_inplace)(const rt_buf *t, double s);
+    /* the ops for real models, as rt_model (kernels.h); NULL: the backend has none */
+    void (*model)(const mt_call *c, const rt_buf *out, int n, const rt_buf *in);
 } cu_kernels;
 
 /* ---- backends ---- */

@@ -186,10 +186,81 @@ rt_storage *rt_storage_new(const rt_site *site, tl_device device, int64_t nbytes
     return s;
 }
 
+rt_storage *rt_storage_external(const rt_site *site, void *data, int64_t nbytes)
+{
+    ensure_started();
+    rt_storage *s = calloc(1, sizeof *s);
+    if (!s) {
+        rt_raise(site, TL_ERR_OUT_OF_MEMORY, "host out of memory for a storage record");
+        return NULL;
+    }
+    s->data = data;
+    s->nbytes = nbytes;
+    s->device = TL_CPU;
+    s->external = true;
+    s->id = next_storage_id++;
+    rt_trace_alloc(site, s);
+    return s;
+}
+
+/* The grown copy of s's memory on its device, or NULL after raising.  The
+ * CPU zeroes the new tail; CUDA leaves it as resize_ does, uninitialized. */
+static void *grown_memory(const rt_site *site, rt_storage *s, int64_t nbytes, cu_block *b)
+{
+    rt_storage tmp = {0};
+    if (s->device == TL_CUDA) {
+        if (!cuda_memory_new(site, &tmp, nbytes))
+            return NULL;
+        *b = (cu_block){tmp.data, tmp.block, tmp.segment, tmp.block_bytes, 0};
+        if (s->nbytes > 0) {
+            mt_layout l = {.ndim = 1, .shape = {s->nbytes}, .strides = {1}, .dtype = TL_U8,
+                           .device = TL_CUDA, .storage_nbytes = s->nbytes};
+            rt_buf src = {&l, s->data}, dst = {&l, tmp.data};
+            cu_transfer(&dst, TL_CUDA, &src, TL_CUDA);
+        }
+        return tmp.data;
+    }
+    if (!cpu_memory_new(site, &tmp, nbytes))
+        return NULL;
+    if (s->nbytes > 0)
+        memcpy(tmp.data, s->data, (size_t)s->nbytes);
+    memset((char *)tmp.data + s->nbytes, 0, (size_t)(nbytes - s->nbytes));
+    b->block_bytes = nbytes;
+    return tmp.data;
+}
+
+bool rt_storage_grow(const rt_site *site, rt_storage *s, int64_t nbytes)
+{
+    cu_block b = {0};
+    if (nbytes <= s->nbytes)
+        return true;
+    void *data = grown_memory(site, s, nbytes, &b);
+    if (!data)
+        return false;
+    if (s->device == TL_CUDA) {
+        cu_block_free(s->block);
+        s->block = b.block, s->segment = b.segment;
+    } else {
+        free(s->data);
+    }
+    rt_stats_free(s->device, s->nbytes, s->block_bytes);
+    stats[s->device == TL_CUDA].n_allocs--; /* the same storage, grown: not a new allocation */
+    s->data = data;
+    s->nbytes = nbytes;
+    s->block_bytes = b.block_bytes;
+    rt_stats_alloc(s->device, s->nbytes, s->block_bytes);
+    return true;
+}
+
 static void storage_unref(const rt_site *site, rt_storage *s)
 {
     if (--s->refs > 0)
         return;
+    if (s->external) {
+        rt_trace_free(site, s);
+        free(s);
+        return;
+    }
     rt_stats_free(s->device, s->nbytes, s->block_bytes);
     rt_trace_free(site, s);
     if (s->device == TL_CUDA)

@@ -39,7 +39,7 @@ typedef struct rt_args {
 static const cu_kernels cpu_kernels = {
     rt_copy, rt_fill, rt_arange, rt_randn, rt_randint, rt_binary, rt_binary_scalar, rt_unary,
     rt_reduce, rt_softmax, rt_matmul, rt_conv2d, rt_index_select, rt_gather, rt_index, rt_cat,
-    rt_binary_inplace, rt_mul_scalar_inplace,
+    rt_binary_inplace, rt_mul_scalar_inplace, rt_model,
 };
 
 static const cu_kernels *kernels_on(tl_device d)
@@ -71,6 +71,7 @@ static void unpack(rt_args *a, mt_op op, va_list *ap)
         case 'y': a->call.dtype = (tl_dtype)va_arg(*ap, int); break;
         case 'v': a->call.device = (tl_device)va_arg(*ap, int); break;
         case 'm': a->call.format = (tl_format)va_arg(*ap, int); break;
+        case 'p': a->call.ptr = va_arg(*ap, const void *); break;
         default: break;
         }
     }
@@ -81,8 +82,10 @@ static bool check_args(const rt_site *site, rt_args *a)
     for (int k = 0; k < a->call.n_in; k++) {
         if (!rt_check_handle(site, a->t[k]))
             return false;
+        a->t[k]->l.storage_nbytes = a->t[k]->storage->nbytes; /* a view's, after a resize */
         a->call.in[k] = &a->t[k]->l;
         a->call.storage[k] = a->t[k]->storage->id;
+        a->call.external[k] = a->t[k]->storage->external;
     }
     a->call.has_storage_ids = true;
     for (int k = 0; k < 2; k++) {
@@ -144,11 +147,49 @@ static bool check_index_values(const rt_site *site, const tl_tensor *idx, int di
     return ok;
 }
 
-static bool data_checks(const rt_site *site, const rt_args *a)
+/* masked_fill reads a mask of another dtype as torch 1.13's CPU kernel
+ * does: the first byte of each element as a bool, which must be 0 or 1. */
+static bool check_mask_values(const rt_site *site, const tl_tensor *mask)
+{
+    mt_layout hl = mask->l;
+    rt_buf b = buf_of(mask);
+    char *host = mask->storage->device == TL_CPU ? mask->storage->data : cu_host_mirror(&b, &hl);
+    int64_t n = mt_numel(&hl), pos[TL_MAX_DIMS] = {0};
+    bool ok = host != NULL;
+    for (int64_t k = 0; ok && k < n; k++) {
+        uint8_t v = *(const uint8_t *)(host + mt_element_offset(&hl, pos) * mt_dtype_size(hl.dtype));
+        ok = v <= 1;
+        for (int d = hl.ndim - 1; d >= 0 && ++pos[d] == hl.shape[d]; d--)
+            pos[d] = 0;
+    }
+    if (mask->storage->device != TL_CPU)
+        free(host);
+    if (!host)
+        raise_device_error(site);
+    else if (!ok)
+        rt_raise(site, TL_ERR_BAD_ARGUMENT, "Mask tensor can take 0 and 1 values only");
+    return ok;
+}
+
+/* Host memory a call reads or writes must be there (a NULL pointer with bytes to move). */
+static bool check_host_ptr(const rt_site *site, const rt_args *a, int64_t nbytes)
+{
+    if (a->call.ptr || nbytes == 0)
+        return true;
+    rt_raise(site, TL_ERR_BAD_ARGUMENT, "tl_%s: the host pointer is NULL",
+             mt_ops[a->call.op].name);
+    return false;
+}
+
+static bool data_checks(const rt_site *site, const rt_args *a, const mt_result *r)
 {
     const mt_call *c = &a->call;
     int64_t dim;
     switch (c->op) {
+    case MT_OP_masked_fill:
+        return c->in[1]->dtype == TL_BOOL || check_mask_values(site, a->t[1]);
+    case MT_OP_from_data: case MT_OP_from_blob: return check_host_ptr(site, a, mt_nbytes(&r->out));
+    case MT_OP_copy_to_host: return check_host_ptr(site, a, mt_nbytes(c->in[0]));
     case MT_OP_index: return check_index_values(site, a->t[1], 0, c->in[0]->shape[0], true);
     case MT_OP_index_select:
     case MT_OP_gather:
@@ -252,6 +293,31 @@ static void conv_unbatched(const cu_kernels *k, const rt_buf *out, const rt_buf 
     k->conv2d(&o4, &x4, w, stride, padding);
 }
 
+/* The ops for real models that compute a new storage (kernel_model.c, cuda_model.cu). */
+static bool is_model_op(mt_op op)
+{
+    switch (op) {
+    case MT_OP_sqrt: case MT_OP_rsqrt: case MT_OP_log: case MT_OP_sin: case MT_OP_cos:
+    case MT_OP_tanh: case MT_OP_sigmoid: case MT_OP_silu: case MT_OP_gelu:
+    case MT_OP_pow_scalar: case MT_OP_div_scalar: case MT_OP_maximum: case MT_OP_minimum:
+    case MT_OP_max: case MT_OP_argmax: case MT_OP_where: case MT_OP_masked_fill:
+    case MT_OP_triu: case MT_OP_tril: case MT_OP_stack: case MT_OP_eq: case MT_OP_lt:
+    case MT_OP_mul_: case MT_OP_div_: case MT_OP_add_scalar_:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void run_model(const cu_kernels *k, const rt_args *a, const rt_buf *out)
+{
+    if (!k->model) {
+        cu_fail(TL_ERR_DEVICE, "model kernels", "this device backend has no kernel for the op");
+        return;
+    }
+    k->model(&a->call, out, a->call.n_in, a->buf);
+}
+
 /* Fills a new storage (out) from the operands, with the kernels of out's device. */
 static void run_kernel(const cu_kernels *k, const rt_args *a, const rt_buf *out)
 {
@@ -261,6 +327,10 @@ static void run_kernel(const cu_kernels *k, const rt_args *a, const rt_buf *out)
     if (c->n_in > 0 && (c->op == MT_OP_sum || c->op == MT_OP_mean || c->op == MT_OP_softmax ||
                         c->op == MT_OP_index_select || c->op == MT_OP_gather))
         mt_wrap_dim(c->i[0], c->in[0]->ndim, &dim);
+    if (is_model_op(c->op)) {
+        run_model(k, a, out);
+        return;
+    }
     switch (c->op) {
     case MT_OP_empty: case MT_OP_zeros: k->fill(out, 0.0); break;
     case MT_OP_ones: k->fill(out, 1.0); break;
@@ -318,6 +388,40 @@ static void run_set(const rt_args *a)
              mt_dtype_size(t.l->dtype), a->call.f);
 }
 
+/* An out= form: the functional op into out (already resized), through a
+ * dense scratch of out's device when out is not contiguous at offset 0. */
+static void run_out(const cu_kernels *k, const rt_args *a, const rt_buf *out)
+{
+    mt_layout dense = *out->l;
+    const rt_buf *x = &a->buf[1], *y = &a->buf[2];
+    tl_device dev = a->t[0]->storage->device;
+    bool direct = dense.offset == 0 && mt_is_contiguous(&dense);
+    void *scratch = NULL;
+    if (mt_numel(&dense) == 0)
+        return;
+    if (!direct) {
+        mt_contiguous_strides(dense.ndim, dense.shape, dense.strides);
+        dense.offset = 0;
+        if (!(scratch = stage_alloc(dev, mt_nbytes(&dense))))
+            return;
+    }
+    rt_buf dst = direct ? *out : (rt_buf){&dense, scratch};
+    int64_t dim = 0;
+    if (a->call.op == MT_OP_matmul_out) {
+        k->matmul(&dst, x, y);
+    } else {
+        mt_wrap_dim(a->call.i[0], x->l->ndim, &dim);
+        k->softmax(&dst, x, (int)dim);
+    }
+    if (direct)
+        return;
+    k->copy(out, &dst);
+    if (dev == TL_CUDA)
+        cu_scratch_free(scratch);
+    else
+        free(scratch);
+}
+
 /* Writes through the first operand, with the kernels of its device. */
 static void run_inplace(rt_args *a)
 {
@@ -337,10 +441,24 @@ static void run_inplace(rt_args *a)
         case MT_OP_fill_: k->fill(t, c->f); break;
         case MT_OP_zero_: k->fill(t, 0.0); break;
         case MT_OP_copy_: k->copy(t, o); break;
+        case MT_OP_mul_: case MT_OP_div_: case MT_OP_add_scalar_: run_model(k, a, t); break;
+        case MT_OP_matmul_out: case MT_OP_softmax_out: run_out(k, a, t); break;
         default: break;
         }
     }
     unstage_operands(a, dev);
+}
+
+/* copy_to_host: t's elements, row-major, into the caller's buffer. */
+static void run_copy_to_host(const rt_args *a)
+{
+    const tl_tensor *t = a->t[0];
+    mt_layout hl = t->l;
+    hl.device = TL_CPU, hl.offset = 0;
+    mt_contiguous_strides(hl.ndim, hl.shape, hl.strides);
+    hl.storage_nbytes = mt_nbytes(&hl);
+    rt_buf dst = {&hl, (void *)a->call.ptr}, src = buf_of(t);
+    cu_transfer(&dst, TL_CPU, &src, t->storage->device);
 }
 
 static double run_get(const rt_args *a)
@@ -364,9 +482,43 @@ static void fill_new(rt_args *a, const rt_buf *out, tl_device dev)
         cu_transfer(out, dev, &x, a->t[0]->storage->device);
         return;
     }
+    if (a->call.op == MT_OP_from_data) {
+        mt_layout hl = *out->l;
+        hl.device = TL_CPU;
+        rt_buf x = {&hl, (void *)a->call.ptr};
+        cu_transfer(out, dev, &x, TL_CPU);
+        return;
+    }
     if (stage_operands(a, dev))
         run_kernel(kernels_on(dev), a, out);
     unstage_operands(a, dev);
+}
+
+/* from_blob: a handle over an external storage wrapping the caller's memory. */
+static tl_tensor *make_external(const rt_site *site, const rt_args *a, const mt_result *r)
+{
+    rt_storage *s = rt_storage_external(site, (void *)a->call.ptr, r->out.storage_nbytes);
+    if (!s)
+        return NULL;
+    tl_tensor *t = rt_handle_new(&r->out, s);
+    if (!t) {
+        free(s); /* no handle holds it; the caller's memory stays the caller's */
+        rt_raise(site, TL_ERR_OUT_OF_MEMORY, "host out of memory for a tensor handle");
+        return NULL;
+    }
+    return t;
+}
+
+/* resize_output: out takes its new layout; its storage grows when it must. */
+static bool resize_out(const rt_site *site, rt_args *a, const mt_result *r)
+{
+    tl_tensor *t = a->t[0];
+    if (r->grow_nbytes > 0 && !rt_storage_grow(site, t->storage, r->out.storage_nbytes))
+        return false;
+    t->l = r->out;
+    t->l.storage_nbytes = t->storage->nbytes;
+    a->call.in[0] = &t->l;
+    return true;
 }
 
 static tl_tensor *make_new(const rt_site *site, rt_args *a, const mt_result *r)
@@ -407,13 +559,22 @@ rt_outcome rt_exec(const rt_site *site, va_list *ap)
         rt_raise(site, r.status, "%s", r.msg);
         return o;
     }
-    if (!data_checks(site, &a))
+    if (!data_checks(site, &a, &r))
         return o;
     switch (r.kind) {
     case MT_KIND_VIEW: o.t = rt_handle_new(&r.out, a.t[r.view_of]->storage); break;
-    case MT_KIND_NEW: o.t = make_new(site, &a, &r); break;
-    case MT_KIND_INPLACE: run_inplace(&a); break;
-    case MT_KIND_NONE: o.value = run_get(&a); break;
+    case MT_KIND_NEW: o.t = r.external ? make_external(site, &a, &r) : make_new(site, &a, &r); break;
+    case MT_KIND_INPLACE:
+        if (r.resized && !resize_out(site, &a, &r))
+            return o;
+        run_inplace(&a);
+        break;
+    case MT_KIND_NONE:
+        if (a.call.op == MT_OP_copy_to_host)
+            run_copy_to_host(&a);
+        else
+            o.value = run_get(&a);
+        break;
     }
     o.ok = r.kind == MT_KIND_INPLACE || r.kind == MT_KIND_NONE || o.t != NULL;
     if (r.kind != MT_KIND_NEW && raise_device_error(site)) {

@@ -28,6 +28,7 @@ typedef struct rt_storage {
     int64_t id;         /* allocation sequence number, stable within a run */
     int64_t block;      /* TL_CUDA: the caching allocator's block id (0: none) */
     int64_t segment;    /* TL_CUDA: the segment holding the block (0: none) */
+    bool external;      /* the caller's memory (tl_from_blob): not counted, never freed */
 } rt_storage;
 
 struct tl_tensor {
@@ -48,6 +49,11 @@ typedef struct rt_site {
 /* ---- rt_core.c: handles, storages, statistics, errors ---- */
 tl_tensor *rt_handle_new(const mt_layout *l, rt_storage *s);
 rt_storage *rt_storage_new(const rt_site *site, tl_device device, int64_t nbytes);
+/* A CPU storage over the caller's nbytes at data: 0 bytes allocated or counted. */
+rt_storage *rt_storage_external(const rt_site *site, void *data, int64_t nbytes);
+/* resize_: the storage's memory grows to nbytes (contents kept, the rest
+ * zeroed; every handle into it sees the new memory); false after raising. */
+bool rt_storage_grow(const rt_site *site, rt_storage *s, int64_t nbytes);
 /* Check that t is a live handle; raises and returns false otherwise. */
 bool rt_check_handle(const rt_site *site, const tl_tensor *t);
 void rt_handle_release(const rt_site *site, tl_tensor *t);

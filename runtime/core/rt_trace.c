@@ -7,7 +7,8 @@
  *    "dtype":"f32","device":"cpu","storage_nbytes":b,"read_bytes":r,
  *    "written_bytes":w,"live_bytes":L,"peak_bytes":P}
  *   {"ev":"alloc","storage":s,"nbytes":b,"block_bytes":k,"segment":g,"device":d,"file":f,"line":l}
- *     (segment: the CUDA caching allocator's segment id, null on the CPU)
+ *     (segment: the CUDA caching allocator's segment id, null on the CPU; "external":
+ *     true for a tl_from_blob storage: the caller's memory, counted in no live bytes)
  *   {"ev":"free","storage":s,"nbytes":b,"device":d,"file":f,"line":l}  (line 0: reclaimed at exit)
  *   {"ev":"error","file":f,"line":l,"op":o,"status":"invalid-view","message":m}
  *   {"ev":"exit","live_bytes":L,"peak_bytes":P,"n_live":n,"cuda_allocated_peak":A,
@@ -104,10 +105,11 @@ void rt_trace_alloc(const rt_site *site, const rt_storage *s)
     if (!trace)
         return;
     json_t *segment = s->device == TL_CUDA ? json_integer(s->segment) : json_null();
-    emit(json_pack("{s:s,s:I,s:I,s:I,s:o,s:s,s:o,s:i}", "ev", "alloc", "storage",
+    emit(json_pack("{s:s,s:I,s:I,s:I,s:o,s:s,s:o,s:i,s:b}", "ev", "alloc", "storage",
                    (json_int_t)s->id, "nbytes", (json_int_t)s->nbytes, "block_bytes",
                    (json_int_t)s->block_bytes, "segment", segment, "device",
-                   mt_device_name(s->device), "file", site_file(site), "line", site->line));
+                   mt_device_name(s->device), "file", site_file(site), "line", site->line,
+                   "external", s->external));
 }
 
 void rt_trace_free(const rt_site *site, const rt_storage *s)

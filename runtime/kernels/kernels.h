@@ -99,4 +99,13 @@ void rt_binary_inplace(rt_binop op, const rt_buf *t, const rt_buf *other);
 /* t = t * s. */
 void rt_mul_scalar_inplace(const rt_buf *t, double s);
 
+/* ---- ops for real models (kernel_model.c) ---- */
+
+/* The result of c->op (an op of meta_model.c that computes: activations,
+ * scalar pow/div, maximum/minimum, eq/lt, where, masked_fill, triu/tril,
+ * amax/argmax, stack) into out from in[0..n); for mul_, div_ and
+ * add_scalar_ out is in[0], written in place.  c gives the op and its
+ * scalars and dims; the layouts are the buffers'. */
+void rt_model(const mt_call *c, const rt_buf *out, int n, const rt_buf *in);
+
 #endif /* TL_KERNELS_H */

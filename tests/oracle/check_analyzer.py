@@ -11,6 +11,7 @@ Needs only the standard library (CI has no torch).
 """
 import json
 import math
+import struct
 import os
 import subprocess
 import sys
@@ -50,6 +51,36 @@ def c_double(v):
     return repr(float(v))
 
 
+C_TYPES = {"bool": "uint8_t", "u8": "uint8_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t",
+           "i64": "int64_t", "f16": "uint16_t", "bf16": "uint16_t", "f32": "float", "f64": "double"}
+
+
+def c_host(step):
+    """The host-memory argument of from_data / from_blob / copy_to_host as a C
+    compound literal: the values in the step's dtype (f16 as bit patterns), or a
+    zeroed buffer of the step's byte count."""
+    sig = SIGS[step["op"]]
+    args = dict(zip(sig, step["args"]))
+    vals = args["p"]
+    if vals is None:
+        return f"(char[{max(args['i'], 1)}]){{0}}"
+    if not vals:
+        return "NULL"
+    dt = args["y"]
+    if dt == "f16":
+        items = [str(struct.unpack("<H", struct.pack("<e", float(v)))[0]) for v in vals]
+    elif dt in ("f32", "f64"):
+        items = [c_double(v) for v in vals]
+    else:
+        items = [str(int(v)) for v in vals]
+    return f"(({C_TYPES[dt]}[]){{{', '.join(items)}}})"  # parenthesised: a macro argument
+
+
+def c_args(step):
+    sig = SIGS[step["op"]]
+    return ", ".join(c_host(step) if k == "p" else c_arg(k, a) for k, a in zip(sig, step["args"]))
+
+
 def c_arg(kind, a):
     if kind == "t":
         return a
@@ -81,6 +112,8 @@ def backend_gap(expect):
 def data_dependent(step):
     """An index value out of range: the analyzer has no data; the runtime checks it."""
     exp = step.get("expect", {})
+    if step["op"] == "masked_fill" and exp.get("data_dependent"):
+        return True
     return (step["op"] in ("index", "index_select", "gather") and exp.get("error") == "bad-dim"
             and "out of" in exp.get("message", ""))
 
@@ -94,9 +127,7 @@ def write_case(out, idx, case, lines):
         if backend_gap(step.get("expect", {})) or data_dependent(step):
             complete = False
             break
-        sig = SIGS[step["op"]]
-        args = ", ".join(c_arg(k, a) for k, a in zip(sig, step["args"]))
-        call = f"tl_{step['op']}({args})"
+        call = f"tl_{step['op']}({c_args(step)})"
         if step["op"] == "get":
             text = f"    (void){call};"
         elif step.get("var"):
@@ -116,7 +147,12 @@ def compare_case(name, emitted, fn, diags, problems):
     values = {v["line"]: v for v in fn["values"]} if fn else {}
     storages = {s["id"]: s for s in fn["storages"]} if fn else {}
     errors = {d["line"]: d for d in diags if d["severity"] == "error"}
-    seen, sizes = {}, {}
+    seen, sizes, external = {}, {}, set()
+    final = {}  # storage -> its largest size in the case (an out= resize grows a storage)
+    for _line, step in emitted:
+        exp = step.get("expect", {})
+        if "storage" in exp and "error" not in exp:
+            final[exp["storage"]] = max(final.get(exp["storage"], 0), exp["storage_nbytes"])
     for line, step in emitted:
         exp = step.get("expect", {})
         where = f"{name} line {line} ({step['op']})"
@@ -133,9 +169,13 @@ def compare_case(name, emitted, fn, diags, problems):
             return
         if "shape" not in exp:
             continue  # get: a number, not a tensor
+        if step["op"] == "from_blob":
+            external.add(exp["storage"])  # the caller's memory: 0 bytes allocated
         v = values.get(line) if step.get("var") else None
-        if step.get("var") is None:
-            continue  # in place: the written tensor is an earlier value
+        if step.get("var") is None:  # in place: the written tensor is an earlier value
+            if exp["storage"] not in external:
+                sizes[exp["storage"]] = exp["storage_nbytes"]  # an out= resize may grow it
+            continue
         if v is None:
             problems.append(f"{where}: no value reported")
             return
@@ -150,11 +190,12 @@ def compare_case(name, emitted, fn, diags, problems):
            sid not in seen and exp["storage"] in seen.values():
             problems.append(f"{where}: storage sharing differs from PyTorch")
         seen[sid] = exp["storage"]
-        nbytes = storages.get(sid, {}).get("nbytes")
-        if nbytes != exp["storage_nbytes"]:
-            problems.append(f"{where}: storage bytes expected {exp['storage_nbytes']}, "
+        st = storages.get(sid, {})
+        nbytes = st.get("external_nbytes") if st.get("external") else st.get("nbytes")
+        if nbytes != final[exp["storage"]]:
+            problems.append(f"{where}: storage bytes expected {final[exp['storage']]}, "
                             f"got {nbytes}")
-        sizes[exp["storage"]] = exp["storage_nbytes"]
+        sizes[exp["storage"]] = 0 if exp["storage"] in external else exp["storage_nbytes"]
     total = sum(sizes.values())
     if fn and emitted and (fn["end_live_bytes"] != total or fn["peak_live_bytes"] != total):
         problems.append(f"{name}: live/peak expected {total}, got {fn['end_live_bytes']}/"
@@ -163,7 +204,8 @@ def compare_case(name, emitted, fn, diags, problems):
 
 def check_file(tool, path, work, counts, problems):
     data = json.load(open(path))
-    lines = ["#include <math.h>", "#include <stdint.h>", "#include <tensorlint/tensor.h>", ""]
+    lines = ["#include <math.h>", "#include <stddef.h>", "#include <stdint.h>",
+             "#include <tensorlint/tensor.h>", ""]
     cases = []
     for idx, case in enumerate(data["cases"]):
         body = []

@@ -29,7 +29,9 @@ import os
 import random
 import re
 import sys
+import warnings
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -128,6 +130,15 @@ ERROR_MAP = [
     (r"^negative padding is not supported", "bad-argument"),
     (r"^required rank 4 tensor to use channels_last format", "bad-argument"),
     (r"^upper bound and larger bound inconsistent with step sign", "bad-argument"),
+    (r"Expected reduction dim -?\d+ to have non-zero size", "bad-dim"),
+    (r"^where expected condition to be a boolean tensor", "dtype-mismatch"),
+    (r"^Dimension specified as -?\d+ but tensor has no dimensions", "bad-dim"),
+    (r"^Mask tensor can take 0 and 1 values only", "bad-argument"),
+    (r"^stack expects each tensor to be equal size", "shape-mismatch"),
+    (r"^stack expects a non-empty TensorList", "bad-argument"),
+    (r"^Expected out tensor to have dtype", "dtype-mismatch"),
+    (r"^Trying to resize storage that is not resizable", "bad-argument"),
+    (r"^copy_to_host: the buffer holds \d+ bytes", "bad-argument"),
 ]
 
 
@@ -148,6 +159,8 @@ OPS = parse_ops_def(OPS_DEF)
 
 def data_dependent(op, exc):
     """An error that depends on the values of an index tensor: the meta functions cannot see it."""
+    if op == "masked_fill" and str(exc).startswith("Mask tensor can take 0 and 1 values only"):
+        return True
     return op in ("index", "index_select", "gather") and status_of(exc) == "bad-dim" and \
         not str(exc).startswith("Dimension out of range")
 
@@ -297,6 +310,10 @@ class Case:
             return a, a
         if kind == "m":
             return a, FORMATS[a]
+        if kind == "p":  # host memory: the values it holds (None: a buffer to write)
+            if a is not None and not (isinstance(a, list) and all(isinstance(x, (int, float)) for x in a)):
+                raise GenError("%s: bad host data %r" % (self.name, a))
+            return a, a
         raise GenError("bad signature letter %s" % kind)
 
     def _storage(self, t):
@@ -327,6 +344,8 @@ class Case:
         in_sids += [self.sid_of[t.storage()._cdata] for k, a in zip(sig, targs) if k == "L" for t in a]
         all_det = all(self.det[s] for s in in_sids)
         all_exact = all(self.exact[s] for s in in_sids)
+        if op == "copy_to_host":
+            return {"kind": "none"}
         if family == "ACCESS" and op == "get":
             e = {"kind": "none"}
             if self.values and all_det:
@@ -345,6 +364,13 @@ class Case:
             if op in ("fill_", "zero_", "copy_") and covers_storage(t):
                 self.det[sid] = all_det
                 self.exact[sid] = all_exact
+            if op in ("matmul_out", "softmax_out"):  # out's old contents do not matter
+                in_det = all(self.det[x] for x in in_sids[1:])
+                self.det[sid] = in_det and covers_storage(t)
+                self.exact[sid] = self.det[sid] and not t.dtype.is_floating_point
+            if op in ("mul_", "div_", "add_scalar_"):
+                self.exact[sid] = self.exact[sid] and all_exact and exact_elementwise(t.dtype) \
+                    and op != "div_"
             if op in ("add_", "sub_", "mul_scalar_", "copy_") and self_overlaps(t):
                 self.det[sid] = False  # element order decides the values: undefined
             e = self._meta(t, sid)
@@ -458,7 +484,8 @@ def exact_op(op, res):
     family = OPS[op][0]
     if family in ("CREATE", "VIEW", "VIEW_OR_COPY", "COPY"):
         return True
-    if op in ("neg", "relu"):
+    if op in ("neg", "relu", "maximum", "minimum", "max", "argmax", "where", "masked_fill", "triu",
+              "tril", "stack", "eq", "lt", "from_data", "from_blob"):
         return True
     if op in ("add", "sub", "mul", "div", "add_scalar", "mul_scalar"):
         return exact_elementwise(res.dtype)
@@ -483,6 +510,14 @@ def py_slice(t, dim, start, end, step):
     return torch.ops.aten.slice(t, dim, start, end, step)
 
 
+UNARY_MODEL = {"sqrt": torch.sqrt, "rsqrt": torch.rsqrt, "log": torch.log, "sin": torch.sin,
+               "cos": torch.cos, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "silu": F.silu,
+               "gelu": F.gelu}
+NP_DTYPES = {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
+             torch.int32: np.int32, torch.int64: np.int64, torch.float16: np.float16,
+             torch.float32: np.float32, torch.float64: np.float64}
+
+
 def run_torch(op, a, dev):
     """Run one op of ops.def in torch; a holds the converted arguments."""
     if op in ("empty", "zeros", "ones", "randn"):
@@ -496,6 +531,10 @@ def run_torch(op, a, dev):
         return torch.randint(a[0], a[1], a[2], device=dev(a[3]))
     if op == "scalar":
         return torch.tensor(a[0], dtype=a[1], device=dev(a[2]))
+    if op == "from_data":
+        return torch.tensor(a[0], dtype=a[2]).reshape(a[1]).to(dev(a[3])).clone()
+    if op == "from_blob":  # numpy-backed: a storage that cannot be resized, as the caller's memory
+        return torch.from_numpy(np.array(a[0], dtype=NP_DTYPES[a[2]]).reshape(a[1]))
     t = a[0]
     if op == "view":
         return t.view(a[1])
@@ -586,6 +625,49 @@ def run_torch(op, a, dev):
         return t
     if op == "get":
         return t[tuple(a[1])].item()
+    if op in UNARY_MODEL:
+        return UNARY_MODEL[op](t)
+    if op == "pow_scalar":
+        return t ** a[1]
+    if op == "div_scalar":
+        return t / a[1]
+    if op == "maximum":
+        return torch.maximum(t, a[1])
+    if op == "minimum":
+        return torch.minimum(t, a[1])
+    if op == "max":
+        return t.amax(a[1], keepdim=a[2])
+    if op == "argmax":
+        return t.argmax(a[1], keepdim=a[2])
+    if op == "where":
+        return torch.where(t, a[1], a[2])
+    if op == "masked_fill":
+        return t.masked_fill(a[1], a[2])
+    if op == "triu":
+        return t.triu(a[1])
+    if op == "tril":
+        return t.tril(a[1])
+    if op == "stack":
+        return torch.stack(a[0], a[1])
+    if op == "eq":
+        return t == a[1]
+    if op == "lt":
+        return t < a[1]
+    if op == "mul_":
+        return t.mul_(a[1])
+    if op == "div_":
+        return t.div_(a[1])
+    if op == "add_scalar_":
+        return t.add_(a[1])
+    if op == "matmul_out":
+        return torch.matmul(a[1], a[2], out=t)
+    if op == "softmax_out":
+        return torch.softmax(a[1], a[2], out=t)
+    if op == "copy_to_host":
+        if a[2] < t.numel() * t.element_size():
+            raise RuntimeError("copy_to_host: the buffer holds %d bytes, the tensor needs %d"
+                               % (a[2], t.numel() * t.element_size()))
+        return t.contiguous().cpu().numpy().tobytes()
     raise GenError("no torch mapping for %s" % op)
 
 
@@ -2026,6 +2108,480 @@ def chain_step(c, rng, cur):
     raise GenError("chain op %s" % op)
 
 
+def fam_layout():
+    """Two layout rules PyTorch's own tests pin down: channels-last strides of shapes with a
+    size-0 dim come from the raw sizes (test_torch.py's memory-format cases over empty
+    shapes), and tensor-scalar ops wrap the scalar as a 0-dim tensor, so TensorIterator takes
+    its general path (stride sorting, size-1 dims included) rather than the unary fast path."""
+    f = Family("layout")
+    zero_shapes = [[2, 0, 3, 4], [0, 3, 1, 4], [2, 3, 0, 4], [2, 3, 4, 0], [0, 0, 2, 2], [1, 0, 1, 1],
+                   [0, 1, 1, 1], [3, 1, 0, 1]]
+    for shape in zero_shapes:
+        c = f.case("channels-last-zero/empty-to-format-%s" % sname(shape))
+        c("to_format", c.zeros(shape), "channels_last")
+        c = f.case("channels-last-zero/permuted-to-format-%s" % sname(shape))
+        c("to_format", c("permute", c.zeros([shape[0], shape[2], shape[3], shape[1]]), [0, 3, 1, 2]),
+          "channels_last")
+        c = f.case("channels-last-zero/add-%s" % sname(shape))
+        t = c("to_format", c.zeros(shape), "channels_last")
+        c("add", t, t)
+        c = f.case("channels-last-zero/clone-%s" % sname(shape))
+        c("clone", c("to_format", c.zeros(shape), "channels_last"))
+        c = f.case("channels-last-zero/cat-%s" % sname(shape))
+        t = c("to_format", c.zeros(shape), "channels_last")
+        c("cat", [t, t], 0)
+    # tensor-scalar ops over layouts where the general path and the unary shortcut differ
+    def size1_dense(c):  # contiguous except for the stride of a size-1 dim
+        return c("as_strided", c.data([6]), [2, 1, 3], [3, 100, 1], 0)
+
+    def size1_permuted(c):
+        return c("as_strided", c.data([24]), [4, 1, 2, 3], [1, 7, 12, 4], 0)
+
+    def size1_cl(c):
+        return c("to_format", c.data([2, 3, 1, 1]), "channels_last")
+
+    layouts = [
+        ("size1-stride100", size1_dense),
+        ("size1-permuted", size1_permuted),
+        ("size1-channels-last", size1_cl),
+        ("cl-1x3x2x2", lambda c: c.cl([1, 3, 2, 2])),
+        ("cl-2x1x2x2", lambda c: c.cl([2, 1, 2, 2])),
+        ("cl-2x3x1x2", lambda c: c.cl([2, 3, 1, 2])),
+        ("permuted", lambda c: c("permute", c.data([2, 3, 4]), [2, 0, 1])),
+        ("permuted-size1", lambda c: c("permute", c.data([2, 1, 4]), [2, 1, 0])),
+        ("transposed-unsq", lambda c: c("unsqueeze", c("t", c.data([3, 4])), 1)),
+        ("sliced", lambda c: c("slice", c.data([2, 3, 4]), 2, 0, TL_END, 2)),
+        ("sliced-permuted", lambda c: c("permute", c("slice", c.data([2, 3, 4]), 2, 0, TL_END, 2), [2, 1, 0])),
+        ("expanded", lambda c: c("expand", c.data([3, 1]), [3, 4])),
+        ("expanded-t", lambda c: c("t", c("expand", c.data([3, 1]), [3, 4]))),
+        ("zero-size-permuted", lambda c: c("permute", c.zeros([0, 4, 1]), [1, 2, 0])),
+        ("zero-size", lambda c: c.zeros([0, 4, 1])),
+        ("0d", lambda c: c.scalar(2.0)),
+        ("1d-step", lambda c: c("slice", c.data([8]), 0, 1, TL_END, 3)),
+    ]
+    for name, mk in layouts:
+        for op, s in (("add_scalar", 1.5), ("mul_scalar", -2.0)):
+            c = f.case("scalar-op/%s-%s" % (op, name))
+            c(op, mk(c), s)
+        c = f.case("scalar-op/add_scalar-i32-%s" % name)
+        c("add_scalar", c("to", mk(c), "i32"), 0.5)
+    return f
+
+
+def fam_model():
+    """The ops for real models: activations, scalar pow/div, maximum/minimum, amax/argmax,
+    where, masked_fill, triu/tril, stack, eq/lt, mul_/div_/add_scalar_, the out= forms with
+    PyTorch's resize rules, and host data (from_data, from_blob, copy_to_host)."""
+    f = Family("model")
+    unary = ["sqrt", "rsqrt", "log", "sin", "cos", "tanh", "sigmoid", "silu", "gelu"]
+    for op in unary:
+        for dt in DNAMES:
+            bad = op in ("silu", "gelu") and dt not in FLOATS
+            c = f.case("%s/%s" % (op, dt), allow_error=dt == "f16")  # no f16 CPU kernels
+            x = c.data([5], dt, shift=1) if dt in INTS else (c.data([5], dt, scale=0.75, shift=0.25)
+                                                               if dt in FLOATS else c.data([5], dt))
+            c(op, x, err=bad)
+    layouts = [
+        ("transposed", lambda c: c("t", c.data([3, 4], scale=0.5, shift=0.5))),
+        ("permuted", lambda c: c("permute", c.data([2, 3, 4], scale=0.25, shift=0.5), [2, 0, 1])),
+        ("channels-last", lambda c: c.cl([2, 3, 2, 2], scale=0.5, shift=0.5)),
+        ("size1-stride100", lambda c: c("as_strided", c.data([6], scale=0.5, shift=0.5), [2, 1, 3], [3, 100, 1], 0)),
+        ("slice-step2", lambda c: c("slice", c.data([3, 6], scale=0.5, shift=0.5), 1, 0, TL_END, 2)),
+        ("expanded", lambda c: c("expand", c.data([3, 1], scale=0.5, shift=0.5), [3, 4])),
+        ("offset", lambda c: c("narrow", c.data([4, 3], scale=0.5, shift=0.5), 0, 1, 2)),
+        ("0d", lambda c: c.scalar(1.5)),
+        ("zero-size", lambda c: c("t", c.zeros([0, 3]))),
+    ]
+    for op in ("sqrt", "sigmoid", "silu", "gelu", "tanh"):
+        for name, mk in layouts:
+            c = f.case("%s/layout-%s" % (op, name))
+            c(op, mk(c))
+    for op in ("pow_scalar", "div_scalar"):
+        for dt in DNAMES:
+            for sc in (2.0, 0.5, -1.5):
+                c = f.case("%s/%s-%s" % (op, dt, repr(sc)))
+                c(op, c.data([4], dt, shift=1) if dt in INTS else c.data([4], dt), sc)
+        for name, mk in layouts:
+            c = f.case("%s/layout-%s" % (op, name))
+            c(op, mk(c), 2.0)
+    c = f.case("div_scalar/by-zero")
+    c("div_scalar", c.sdata([4]), 0.0)
+    # maximum / minimum / eq / lt: promotion, broadcasting, layouts, NaN
+    pairs = [("f32", "f32"), ("i32", "f32"), ("i64", "u8"), ("bool", "bool"), ("bool", "i8"), ("f16", "f32"),
+             ("bf16", "f16"), ("f64", "i16"), ("u8", "i8"), ("i64", "i64")]
+    for op in ("maximum", "minimum", "eq", "lt"):
+        for a, b in pairs:
+            c = f.case("%s/%s-%s" % (op, a, b))
+            c(op, c.sdata([6], a), c.data([6], b))
+            c = f.case("%s/%s-0d-%s" % (op, a, b))
+            c(op, c.sdata([6], a), c.scalar(2.0 if b != "bool" else 1.0, b))
+        c = f.case("%s/broadcast" % op)
+        c(op, c.sdata([3, 1]), c.data([4]))
+        c = f.case("%s/broadcast-mismatch" % op)
+        c(op, c.sdata([3, 2]), c.data([3]), err=True)
+        c = f.case("%s/permuted-contig" % op)
+        c(op, c("permute", c.data([2, 3, 4]), [2, 0, 1]), c.data([4, 2, 3]))
+        c = f.case("%s/contig-permuted" % op)
+        c(op, c.data([4, 2, 3]), c("permute", c.data([2, 3, 4]), [2, 0, 1]))
+        c = f.case("%s/channels-last" % op)
+        c(op, c.cl([2, 3, 2, 2]), c.cl([2, 3, 2, 2], shift=1.0, scale=0.5))
+    for op in ("maximum", "minimum"):
+        c = f.case("%s/nan" % op)
+        nan = c("div", c.zeros([3]), c.zeros([3]))
+        c(op, nan, c.data([3]))
+    # amax / argmax
+    for op in ("max", "argmax"):
+        for dt in DNAMES:
+            c = f.case("%s/%s" % (op, dt))
+            c(op, c.sdata([2, 3], dt), 1, False, err=(op == "argmax" and dt == "bool"))
+        for dim in (0, 1, 2, -1, -3):
+            for keep in (False, True):
+                c = f.case("%s/dim%d-keep%d" % (op, dim, keep))
+                c(op, c.sdata([2, 3, 4]), dim, keep)
+        for name, mk in layouts:
+            c = f.case("%s/layout-%s" % (op, name))
+            x = mk(c)
+            c(op, x, -1, False, err=name == "zero-size")
+        c = f.case("%s/0d-keep" % op)
+        c(op, c.scalar(3.0), 0, True)
+        c = f.case("%s/zero-size-other-dim" % op)
+        c(op, c.zeros([2, 0, 3]), 2, True)
+        c = f.case("%s/zero-size-dim" % op)
+        c(op, c.zeros([2, 0, 3]), 1, True, err=True)
+        c = f.case("%s/bad-dim" % op)
+        c(op, c.sdata([2, 3]), 2, False, err=True)
+        c = f.case("%s/nan" % op)
+        x = c("div", c.sdata([4]), c("sub", c.data([4]), c.full([4], 2.0)))  # 0/0 at index 2
+        c(op, c("div", x, x), 0, False)
+        c = f.case("%s/ties" % op)
+        c(op, c.full([2, 3], 1.0), 1, False)
+    # where
+    for cd, ad, bd in (("bool", "f32", "f32"), ("bool", "i32", "f32"), ("bool", "i64", "u8"), ("u8", "f32", "f64"),
+                       ("bool", "f16", "bf16"), ("bool", "bool", "bool")):
+        c = f.case("where/%s-%s-%s" % (cd, ad, bd))
+        cond = c("to", c.data([6], "bool"), cd)
+        c("where", cond, c.data([6], ad), c.sdata([6], bd))
+    for cd in ("f32", "i64", "i8"):
+        c = f.case("where/cond-%s" % cd)
+        c("where", c.data([3], cd), c.data([3]), c.data([3]), err=True)
+    c = f.case("where/broadcast3")
+    c("where", c("view", c.data([3], "bool"), [3, 1]), c.data([4]), c.scalar(-1.0))
+    c = f.case("where/permuted-cond")
+    cond = c("permute", c("lt", c.data([2, 3, 4]), c.full([1], 10.0)), [2, 0, 1])
+    c("where", cond, c.data([4, 2, 3]), c("permute", c.data([2, 3, 4]), [2, 0, 1]))
+    c = f.case("where/contig-cond-permuted-a")
+    cond = c("lt", c.data([4, 2, 3]), c.full([1], 10.0))
+    c("where", cond, c("permute", c.data([2, 3, 4]), [2, 0, 1]), c.data([4, 2, 3]))
+    c = f.case("where/mismatch")
+    c("where", c.data([2, 3], "bool"), c.data([2, 3]), c.data([3, 2]), err=True)
+    # masked_fill
+    for dt in DNAMES:
+        for v in (-1.5, 0.0, 2.0):
+            c = f.case("masked_fill/%s-%s" % (dt, repr(v)))
+            c("masked_fill", c.sdata([2, 3], dt), c.data([2, 3], "bool"), v, err=dt == "u8" and v < 0)
+    for dt, v in (("u8", 300.0), ("u8", -256.0), ("u8", -1.0), ("i8", 200.0), ("i16", 1e5), ("i32", 1e10),
+                  ("i64", 1e19), ("f16", 1e6), ("bf16", 1e39), ("f32", 1e39), ("bool", 5.0), ("i32", float("nan")),
+                  ("f32", float("-inf")), ("f16", float("-inf")), ("f32", float("nan"))):
+        c = f.case("masked_fill/value-%s-%s" % (dt, repr(v)))
+        c("masked_fill", c.data([3], dt), c.data([3], "bool"), v,
+          err=dt in INTS or (dt in ("f16", "bf16", "f32") and v in (1e6, 1e39)))
+    c = f.case("masked_fill/mask-broadcasts-input")
+    c("masked_fill", c.data([3]), c.data([2, 3], "bool"), 9.0)
+    c = f.case("masked_fill/mask-broadcasts")
+    c("masked_fill", c.data([2, 3]), c("view", c.data([3], "bool"), [3]), 9.0)
+    c = f.case("masked_fill/mismatch")
+    c("masked_fill", c.data([2, 3]), c.data([2, 2], "bool"), 9.0, err=True)
+    c = f.case("masked_fill/permuted")
+    c("masked_fill", c("permute", c.data([2, 3, 4]), [2, 0, 1]), c.data([4, 2, 3], "bool"), 0.5)
+    c = f.case("masked_fill/causal")
+    mask = c("lt", c("view", c.arange(4, "i64"), [4, 1]), c("view", c.arange(4, "i64"), [1, 4]))
+    c("masked_fill", c.data([2, 4, 4]), mask, float("-inf"))
+    for md in ("i64", "f32", "u8", "i32", "f64"):
+        c = f.case("masked_fill/mask-%s-01" % md)
+        c("masked_fill", c.data([4]), c("to", c.data([4], "bool"), md), 7.0)
+        c = f.case("masked_fill/mask-%s-values" % md)
+        c("masked_fill", c.data([4]), c.data([4], md), 7.0, err=md not in FLOATS)  # floats: see meta_model.c
+    # triu / tril
+    for op in ("triu", "tril"):
+        for k in (-1, 0, 1, 5):
+            c = f.case("%s/k%d" % (op, k))
+            c(op, c.data([3, 4]), k)
+        c = f.case("%s/batched" % op)
+        c(op, c.data([2, 3, 3]), 0)
+        c = f.case("%s/transposed" % op)
+        c(op, c("t", c.data([3, 4])), 1)
+        c = f.case("%s/permuted" % op)
+        c(op, c("permute", c.data([2, 3, 4]), [2, 0, 1]), 0)
+        c = f.case("%s/bool" % op)
+        c(op, c.data([3, 3], "bool"), 0)
+        c = f.case("%s/i64" % op)
+        c(op, c.data([3, 3], "i64"), -1)
+        c = f.case("%s/1d" % op)
+        c(op, c.data([3]), 0, err=True)
+        c = f.case("%s/0d" % op)
+        c(op, c.scalar(1.0), 0, err=True)
+        c = f.case("%s/zero-size" % op)
+        c(op, c.zeros([0, 3]), 0)
+    # stack
+    for dim in (0, 1, 2, -1, -3):
+        c = f.case("stack/dim%d" % dim)
+        c("stack", [c.data([2, 3]), c.sdata([2, 3]), c.data([2, 3])], dim)
+    for dim in (0, 1, 2, 3, 4, -1, -5):
+        c = f.case("stack/channels-last-dim%d" % dim)
+        c("stack", [c.cl([2, 3, 4, 5]), c.cl([2, 3, 4, 5])], dim)
+    c = f.case("stack/mixed-formats")
+    c("stack", [c.cl([2, 3, 2, 2]), c.data([2, 3, 2, 2])], 1)
+    c = f.case("stack/permuted")
+    c("stack", [c("permute", c.data([2, 3, 4]), [2, 0, 1]), c("permute", c.data([2, 3, 4]), [2, 0, 1])], 1)
+    c = f.case("stack/promote")
+    c("stack", [c.data([3], "i64"), c.data([3], "f16"), c.data([3], "bool")], 0)
+    c = f.case("stack/0d")
+    c("stack", [c.scalar(1.0), c.scalar(2.0)], 0)
+    c = f.case("stack/one")
+    c("stack", [c.data([2, 2])], -1)
+    c = f.case("stack/mismatch")
+    c("stack", [c.data([2, 3]), c.data([3])], 0, err=True)
+    c = f.case("stack/bad-dim")
+    c("stack", [c.data([2, 3]), c.data([2, 3])], 3, err=True)
+    c = f.case("stack/zero-size")
+    c("stack", [c.zeros([0, 3]), c.zeros([0, 3])], 1)
+    # in place
+    for op in ("mul_", "div_"):
+        for a, b in (("f32", "f32"), ("f32", "i64"), ("f16", "f32"), ("i64", "i64"), ("i32", "f32"),
+                     ("bool", "bool"), ("u8", "u8"), ("f64", "bool"), ("bf16", "f64"), ("i16", "i8")):
+            c = f.case("%s/%s-%s" % (op, a, b))
+            t = c("clone", c.sdata([6], a))
+            bad = (op == "div_" and a not in FLOATS) or (a not in FLOATS and b in FLOATS) or \
+                (a == "bool" and b != "bool")
+            c(op, t, c.data([6], b, shift=1) if b in INTS else c.data([6], b), err=bad)
+        c = f.case("%s/broadcast-other" % op)
+        c(op, c.data([2, 3]), c.full([3], 2.0))
+        c = f.case("%s/broadcast-self" % op)
+        c(op, c.data([3]), c.full([2, 3], 2.0), err=True)
+        c = f.case("%s/expanded-self" % op)
+        c(op, c("expand", c.data([3, 1]), [3, 4]), c.full([3, 4], 2.0), err=True)
+        c = f.case("%s/view" % op)
+        base = c.data([4, 4])
+        c(op, c("slice", base, 1, 0, TL_END, 2), c.full([1], 2.0))
+        c = f.case("%s/partial-overlap" % op)
+        base = c.data([8])
+        c(op, c("narrow", base, 0, 0, 6), c("narrow", base, 0, 2, 6), err=True)
+    for dt in DNAMES:
+        c = f.case("add_scalar_/%s" % dt)
+        c("add_scalar_", c("clone", c.sdata([4], dt)), 1.5, err=dt not in FLOATS)
+    c = f.case("add_scalar_/expanded")
+    c("add_scalar_", c("expand", c.data([3, 1]), [3, 4]), 1.0, err=True)
+    c = f.case("add_scalar_/permuted")
+    c("add_scalar_", c("permute", c.data([2, 3, 4]), [2, 0, 1]), -0.5)
+    # out= forms: PyTorch's resize_output
+    def mm_out(name, out_mk, a_shape, b_shape, dt="f32", err=False):
+        c = f.case("matmul_out/%s" % name)
+        o = out_mk(c)
+        c("matmul_out", o, c.data(a_shape, dt), c.data(b_shape, dt), err=err)
+        return c, o
+    mm_out("right-shape", lambda c: c.empty([2, 4]), [2, 3], [3, 4])
+    mm_out("right-shape-transposed", lambda c: c("t", c.empty([4, 2])), [2, 3], [3, 4])
+    mm_out("shrinks-not", lambda c: c.empty([3, 3]), [2, 3], [3, 4])
+    mm_out("grows-1d", lambda c: c.empty([3]), [2, 3], [3, 4])
+    mm_out("grows-from-empty", lambda c: c.empty([0]), [2, 3], [3, 4])
+    mm_out("offset", lambda c: c("slice", c.empty([20]), 0, 5, TL_END, 1), [2, 3], [3, 4])
+    mm_out("offset-grows", lambda c: c("slice", c.empty([8]), 0, 5, TL_END, 1), [2, 3], [3, 4])
+    mm_out("wrong-dtype", lambda c: c.empty([2, 4], "f64"), [2, 3], [3, 4], err=True)
+    mm_out("expanded", lambda c: c("expand", c.empty([1, 4]), [2, 4]), [2, 3], [3, 4], err=True)
+    mm_out("expanded-wrong-shape", lambda c: c("expand", c.empty([1, 4]), [3, 4]), [2, 3], [3, 4])
+    mm_out("strided-right-shape", lambda c: c("t", c("slice", c.empty([4, 4]), 1, 0, 2, 1)), [2, 3], [3, 4])
+    mm_out("dot", lambda c: c.empty([3]), [3], [3])
+    mm_out("mv", lambda c: c.empty([2]), [2, 3], [3])
+    mm_out("vm", lambda c: c.empty([5]), [3], [3, 4])
+    mm_out("batched", lambda c: c.empty([5, 2, 4]), [5, 2, 3], [5, 3, 4])
+    mm_out("batched-broadcast", lambda c: c.empty([5, 2, 4]), [5, 2, 3], [3, 4])
+    mm_out("batched-permuted", lambda c: c("permute", c.empty([4, 5, 2]), [1, 2, 0]), [5, 2, 3], [5, 3, 4])
+    mm_out("batched-transposed", lambda c: c("transpose", c.empty([2, 5, 4]), 0, 1), [5, 2, 3], [3, 4])
+    mm_out("batched-grows", lambda c: c.empty([7]), [5, 2, 3], [5, 3, 4])
+    mm_out("i64", lambda c: c.empty([2, 2], "i64"), [2, 3], [3, 4], dt="i64")
+    mm_out("shape-mismatch", lambda c: c.empty([2, 4]), [2, 3], [4, 4], err=True)
+    c, o = mm_out("view-sees-growth", lambda c: c.empty([2, 2]), [2, 3], [3, 4])
+    c = f.case("matmul_out/earlier-view-keeps-storage")
+    o = c.zeros([4])
+    v = c("view", o, [2, 2])
+    c("matmul_out", o, c.data([2, 3]), c.data([3, 4]))
+    c("clone", v)
+    c("clone", o)
+    c = f.case("matmul_out/twice")
+    o = c.empty([1])
+    a, b = c.data([2, 3]), c.data([3, 4])
+    c("matmul_out", o, a, b)
+    c("matmul_out", o, a, b)
+    c("matmul_out", o, c.data([3, 3]), c.data([3, 3]))
+    c = f.case("matmul_out/from-blob-cannot-grow")
+    o = c("from_blob", [0.0] * 4, [4], "f32")
+    c("matmul_out", o, c.data([2, 3]), c.data([3, 4]), err=True)
+    c = f.case("matmul_out/from-blob-resized-within")
+    o = c("from_blob", [0.0] * 12, [12], "f32")
+    c("matmul_out", o, c.data([2, 3]), c.data([3, 4]))
+    for name, mk in (("right-shape", lambda c: c.empty([2, 3])), ("transposed", lambda c: c("t", c.empty([3, 2]))),
+                     ("grows", lambda c: c.empty([7])), ("shrinks-not", lambda c: c.empty([4, 4])),
+                     ("wrong-dtype", lambda c: c.empty([2, 3], "f64")),
+                     ("expanded", lambda c: c("expand", c.empty([1, 3]), [2, 3]))):
+        for dim in (1, 0):
+            c = f.case("softmax_out/%s-dim%d" % (name, dim))
+            c("softmax_out", mk(c), c.sdata([2, 3]), dim, err=name in ("wrong-dtype", "expanded"))
+    c = f.case("softmax_out/int-input")
+    c("softmax_out", c.empty([2, 3]), c.data([2, 3], "i64"), 1, err=True)
+    c = f.case("softmax_out/bad-dim")
+    c("softmax_out", c.empty([2, 3]), c.data([2, 3]), 2, err=True)
+    # host data
+    for dt in ("f32", "f64", "i64", "i32", "u8", "bool", "f16"):
+        vals = [0, 1, 0, 1, 1, 0] if dt == "bool" else [0.5 * k - 1 for k in range(6)] if dt in FLOATS \
+            else [k * 3 for k in range(6)]
+        for op in ("from_data", "from_blob"):
+            c = f.case("%s/%s" % (op, dt))
+            args = (vals, [2, 3], dt, "cpu") if op == "from_data" else (vals, [2, 3], dt)
+            t = c(op, *args)
+            c("add", t, t)
+    c = f.case("from_blob/views-and-copies")
+    t = c("from_blob", [float(k) for k in range(12)], [3, 4], "f32")
+    v = c("t", t)
+    c("contiguous", v)
+    c("sum", t, 0, False)
+    c = f.case("from_data/0d")
+    c("from_data", [2.5], [], "f64", "cpu")
+    c = f.case("from_blob/empty")
+    c("from_blob", [], [0, 3], "f32")
+    for nb, bad in ((24, False), (100, False), (23, True)):
+        c = f.case("copy_to_host/%d" % nb)
+        c("copy_to_host", c("t", c.data([3, 2])), None, nb, err=bad)
+    return f
+
+
+def load_op_db():
+    """PyTorch's own OpInfo database (torch.testing._internal.common_methods_invocations).
+    Its common_utils imports expecttest, a test-only package Debian does not ship; the
+    OpInfos need none of it, so a stand-in module is installed when it is missing."""
+    try:
+        import expecttest  # noqa: F401
+    except ImportError:
+        import types
+        import unittest
+        stub = types.ModuleType("expecttest")
+        stub.TestCase = unittest.TestCase
+        stub.ACCEPT = False
+        sys.modules["expecttest"] = stub
+    from torch.testing._internal.common_methods_invocations import op_db
+    return op_db
+
+
+# OpInfo name -> how its SampleInput maps onto a fixture step:
+# (fixture op, argument builder) where the builder gets (case, input var, args, kwargs, tensor
+# maker) and returns the step's arguments, or None when the sample has no spelling in the API.
+def _num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+OPINFO_MAP = {
+    "sqrt": ("sqrt", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "rsqrt": ("rsqrt", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "log": ("log", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "sin": ("sin", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "cos": ("cos", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "tanh": ("tanh", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "sigmoid": ("sigmoid", lambda c, x, a, k, mk: [x] if not a and not k else None),
+    "nn.functional.silu": ("silu", lambda c, x, a, k, mk: [x] if not a and not k.get("inplace") else None),
+    "nn.functional.gelu": ("gelu", lambda c, x, a, k, mk: [x] if not a and k.get("approximate", "none") == "none"
+                           else None),
+    "triu": ("triu", lambda c, x, a, k, mk: [x, a[0] if a else 0] if not k and (not a or _int(a[0])) else None),
+    "tril": ("tril", lambda c, x, a, k, mk: [x, a[0] if a else 0] if not k and (not a or _int(a[0])) else None),
+    "masked_fill": ("masked_fill", lambda c, x, a, k, mk: [x, mk(a[0]), float(a[1])] if _num(a[1]) else None),
+    "where": ("where", lambda c, x, a, k, mk: [mk(a[0]), x, mk(a[1])] if isinstance(a[1], torch.Tensor) else None),
+    "amax": ("max", lambda c, x, a, k, mk: [x, k["dim"], k.get("keepdim", False)] if _int(k.get("dim")) else None),
+    "argmax": ("argmax", lambda c, x, a, k, mk: [x, k["dim"], k.get("keepdim", False)] if _int(k.get("dim"))
+               else None),
+    "maximum": ("maximum", lambda c, x, a, k, mk: [x, mk(a[0])]),
+    "minimum": ("minimum", lambda c, x, a, k, mk: [x, mk(a[0])]),
+    "eq": ("eq", lambda c, x, a, k, mk: [x, mk(a[0])] if isinstance(a[0], torch.Tensor) else None),
+    "lt": ("lt", lambda c, x, a, k, mk: [x, mk(a[0])] if isinstance(a[0], torch.Tensor) else None),
+    "pow": ("pow_scalar", lambda c, x, a, k, mk: [x, float(a[0])] if _num(a[0]) else None),
+    "div": ("div", lambda c, x, a, k, mk: [x, mk(a[0])] if not k and isinstance(a[0], torch.Tensor) else None),
+    "softmax": ("softmax", lambda c, x, a, k, mk: [x, a[0]] if not k and _int(a[0]) else None),
+    "matmul": ("matmul", lambda c, x, a, k, mk: [x, mk(a[0])]),
+    "transpose": ("transpose", lambda c, x, a, k, mk: [x, a[0], a[1]]),
+    "permute": ("permute", lambda c, x, a, k, mk: [x, list(a[0])] if isinstance(a[0], (list, tuple)) else None),
+    "narrow": ("narrow", lambda c, x, a, k, mk: [x, a[0], a[1], a[2]] if all(_int(v) for v in a) else None),
+    "select": ("select", lambda c, x, a, k, mk: [x, a[0], a[1]]),
+    "unsqueeze": ("unsqueeze", lambda c, x, a, k, mk: [x, a[0]]),
+    "squeeze": ("squeeze", lambda c, x, a, k, mk: [x, a[0]] if a and _int(a[0]) else None),
+    "flatten": ("flatten", lambda c, x, a, k, mk: [x, k.get("start_dim", 0), k.get("end_dim", -1)] if not a
+                else None),
+    "expand": ("expand", lambda c, x, a, k, mk: [x, list(a[0])] if isinstance(a[0], (list, tuple)) else None),
+    "reshape": ("reshape", lambda c, x, a, k, mk: [x, list(a[0])] if isinstance(a[0], (list, tuple)) else None),
+    "view": ("view", lambda c, x, a, k, mk: [x, list(a[0])] if isinstance(a[0], (list, tuple)) else None),
+    "t": ("t", lambda c, x, a, k, mk: [x]),
+    "stack": ("stack", None),
+}
+
+
+def opinfo_tensor(c, t, noncontig):
+    """A fixture tensor with t's shape and dtype (our values); noncontig: torch's
+    noncontiguous_like layout (the last dim doubled, then every other element)."""
+    dt = DNAME_OF[t.dtype]
+    shape = list(t.shape)
+    if t.dim() == 0:
+        return c.scalar(1.0 if dt == "bool" else 1.5, dt)
+    if not noncontig or t.numel() == 0:
+        return c.sdata(shape, dt) if dt != "bool" else c.data(shape, dt)
+    wide = shape[:-1] + [2 * shape[-1]]
+    base = c.sdata(wide, dt) if dt != "bool" else c.data(wide, dt)
+    return c("slice", base, -1, 0, TL_END, 2)
+
+
+OPS_FOR_MODELS = {"sqrt", "rsqrt", "log", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "triu", "tril",
+                  "masked_fill", "where", "max", "argmax", "maximum", "minimum", "eq", "lt", "pow_scalar",
+                  "stack"}
+OPINFO_MORE_DTYPES = [torch.float64, torch.bfloat16, torch.int64, torch.int32, torch.uint8, torch.bool]
+
+
+def fam_opinfo():
+    """PyTorch's own test inputs: every SampleInput of the OpInfos of the ops this API has
+    (common_methods_invocations.py, the inputs test_ops.py runs): at f32, contiguous and in
+    test_ops' noncontiguous layout, and for the ops for real models contiguous at every other
+    dtype of OPINFO_MORE_DTYPES the OpInfo supports on the CPU; a sample with no spelling in
+    the API is skipped."""
+    f = Family("opinfo")
+    for op in load_op_db():
+        if op.name not in OPINFO_MAP or op.variant_test_name not in ("", "no_rounding_mode"):
+            continue
+        fop, build = OPINFO_MAP[op.name]
+        variants = [(torch.float32, False), (torch.float32, True)]
+        if fop in OPS_FOR_MODELS:  # the views, div and matmul have dtype cases elsewhere
+            variants += [(dt, False) for dt in OPINFO_MORE_DTYPES if dt in op.supported_dtypes("cpu")]
+        for dtype, noncontig in variants:
+            samples = list(op.sample_inputs("cpu", dtype))
+            for k, smp in enumerate(samples):
+                name = "%s/%d%s%s" % (op.name, k, "" if dtype == torch.float32 else "-" + DNAME_OF[dtype],
+                                      "-noncontiguous" if noncontig else "")
+                # torch 1.13's CPU bf16 matmul rounds its partial sums to bf16; this runtime
+                # accumulates in f32 as PyTorch's CUDA backend does: layouts only for those
+                c = Case("opinfo/" + name, allow_error=True,
+                         values=not (fop == "matmul" and dtype == torch.bfloat16))
+                mk = (lambda c_: lambda t: opinfo_tensor(c_, t, noncontig))(c)
+                if fop == "stack":
+                    if not (smp.args and _int(smp.args[0])) or len(smp.input) > TL_MAX_LIST:
+                        continue
+                    args = [[mk(t) for t in smp.input], smp.args[0]]
+                else:
+                    x = mk(smp.input)
+                    args = build(c, x, list(smp.args), dict(smp.kwargs), mk)
+                if args is None or any(isinstance(a, (list, tuple)) and len(a) > TL_MAX_DIMS for a in args[1:]):
+                    continue
+                c(fop, *args)
+                f.cases.append(c)
+    return f
+
+
 def fam_chains(n=160):
     f = Family("chains")
     for k in range(n):
@@ -2049,7 +2605,8 @@ def fam_chains(n=160):
 
 FAMILIES = [("views", fam_views), ("reshape", fam_reshape), ("casts", fam_casts), ("compute", fam_compute),
             ("matmul", fam_matmul), ("index", fam_index), ("conv", fam_conv), ("inplace", fam_inplace),
-            ("errors", fam_errors), ("chains", fam_chains)]
+            ("errors", fam_errors), ("layout", fam_layout), ("model", fam_model), ("opinfo", fam_opinfo),
+            ("chains", fam_chains)]
 
 
 def build_all():
@@ -2102,6 +2659,8 @@ def main():
         return 0
     torch.set_num_threads(1)
     torch.manual_seed(0)
+    # deprecations the cases exercise on purpose (u8 masks and conditions, out= resizes)
+    warnings.simplefilter("ignore", UserWarning)
     files = build_all()
     used, missing = coverage(files)
     if missing:

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_analyzer import SIGS, backend_gap, c_arg, data_dependent  # noqa: E402
+from check_analyzer import backend_gap, c_args, data_dependent  # noqa: E402
 
 
 def runnable(case):
@@ -30,9 +30,7 @@ def runnable(case):
 def case_function(idx, case):
     lines = [f"static void case_{idx}(void) /* {case['name']} */", "{"]
     for step in case["steps"]:
-        sig = SIGS[step["op"]]
-        args = ", ".join(c_arg(k, a) for k, a in zip(sig, step["args"]))
-        call = f"tl_{step['op']}({args})"
+        call = f"tl_{step['op']}({c_args(step)})"
         if step["op"] == "get":
             lines.append(f"    (void){call};")
         elif step.get("var"):
@@ -47,7 +45,8 @@ def case_function(idx, case):
 
 
 def program(cases):
-    out = ["#include <math.h>", "#include <stdint.h>", "#include <tensorlint/tensor.h>", "",
+    out = ["#include <math.h>", "#include <stddef.h>", "#include <stdint.h>",
+           "#include <tensorlint/tensor.h>", "",
            "static void keep_going(const tl_error *err, void *user)",
            "{", "    (void)err;", "    (void)user;", "}", ""]
     calls = []

@@ -69,6 +69,7 @@ typedef struct oc_var {
     mt_layout l;      /* the layout torch reported */
     int sid;          /* storage id, numbered as the fixture numbers them */
     tl_tensor *h;     /* runtime path: the handle (NULL on the meta path) */
+    bool external;    /* its storage is a from_blob buffer (cannot grow) */
 } oc_var;
 
 typedef struct oc_case {
@@ -80,6 +81,8 @@ typedef struct oc_case {
     int n_sids;        /* distinct storages seen so far */
     tl_device device;
     int step;          /* index of the step being checked */
+    void **host;       /* runtime path: host buffers made for from_data / from_blob */
+    int n_host;
     const char *op;
     bool step_failed;
     long n_failed_steps;
@@ -99,6 +102,7 @@ typedef struct oc_args {
     tl_dtype dtype;
     tl_device device;
     tl_format format;
+    const json_t *host; /* p: the values the host buffer holds (an array), or null */
 } oc_args;
 
 static void oc_fail(oc_case *c, const char *field, const char *fmt, ...)
@@ -235,6 +239,9 @@ static bool oc_arg(oc_case *c, char k, const json_t *j, oc_args *a)
         return oc_device(json_string_value(j), &a->device);
     case 'm':
         return oc_format(json_string_value(j), &a->format);
+    case 'p':
+        a->host = j;
+        return json_is_array(j) || json_is_null(j);
     default:
         return false;
     }
@@ -345,6 +352,7 @@ static bool oc_meta_step(oc_case *c, mt_op op, const json_t *step)
     for (int k = 0; k < a.n_t; k++) {
         call.in[k] = &c->vars[a.t[k]].l;
         call.storage[k] = c->vars[a.t[k]].sid;
+        call.external[k] = c->vars[a.t[k]].external;
     }
     memcpy(call.i, a.i, sizeof call.i);
     memcpy(call.s, a.s, sizeof call.s);
@@ -388,10 +396,10 @@ static bool oc_meta_step(oc_case *c, mt_op op, const json_t *step)
             nbytes = c->vars[a.t[r.view_of]].l.storage_nbytes;
         } else if (r.kind == MT_KIND_NEW) {
             sid = c->n_sids;
-            nbytes = r.alloc_nbytes;
+            nbytes = r.external ? r.out.storage_nbytes : r.alloc_nbytes; /* from_blob: 0 allocated */
         } else if (r.kind == MT_KIND_INPLACE && a.n_t > 0) {
             sid = c->vars[a.t[0]].sid;
-            nbytes = c->vars[a.t[0]].l.storage_nbytes;
+            nbytes = r.out.storage_nbytes; /* an out= resize may grow it */
         }
         if (sid != want_sid)
             oc_fail(c, "storage", "expected %d, got %d", want_sid, sid);
@@ -406,6 +414,15 @@ static bool oc_meta_step(oc_case *c, mt_op op, const json_t *step)
         oc_var *v = oc_add_var(c, var);
         v->l = want;
         v->sid = want_sid;
+        v->external = op == MT_OP_from_blob;
+        for (int k = 0; k + 1 < c->n_vars; k++)
+            v->external = v->external || (c->vars[k].sid == want_sid && c->vars[k].external);
+    }
+    if (r.kind == MT_KIND_INPLACE && a.n_t > 0) { /* out=: the written tensor's new layout */
+        c->vars[a.t[0]].l = want;
+        for (int k = 0; k < c->n_vars; k++)
+            if (c->vars[k].sid == want_sid)
+                c->vars[k].l.storage_nbytes = want.storage_nbytes;
     }
     if (want_sid >= c->n_sids)
         c->n_sids = want_sid + 1;
@@ -545,8 +562,45 @@ static tl_list oc_list(const oc_case *c, const oc_args *a)
     return l;
 }
 
+/* A host buffer holding the fixture's values in dtype dt (freed when the case ends). */
+static void *oc_host_buffer(oc_case *c, const json_t *vals, tl_dtype dt, int64_t nbytes)
+{
+    size_t n = json_is_array(vals) ? json_array_size(vals) : 0, es = (size_t)mt_dtype_size(dt);
+    size_t size = n * es > (size_t)nbytes ? n * es : (size_t)nbytes;
+    char *p = calloc(size ? size : 1, 1);
+    assert_non_null(p);
+    for (size_t k = 0; k < n; k++) {
+        double v = 0;
+        oc_number(json_array_get(vals, k), &v);
+        switch (dt) {
+        case TL_BOOL: case TL_U8: p[k] = (char)(uint8_t)v; break;
+        case TL_I8: ((int8_t *)p)[k] = (int8_t)v; break;
+        case TL_I16: ((int16_t *)p)[k] = (int16_t)v; break;
+        case TL_I32: ((int32_t *)p)[k] = (int32_t)v; break;
+        case TL_I64: ((int64_t *)p)[k] = (int64_t)v; break;
+        case TL_F32: ((float *)p)[k] = (float)v; break;
+        case TL_F64: ((double *)p)[k] = v; break;
+        case TL_F16: { /* the values the fixtures use are exact halves: sign, exponent, 10 bits */
+            float f = (float)v;
+            uint32_t u;
+            memcpy(&u, &f, sizeof u);
+            uint16_t h = (uint16_t)((u >> 16) & 0x8000u);
+            if (f != 0)
+                h |= (uint16_t)((((u >> 23) & 0xff) - 112) << 10 | ((u >> 13) & 0x3ff));
+            ((uint16_t *)p)[k] = h;
+            break;
+        }
+        default: fail_msg("host data of dtype %s is not generated", mt_dtype_name(dt));
+        }
+    }
+    c->host = realloc(c->host, sizeof *c->host * (size_t)(c->n_host + 1));
+    assert_non_null(c->host);
+    c->host[c->n_host++] = p;
+    return p;
+}
+
 /* Calls the public function of op; *value gets tl_get's answer. */
-static tl_tensor *oc_call(const oc_case *c, mt_op op, const oc_args *a, double *value)
+static tl_tensor *oc_call(oc_case *c, mt_op op, const oc_args *a, double *value)
 {
     const char *f = c->name;
     int ln = c->step + 1;
@@ -605,6 +659,41 @@ static tl_tensor *oc_call(const oc_case *c, mt_op op, const oc_args *a, double *
     case MT_OP_copy_: tl_copy__at(f, ln, t0, t1); return t0;
     case MT_OP_set: tl_set_at(f, ln, t0, a->s[0], a->f); return t0;
     case MT_OP_get: *value = tl_get_at(f, ln, t0, a->s[0]); return NULL;
+    case MT_OP_sqrt: return tl_sqrt_at(f, ln, t0);
+    case MT_OP_rsqrt: return tl_rsqrt_at(f, ln, t0);
+    case MT_OP_log: return tl_log_at(f, ln, t0);
+    case MT_OP_sin: return tl_sin_at(f, ln, t0);
+    case MT_OP_cos: return tl_cos_at(f, ln, t0);
+    case MT_OP_tanh: return tl_tanh_at(f, ln, t0);
+    case MT_OP_sigmoid: return tl_sigmoid_at(f, ln, t0);
+    case MT_OP_silu: return tl_silu_at(f, ln, t0);
+    case MT_OP_gelu: return tl_gelu_at(f, ln, t0);
+    case MT_OP_pow_scalar: return tl_pow_scalar_at(f, ln, t0, a->f);
+    case MT_OP_div_scalar: return tl_div_scalar_at(f, ln, t0, a->f);
+    case MT_OP_maximum: return tl_maximum_at(f, ln, t0, t1);
+    case MT_OP_minimum: return tl_minimum_at(f, ln, t0, t1);
+    case MT_OP_max: return tl_max_at(f, ln, t0, a->i[0], a->b);
+    case MT_OP_argmax: return tl_argmax_at(f, ln, t0, a->i[0], a->b);
+    case MT_OP_where: return tl_where_at(f, ln, t0, t1, c->vars[a->t[2]].h);
+    case MT_OP_masked_fill: return tl_masked_fill_at(f, ln, t0, t1, a->f);
+    case MT_OP_triu: return tl_triu_at(f, ln, t0, a->i[0]);
+    case MT_OP_tril: return tl_tril_at(f, ln, t0, a->i[0]);
+    case MT_OP_stack: return tl_stack_at(f, ln, oc_list(c, a), a->i[0]);
+    case MT_OP_eq: return tl_eq_at(f, ln, t0, t1);
+    case MT_OP_lt: return tl_lt_at(f, ln, t0, t1);
+    case MT_OP_mul_: tl_mul__at(f, ln, t0, t1); return t0;
+    case MT_OP_div_: tl_div__at(f, ln, t0, t1); return t0;
+    case MT_OP_add_scalar_: tl_add_scalar__at(f, ln, t0, a->f); return t0;
+    case MT_OP_matmul_out: tl_matmul_out_at(f, ln, t0, t1, c->vars[a->t[2]].h); return t0;
+    case MT_OP_softmax_out: tl_softmax_out_at(f, ln, t0, t1, a->i[0]); return t0;
+    case MT_OP_from_data:
+        return tl_from_data_at(f, ln, oc_host_buffer(c, a->host, a->dtype, 0), a->s[0], a->dtype,
+                               a->device);
+    case MT_OP_from_blob:
+        return tl_from_blob_at(f, ln, oc_host_buffer(c, a->host, a->dtype, 0), a->s[0], a->dtype);
+    case MT_OP_copy_to_host:
+        tl_copy_to_host_at(f, ln, t0, oc_host_buffer(c, NULL, TL_U8, a->i[0]), a->i[0]);
+        return NULL;
     case MT_OP_release:
     case MT_N_OPS: break;
     }
@@ -646,6 +735,8 @@ static bool oc_rt_step(oc_case *c, mt_op op, const json_t *step)
             tl_release_at(c->name, c->step + 1, t);
         return false;
     }
+    if (op == MT_OP_copy_to_host)
+        return true;
     if (op == MT_OP_get) {
         double want;
         const json_t *jv = json_object_get(e, "value");
@@ -722,6 +813,9 @@ static long oc_run_path(const char *name, const json_t *steps, tl_device dev, bo
     for (int k = c.n_vars - 1; k >= 0; k--)
         if (c.vars[k].h)
             tl_release_at(name, 0, c.vars[k].h);
+    for (int k = 0; k < c.n_host; k++) /* after the handles: from_blob storages point here */
+        free(c.host[k]);
+    free(c.host);
     free(c.vars);
     return c.n_failed_steps;
 }

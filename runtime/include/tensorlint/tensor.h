@@ -227,6 +227,61 @@ void tl_set(tl_tensor *t, tl_ints index, double value);
 /* t[index].item() */
 double tl_get(tl_tensor *t, tl_ints index);
 
+/* ---- ops for real models (same rules: PyTorch decides every answer) ---- */
+
+/* t.sqrt(), t.rsqrt(), t.log(), t.sin(), t.cos(), t.tanh(), t.sigmoid():
+ * integer and bool inputs give F32 */
+tl_tensor *tl_sqrt(tl_tensor *t);
+tl_tensor *tl_rsqrt(tl_tensor *t);
+tl_tensor *tl_log(tl_tensor *t);
+tl_tensor *tl_sin(tl_tensor *t);
+tl_tensor *tl_cos(tl_tensor *t);
+tl_tensor *tl_tanh(tl_tensor *t);
+tl_tensor *tl_sigmoid(tl_tensor *t);
+/* F.silu(t), F.gelu(t) (the exact erf form); floating inputs only */
+tl_tensor *tl_silu(tl_tensor *t);
+tl_tensor *tl_gelu(tl_tensor *t);
+/* t ** s, t / s with s a Python float: integer and bool tensors give F32 */
+tl_tensor *tl_pow_scalar(tl_tensor *t, double s);
+tl_tensor *tl_div_scalar(tl_tensor *t, double s);
+/* torch.maximum(a, b), torch.minimum(a, b) */
+tl_tensor *tl_maximum(tl_tensor *a, tl_tensor *b);
+tl_tensor *tl_minimum(tl_tensor *a, tl_tensor *b);
+/* t.amax(dim, keepdim) */
+tl_tensor *tl_max(tl_tensor *t, int64_t dim, bool keepdim);
+/* t.argmax(dim, keepdim): I64 indices */
+tl_tensor *tl_argmax(tl_tensor *t, int64_t dim, bool keepdim);
+/* torch.where(cond, a, b): cond is BOOL */
+tl_tensor *tl_where(tl_tensor *cond, tl_tensor *a, tl_tensor *b);
+/* t.masked_fill(mask, value): a contiguous copy of t (broadcast to mask's shape) */
+tl_tensor *tl_masked_fill(tl_tensor *t, tl_tensor *mask, double value);
+/* t.triu(diagonal), t.tril(diagonal) (at least 2 dims) */
+tl_tensor *tl_triu(tl_tensor *t, int64_t diagonal);
+tl_tensor *tl_tril(tl_tensor *t, int64_t diagonal);
+/* torch.stack(list, dim) */
+tl_tensor *tl_stack(tl_list list, int64_t dim);
+/* a == b, a < b: BOOL results */
+tl_tensor *tl_eq(tl_tensor *a, tl_tensor *b);
+tl_tensor *tl_lt(tl_tensor *a, tl_tensor *b);
+/* t *= other, t /= other (other broadcasts; the result must cast back to t's dtype) */
+void tl_mul_(tl_tensor *t, tl_tensor *other);
+void tl_div_(tl_tensor *t, tl_tensor *other);
+/* t += s */
+void tl_add_scalar_(tl_tensor *t, double s);
+/* torch.matmul(a, b, out=out): a wrong-shaped out is resized (contiguous at its
+ * offset, its storage grows and never shrinks); a right-shaped one is written in place */
+void tl_matmul_out(tl_tensor *out, tl_tensor *a, tl_tensor *b);
+/* torch.softmax(t, dim, out=out), resized as tl_matmul_out */
+void tl_softmax_out(tl_tensor *out, tl_tensor *t, int64_t dim);
+/* A new storage holding a copy of numel(shape) elements of dtype read from ptr
+ * (torch.frombuffer(...).reshape(shape).to(device).clone()) */
+tl_tensor *tl_from_data(const void *ptr, tl_ints shape, tl_dtype dtype, tl_device device);
+/* A CPU tensor over the caller's memory, no copy (torch.from_numpy): its storage
+ * is external: 0 bytes allocated, never freed by the runtime; ptr must outlive it */
+tl_tensor *tl_from_blob(void *ptr, tl_ints shape, tl_dtype dtype);
+/* t.contiguous().cpu().numpy().tobytes() into ptr; fails when nbytes < tl_nbytes(t) */
+void tl_copy_to_host(tl_tensor *t, void *ptr, int64_t nbytes);
+
 /* ---- lifetime and queries: no allocation ---- */
 
 /* del t: the storage is freed when its last handle goes; NULL is ignored */
@@ -352,6 +407,37 @@ void tl_zero__at(const char *file, int line, tl_tensor *t);
 void tl_copy__at(const char *file, int line, tl_tensor *dst, tl_tensor *src);
 void tl_set_at(const char *file, int line, tl_tensor *t, tl_ints index, double value);
 double tl_get_at(const char *file, int line, tl_tensor *t, tl_ints index);
+tl_tensor *tl_sqrt_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_rsqrt_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_log_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_sin_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_cos_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_tanh_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_sigmoid_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_silu_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_gelu_at(const char *file, int line, tl_tensor *t);
+tl_tensor *tl_pow_scalar_at(const char *file, int line, tl_tensor *t, double s);
+tl_tensor *tl_div_scalar_at(const char *file, int line, tl_tensor *t, double s);
+tl_tensor *tl_maximum_at(const char *file, int line, tl_tensor *a, tl_tensor *b);
+tl_tensor *tl_minimum_at(const char *file, int line, tl_tensor *a, tl_tensor *b);
+tl_tensor *tl_max_at(const char *file, int line, tl_tensor *t, int64_t dim, bool keepdim);
+tl_tensor *tl_argmax_at(const char *file, int line, tl_tensor *t, int64_t dim, bool keepdim);
+tl_tensor *tl_where_at(const char *file, int line, tl_tensor *cond, tl_tensor *a, tl_tensor *b);
+tl_tensor *tl_masked_fill_at(const char *file, int line, tl_tensor *t, tl_tensor *mask, double value);
+tl_tensor *tl_triu_at(const char *file, int line, tl_tensor *t, int64_t diagonal);
+tl_tensor *tl_tril_at(const char *file, int line, tl_tensor *t, int64_t diagonal);
+tl_tensor *tl_stack_at(const char *file, int line, tl_list list, int64_t dim);
+tl_tensor *tl_eq_at(const char *file, int line, tl_tensor *a, tl_tensor *b);
+tl_tensor *tl_lt_at(const char *file, int line, tl_tensor *a, tl_tensor *b);
+void tl_mul__at(const char *file, int line, tl_tensor *t, tl_tensor *other);
+void tl_div__at(const char *file, int line, tl_tensor *t, tl_tensor *other);
+void tl_add_scalar__at(const char *file, int line, tl_tensor *t, double s);
+void tl_matmul_out_at(const char *file, int line, tl_tensor *out, tl_tensor *a, tl_tensor *b);
+void tl_softmax_out_at(const char *file, int line, tl_tensor *out, tl_tensor *t, int64_t dim);
+tl_tensor *tl_from_data_at(const char *file, int line, const void *ptr, tl_ints shape, tl_dtype dtype,
+                           tl_device device);
+tl_tensor *tl_from_blob_at(const char *file, int line, void *ptr, tl_ints shape, tl_dtype dtype);
+void tl_copy_to_host_at(const char *file, int line, tl_tensor *t, void *ptr, int64_t nbytes);
 void tl_release_at(const char *file, int line, tl_tensor *t);
 
 #ifndef TL_NO_CALLSITE_MACROS
@@ -408,6 +494,36 @@ void tl_release_at(const char *file, int line, tl_tensor *t);
 #define tl_copy_(dst, src) tl_copy__at(TL__HERE, dst, src)
 #define tl_set(t, index, value) tl_set_at(TL__HERE, t, index, value)
 #define tl_get(t, index) tl_get_at(TL__HERE, t, index)
+#define tl_sqrt(t) tl_sqrt_at(TL__HERE, t)
+#define tl_rsqrt(t) tl_rsqrt_at(TL__HERE, t)
+#define tl_log(t) tl_log_at(TL__HERE, t)
+#define tl_sin(t) tl_sin_at(TL__HERE, t)
+#define tl_cos(t) tl_cos_at(TL__HERE, t)
+#define tl_tanh(t) tl_tanh_at(TL__HERE, t)
+#define tl_sigmoid(t) tl_sigmoid_at(TL__HERE, t)
+#define tl_silu(t) tl_silu_at(TL__HERE, t)
+#define tl_gelu(t) tl_gelu_at(TL__HERE, t)
+#define tl_pow_scalar(t, s) tl_pow_scalar_at(TL__HERE, t, s)
+#define tl_div_scalar(t, s) tl_div_scalar_at(TL__HERE, t, s)
+#define tl_maximum(a, b) tl_maximum_at(TL__HERE, a, b)
+#define tl_minimum(a, b) tl_minimum_at(TL__HERE, a, b)
+#define tl_max(t, dim, keepdim) tl_max_at(TL__HERE, t, dim, keepdim)
+#define tl_argmax(t, dim, keepdim) tl_argmax_at(TL__HERE, t, dim, keepdim)
+#define tl_where(cond, a, b) tl_where_at(TL__HERE, cond, a, b)
+#define tl_masked_fill(t, mask, value) tl_masked_fill_at(TL__HERE, t, mask, value)
+#define tl_triu(t, diagonal) tl_triu_at(TL__HERE, t, diagonal)
+#define tl_tril(t, diagonal) tl_tril_at(TL__HERE, t, diagonal)
+#define tl_stack(list, dim) tl_stack_at(TL__HERE, list, dim)
+#define tl_eq(a, b) tl_eq_at(TL__HERE, a, b)
+#define tl_lt(a, b) tl_lt_at(TL__HERE, a, b)
+#define tl_mul_(t, other) tl_mul__at(TL__HERE, t, other)
+#define tl_div_(t, other) tl_div__at(TL__HERE, t, other)
+#define tl_add_scalar_(t, s) tl_add_scalar__at(TL__HERE, t, s)
+#define tl_matmul_out(out, a, b) tl_matmul_out_at(TL__HERE, out, a, b)
+#define tl_softmax_out(out, t, dim) tl_softmax_out_at(TL__HERE, out, t, dim)
+#define tl_from_data(ptr, shape, dtype, device) tl_from_data_at(TL__HERE, ptr, shape, dtype, device)
+#define tl_from_blob(ptr, shape, dtype) tl_from_blob_at(TL__HERE, ptr, shape, dtype)
+#define tl_copy_to_host(t, ptr, nbytes) tl_copy_to_host_at(TL__HERE, t, ptr, nbytes)
 #define tl_release(t) tl_release_at(TL__HERE, t)
 #endif /* TL_NO_CALLSITE_MACROS */
 
