@@ -58,6 +58,7 @@ typedef struct fe_ctx {
     CXCursor *func_cursors;  /* definitions, by function index */
     struct fe_ints_var **ints; /* by variable id: the elements of a tl_ints variable, or NULL */
     int cap_ints;
+    int stmt_serial;         /* C statements numbered so far (ir_stmt.call.stmt) */
     const char **label_names; /* the current function's labels: id label_base + k */
     int n_labels, cap_labels, label_base;
 } fe_ctx;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 static void fe_lower_var_decl(fe_ctx *fx, CXCursor d);
+static void fe_lower_stmt_in(fe_ctx *fx, CXCursor c);
 
 /* A compound statement's children.  A declaration statement is entered in
  * the same walk (its declarations come next, with it as parent) rather than
@@ -28,9 +29,12 @@ static void fe_lower_var_decl(fe_ctx *fx, CXCursor d);
  * every declaration statement. */
 static enum CXChildVisitResult fe_stmt_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
+    fe_ctx *fx = data;
     if (clang_getCursorKind(parent) == CXCursor_DeclStmt) {
-        if (clang_getCursorKind(c) == CXCursor_VarDecl)
+        if (clang_getCursorKind(c) == CXCursor_VarDecl) {
+            fx->u->cur_stmt = ++fx->stmt_serial; /* each declarator is a full expression */
             fe_lower_var_decl(data, c);
+        }
         return CXChildVisit_Continue;
     }
     if (clang_getCursorKind(c) == CXCursor_DeclStmt)
@@ -552,7 +556,17 @@ static void fe_lower_label(fe_ctx *fx, CXCursor c, ir_stmt_kind kind)
     fe_push(fx, s);
 }
 
+/* Every C statement numbers its calls (ir_stmt.call.stmt); a nested
+ * statement has its own number, and its parent's comes back after it. */
 void fe_lower_stmt(fe_ctx *fx, CXCursor c)
+{
+    int parent = fx->u->cur_stmt;
+    fx->u->cur_stmt = ++fx->stmt_serial;
+    fe_lower_stmt_in(fx, c);
+    fx->u->cur_stmt = parent;
+}
+
+static void fe_lower_stmt_in(fe_ctx *fx, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     CXCursor kid;

@@ -263,6 +263,7 @@ ir_stmt *ir_stmt_new(ir_unit *u, ir_stmt_kind kind, ir_loc loc)
     case IR_CALL:
         s->call.result = IR_NO_VAR;
         s->call.site = u->n_call_sites++;
+        s->call.stmt = u->cur_stmt;
         break;
     case IR_RELEASE: s->release.var = IR_NO_VAR; break;
     case IR_ASSIGN_INT: s->assign_int.var = IR_NO_VAR; break;

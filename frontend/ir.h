@@ -257,6 +257,8 @@ struct ir_stmt {
             int n_args; /* == strlen(mt_ops[op].signature) */
             ir_arg *args;
             int site;   /* this call's index among the unit's CALLs (0 .. n_call_sites-1) */
+            int stmt;   /* the C statement (full expression) it is part of: calls with the
+                         * same number may run in any order C allows */
         } call;
         struct {
             int var; /* variable id, IR_NULL_TENSOR or IR_UNKNOWN_TENSOR */
@@ -391,6 +393,7 @@ typedef struct ir_unit {
     ir_note *notes;
     int n_call_sites; /* CALL statements made (ir_stmt.call.site numbers them) */
     int n_labels;     /* LABEL ids made */
+    int cur_stmt;     /* builder state: the C statement being lowered (call.stmt) */
     int n_heap_sites; /* IR_PTR_HEAP pointers made */
     ir_block *globals_init; /* the initializers of file-scope and static variables, run
                              * once before each root */

@@ -110,6 +110,7 @@ typedef enum an_event_kind {
 typedef struct an_event {   /* one step of the execution, in order */
     an_event_kind kind;
     int func, line, col;
+    int stmt;               /* CALL: the C statement it is part of (ir_stmt.call.stmt) */
     mt_op op;               /* CALL */
     int value;              /* CALL: value id of the call site, -1 for in place / get */
     int n_in;               /* CALL: tensor operands */

@@ -305,6 +305,7 @@ static void log_call(an_ctx *cx, const ir_stmt *s, const call_args *a, int value
     if (!e)
         return;
     e->op = s->call.op;
+    e->stmt = s->call.stmt;
     e->value = value;
     e->n_in = a->n_handles;
     e->storage = storage;

@@ -11,14 +11,17 @@
  * Calls in one full expression: C leaves the order of evaluation of
  * function arguments and operands unspecified, so the calls the analysis
  * lists for one line may appear in the trace in another order (printf of
- * two tl_get, tl_add(tl_relu(a), tl_exp(a))).  A run of calls on one line
- * is matched with the trace's run on that line as an unordered set: each
+ * two tl_get, tl_add(tl_relu(a), tl_exp(a))).  The calls of one C statement
+ * (they carry its number, an_event.stmt; it may span lines) are matched
+ * with the trace's run of calls on those lines as an unordered set: each
  * predicted call takes the measured call of the same op that fits it best.
  * Live bytes in between depend on the order and are compared after the
  * last call of the run only.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "an_verify.h"
+
+#include <limits.h>
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -338,14 +341,17 @@ static int line_group(const walk *w, const an_func_report *root, int64_t i, int6
     int n = 0;
     for (int64_t j = i; j < root->end_event && n < GROUP_MAX; j++) {
         const an_event *e = &w->r->events[j];
-        if (e->func != e0->func || e->line != e0->line)
+        if (e->func != e0->func)
             break;
-        if (e->kind != AN_EV_CALL)
+        if (e->kind != AN_EV_CALL) {
+            if (e->line != e0->line)
+                break;
             continue;
-        if (e->error || e->poison)
+        }
+        if (e->stmt != e0->stmt || e->error || e->poison)
             break;
         for (int k = 0; k < n; k++)
-            if (w->r->events[ids[k]].col == e->col)
+            if (w->r->events[ids[k]].col == e->col && w->r->events[ids[k]].line == e->line)
                 return n;
         ids[n++] = j;
     }
@@ -360,12 +366,18 @@ static bool match_reordered(const walk *w, const int64_t *ids, int n, const trac
                             int64_t *pair)
 {
     bool used[GROUP_MAX] = {false}, in_order = true;
+    int lo = INT_MAX, hi = 0;
     if (n < 2 || k + n > t->n)
         return false;
+    for (int j = 0; j < n; j++) { /* the lines the statement spans */
+        const an_event *e = &w->r->events[ids[j]];
+        lo = e->line < lo ? e->line : lo;
+        hi = e->line > hi ? e->line : hi;
+    }
     for (int j = 0; j < n; j++) {
         const an_event *e = &w->r->events[ids[j]];
         const json_t *rec = t->rec[k + j];
-        if (strcmp(jstr(rec, "ev"), "call") != 0 || jint(rec, "line") != e->line)
+        if (strcmp(jstr(rec, "ev"), "call") != 0 || jint(rec, "line") < lo || jint(rec, "line") > hi)
             return false;
         in_order = in_order && same_site(e, rec);
     }

@@ -1,12 +1,14 @@
 /*
  * AdamW training steps (torch.optim.AdamW's update, decoupled weight decay)
- * over two parameters of a linear layer, small sizes.  The optimizer state
- * (m, v) is allocated once and updated in place; each step's temporaries
- * are released in the step.  The parameters are plain locals: the analysis
- * does not follow handles kept in structs or arrays yet, so the "struct of
- * parameters" of a real trainer is spelled out here.
+ * over a struct of parameters, the way a C trainer keeps them: each
+ * Param holds its value, its gradient and its optimizer state (m, v), a
+ * Model holds an array of Params, the state is allocated once by
+ * model_init and updated in place by optimizer_step, which walks the array
+ * through a pointer.  Each step's temporaries are released in the step.
+ * Small sizes.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <tensorlint/tensor.h>
 
@@ -21,6 +23,45 @@
 #define BETA2 0.999
 #define EPS 1e-8
 #define WEIGHT_DECAY 0.01
+
+typedef struct {
+    tl_tensor *value; /* the parameter */
+    tl_tensor *grad;  /* its gradient, written by the backward pass each step */
+    tl_tensor *m, *v; /* AdamW's first and second moments */
+} Param;
+
+enum { WEIGHT, BIAS, N_PARAMS };
+
+typedef struct {
+    Param params[N_PARAMS];
+    int step; /* optimizer steps taken */
+} Model;
+
+/* A parameter of that shape (random or zero) and its zeroed state. */
+static void param_init(Param *p, tl_ints shape, bool random)
+{
+    p->value = random ? tl_randn(shape, TL_F32, DEVICE) : tl_zeros(shape, TL_F32, DEVICE);
+    p->grad = NULL;
+    p->m = tl_zeros(shape, TL_F32, DEVICE);
+    p->v = tl_zeros(shape, TL_F32, DEVICE);
+}
+
+static void model_init(Model *model)
+{
+    param_init(&model->params[WEIGHT], TL_SHAPE(OUT, IN), true);
+    param_init(&model->params[BIAS], TL_SHAPE(OUT), false);
+    model->step = 0;
+}
+
+static void model_free(Model *model)
+{
+    for (int k = 0; k < N_PARAMS; k++) {
+        Param *p = &model->params[k];
+        tl_release(p->value);
+        tl_release(p->m);
+        tl_release(p->v);
+    }
+}
 
 /* One AdamW update of p with gradient g and state m, v at step t (1-based). */
 static void adamw(tl_tensor *p, tl_tensor *g, tl_tensor *m, tl_tensor *v, int t)
@@ -47,40 +88,46 @@ static void adamw(tl_tensor *p, tl_tensor *g, tl_tensor *m, tl_tensor *v, int t)
     tl_release(step);
 }
 
+/* The gradients of mean((x w^T + b)^2) / 2 with respect to w and b, into
+ * each parameter's grad. */
+static void backward(Model *model, tl_tensor *x)
+{
+    tl_tensor *w = model->params[WEIGHT].value, *b = model->params[BIAS].value;
+    tl_tensor *wt = tl_t(w);
+    tl_tensor *y = tl_matmul(x, wt);
+    tl_add_(y, b);
+    tl_tensor *yt = tl_t(y);
+    model->params[WEIGHT].grad = tl_matmul(yt, x);
+    tl_mul_scalar_(model->params[WEIGHT].grad, 1.0 / 8);
+    model->params[BIAS].grad = tl_mean(y, 0, false);
+    tl_release(wt);
+    tl_release(y);
+    tl_release(yt);
+}
+
+static void optimizer_step(Model *model)
+{
+    model->step++;
+    for (Param *p = model->params; p < model->params + N_PARAMS; p++) {
+        adamw(p->value, p->grad, p->m, p->v, model->step);
+        tl_release(p->grad);
+        p->grad = NULL;
+    }
+}
+
 int main(void)
 {
+    Model model;
     tl_manual_seed(3);
-    tl_tensor *w = tl_randn(TL_SHAPE(OUT, IN), TL_F32, DEVICE);
-    tl_tensor *b = tl_zeros(TL_SHAPE(OUT), TL_F32, DEVICE);
-    tl_tensor *mw = tl_zeros(TL_SHAPE(OUT, IN), TL_F32, DEVICE);
-    tl_tensor *vw = tl_zeros(TL_SHAPE(OUT, IN), TL_F32, DEVICE);
-    tl_tensor *mb = tl_zeros(TL_SHAPE(OUT), TL_F32, DEVICE);
-    tl_tensor *vb = tl_zeros(TL_SHAPE(OUT), TL_F32, DEVICE);
+    model_init(&model);
     tl_tensor *x = tl_randn(TL_SHAPE(8, IN), TL_F32, DEVICE);
     for (int t = 1; t <= STEPS; t++) {
-        /* the gradients of mean((x w^T + b)^2) / 2 with respect to w and b */
-        tl_tensor *wt = tl_t(w);
-        tl_tensor *y = tl_matmul(x, wt);
-        tl_add_(y, b);
-        tl_tensor *yt = tl_t(y);
-        tl_tensor *gw = tl_matmul(yt, x);
-        tl_mul_scalar_(gw, 1.0 / 8);
-        tl_tensor *gb = tl_mean(y, 0, false);
-        adamw(w, gw, mw, vw, t);
-        adamw(b, gb, mb, vb, t);
-        tl_release(wt);
-        tl_release(y);
-        tl_release(yt);
-        tl_release(gw);
-        tl_release(gb);
+        backward(&model, x);
+        optimizer_step(&model);
     }
-    printf("w[0,0] %.6f  b[0] %.6f\n", tl_get(w, TL_SHAPE(0, 0)), tl_get(b, TL_SHAPE(0)));
+    printf("w[0,0] %.6f  b[0] %.6f\n", tl_get(model.params[WEIGHT].value, TL_SHAPE(0, 0)),
+           tl_get(model.params[BIAS].value, TL_SHAPE(0)));
     tl_release(x);
-    tl_release(vb);
-    tl_release(mb);
-    tl_release(vw);
-    tl_release(mw);
-    tl_release(b);
-    tl_release(w);
+    model_free(&model);
     return 0;
 }
