@@ -20,7 +20,27 @@ typedef struct trace {
     int64_t n, cap;
     json_t *exit;   /* the exit record, or NULL */
     int64_t n_lines;
+    int64_t *block_bytes; /* per trace storage id: its CUDA block's bytes, -1 */
+    int64_t n_ids;
 } trace;
+
+/* A CUDA alloc record: the caching allocator's block for the storage. */
+static void trace_block(trace *t, const json_t *j)
+{
+    int64_t id = json_integer_value(json_object_get(j, "storage"));
+    if (id < 0 || !json_is_integer(json_object_get(j, "segment")))
+        return;
+    if (id >= t->n_ids) {
+        int64_t n = id + 1024;
+        t->block_bytes = realloc(t->block_bytes, sizeof(int64_t) * (size_t)n);
+        if (!t->block_bytes)
+            abort();
+        for (int64_t k = t->n_ids; k < n; k++)
+            t->block_bytes[k] = -1;
+        t->n_ids = n;
+    }
+    t->block_bytes[id] = json_integer_value(json_object_get(j, "block_bytes"));
+}
 
 static void trace_push(trace *t, json_t *j)
 {
@@ -54,8 +74,11 @@ static bool trace_read(const char *path, trace *t, char **error)
             trace_push(t, j);
         else if (strcmp(ev, "exit") == 0)
             t->exit = j;
-        else
+        else {
+            if (strcmp(ev, "alloc") == 0)
+                trace_block(t, j);
             json_decref(j);
+        }
     }
     free(line);
     fclose(f);
@@ -67,6 +90,7 @@ static void trace_free(trace *t)
     for (int64_t k = 0; k < t->n; k++)
         json_decref(t->rec[k]);
     free(t->rec);
+    free(t->block_bytes);
     json_decref(t->exit);
 }
 
@@ -85,6 +109,7 @@ static const char *jstr(const json_t *o, const char *key)
 
 typedef struct walk {
     const an_report *r;
+    const trace *t;
     const vf_options *opt;
     FILE *out;
     vf_summary *sum;
@@ -185,6 +210,10 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
     if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW &&
         w->r->storages[an].nbytes >= 0 && strcmp(jstr(rec, "kind"), "new") == 0)
         compare_int(w, "storage bytes", w->r->storages[an].nbytes, jint(rec, "storage_nbytes"));
+    if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW &&
+        w->r->storages[an].device == TL_CUDA && w->r->storages[an].alloc_bytes >= 0 &&
+        tr < w->t->n_ids && w->t->block_bytes[tr] >= 0)
+        compare_int(w, "block bytes", w->r->storages[an].alloc_bytes, w->t->block_bytes[tr]);
 }
 
 static bool sizes_known(const walk *w)
@@ -298,6 +327,21 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
     return k;
 }
 
+/* The caching allocator's peaks: block bytes allocated and segment bytes reserved. */
+static void compare_cuda_peaks(walk *w, const an_func_report *root, const json_t *exit)
+{
+    char a[32], b[32], c[32], d[32];
+    int64_t alloc = jint(exit, "cuda_allocated_peak"), reserved = jint(exit, "cuda_reserved_peak");
+    int64_t n_bad = (root->cuda_allocated_peak != alloc) + (root->cuda_reserved_peak != reserved);
+    w->sum->fields += 2;
+    w->sum->mismatches += n_bad;
+    fprintf(w->out, "  CUDA allocated peak: %s predicted, %s measured; reserved peak: %s "
+            "predicted, %s measured%s\n", an_format_bytes(a, sizeof a, root->cuda_allocated_peak),
+            an_format_bytes(b, sizeof b, alloc),
+            an_format_bytes(c, sizeof c, root->cuda_reserved_peak),
+            an_format_bytes(d, sizeof d, reserved), n_bad ? "  MISMATCH" : "");
+}
+
 static void compare_totals(walk *w, const an_func_report *root, const trace *t)
 {
     char a[32], b[32];
@@ -317,6 +361,8 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
             an_format_bytes(a, sizeof a, root->peak_live_bytes), root->peak_line,
             an_format_bytes(b, sizeof b, peak), root->peak_live_bytes == peak ? "" : "  MISMATCH");
     w->sum->mismatches += (root->end_live_bytes != end) + (root->peak_live_bytes != peak);
+    if (root->cuda_reserved_peak > 0 || jint(t->exit, "cuda_reserved_peak") > 0)
+        compare_cuda_peaks(w, root, t->exit);
 }
 
 bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt, FILE *out,
@@ -332,7 +378,9 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     }
     if (!trace_read(trace_path, &t, error))
         return false;
-    walk w = {.r = r, .opt = opt, .out = out, .sum = sum};
+    walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum};
+    if (t.exit && strcmp(jstr(t.exit, "cuda_backend"), "emulation") == 0)
+        fprintf(out, "CUDA emulated on the host: allocator bytes compared, kernel times not\n");
     w.an_to_tr = malloc(sizeof(int64_t) * (size_t)(r->n_storages + 1));
     w.site_done = calloc((size_t)r->n_values + 1, sizeof(bool));
     w.diff_out = open_memstream(&w.diffs, &w.diffs_len);
