@@ -92,6 +92,9 @@ typedef struct snapshot {
     int64_t *g_ints;
     bool *g_known;
     an_mem mem;
+    ca_allocator *cuda;   /* the simulated caching allocator, and each storage's block */
+    int64_t *cuda_block;
+    int64_t n_cuda_block;
 } snapshot;
 
 static void *dup_mem(const void *p, size_t n)
@@ -141,6 +144,11 @@ static void snap_take(an_ctx *cx, snapshot *sn)
     sn->g_known = dup_mem(cx->gframe->int_known, sizeof(bool) * (size_t)g);
     memset(&sn->mem, 0, sizeof sn->mem);
     an_mem_copy_into(&sn->mem, &cx->mem);
+    sn->cuda = cx->cuda ? ca_clone(cx->cuda) : NULL;
+    if (cx->cuda && !sn->cuda)
+        abort();
+    sn->n_cuda_block = cx->cap_cuda_block;
+    sn->cuda_block = dup_mem(cx->cuda_block, sizeof(int64_t) * (size_t)cx->cap_cuda_block);
 }
 
 /* Restore the state of sn; storages made since are no longer live. */
@@ -178,6 +186,15 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
     memcpy(cx->gframe->ints, sn->g_ints, sizeof(int64_t) * (size_t)g);
     memcpy(cx->gframe->int_known, sn->g_known, sizeof(bool) * (size_t)g);
     an_mem_copy_into(&cx->mem, &sn->mem);
+    if (sn->cuda) { /* blocks of storages made since are gone with the arm */
+        ca_free(cx->cuda);
+        cx->cuda = ca_clone(sn->cuda);
+        if (!cx->cuda)
+            abort();
+        memset(cx->cuda_block, 0, sizeof(int64_t) * (size_t)cx->cap_cuda_block);
+        if (sn->n_cuda_block)
+            memcpy(cx->cuda_block, sn->cuda_block, sizeof(int64_t) * (size_t)sn->n_cuda_block);
+    }
 }
 
 static void snap_free(snapshot *sn)
@@ -195,6 +212,8 @@ static void snap_free(snapshot *sn)
     free(sn->g_ints);
     free(sn->g_known);
     an_mem_free(&sn->mem);
+    ca_free(sn->cuda);
+    free(sn->cuda_block);
 }
 
 bool an_same_layout_handles(an_ctx *cx, int a, int b);

@@ -34,7 +34,27 @@ typedef struct trace {
     int64_t n, cap;
     json_t *exit;   /* the exit record, or NULL */
     int64_t n_lines;
+    int64_t *block_bytes; /* per trace storage id: its CUDA block's bytes, -1 */
+    int64_t n_ids;
 } trace;
+
+/* A CUDA alloc record: the caching allocator's block for the storage. */
+static void trace_block(trace *t, const json_t *j)
+{
+    int64_t id = json_integer_value(json_object_get(j, "storage"));
+    if (id < 0 || !json_is_integer(json_object_get(j, "segment")))
+        return;
+    if (id >= t->n_ids) {
+        int64_t n = id + 1024;
+        t->block_bytes = realloc(t->block_bytes, sizeof(int64_t) * (size_t)n);
+        if (!t->block_bytes)
+            abort();
+        for (int64_t k = t->n_ids; k < n; k++)
+            t->block_bytes[k] = -1;
+        t->n_ids = n;
+    }
+    t->block_bytes[id] = json_integer_value(json_object_get(j, "block_bytes"));
+}
 
 static void trace_push(trace *t, json_t *j)
 {
@@ -68,8 +88,11 @@ static bool trace_read(const char *path, trace *t, char **error)
             trace_push(t, j);
         else if (strcmp(ev, "exit") == 0)
             t->exit = j;
-        else
+        else {
+            if (strcmp(ev, "alloc") == 0)
+                trace_block(t, j);
             json_decref(j);
+        }
     }
     free(line);
     fclose(f);
@@ -81,6 +104,7 @@ static void trace_free(trace *t)
     for (int64_t k = 0; k < t->n; k++)
         json_decref(t->rec[k]);
     free(t->rec);
+    free(t->block_bytes);
     json_decref(t->exit);
 }
 
@@ -99,6 +123,7 @@ static const char *jstr(const json_t *o, const char *key)
 
 typedef struct walk {
     const an_report *r;
+    const trace *t;
     const vf_options *opt;
     FILE *out;
     vf_summary *sum;
@@ -207,6 +232,9 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
         strcmp(jstr(rec, "kind"), "new") == 0) /* external: the caller's buffer, 0 allocated */
         compare_int(w, "storage bytes", st->external ? st->external_nbytes : st->made_nbytes,
                     jint(rec, "storage_nbytes"));
+    if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW && st->device == TL_CUDA &&
+        st->alloc_bytes >= 0 && tr < w->t->n_ids && w->t->block_bytes[tr] >= 0)
+        compare_int(w, "block bytes", st->alloc_bytes, w->t->block_bytes[tr]);
 }
 
 static bool sizes_known(const walk *w)
@@ -541,6 +569,27 @@ static void compare_total(walk *w, const char *what, int64_t pred, int64_t meas,
         w->sum->fields++;
 }
 
+/* The caching allocator's peaks: block bytes allocated and segment bytes
+ * reserved (bounds when the peak is). */
+static void compare_cuda_peaks(walk *w, const an_func_report *root, const json_t *exit)
+{
+    char a[32], b[32], c[32], d[32];
+    int64_t alloc = jint(exit, "cuda_allocated_peak"), reserved = jint(exit, "cuda_reserved_peak");
+    bool bound = root->bound & AN_BOUND_PEAK;
+    int64_t n_bad = bound ? 0 : (root->cuda_allocated_peak != alloc) + (root->cuda_reserved_peak != reserved);
+    if (bound)
+        w->sum->totals_not_compared += 2;
+    else
+        w->sum->fields += 2;
+    w->sum->mismatches += n_bad;
+    fprintf(w->out, "  CUDA allocated peak: %s predicted, %s measured; reserved peak: %s "
+            "predicted, %s measured%s\n", an_format_bytes(a, sizeof a, root->cuda_allocated_peak),
+            an_format_bytes(b, sizeof b, alloc),
+            an_format_bytes(c, sizeof c, root->cuda_reserved_peak),
+            an_format_bytes(d, sizeof d, reserved),
+            bound ? "  (bounds: not compared)" : n_bad ? "  MISMATCH" : "");
+}
+
 static void compare_totals(walk *w, const an_func_report *root, const trace *t)
 {
     if (!t->exit) {
@@ -557,6 +606,8 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
     compare_total(w, what, root->end_live_bytes, end, root->bound & AN_BOUND_END, lower, 0);
     compare_total(w, "peak:", root->peak_live_bytes, peak, root->bound & AN_BOUND_PEAK, lower,
                   root->peak_line);
+    if (root->cuda_reserved_peak > 0 || jint(t->exit, "cuda_reserved_peak") > 0)
+        compare_cuda_peaks(w, root, t->exit);
 }
 
 bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt, FILE *out,
@@ -572,7 +623,9 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     }
     if (!trace_read(trace_path, &t, error))
         return false;
-    walk w = {.r = r, .opt = opt, .out = out, .sum = sum};
+    walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum};
+    if (t.exit && strcmp(jstr(t.exit, "cuda_backend"), "emulation") == 0)
+        fprintf(out, "CUDA emulated on the host: allocator bytes compared, kernel times not\n");
     w.an_to_tr = malloc(sizeof(int64_t) * (size_t)(r->n_storages + 1));
     w.site_done = calloc((size_t)r->n_values + 1, sizeof(bool));
     w.diff_out = open_memstream(&w.diffs, &w.diffs_len);

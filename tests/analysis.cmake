@@ -28,6 +28,10 @@ if(TARGET tensorlint_cli)
   add_test(NAME verify.samples COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/verify/run.sh
            $<TARGET_FILE:tensorlint_cli>)
   set_tests_properties(verify.samples PROPERTIES LABELS "verify" TIMEOUT 1200)
+  # The same on CUDA (the emulated device where no GPU is usable).
+  add_test(NAME verify.cuda COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/verify/cuda.sh
+           $<TARGET_FILE:tensorlint_cli>)
+  set_tests_properties(verify.cuda PROPERTIES LABELS "verify;emulation" TIMEOUT 2400)
 endif()
 
 if(Python3_Interpreter_FOUND AND TARGET tensorlint_cli)

@@ -5,7 +5,9 @@
  * --cc, else $CC, else cc; the runtime's include and library directories
  * from the install next to this executable, else from the build tree),
  * runs it with the allocation trace on and a time limit, and joins the
- * trace with the static report (report/an_verify.c).
+ * trace with the static report (report/an_verify.c).  Without a usable GPU
+ * the program's TL_CUDA work runs on the emulated device
+ * (TL_CUDA_EMULATION=auto unless the environment sets it).
  * Exit: 0 everything agrees, 1 a disagreement, 2 the program does not
  * build, crashes or times out, or a usage error.
  */
@@ -35,6 +37,11 @@ static const char usage[] =
     "which storage it uses, the bytes of a new storage and live bytes after it;\n"
     "then the program's end-of-run live bytes and its peak.  The same compiler\n"
     "arguments go to the analysis and to the compiler.\n"
+    "\n"
+    "TL_CUDA tensors run on the GPU when one is usable, else on the CUDA device\n"
+    "emulated on the host (the same caching allocator, host kernels): their block\n"
+    "and reserved bytes are compared, their speed is not.  TL_CUDA_EMULATION=1\n"
+    "in the environment always emulates, TL_CUDA_EMULATION=0 never does.\n"
     "\n"
     "options:\n"
     "  --cc=CC               compiler (default: $CC, else cc)\n"
@@ -129,8 +136,10 @@ static int run_program(char *const *argv, const char *out, const char *err, cons
         dup2(fi, 0);
         dup2(fo, 1);
         dup2(fe, 2);
-        if (trace)
+        if (trace) {
             setenv("TL_TRACE", trace, 1);
+            setenv("TL_CUDA_EMULATION", "auto", 0); /* no GPU: the emulated device */
+        }
         execvp(argv[0], argv);
         _exit(127);
     }

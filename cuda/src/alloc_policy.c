@@ -603,6 +603,43 @@ ca_allocator *ca_new(const ca_config *cfg)
     return a;
 }
 
+static void *dup_array(const void *p, int32_t n, size_t elem, bool *ok)
+{
+    if (!p || n <= 0)
+        return NULL;
+    void *q = malloc((size_t)n * elem);
+    if (!q) {
+        *ok = false;
+        return NULL;
+    }
+    memcpy(q, p, (size_t)n * elem);
+    return q;
+}
+
+/* A copy with arrays of its own: the analyzer saves the allocator's state
+ * before the arms of a branch and goes back to it. */
+ca_allocator *ca_clone(const ca_allocator *a)
+{
+    bool ok = true;
+    ca_allocator *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *a;
+    c->blocks = dup_array(a->blocks, a->cap_blocks, sizeof *a->blocks, &ok);
+    c->spare_blocks = dup_array(a->spare_blocks, a->cap_blocks, sizeof *a->spare_blocks, &ok);
+    c->free_sets[0] = dup_array(a->free_sets[0], a->cap_blocks, sizeof *a->free_sets[0], &ok);
+    c->free_sets[1] = dup_array(a->free_sets[1], a->cap_blocks, sizeof *a->free_sets[1], &ok);
+    c->live = dup_array(a->live, a->cap_blocks, sizeof *a->live, &ok);
+    c->segs = dup_array(a->segs, a->cap_segs, sizeof *a->segs, &ok);
+    c->spare_segs = dup_array(a->spare_segs, a->cap_segs, sizeof *a->spare_segs, &ok);
+    c->released = dup_array(a->released, a->cap_segs, sizeof *a->released, &ok);
+    if (!ok) {
+        ca_free(c);
+        return NULL;
+    }
+    return c;
+}
+
 void ca_free(ca_allocator *a)
 {
     if (!a)

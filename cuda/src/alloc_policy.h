@@ -142,6 +142,8 @@ ca_allocator *ca_new(const ca_config *cfg);
 /* Frees the policy's tables.  Live blocks and cached segments are dropped
  * without hooks: the runtime frees its device memory itself. */
 void ca_free(ca_allocator *a);
+/* A deep copy of a's state (NULL when out of memory). */
+ca_allocator *ca_clone(const ca_allocator *a);
 
 /* PyTorch's malloc: a block of at least nbytes.  *out is filled on CA_OK
  * (and its segment_size on CA_ERR_OOM).  nbytes == 0 is CA_OK with id 0 and

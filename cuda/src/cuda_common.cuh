@@ -4,14 +4,11 @@
  * widths.  The host side checks every CUDA call (cu_ok) and every launch
  * (cu_launched); a failure becomes the pending error of cuda_rt.h.
  *
- * Element access follows kernels.h's conversion rules (kernel_convert.c):
- * values move through one of two domains, int64 (integers and bool, exact,
- * narrowing wraps) and double (floats: f16/bf16/f32 widen exactly); floats
- * go to integers by x86's truncation rule (a value that does not fit the
- * 32-bit, or for i64 the 64-bit, range gives the "integer indefinite"
- * INT32_MIN / INT64_MIN, of which i8/u8/i16 keep the low bits); f64 goes to
- * f16/bf16 through f32; f16 and bf16 round to nearest even, and a NaN
- * becomes c10's canonical 0x7E00 (sign kept) / 0x7FC0, as on the CPU.
+ * Element access is scalar.h's, the one source of the conversions that the
+ * CPU kernels and the emulated device use too: values move through int64
+ * (integers and bool, exact, narrowing wraps) or double (floats); floats go
+ * to integers by x86's truncation rule; f16 and bf16 round to nearest even
+ * with c10's NaNs.
  */
 #ifndef TL_CUDA_COMMON_CUH
 #define TL_CUDA_COMMON_CUH
@@ -30,6 +27,7 @@
 extern "C" {
 #include "cuda_rt.h"
 }
+#include "scalar.h" /* the conversions the CPU kernels use too */
 
 enum { CU_THREADS = 256 }; /* threads per block of the elementwise kernels */
 
@@ -61,141 +59,18 @@ unsigned cu_grid(int64_t n);
 
 #define CU_HD __host__ __device__ __forceinline__
 
-/* Bytes per element (tensor.h's order: 1,1,1,2,4,8,2,2,4,8). */
-CU_HD int cu_size_of(int dt)
-{
-    switch (dt) {
-    case TL_I16: case TL_F16: case TL_BF16: return 2;
-    case TL_I32: case TL_F32: return 4;
-    case TL_I64: case TL_F64: return 8;
-    default: return 1;
-    }
-}
-
-CU_HD double cu_ld_f64(const char *p, int dt)
-{
-    switch (dt) {
-    case TL_BOOL: return *(const uint8_t *)p != 0;
-    case TL_U8: return *(const uint8_t *)p;
-    case TL_I8: return *(const int8_t *)p;
-    case TL_I16: return *(const int16_t *)p;
-    case TL_I32: return *(const int32_t *)p;
-    case TL_I64: return (double)*(const int64_t *)p;
-    case TL_F16: return __half2float(*(const __half *)p);
-    case TL_BF16: return __bfloat162float(*(const __nv_bfloat16 *)p);
-    case TL_F32: return *(const float *)p;
-    default: return *(const double *)p;
-    }
-}
-
-CU_HD int32_t cu_trunc_i32(double v)
-{
-    return (v > -2147483649.0 && v < 2147483648.0) ? (int32_t)v : INT32_MIN;
-}
-
-CU_HD int64_t cu_trunc_i64(double v)
-{
-    return (v >= -9223372036854775808.0 && v < 9223372036854775808.0) ? (int64_t)v : INT64_MIN;
-}
-
-/* Integer dtypes exactly; floats by the truncation rule. */
-CU_HD int64_t cu_ld_i64(const char *p, int dt)
-{
-    switch (dt) {
-    case TL_BOOL: return *(const uint8_t *)p != 0;
-    case TL_U8: return *(const uint8_t *)p;
-    case TL_I8: return *(const int8_t *)p;
-    case TL_I16: return *(const int16_t *)p;
-    case TL_I32: return *(const int32_t *)p;
-    case TL_I64: return *(const int64_t *)p;
-    default: return cu_trunc_i64(cu_ld_f64(p, dt));
-    }
-}
-
-CU_HD uint16_t cu_f32_to_f16_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    if (f != f)
-        return (uint16_t)((u >> 16 & 0x8000u) | 0x7E00u);
-    return __half_as_ushort(__float2half_rn(f));
-}
-
-CU_HD uint16_t cu_f32_to_bf16_bits(float f)
-{
-    if (f != f)
-        return 0x7FC0;
-    return __bfloat16_as_ushort(__float2bfloat16_rn(f));
-}
-
-CU_HD bool cu_is_integral(int dt) { return dt <= TL_I64; }
-
-/* A double into dtype dt (floats to integers by truncation). */
-CU_HD void cu_st_f64(char *p, int dt, double v)
-{
-    switch (dt) {
-    case TL_BOOL: *(uint8_t *)p = v != 0; return;
-    case TL_U8: *(uint8_t *)p = (uint8_t)(uint32_t)cu_trunc_i32(v); return;
-    case TL_I8: *(int8_t *)p = (int8_t)cu_trunc_i32(v); return;
-    case TL_I16: *(int16_t *)p = (int16_t)cu_trunc_i32(v); return;
-    case TL_I32: *(int32_t *)p = cu_trunc_i32(v); return;
-    case TL_I64: *(int64_t *)p = cu_trunc_i64(v); return;
-    case TL_F16: *(uint16_t *)p = cu_f32_to_f16_bits((float)v); return;
-    case TL_BF16: *(uint16_t *)p = cu_f32_to_bf16_bits((float)v); return;
-    case TL_F32: *(float *)p = (float)v; return;
-    default: *(double *)p = v; return;
-    }
-}
-
-/* An int64 into dtype dt (integers wrap; floats round once). */
-CU_HD void cu_st_i64(char *p, int dt, int64_t v)
-{
-    switch (dt) {
-    case TL_BOOL: *(uint8_t *)p = v != 0; return;
-    case TL_U8: *(uint8_t *)p = (uint8_t)v; return;
-    case TL_I8: *(int8_t *)p = (int8_t)v; return;
-    case TL_I16: *(int16_t *)p = (int16_t)v; return;
-    case TL_I32: *(int32_t *)p = (int32_t)v; return;
-    case TL_I64: *(int64_t *)p = v; return;
-    case TL_F16: *(uint16_t *)p = cu_f32_to_f16_bits((float)v); return;
-    case TL_BF16: *(uint16_t *)p = cu_f32_to_bf16_bits((float)v); return;
-    case TL_F32: *(float *)p = (float)v; return;
-    default: *(double *)p = (double)v; return;
-    }
-}
-
-/* dst = src, one element, any two dtypes (the copy rule). */
-CU_HD void cu_convert(char *d, int ddt, const char *s, int sdt)
-{
-    if (cu_is_integral(sdt))
-        cu_st_i64(d, ddt, cu_ld_i64(s, sdt));
-    else
-        cu_st_f64(d, ddt, cu_ld_f64(s, sdt));
-}
-
-/* An integer value as dtype dt holds it (wraps; bool is != 0). */
-CU_HD int64_t cu_wrap_int(int64_t v, int dt)
-{
-    switch (dt) {
-    case TL_BOOL: return v != 0;
-    case TL_U8: return (uint8_t)v;
-    case TL_I8: return (int8_t)v;
-    case TL_I16: return (int16_t)v;
-    case TL_I32: return (int32_t)v;
-    default: return v;
-    }
-}
-
-/* A value as floating dtype dt holds it (f64 untouched). */
-CU_HD double cu_round_float(double v, int dt)
-{
-    switch (dt) {
-    case TL_F16: return __half2float(__ushort_as_half(cu_f32_to_f16_bits((float)v)));
-    case TL_BF16: return __bfloat162float(__ushort_as_bfloat16(cu_f32_to_bf16_bits((float)v)));
-    case TL_F32: return (float)v;
-    default: return v;
-    }
-}
+/* scalar.h's conversions in the kernels' argument order (pointer first). */
+CU_HD int cu_size_of(int dt) { return sc_size_of(dt); }
+CU_HD double cu_ld_f64(const char *p, int dt) { return sc_load_f64(dt, p); }
+CU_HD int64_t cu_ld_i64(const char *p, int dt) { return sc_load_i64(dt, p); }
+CU_HD uint16_t cu_f32_to_f16_bits(float f) { return sc_f32_to_f16(f); }
+CU_HD uint16_t cu_f32_to_bf16_bits(float f) { return sc_f32_to_bf16(f); }
+CU_HD bool cu_is_integral(int dt) { return sc_is_integral(dt); }
+CU_HD void cu_st_f64(char *p, int dt, double v) { sc_store_f64(dt, p, v); }
+CU_HD void cu_st_i64(char *p, int dt, int64_t v) { sc_store_i64(dt, p, v); }
+CU_HD void cu_convert(char *d, int ddt, const char *s, int sdt) { sc_convert(d, ddt, s, sdt); }
+CU_HD int64_t cu_wrap_int(int64_t v, int dt) { return sc_wrap_int(v, dt); }
+CU_HD double cu_round_float(double v, int dt) { return sc_round_float(v, dt); }
 
 /* Copy one element of size bytes (raw bits). */
 CU_HD void cu_move(char *d, const char *s, int size)
@@ -242,8 +117,8 @@ CU_HD int64_t cu_layout_offset(const mt_layout &l, int64_t i)
 
 /* ---- floating casts of the vectorized copy: widen, then round once ---- */
 
-CU_HD float cu_wide(__half x) { return __half2float(x); }
-CU_HD float cu_wide(__nv_bfloat16 x) { return __bfloat162float(x); }
+CU_HD float cu_wide(__half x) { return sc_f16_to_f32(__half_as_ushort(x)); }
+CU_HD float cu_wide(__nv_bfloat16 x) { return sc_bf16_to_f32(__bfloat16_as_ushort(x)); }
 CU_HD float cu_wide(float x) { return x; }
 CU_HD double cu_wide(double x) { return x; }
 
@@ -260,21 +135,10 @@ CU_HD void cu_put(double *d, double v) { *d = v; }
 
 /* ---- randomness: kernel_rand.c's generator, counter-based ---- */
 
-#define CU_GOLDEN 0x9E3779B97F4A7C15ull
+#define CU_GOLDEN SC_GOLDEN
 
-CU_HD uint64_t cu_mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Draw j (0-based) of a call starting at state base, as splitmix64 makes it:
- * [0, 1) with 53 random bits. */
-CU_HD double cu_uniform(uint64_t base, uint64_t j)
-{
-    return (double)(cu_mix(base + (j + 1) * CU_GOLDEN) >> 11) * 0x1.0p-53;
-}
+CU_HD uint64_t cu_mix(uint64_t z) { return sc_mix(z); }
+CU_HD double cu_uniform(uint64_t base, uint64_t j) { return sc_uniform(base, j); }
 
 /* randn's element i (row-major) with rows of `row` elements: Box-Muller on
  * the pair of draws kernel_rand.c gives it (rows use row + (row odd) draws). */

@@ -21,8 +21,9 @@
  * function of the seed state and j) and follows kernel_rand.c's pairing
  * (Box-Muller per pair of a row, rows padded to an even count of draws), so
  * its values equal the CPU's up to libm rounding.  randint draws per element
- * with rejection from a per-element stream: same distribution as the CPU,
- * other values.  Both advance the generator by the draws they used.
+ * with rejection from a per-element stream (scalar.h's sc_randint_value,
+ * which the emulated device runs too): same distribution as the CPU, other
+ * values.  Both advance the generator by the draws they used.
  */
 #include "cuda_common.cuh"
 
@@ -383,24 +384,12 @@ void cu_randn(const rt_buf *dst, rt_rng *rng)
     cu_launched("randn kernel");
 }
 
-/* Element i draws from its own stream until a value at or above the rejection
- * threshold (2^64 mod range), which leaves no modulo bias. */
-CU_HD int64_t randint_value(uint64_t base, int64_t low, uint64_t range, int64_t i)
-{
-    uint64_t threshold = (0 - range) % range, s = cu_mix(base + ((uint64_t)i + 1) * CU_GOLDEN), r;
-    do {
-        s += CU_GOLDEN;
-        r = cu_mix(s);
-    } while (r < threshold);
-    return (int64_t)((uint64_t)low + r % range);
-}
-
 __global__ void randint_kernel(mt_layout l, char *d, uint64_t base, int64_t low, uint64_t range,
                                int64_t n)
 {
     int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
-        *(int64_t *)(d + cu_layout_offset(l, i) * 8) = randint_value(base, low, range, i);
+        *(int64_t *)(d + cu_layout_offset(l, i) * 8) = sc_randint_value(base, low, range, i);
 }
 
 void cu_randint(const rt_buf *dst, int64_t low, int64_t high, rt_rng *rng)

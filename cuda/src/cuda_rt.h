@@ -6,10 +6,11 @@
  * memory, copy bytes, synchronize) and a table of kernels with exactly the
  * signatures of kernels.h.  The built-in backend is CUDA's (cuda_device.cu)
  * when the build found nvcc, else "none" (no device, every TL_CUDA tensor is
- * a TL_ERR_DEVICE error).  Unit tests install a fake backend whose "device"
- * memory is host memory and whose kernels are the CPU kernels, so that the
- * whole device path (allocator wiring, staging, transfers, statistics,
- * trace) runs and is checked on machines without a GPU.
+ * a TL_ERR_DEVICE error).  TL_CUDA_EMULATION=1 replaces it by the emulated
+ * device (cuda_emulation.c), host memory and host kernels with the CUDA
+ * kernels' results, so that CUDA programs run without a GPU.  Unit tests
+ * may install a fake backend whose "device" memory is host memory and whose
+ * kernels are the CPU kernels behind checks, and which can be told to fail.
  *
  * Storages on the device come from the caching allocator: the policy
  * (alloc_policy.h) places each request in a block of a segment, and a
@@ -100,10 +101,24 @@ typedef struct cu_backend {
 
 /* The backend this build carries: CUDA's, or "none". */
 const cu_backend *cu_backend_builtin(void);
-/* Install b (NULL: the built-in one).  Only while no device memory is held:
- * for tests, before their first TL_CUDA tensor or after cu_shutdown. */
+/* The emulated device (cuda_emulation.c): host memory, host kernels. */
+extern const cu_backend cu_backend_emulation;
+/* The backend TL_CUDA_EMULATION picks (read once): the built-in one, the
+ * emulated device ("1", or "auto" when the built-in one finds no device), or
+ * one without a device that says the value is wrong. */
+const cu_backend *cu_backend_default(void);
+/* Install b (NULL: the default one, TL_CUDA_EMULATION read again).  Only
+ * while no device memory is held: for tests, before their first TL_CUDA
+ * tensor or after cu_shutdown. */
 void cu_backend_use(const cu_backend *b);
 const cu_backend *cu_backend_current(void);
+/* TL_CUDA work runs on the emulated device. */
+bool cu_emulated(void);
+/* The current backend's name once the program asked for a device, else NULL
+ * (the allocation trace records it). */
+const char *cu_backend_asked(void);
+/* Bytes of segments the emulated device holds (its cudaMemGetInfo). */
+int64_t cu_emulation_held(void);
 
 /* ---- the device ---- */
 

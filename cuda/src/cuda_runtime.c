@@ -4,6 +4,12 @@
  * teardown.  Plain C, built in every configuration: without nvcc the
  * built-in backend is "none", which reports no device and why.
  *
+ * The environment variable TL_CUDA_EMULATION picks the emulated device
+ * (cuda_emulation.c) instead of the built-in backend: "1" always, "auto"
+ * when the built-in backend finds no device, unset, empty or "0" never.
+ * Any other value leaves TL_CUDA without a device, and says why.  Tests may
+ * still install their own backend over either (cu_backend_use).
+ *
  * Invariants: the device answer is asked of the backend once (until
  * cu_shutdown or a backend change); a pending error is never overwritten,
  * so the runtime reports the first failure of an API call, the cause.
@@ -12,24 +18,18 @@
 
 #include <assert.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
-static const cu_backend *backend; /* NULL: the built-in one */
+static const cu_backend *backend; /* NULL: the default one (cu_backend_default) */
+static const cu_backend *chosen;  /* the default, once TL_CUDA_EMULATION was read */
 static cu_error pending;
 static bool has_pending;
 static int n_devices = -1;        /* -1: not asked yet */
 static const char *why_none;
 static int64_t n_scratch;         /* scratch buffers alive */
 
-/* ---- the "none" backend of a build without CUDA ---- */
-
-#ifndef TL_HAVE_CUDA
-
-static int none_count(const char **why)
-{
-    *why = "this tensorlint was built without CUDA (TL_ENABLE_CUDA=OFF, or nvcc was not found "
-           "when it was configured)";
-    return 0;
-}
+/* ---- backends without a device: "none" (a build without CUDA), "invalid" ---- */
 
 static tl_status none_alloc(int64_t nbytes, void **ptr, const char **detail)
 {
@@ -51,6 +51,25 @@ static bool none_copy(void *dst, const void *src, int64_t nbytes, cu_copy_kind k
 static bool none_sync(void) { return true; }
 static void none_shutdown(void) {}
 
+static int invalid_count(const char **why)
+{
+    *why = "TL_CUDA_EMULATION is set to something other than 0, 1 or auto";
+    return 0;
+}
+
+static const cu_backend invalid_backend = {
+    "invalid", invalid_count, none_alloc, none_free, none_copy, none_sync, none_shutdown, NULL,
+};
+
+#ifndef TL_HAVE_CUDA
+
+static int none_count(const char **why)
+{
+    *why = "this tensorlint was built without CUDA (TL_ENABLE_CUDA=OFF, or nvcc was not found "
+           "when it was configured)";
+    return 0;
+}
+
 static const cu_backend none_backend = {
     "none", none_count, none_alloc, none_free, none_copy, none_sync, none_shutdown, NULL,
 };
@@ -61,7 +80,32 @@ extern const cu_backend cu_backend_cuda; /* cuda_device.cu */
 const cu_backend *cu_backend_builtin(void) { return &cu_backend_cuda; }
 #endif
 
-const cu_backend *cu_backend_current(void) { return backend ? backend : cu_backend_builtin(); }
+static const cu_backend *choose(void)
+{
+    const char *v = getenv("TL_CUDA_EMULATION");
+    const char *why = NULL;
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return cu_backend_builtin();
+    if (strcmp(v, "1") == 0)
+        return &cu_backend_emulation;
+    if (strcmp(v, "auto") != 0)
+        return &invalid_backend;
+    return cu_backend_builtin()->device_count(&why) > 0 ? cu_backend_builtin()
+                                                         : &cu_backend_emulation;
+}
+
+const cu_backend *cu_backend_default(void)
+{
+    if (!chosen)
+        chosen = choose();
+    return chosen;
+}
+
+const cu_backend *cu_backend_current(void) { return backend ? backend : cu_backend_default(); }
+
+bool cu_emulated(void) { return cu_backend_current() == &cu_backend_emulation; }
+
+const char *cu_backend_asked(void) { return n_devices < 0 ? NULL : cu_backend_current()->name; }
 
 void cu_backend_use(const cu_backend *b)
 {
@@ -70,6 +114,7 @@ void cu_backend_use(const cu_backend *b)
     assert(st.n_allocations.current == 0 && n_scratch == 0 && "backend change with live memory");
     cu_alloc_shutdown();
     backend = b;
+    chosen = NULL; /* TL_CUDA_EMULATION is read again */
     n_devices = -1;
     has_pending = false;
 }

@@ -12,12 +12,15 @@
  *   {"ev":"free","storage":s,"nbytes":b,"device":d,"file":f,"line":l}  (line 0: reclaimed at exit)
  *   {"ev":"error","file":f,"line":l,"op":o,"status":"invalid-view","message":m}
  *   {"ev":"exit","live_bytes":L,"peak_bytes":P,"n_live":n,"cuda_allocated_peak":A,
- *    "cuda_reserved_peak":R}
+ *    "cuda_reserved_peak":R,"cuda_backend":b}
  * live/peak bytes count both devices together; the cuda_ peaks are the
- * caching allocator's (tl_memory_stats_of(TL_CUDA)).  The trace starts with
+ * caching allocator's (tl_memory_stats_of(TL_CUDA)); cuda_backend is what ran
+ * TL_CUDA work ("cuda", "emulation", ...), null when the program never asked
+ * for a device.  The trace starts with
  * tl_trace_open or the environment variable TL_TRACE (a path; "-" is stderr).
  */
 #include "rt_internal.h"
+#include "cuda_rt.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -135,10 +138,12 @@ void rt_trace_exit(void)
     if (!trace)
         return;
     tl_memory_stats cuda = tl_memory_stats_of(TL_CUDA);
-    emit(json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", "ev", "exit", "live_bytes",
+    const char *backend = cu_backend_asked();
+    emit(json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:o}", "ev", "exit", "live_bytes",
                    (json_int_t)rt_live_total(), "peak_bytes", (json_int_t)rt_peak_total(),
                    "n_live", (json_int_t)(rt_stats(TL_CPU)->n_live + rt_stats(TL_CUDA)->n_live),
                    "cuda_allocated_peak", (json_int_t)cuda.peak_allocated_bytes,
-                   "cuda_reserved_peak", (json_int_t)cuda.peak_reserved_bytes));
+                   "cuda_reserved_peak", (json_int_t)cuda.peak_reserved_bytes, "cuda_backend",
+                   backend ? json_string(backend) : json_null()));
     fflush(trace);
 }

@@ -15,9 +15,8 @@
  *              SSE2 8x8 / 4x4 / 2x2 register transposes per element size;
  *   strided    an odometer over the outer dims, a strided typed inner loop.
  * Type dispatch happens once per loop through cast_table[dst][src]; no loop
- * switches per element.  Conversions follow kernel_convert.c exactly (the
- * float -> integer helpers below restate its x86 rule); same-dtype copies
- * move raw bits, so NaN payloads survive.
+ * switches per element.  Conversions are scalar.h's (shared with the CUDA
+ * kernels); same-dtype copies move raw bits, so NaN payloads survive.
  *
  * Invariants: every loop reads each src element at most once per dst element
  * and writes each dst element once; nothing is allocated.
@@ -26,6 +25,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "scalar.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -55,34 +55,17 @@ static inline int64_t get_I8(int8_t x) { return x; }
 static inline int64_t get_I16(int16_t x) { return x; }
 static inline int64_t get_I32(int32_t x) { return x; }
 static inline int64_t get_I64(int64_t x) { return x; }
-static inline float get_F16(uint16_t x) { return rt_f16_to_f32(x); }
-static inline float get_BF16(uint16_t x) { return rt_bf16_to_f32(x); }
+static inline float get_F16(uint16_t x) { return sc_f16_to_f32(x); }
+static inline float get_BF16(uint16_t x) { return sc_bf16_to_f32(x); }
 static inline float get_F32(float x) { return x; }
 static inline double get_F64(double x) { return x; }
 
-/* ---- domain -> destination; float -> int as rt_store (x86 cvtt rule) ---- */
-
-static inline int32_t trunc32_f(float x)
-{
-    return (x >= -2147483648.0f && x < 2147483648.0f) ? (int32_t)x : INT32_MIN;
-}
-static inline int32_t trunc32_d(double x)
-{
-    return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
-}
-static inline int64_t trunc64_f(float x)
-{
-    return (x >= -0x1p63f && x < 0x1p63f) ? (int64_t)x : INT64_MIN;
-}
-static inline int64_t trunc64_d(double x)
-{
-    return (x >= -0x1p63 && x < 0x1p63) ? (int64_t)x : INT64_MIN;
-}
+/* ---- domain -> destination: scalar.h's rules (a float widens to double exactly) ---- */
 
 #define PUT_INT(D, T)                                                                  \
     static inline T put_##D##_i(int64_t x) { return (T)x; }                            \
-    static inline T put_##D##_f(float x) { return (T)trunc32_f(x); }                   \
-    static inline T put_##D##_d(double x) { return (T)trunc32_d(x); }
+    static inline T put_##D##_f(float x) { return (T)sc_trunc_i32(x); }                   \
+    static inline T put_##D##_d(double x) { return (T)sc_trunc_i32(x); }
 PUT_INT(I8, int8_t)
 PUT_INT(I16, int16_t)
 PUT_INT(I32, int32_t)
@@ -92,17 +75,17 @@ static inline uint8_t put_BOOL_i(int64_t x) { return x != 0; }
 static inline uint8_t put_BOOL_f(float x) { return x != 0; }
 static inline uint8_t put_BOOL_d(double x) { return x != 0; }
 static inline uint8_t put_U8_i(int64_t x) { return (uint8_t)x; }
-static inline uint8_t put_U8_f(float x) { return (uint8_t)(uint32_t)trunc32_f(x); }
-static inline uint8_t put_U8_d(double x) { return (uint8_t)(uint32_t)trunc32_d(x); }
+static inline uint8_t put_U8_f(float x) { return (uint8_t)(uint32_t)sc_trunc_i32(x); }
+static inline uint8_t put_U8_d(double x) { return (uint8_t)(uint32_t)sc_trunc_i32(x); }
 static inline int64_t put_I64_i(int64_t x) { return x; }
-static inline int64_t put_I64_f(float x) { return trunc64_f(x); }
-static inline int64_t put_I64_d(double x) { return trunc64_d(x); }
-static inline uint16_t put_F16_i(int64_t x) { return rt_f32_to_f16((float)x); }
-static inline uint16_t put_F16_f(float x) { return rt_f32_to_f16(x); }
-static inline uint16_t put_F16_d(double x) { return rt_f32_to_f16((float)x); }
-static inline uint16_t put_BF16_i(int64_t x) { return rt_f32_to_bf16((float)x); }
-static inline uint16_t put_BF16_f(float x) { return rt_f32_to_bf16(x); }
-static inline uint16_t put_BF16_d(double x) { return rt_f32_to_bf16((float)x); }
+static inline int64_t put_I64_f(float x) { return sc_trunc_i64(x); }
+static inline int64_t put_I64_d(double x) { return sc_trunc_i64(x); }
+static inline uint16_t put_F16_i(int64_t x) { return sc_f32_to_f16((float)x); }
+static inline uint16_t put_F16_f(float x) { return sc_f32_to_f16(x); }
+static inline uint16_t put_F16_d(double x) { return sc_f32_to_f16((float)x); }
+static inline uint16_t put_BF16_i(int64_t x) { return sc_f32_to_bf16((float)x); }
+static inline uint16_t put_BF16_f(float x) { return sc_f32_to_bf16(x); }
+static inline uint16_t put_BF16_d(double x) { return sc_f32_to_bf16((float)x); }
 static inline float put_F32_i(int64_t x) { return (float)x; }
 static inline float put_F32_f(float x) { return x; }
 static inline float put_F32_d(double x) { return (float)x; }

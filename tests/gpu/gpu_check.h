@@ -2,7 +2,8 @@
  * gpu_check.h: what the GPU tests share.  Plain C, no test framework (the
  * GPU machine gets a bundle of binaries and as few libraries as possible).
  * A test program exits 77 when no CUDA device is usable (ctest then reports
- * it skipped), 1 when a check failed, 0 otherwise.  Failures print the
+ * it skipped), 1 when a check failed, 0 otherwise.  The same programs run
+ * on the emulated device when TL_CUDA_EMULATION=1 (tests/gpu.cmake).  Failures print the
  * check's file and line and keep going, so one run shows every mismatch.
  */
 #ifndef TL_GPU_CHECK_H
@@ -56,11 +57,16 @@ static int gpu_require_device(const char *test)
     return 0;
 }
 #else
-/* 77 unless a CUDA device is usable; the reason goes to stdout. */
+/* 77 unless a CUDA device is usable; the reason goes to stdout.  With
+ * TL_CUDA_EMULATION=1 the device is the emulated one (host memory, host
+ * kernels, the real caching allocator): ctest's "emulation" label. */
 static int gpu_require_device(const char *test)
 {
-    if (tl_device_available(TL_CUDA))
+    if (tl_device_available(TL_CUDA)) {
+        if (cu_emulated())
+            printf("%s: on the emulated CUDA device (TL_CUDA_EMULATION)\n", test);
         return 0;
+    }
     printf("%s: skipped: %s\n", test, cu_unavailable_reason());
     return GPU_SKIP;
 }

@@ -29,6 +29,7 @@ CHECK_OF_STATUS = {
     "invalid-view": "invalid-view", "bad-dim": "invalid-view",
     "shape-mismatch": "shape-mismatch", "dtype-mismatch": "dtype-mismatch",
     "overlapping-write": "overlapping-write", "bad-argument": "invalid-argument",
+    "device": "device-mismatch",
 }
 DEVICES = {"cpu": "TL_CPU", "cuda": "TL_CUDA"}
 FORMATS = {"contiguous": "TL_CONTIGUOUS", "channels_last": "TL_CHANNELS_LAST"}
@@ -179,8 +180,8 @@ def compare_case(name, emitted, fn, diags, problems):
         if v is None:
             problems.append(f"{where}: no value reported")
             return
-        for field in ("shape", "strides", "offset", "dtype"):
-            if v[field] != exp[field]:
+        for field in ("shape", "strides", "offset", "dtype", "device"):
+            if field in exp and v[field] != exp[field]:
                 problems.append(f"{where}: {field} expected {exp[field]}, got {v[field]}")
         kind = "view" if exp["kind"] == "view" else "new"
         if v["kind"] != kind:

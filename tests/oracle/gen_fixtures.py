@@ -100,6 +100,8 @@ ERROR_MAP = [
     (r"^shape mismatch: indexing tensors could not be broadcast", "shape-mismatch"),
     (r"^cannot reshape tensor of 0 elements into shape", "shape-mismatch"),
     (r"not implemented for '", "dtype-mismatch"),
+    (r"^Expected all tensors to be on the same device", "device"),
+    (r"^Trying to pass too many CPU scalars", "device"),
     (r"^expected scalar type \w+ but found \w+", "dtype-mismatch"),
     (r"^expected (mat1 and mat2|m1 and m2) to have the same dtype", "dtype-mismatch"),
     (r"^dot : expected both vectors to have same dtype", "dtype-mismatch"),
@@ -259,6 +261,8 @@ class Case:
                 raise GenError("%s: step %d (%s %s) raised: %s" % (self.name, len(self.steps) - 1, op,
                                                                   jargs, e))
             step["expect"] = {"error": status_of(e), "message": str(e).strip().split("\n")[0]}
+            if self.device == "mixed":
+                step["expect"]["message"] = step["expect"]["message"].replace("meta", "cuda")
             if data_dependent(op, e):
                 step["expect"]["data_dependent"] = True
             if backend_gap(e):
@@ -273,6 +277,8 @@ class Case:
     def _dev(self, d):
         if d not in ("cpu", "cuda"):
             raise GenError("%s: bad device %r" % (self.name, d))
+        if self.device == "mixed":  # cpu and cuda in one case: cuda runs on meta (MIXED_NOTE)
+            return "meta" if d == "cuda" else "cpu"
         if d != self.device:
             raise GenError("%s: device %s in a %s case" % (self.name, d, self.device))
         return self.exec_device
@@ -324,8 +330,11 @@ class Case:
         return self.sid_of[key], False
 
     def _meta(self, t, sid):
-        return {"shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset(),
-                "dtype": DNAME_OF[t.dtype], "storage": sid, "storage_nbytes": t.storage().nbytes()}
+        e = {"shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset(),
+             "dtype": DNAME_OF[t.dtype], "storage": sid, "storage_nbytes": t.storage().nbytes()}
+        if self.device == "mixed":
+            e["device"] = "cuda" if t.device.type == "meta" else "cpu"
+        return e
 
     def _add_values(self, e, t, sid):
         if not (self.values and self.det[sid] and t.numel() <= MAX_VALUES):
@@ -460,7 +469,10 @@ class Case:
         return self("to_format", self.data(shape, dt, **kw), "channels_last")
 
     def json(self):
-        return {"name": self.name, "values": self.values, "steps": self.steps}
+        j = {"name": self.name, "values": self.values, "steps": self.steps}
+        if self.device == "mixed":
+            j["devices"] = "mixed"
+        return j
 
 
 def covers_storage(t):
@@ -2603,10 +2615,44 @@ def fam_chains(n=160):
     return f
 
 
+# ---- devices.json: operands on two devices (TensorIterator's device rule) ----
+
+# MIXED_NOTE: this torch has no CUDA.  TensorIterator's compute_types treats
+# every device that is not the CPU alike (the common device is the first
+# operand's that is not a CPU scalar; a CPU 0-dim input may join, nothing else
+# on another device may; outputs are never CPU scalars), so "cuda" runs on
+# torch's meta device and the answers (devices, layouts, errors, with "meta"
+# read as "cuda") are PyTorch's own.  Only ops whose device check is
+# TensorIterator's are generated: the others' meta kernels check less.
+
+def fam_devices():
+    f = Family("devices")
+    mk = {"cpu3": lambda c: c("full", [3], 2.0, "f32", "cpu"),
+          "cuda3": lambda c: c("full", [3], 1.0, "f32", "cuda"),
+          "cpu0": lambda c: c("scalar", 4.0, "f32", "cpu"),
+          "cuda0": lambda c: c("scalar", 8.0, "f32", "cuda"),
+          "cuda23h": lambda c: c("ones", [2, 3], "f16", "cuda"),
+          "cpu0d": lambda c: c("scalar", 0.5, "f64", "cpu"),
+          "cuda3i": lambda c: c("full", [3], 3.0, "i64", "cuda"),
+          "cpu0i": lambda c: c("scalar", 2.0, "i32", "cpu")}
+    pairs = [("cuda3", "cpu0"), ("cpu0", "cuda3"), ("cpu0", "cuda0"), ("cuda0", "cpu0"),
+             ("cpu3", "cuda0"), ("cuda0", "cpu3"), ("cpu3", "cuda3"), ("cuda3", "cpu3"),
+             ("cuda23h", "cpu0d"), ("cuda3i", "cpu0i"), ("cpu0i", "cuda3i")]
+    for op in ("add", "sub", "mul", "div"):
+        for a, b in pairs:
+            c = f.case("%s/%s-%s" % (op, a, b), values=False, device="mixed", allow_error=True)
+            c(op, mk[a](c), mk[b](c))
+    for op in ("add_", "sub_"):
+        for a, b in pairs + [("cuda23h", "cpu0"), ("cpu0", "cpu0")]:
+            c = f.case("%s/%s-%s" % (op, a, b), values=False, device="mixed", allow_error=True)
+            c(op, mk[a](c), mk[b](c))
+    return f
+
+
 FAMILIES = [("views", fam_views), ("reshape", fam_reshape), ("casts", fam_casts), ("compute", fam_compute),
             ("matmul", fam_matmul), ("index", fam_index), ("conv", fam_conv), ("inplace", fam_inplace),
             ("errors", fam_errors), ("layout", fam_layout), ("model", fam_model), ("opinfo", fam_opinfo),
-            ("chains", fam_chains)]
+            ("chains", fam_chains), ("devices", fam_devices)]
 
 
 def build_all():

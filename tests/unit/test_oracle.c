@@ -16,6 +16,9 @@
  * error step ends its case, and on the runtime path so does an unexpected
  * error (the handle is missing).  An error marked "data_dependent" (an index
  * value out of range) is the runtime's to find: the meta path accepts ok.
+ * Cases on two devices ("devices": "mixed", devices.json) name each
+ * result's device; their runtime path runs on the emulated CUDA device
+ * (TL_CUDA_EMULATION=auto unless the environment sets it), without values.
  *
  * Output: one line per mismatching field, "oracle: FAIL <case> [meta|rt]
  * step <k> <op>: <field>: expected <x>, got <y>", then the summary line
@@ -282,7 +285,8 @@ static bool oc_expected_layout(oc_case *c, const json_t *e, mt_layout *l, int *s
     memcpy(l->strides, strides.v, sizeof l->strides);
     l->offset = json_integer_value(json_object_get(e, "offset"));
     l->dtype = dt;
-    l->device = c->device;
+    if (!oc_device(json_string_value(json_object_get(e, "device")), &l->device))
+        l->device = c->device; /* one device per case: the case's */
     l->storage_nbytes = json_integer_value(json_object_get(e, "storage_nbytes"));
     *sid = (int)json_integer_value(json_object_get(e, "storage"));
     return true;
@@ -319,6 +323,9 @@ static void oc_check_layout(oc_case *c, const mt_layout *want, const mt_layout *
         oc_fail(c, "offset", "expected %" PRId64 ", got %" PRId64, want->offset, got->offset);
     if (want->dtype != got->dtype)
         oc_fail(c, "dtype", "expected %s, got %s", mt_dtype_name(want->dtype), mt_dtype_name(got->dtype));
+    if (want->device != got->device)
+        oc_fail(c, "device", "expected %s, got %s", mt_device_name(want->device),
+                mt_device_name(got->device));
 }
 
 static const char *oc_kind_name(mt_kind k)
@@ -528,6 +535,7 @@ static void oc_check_tensor(oc_case *c, tl_tensor *t, const json_t *e, const cha
     }
     got.offset = tl_storage_offset(t);
     got.dtype = tl_dtype_of(t);
+    got.device = tl_device_of(t);
     oc_check_layout(c, &want, &got);
     int64_t nbytes = tl_storage_nbytes(t);
     if (nbytes != want.storage_nbytes)
@@ -820,6 +828,12 @@ static long oc_run_path(const char *name, const json_t *steps, tl_device dev, bo
     return c.n_failed_steps;
 }
 
+static bool oc_mixed(const json_t *cs)
+{
+    const char *d = json_string_value(json_object_get(cs, "devices"));
+    return d && strcmp(d, "mixed") == 0;
+}
+
 static int oc_cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -866,6 +880,8 @@ static void test_fixture_file(void **state)
         failures += oc_run_path(name, steps, cpu ? TL_CPU : TL_CUDA, false);
         if (cpu && json_is_true(json_object_get(cs, "values")))
             failures += oc_run_path(name, steps, TL_CPU, true);
+        else if (oc_mixed(cs) && tl_device_available(TL_CUDA))
+            failures += oc_run_path(name, steps, TL_CUDA, true);
     }
     tl_set_error_handler(NULL, NULL);
     json_decref(root);
@@ -893,6 +909,7 @@ int main(void)
     struct CMUnitTest tests[ORACLE_MAX_FILES + 1];
     const char *dir = oc_fixture_dir();
     int n = 0;
+    setenv("TL_CUDA_EMULATION", "auto", 0); /* the mixed cases' runtime path */
     DIR *dp = opendir(dir);
     if (dp) {
         struct dirent *de;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# verify: every sample agrees fully on the CPU runtime; a perturbed
+# verify: every sample agrees fully on the CPU runtime (tests/verify/cuda.sh:
+# on CUDA); a perturbed
 # prediction is caught; and bad programs get clear messages and exit codes
 # (does not build, crashes, loops forever, prints garbage, truncates its
 # trace, a missing compiler).   tests/verify/run.sh TENSORLINT
