@@ -28,6 +28,7 @@ CHECK_OF_STATUS = {
     "invalid-view": "invalid-view", "bad-dim": "invalid-view",
     "shape-mismatch": "shape-mismatch", "dtype-mismatch": "dtype-mismatch",
     "overlapping-write": "overlapping-write", "bad-argument": "invalid-argument",
+    "out-of-memory": "byte-overflow",
 }
 DEVICES = {"cpu": "TL_CPU", "cuda": "TL_CUDA"}
 FORMATS = {"contiguous": "TL_CONTIGUOUS", "channels_last": "TL_CHANNELS_LAST"}
