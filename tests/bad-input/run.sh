@@ -133,6 +133,34 @@ expect_file half-written/kept "$out" "^precious$"
 no_temp_left after-success
 expect output-is-directory 2 "cannot write .*: Is a directory" -- "$tool" report -o "$work/out" "$work/empty.c"
 
+# files that exist but cannot be read say why
+ln -s loop-b.c "$work/loop-a.c"
+ln -s loop-a.c "$work/loop-b.c"
+expect link-loop 2 "loop-a.c: cannot be read \(a loop of symbolic links" -- "$tool" report "$work/loop-a.c"
+if [ "$(id -u)" -ne 0 ]; then # root reads every file
+  cp "$work/empty.c" "$work/secret.c"
+  chmod 000 "$work/secret.c"
+  expect no-permission 2 "secret.c: cannot be read: permission denied" -- "$tool" report "$work/secret.c"
+fi
+# a file name that is not UTF-8 is still named in the JSON report
+bad=$(printf '%s/bad\377name.c' "$work")
+cp "$cases/use_after_release.c" "$bad"
+expect json-non-utf8-name 1 '"file":"[^"]*bad.name.c","line"' -- "$tool" report --format=json "$bad"
+# verify: its limits and the program's failures name the file
+expect verify-timeout-0 2 "verify: --timeout=0: the program needs at least 1 second" -- "$tool" verify --timeout=0 "$work/empty.c"
+expect verify-timeout-huge 0 "0 disagreements" -- "$tool" verify --timeout=9223372036854775807 "$cases/extreme_slice.c"
+cat >"$work/aborts.c" <<'C'
+#include <stdlib.h>
+#include <tensorlint/tensor.h>
+int main(void) { abort(); }
+C
+expect verify-crash-names-file 2 "verify: .*aborts.c: the program crashed: Aborted" -- "$tool" verify "$work/aborts.c"
+cat >"$work/spins.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void) { for (volatile int i = 0;; i = 0) {} }
+C
+expect verify-timeout-names-file 2 "verify: .*spins.c: the program did not finish within 1 s" -- "$tool" verify --timeout=1 "$work/spins.c"
+
 expect help 0 "usage: tensorlint report" -- "$tool" report --help
 # the phase times bench/checks.sh reads
 expect time-report 0 "time: parse [0-9.]+ ms, lower [0-9.]+ ms, analyse [0-9.]+ ms, checks [0-9.]+ ms, write [0-9.]+ ms" -- "$tool" report --time-report "$work/deep.c"
