@@ -440,10 +440,7 @@ static void fe_diag_copy(fe_ctx *fx, CXDiagnostic d)
         clang_disposeString(name);
         out.line = (int)line;
         out.col = (int)col;
-    } else if (out.severity >= IR_SEV_ERROR) {
-        /* a driver error (an unknown gcc flag): the file still parses */
-        out.severity = IR_SEV_WARNING;
-    }
+    } /* else a driver diagnostic ("unknown argument: '-fbogus'"): an error, as in clang */
     CXString msg = clang_getDiagnosticSpelling(d);
     CXString opt = clang_getDiagnosticOption(d, NULL);
     out.message = ir_strdup(fx->u, clang_getCString(msg));

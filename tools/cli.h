@@ -28,7 +28,12 @@ int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input
  * compiler arguments are never taken for the command's options. */
 int cli_options_end(int argc, char **argv);
 
-/* Parse path; prints why it failed and clang's errors.  0, or 2 (the exit code). */
+/* clang's diagnostics of u at or above min, each with its notes, in
+ * clang's format ("f.c:3:5: warning: ... [-Wflag]"); returns how many. */
+int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min);
+
+/* Parse path; prints clang's warnings and errors (-W flags in args apply),
+ * and why it failed.  0, or 2 (the exit code). */
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out);
 
 /* Parse file and analyse it (with the checks unless no_checks), for a

@@ -15,23 +15,42 @@ trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
 # shellcheck source=../lib/expect.sh
 source "$here/../lib/expect.sh"
 
-# A case file: "// bad-input: ARGS" ({} is the file), "// exit: N", and one
-# "// message: ERE" per message that must appear (each is checked).
-run_case() {
-  local file=$1 name args rc
-  name=$(basename "$file" .c)
-  args=$(grep -a -m1 '^// bad-input: ' "$file" | sed 's|^// bad-input: ||')
-  rc=$(grep -a -m1 '^// exit: ' "$file" | sed 's|^// exit: ||')
-  if [ -z "$args" ] || [ -z "$rc" ]; then
-    fail=$((fail + 1))
-    echo "FAIL $name: no '// bad-input:' or '// exit:' line"
-    return
-  fi
+# A case file: "// bad-input: ARGS" ({} is the file), then "// exit: N"
+# and one "// message: ERE" per message that must appear; a file may hold
+# several runs, each starting at its own "// bad-input:" line.
+run_one() { # NAME FILE ARGS RC PATTERN...
+  local name=$1 file=$2 args=$3 rc=$4
+  shift 4
   local -a argv
   read -r -a argv <<<"${args//\{\}/$file}"
-  while IFS= read -r pattern; do
-    expect "$name" "$rc" "$pattern" -- "$tool" "${argv[@]}"
-  done < <(grep -a '^// message: ' "$file" | sed 's|^// message: ||')
+  if [ -z "$rc" ] || [ $# -eq 0 ]; then
+    fail=$((fail + 1))
+    echo "FAIL $name: '// bad-input: $args' has no '// exit:' or no '// message:' line"
+    return
+  fi
+  for pattern in "$@"; do
+    expect "$name: $args" "$rc" "$pattern" -- "$tool" "${argv[@]}"
+  done
+}
+run_case() {
+  local file=$1 name args="" rc="" line
+  local -a patterns=()
+  name=$(basename "$file" .c)
+  while IFS= read -r line; do
+    case $line in
+      "// bad-input: "*)
+        [ -n "$args" ] && run_one "$name" "$file" "$args" "$rc" "${patterns[@]}"
+        args=${line#// bad-input: } rc="" patterns=() ;;
+      "// exit: "*) rc=${line#// exit: } ;;
+      "// message: "*) patterns+=("${line#// message: }") ;;
+    esac
+  done < <(grep -a '^// \(bad-input\|exit\|message\): ' "$file")
+  if [ -z "$args" ]; then
+    fail=$((fail + 1))
+    echo "FAIL $name: no '// bad-input:' line"
+    return
+  fi
+  run_one "$name" "$file" "$args" "$rc" "${patterns[@]}"
 }
 
 for f in "$here"/cases/*.c; do
