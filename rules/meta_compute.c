@@ -214,8 +214,12 @@ static tl_status matmul_shape(mt_result *r, const mt_layout *a, const mt_layout 
                        " and src [%lld] to have the same number of elements, but got %lld and "
                        "%lld elements respectively", (long long)k1, (long long)k2, (long long)k1,
                        (long long)k2);
-    if (k1 != k2)
-        return matmul_shape_error(r, a->ndim >= 2 ? mt_numel(a) / k1 : 1, k1, k2, p);
+    if (k1 != k2) { /* mat1 is a's leading dims flattened: (6x0) for a of (2, 3, 0) */
+        int64_t rows = 1;
+        for (int d = 0; d + 1 < a->ndim; d++) /* wraps as torch's only past a size 0 */
+            rows = mt_mul_wrap(rows, a->shape[d]);
+        return matmul_shape_error(r, rows, k1, k2, p);
+    }
     if (!mt_broadcast_shapes(a->ndim > 2 ? a->ndim - 2 : 0, a->shape,
                              b->ndim > 2 ? b->ndim - 2 : 0, b->shape, &nb, shape))
         return broadcast_error(r, a, b);

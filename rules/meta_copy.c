@@ -87,9 +87,11 @@ tl_status mt_flatten(const mt_call *c, mt_result *r)
         return mt_view_of(c, r, in, 0, "flatten: nothing to merge, no copy");
     rc.s[0].n = 0;
     for (int d = 0; d < in->ndim; d++) {
-        if (d > start && d <= end)
-            rc.s[0].v[rc.s[0].n - 1] *= in->shape[d];
-        else
+        if (d > start && d <= end) { /* can overflow only beside a size 0 */
+            int64_t *merged = &rc.s[0].v[rc.s[0].n - 1];
+            if (__builtin_mul_overflow(*merged, in->shape[d], merged))
+                return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "numel: integer multiplication overflow");
+        } else
             rc.s[0].v[rc.s[0].n++] = in->shape[d];
     }
     tl_status st = mt_reshape(&rc, r);

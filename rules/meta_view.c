@@ -102,8 +102,9 @@ static void clamp_slice(int64_t size, int64_t *start, int64_t *end)
     *end = e;
 }
 
-/* Storage offset + start x stride, the offset of a slice or narrow.  start
- * <= size, so only start == size of a valid layout can overflow. */
+/* Storage offset + start x stride, the offset of a slice, narrow or select.
+ * start <= size, so only start == size, or a tensor with no elements (whose
+ * strides and offset a valid layout does not bound), can overflow. */
 static bool offset_at(mt_result *r, mt_layout *l, int64_t dim, int64_t start)
 {
     int64_t step;
@@ -193,7 +194,8 @@ tl_status mt_select(const mt_call *c, mt_result *r)
                        (long long)dim);
     if (index < 0)
         index += size;
-    out.offset += index * out.strides[dim];
+    if (!offset_at(r, &out, dim, index)) /* an empty tensor's strides are unbounded */
+        return r->status;
     remove_dim(&out, (int)dim);
     return mt_view_of(c, r, &out, 0, "select: offset, dim removed");
 }

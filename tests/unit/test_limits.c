@@ -221,6 +221,17 @@ static void test_compute(void **state)
     assert_int_equal(expect_ok(&c).out.shape[2], 1);
 }
 
+/* matmul of a k = 0 operand: torch's message flattens a, (6x0), with no division by 0
+ * (found by fuzz_rules). */
+static void test_matmul_empty(void **state)
+{
+    (void)state;
+    mt_layout a = dense((tl_ints){3, {2, 3, 0}}, TL_F32);
+    mt_layout b = dense((tl_ints){2, {4, 5}}, TL_F32);
+    mt_call c = call(MT_OP_matmul, &a, &b);
+    expect_error(&c, TL_ERR_SHAPE_MISMATCH, "mat1 and mat2 shapes cannot be multiplied (6x0 and 4x5)");
+}
+
 /* cat whose sizes add up past 2^63 (views of one storage, so torch could hold them):
  * torch 1.13 wraps the sum and reports "negative dimension -4611686018427387904". */
 static void test_cat(void **state)
@@ -317,7 +328,7 @@ int main(void)
         cmocka_unit_test(test_expand_numel), cmocka_unit_test(test_view_bytes),
         cmocka_unit_test(test_create),       cmocka_unit_test(test_slice),
         cmocka_unit_test(test_as_strided),   cmocka_unit_test(test_compute),
-        cmocka_unit_test(test_cat),          cmocka_unit_test(test_view_message),
+        cmocka_unit_test(test_cat),          cmocka_unit_test(test_matmul_empty),          cmocka_unit_test(test_view_message),
         cmocka_unit_test(test_invalid_operand), cmocka_unit_test(test_runtime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
