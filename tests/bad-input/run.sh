@@ -152,6 +152,13 @@ expect_file half-written/kept "$out" "^precious$"
 no_temp_left after-success
 expect output-is-directory 2 "cannot write .*: Is a directory" -- "$tool" report -o "$work/out" "$work/empty.c"
 
+# an unknown compiler flag in compile_commands.json is an error, as in clang
+mkdir -p "$work/cdb"
+cp "$work/empty.c" "$work/cdb/prog.c"
+printf '[{"directory": "%s", "file": "prog.c", "arguments": ["cc", "-fbogus-flag", "-c", "prog.c"]}]\n' \
+  "$work/cdb" >"$work/cdb/compile_commands.json"
+expect compdb-unknown-flag 2 "error: unknown argument: '-fbogus-flag'" -- "$tool" check -p "$work/cdb"
+
 # files that exist but cannot be read say why
 ln -s loop-b.c "$work/loop-a.c"
 ln -s loop-a.c "$work/loop-b.c"
