@@ -595,10 +595,12 @@ static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
     char *maker = ck_value_label(cx, st->value);
     char *who = e->var >= 0 ? ck_strfmt("'%s'", cx->r->unit->vars[e->var].name)
                             : ck_strfmt("the returned tensor");
-    char *times = site->count > 1 ? ck_strfmt(" (%lld times here, %s in all)",
-                                              (long long)site->count,
-                                              ck_bytes(st->nbytes * site->count).s)
-                                  : ck_strfmt("%s", "");
+    int64_t all;
+    char *times = site->count <= 1 ? ck_strfmt("%s", "")
+                : __builtin_mul_overflow(st->nbytes, site->count, &all)
+                ? ck_strfmt(" (%lld times here)", (long long)site->count)
+                : ck_strfmt(" (%lld times here, %s in all)", (long long)site->count,
+                            ck_bytes(all).s);
     an_diag *d = ck_diag_add(cx, CK_leaked_tensor, e->line, e->col,
                              "%s is %s while its handle keeps %s alive (the storage of %s): it "
                              "can never be released%s", who,

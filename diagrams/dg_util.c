@@ -10,26 +10,35 @@
 #include <string.h>
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "an_report.h"
 
+/* The analyzer's out-of-memory policy, as fe_xcalloc's and ck_xrealloc's:
+ * say so on stderr, then abort (a report cannot go on without memory). */
+static void dg_out_of_memory(void)
+{
+    fputs("tensorlint: out of memory\n", stderr);
+    abort();
+}
+
 void *dg_xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        abort();
+        dg_out_of_memory();
     return p;
 }
 
 void *dg_xrealloc(void *p, size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
-        abort();
+        dg_out_of_memory();
     void *q = realloc(p, n * size != 0 ? n * size : 1);
     if (!q)
-        abort();
+        dg_out_of_memory();
     return q;
 }
 
@@ -37,7 +46,7 @@ char *dg_xstrdup(const char *s)
 {
     char *d = strdup(s ? s : "");
     if (!d)
-        abort();
+        dg_out_of_memory();
     return d;
 }
 

@@ -17,6 +17,7 @@
 #include "fe_internal.h"
 
 #include <limits.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,6 +36,9 @@ const char *fe_status_name(fe_status s)
     case FE_ERR_IS_DIR: return "is a directory, not a C file";
     case FE_ERR_LIBCLANG: return "libclang could not parse the file";
     case FE_ERR_NO_MEMORY: return "out of memory";
+    case FE_ERR_NO_ACCESS: return "cannot be read: permission denied";
+    case FE_ERR_UNREADABLE: return "cannot be read (a loop of symbolic links, a name too long "
+                                   "or an I/O error)";
     }
     return "?";
 }
@@ -457,10 +461,7 @@ static void fe_diag_copy(fe_ctx *fx, CXDiagnostic d)
         clang_disposeString(name);
         out.line = (int)line;
         out.col = (int)col;
-    } else if (out.severity >= IR_SEV_ERROR) {
-        /* a driver error (an unknown gcc flag): the file still parses */
-        out.severity = IR_SEV_WARNING;
-    }
+    } /* else a driver diagnostic ("unknown argument: '-fbogus'"): an error, as in clang */
     CXString msg = clang_getDiagnosticSpelling(d);
     CXString opt = clang_getDiagnosticOption(d, NULL);
     out.message = ir_strdup(fx->u, clang_getCString(msg));
@@ -690,13 +691,23 @@ static void fe_dispose(CXTranslationUnit tu, CXIndex idx)
         clang_disposeIndex(idx);
 }
 
-/* Can path be read as a source file? */
+static fe_status fe_errno_status(int err)
+{
+    if (err == ENOENT || err == ENOTDIR)
+        return FE_ERR_NO_FILE;
+    return err == EACCES || err == EPERM ? FE_ERR_NO_ACCESS : FE_ERR_UNREADABLE;
+}
+
+/* Can path be read as a source file?  Says why not: missing, a folder,
+ * not readable by this user, or another failure. */
 static fe_status fe_readable(const char *path)
 {
     struct stat st;
-    if (access(path, R_OK) != 0 || stat(path, &st) != 0)
-        return FE_ERR_NO_FILE;
-    return S_ISDIR(st.st_mode) ? FE_ERR_IS_DIR : FE_OK;
+    if (stat(path, &st) != 0)
+        return fe_errno_status(errno);
+    if (S_ISDIR(st.st_mode))
+        return FE_ERR_IS_DIR;
+    return access(path, R_OK) != 0 ? fe_errno_status(errno) : FE_OK;
 }
 
 fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_unit **out)

@@ -20,10 +20,12 @@
 
 typedef enum fe_status {
     FE_OK = 0,
-    FE_ERR_NO_FILE,  /* the source file does not exist or cannot be read */
+    FE_ERR_NO_FILE,  /* the source file does not exist */
     FE_ERR_IS_DIR,   /* the path names a directory */
     FE_ERR_LIBCLANG, /* libclang could not build a translation unit */
-    FE_ERR_NO_MEMORY
+    FE_ERR_NO_MEMORY,
+    FE_ERR_NO_ACCESS,  /* the file exists but this user may not read it */
+    FE_ERR_UNREADABLE  /* stat or open failed otherwise: a link loop, a name too long, I/O */
 } fe_status;
 
 const char *fe_status_name(fe_status s); /* "no such file" */

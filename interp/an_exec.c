@@ -102,7 +102,8 @@ static void *dup_mem(const void *p, size_t n)
     void *q = malloc(n ? n : 1);
     if (!q)
         abort();
-    memcpy(q, p, n);
+    if (n)
+        memcpy(q, p, n);
     return q;
 }
 

@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 static json_t *ints_or_null(bool known, int n, const int64_t *v)
 {
@@ -30,7 +31,48 @@ static json_t *ints_or_null(bool known, int n, const int64_t *v)
     return a;
 }
 
-static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+/* Length of the valid UTF-8 sequence at s (1 to 4 bytes), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+    int n = s[0] < 0x80 ? 1 : (s[0] >> 5) == 6 ? 2 : (s[0] >> 4) == 14 ? 3
+          : (s[0] >> 3) == 30 ? 4 : 0;
+    for (int k = 1; k < n; k++)
+        if ((s[k] >> 6) != 2)
+            return 0;
+    return n;
+}
+
+/* A string from the user's files (a path, a name, a message quoting them):
+ * as it is when it is valid UTF-8, else with each invalid byte replaced by
+ * U+FFFD, so the key is never dropped (Jansson refuses invalid UTF-8). */
+static json_t *user_str(const char *s)
+{
+    if (!s)
+        return json_null();
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    size_t len = strlen(s), k = 0;
+    char *buf = malloc(3 * len + 1);
+    if (!buf)
+        return json_string("?");
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_len(p);
+        if (n == 0) {
+            memcpy(buf + k, "\xEF\xBF\xBD", 3);
+            k += 3, p++;
+        } else {
+            memcpy(buf + k, p, (size_t)n);
+            k += (size_t)n, p += n;
+        }
+    }
+    buf[k] = '\0';
+    j = json_string(buf); /* overlong forms and surrogates still fail: say so */
+    free(buf);
+    return j ? j : json_string("(a name that is not UTF-8)");
+}
+
+static json_t *str_or_null(const char *s) { return s ? user_str(s) : json_null(); }
 
 /* A string the analyzer wrote itself (ASCII): no UTF-8 validation needed. */
 static json_t *own_str(const char *s) { return s ? json_string_nocheck(s) : json_null(); }
@@ -99,8 +141,8 @@ static json_t *func_json(const an_report *r, const an_func_report *f)
         json_array_append_new(values, value_json(r, f->values[k]));
     for (int k = 0; k < f->n_storages; k++)
         json_array_append_new(storages, storage_json(&r->storages[f->storages[k]]));
-    json_object_set_new_nocheck(o, "name", json_string(f->name));
-    json_object_set_new_nocheck(o, "file", json_string(r->unit->path));
+    json_object_set_new_nocheck(o, "name", user_str(f->name));
+    json_object_set_new_nocheck(o, "file", user_str(r->unit->path));
     json_object_set_new_nocheck(o, "values", values);
     json_object_set_new_nocheck(o, "storages", storages);
     json_object_set_new_nocheck(o, "peak_live_bytes", json_integer(f->peak_live_bytes));
@@ -127,12 +169,12 @@ static json_t *func_json(const an_report *r, const an_func_report *f)
 json_t *an_diag_json(const an_diag *d, const char *function, const char *call)
 {
     json_t *o = json_object();
-    json_object_set_new_nocheck(o, "file", json_string(d->file));
+    json_object_set_new_nocheck(o, "file", user_str(d->file));
     json_object_set_new_nocheck(o, "line", json_integer(d->line));
     json_object_set_new_nocheck(o, "column", json_integer(d->col));
     json_object_set_new_nocheck(o, "severity", json_string(an_severity_name(d->severity)));
     json_object_set_new_nocheck(o, "check", json_string(d->check));
-    json_object_set_new_nocheck(o, "message", json_string(d->message));
+    json_object_set_new_nocheck(o, "message", user_str(d->message));
     if (d->n_notes > 0) {
         json_t *notes = json_array();
         for (int k = 0; k < d->n_notes; k++)

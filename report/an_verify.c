@@ -86,9 +86,10 @@ static bool trace_read(const char *path, trace *t, char **error)
         }
         if (strcmp(ev, "call") == 0 || strcmp(ev, "error") == 0)
             trace_push(t, j);
-        else if (strcmp(ev, "exit") == 0)
+        else if (strcmp(ev, "exit") == 0) {
+            json_decref(t->exit); /* two exit records (a broken trace): the last counts */
             t->exit = j;
-        else {
+        } else {
             if (strcmp(ev, "alloc") == 0)
                 trace_block(t, j);
             json_decref(j);

@@ -9,8 +9,10 @@
  * Invariants: a meta function never allocates and never touches data; on
  * success r->status is TL_OK and r->msg says why the call viewed or copied;
  * on failure r->status names the error and r->msg carries PyTorch's meaning.
- * Byte counts never overflow silently: a shape whose byte count exceeds
- * INT64_MAX is TL_ERR_OUT_OF_MEMORY.
+ * Sizes, strides, offsets and byte counts never overflow silently: every
+ * operand and every result of mt_run is a valid layout (meta_limits.c), and
+ * a result that would not be one is PyTorch's overflow error
+ * (TL_ERR_OUT_OF_MEMORY).
  */
 #ifndef TL_META_H
 #define TL_META_H
@@ -64,6 +66,7 @@ typedef struct mt_layout {
     int64_t storage_nbytes;       /* bytes of the storage the layout views */
 } mt_layout;
 
+/* Exact for a valid layout (see below); INT64_MAX, never undefined, otherwise. */
 int64_t mt_numel(const mt_layout *l);
 int64_t mt_nbytes(const mt_layout *l); /* numel x element size */
 bool mt_is_contiguous(const mt_layout *l);
@@ -81,6 +84,17 @@ tl_format mt_suggest_format(const mt_layout *l);
 bool mt_wrap_dim(int64_t dim, int ndim, int64_t *out);
 /* Element offset, in elements from the storage start, of a multi-index. */
 int64_t mt_element_offset(const mt_layout *l, const int64_t *index);
+
+/* ---- 64-bit limits (meta_limits.c), as PyTorch checks them ---- */
+
+/* safe_compute_numel: false (numel = INT64_MAX) when the product overflows. */
+bool mt_shape_numel(int ndim, const int64_t *shape, int64_t *numel);
+/* computeStorageNbytesContiguous: numel x element size; false when it overflows. */
+bool mt_shape_nbytes(int ndim, const int64_t *shape, tl_dtype dtype, int64_t *nbytes);
+/* computeStorageNbytes: bytes from the storage start through the last element reached. */
+bool mt_layout_reach(const mt_layout *l, int64_t *nbytes);
+/* Dims in range, sizes >= 0, numel, bytes and reach within int64 (see meta_limits.c). */
+bool mt_layout_valid(const mt_layout *l);
 
 /* ---- calls and results ---- */
 
@@ -129,7 +143,8 @@ typedef struct mt_result {
     char msg[MT_MSG_MAX];   /* why it viewed or copied; on error PyTorch's message */
 } mt_result;
 
-/* Run the meta function of c->op. */
+/* Run the meta function of c->op.  Every operand must be a valid layout
+ * (TL_ERR_BAD_ARGUMENT otherwise); the result's layout is valid. */
 tl_status mt_run(const mt_call *c, mt_result *r);
 
 #define TL_OP(name, family, sig) tl_status mt_##name(const mt_call *c, mt_result *r);

@@ -75,7 +75,8 @@ tl_status mt_elementwise(const mt_call *c, mt_result *r, int n, tl_dtype dtype,
             return broadcast_error(r, c->in[0], c->in[k]);
         out.ndim = nd;
         memcpy(out.shape, shape, sizeof shape);
-        read += mt_nbytes(c->in[k]);
+        if (!mt_add_bytes(r, &read, mt_nbytes(c->in[k])))
+            return r->status;
     }
     if (mt_check_iter_devices(r, n, c->in, 0, &out.device) != TL_OK ||
         mt_check_shape(r, out.ndim, out.shape, dtype) != TL_OK)
@@ -233,8 +234,12 @@ static tl_status matmul_shape(mt_result *r, const mt_layout *a, const mt_layout 
                        " and src [%lld] to have the same number of elements, but got %lld and "
                        "%lld elements respectively", (long long)k1, (long long)k2, (long long)k1,
                        (long long)k2);
-    if (k1 != k2)
-        return matmul_shape_error(r, a->ndim >= 2 ? mt_numel(a) / k1 : 1, k1, k2, p);
+    if (k1 != k2) { /* mat1 is a's leading dims flattened: (6x0) for a of (2, 3, 0) */
+        int64_t rows = 1;
+        for (int d = 0; d + 1 < a->ndim; d++) /* wraps as torch's only past a size 0 */
+            rows = mt_mul_wrap(rows, a->shape[d]);
+        return matmul_shape_error(r, rows, k1, k2, p);
+    }
     if (!mt_broadcast_shapes(a->ndim > 2 ? a->ndim - 2 : 0, a->shape,
                              b->ndim > 2 ? b->ndim - 2 : 0, b->shape, &nb, shape))
         return broadcast_error(r, a, b);
@@ -265,8 +270,11 @@ tl_status mt_matmul(const mt_call *c, mt_result *r)
     if (mt_check_same_device(r, 2, c->in) != TL_OK || matmul_shape(r, a, b, &n, shape) != TL_OK ||
         mt_check_shape(r, n, shape, a->dtype) != TL_OK)
         return r->status;
+    int64_t read = mt_nbytes(a);
+    if (!mt_add_bytes(r, &read, mt_nbytes(b)))
+        return r->status;
     mt_layout_dense(&out, n, shape, a->dtype, a->device);
-    return mt_new_storage(r, &out, mt_nbytes(a) + mt_nbytes(b), "matmul allocates");
+    return mt_new_storage(r, &out, read, "matmul allocates");
 }
 
 static tl_status conv_check(mt_result *r, const mt_layout *x, const mt_layout *w, int xd)
@@ -304,7 +312,13 @@ tl_status mt_conv2d(const mt_call *c, mt_result *r)
     if (s <= 0 || p < 0)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "conv2d: stride must be positive and padding "
                        "non-negative (got %lld, %lld)", (long long)s, (long long)p);
-    int64_t h = x->shape[xd + 1] + 2 * p, wd = x->shape[xd + 2] + 2 * p;
+    int64_t pad2, h, wd, read = mt_nbytes(x);
+    if (__builtin_mul_overflow(p, 2, &pad2) || __builtin_add_overflow(pad2, x->shape[xd + 1], &h) ||
+        __builtin_add_overflow(pad2, x->shape[xd + 2], &wd))
+        return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "conv2d: the input padded by %lld does not fit "
+                       "in 64 bits", (long long)p);
+    if (!mt_add_bytes(r, &read, mt_nbytes(w)))
+        return r->status;
     if (h < w->shape[2] || wd < w->shape[3])
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Calculated padded input size per channel: "
                        "(%lld x %lld). Kernel size: (%lld x %lld). Kernel size can't be greater "
@@ -317,12 +331,13 @@ tl_status mt_conv2d(const mt_call *c, mt_result *r)
     shape[n++] = (h - w->shape[2]) / s + 1;
     shape[n++] = (wd - w->shape[3]) / s + 1;
     mt_layout out;
+    if (mt_check_shape(r, n, shape, x->dtype) != TL_OK)
+        return r->status;
     mt_layout_dense(&out, n, shape, x->dtype, x->device);
     if (n == 4 && (mt_suggest_format(x) == TL_CHANNELS_LAST ||
                    mt_suggest_format(w) == TL_CHANNELS_LAST)) {
         mt_channels_last_strides(out.shape, out.strides);
-        return mt_new_storage(r, &out, mt_nbytes(x) + mt_nbytes(w),
-                              "conv2d allocates (channels-last)");
+        return mt_new_storage(r, &out, read, "conv2d allocates (channels-last)");
     }
-    return mt_new_storage(r, &out, mt_nbytes(x) + mt_nbytes(w), "conv2d allocates");
+    return mt_new_storage(r, &out, read, "conv2d allocates");
 }

@@ -19,7 +19,7 @@ static void why_no_merge(const mt_layout *l, char *buf, size_t size)
     for (int d = l->ndim - 1; d >= 0; d--) {
         if (l->shape[d] == 1)
             continue;
-        if (inner >= 0 && l->strides[d] != l->strides[inner] * l->shape[inner]) {
+        if (inner >= 0 && l->strides[d] != mt_mul_wrap(l->strides[inner], l->shape[inner])) {
             snprintf(buf, size, "dims %d and %d do not merge (stride %lld != %lld x %lld)", d,
                      inner, (long long)l->strides[d], (long long)l->strides[inner],
                      (long long)l->shape[inner]);
@@ -87,9 +87,11 @@ tl_status mt_flatten(const mt_call *c, mt_result *r)
         return mt_view_of(c, r, in, 0, "flatten: nothing to merge, no copy");
     rc.s[0].n = 0;
     for (int d = 0; d < in->ndim; d++) {
-        if (d > start && d <= end)
-            rc.s[0].v[rc.s[0].n - 1] *= in->shape[d];
-        else
+        if (d > start && d <= end) { /* can overflow only beside a size 0 */
+            int64_t *merged = &rc.s[0].v[rc.s[0].n - 1];
+            if (__builtin_mul_overflow(*merged, in->shape[d], merged))
+                return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "numel: integer multiplication overflow");
+        } else
             rc.s[0].v[rc.s[0].n++] = in->shape[d];
     }
     tl_status st = mt_reshape(&rc, r);
@@ -239,13 +241,18 @@ tl_status mt_index(const mt_call *c, mt_result *r)
     index_layout(t, idx, &out);
     if (mt_check_shape(r, out.ndim, out.shape, t->dtype) != TL_OK)
         return r->status;
-    int64_t per_row = mt_numel(t) / (t->shape[0] ? t->shape[0] : 1) * mt_dtype_size(t->dtype);
-    if (idx->device != t->device) /* the index's copy is read and written once more */
-        return mt_new_storage(r, &out, mt_numel(idx) * per_row + 3 * mt_nbytes(idx),
+    /* the gathered rows (the result's bytes), then the index, read once or,
+     * moved to t's device first, read, written and read again */
+    int64_t read = t->shape[0] == 0 ? 0 : mt_nbytes(&out);
+    int n_idx_reads = idx->device != t->device ? 3 : 1;
+    for (int k = 0; k < n_idx_reads; k++)
+        if (!mt_add_bytes(r, &read, mt_nbytes(idx)))
+            return r->status;
+    if (idx->device != t->device)
+        return mt_new_storage(r, &out, read,
                               "index (gather) allocates; the index moves to %s first",
                               mt_device_name(t->device));
-    return mt_new_storage(r, &out, mt_numel(idx) * per_row + mt_nbytes(idx),
-                          "index (gather) allocates");
+    return mt_new_storage(r, &out, read, "index (gather) allocates");
 }
 
 /* t.index_select(dim, idx): idx a vector of I64/I32; the dim takes idx.numel entries. */
@@ -263,10 +270,16 @@ tl_status mt_index_select(const mt_call *c, mt_result *r)
     memcpy(shape, t->shape, sizeof shape);
     if (t->ndim > 0)
         shape[dim] = mt_numel(idx);
-    int64_t out_bytes = t->ndim == 0 ? mt_nbytes(t) * mt_numel(idx)
-                      : mt_numel(t) == 0 ? 0 : mt_nbytes(t) / t->shape[dim] * mt_numel(idx);
-    return new_dense(r, t, t->ndim, shape, t->dtype, out_bytes + mt_nbytes(idx),
-                     "index_select allocates");
+    /* the selected rows, then the index */
+    int64_t row = t->ndim == 0 ? mt_nbytes(t) : mt_numel(t) == 0 ? 0
+                : mt_nbytes(t) / t->shape[dim], read;
+    if (mt_check_shape(r, t->ndim, shape, t->dtype) != TL_OK)
+        return r->status;
+    if (__builtin_mul_overflow(row, mt_numel(idx), &read))
+        return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "the bytes this call reads do not fit in 64 bits");
+    if (!mt_add_bytes(r, &read, mt_nbytes(idx)))
+        return r->status;
+    return new_dense(r, t, t->ndim, shape, t->dtype, read, "index_select allocates");
 }
 
 /* torch.gather(t, dim, idx): out has idx's shape; idx.size(d) <= t.size(d) off dim. */
@@ -288,9 +301,13 @@ tl_status mt_gather(const mt_call *c, mt_result *r)
                            "expected index %s to be smaller than self %s apart from dimension "
                            "%lld", d, mt_shape_str(a, sizeof a, idx->ndim, idx->shape),
                            mt_shape_str(b, sizeof b, t->ndim, t->shape), (long long)dim);
-    int64_t out_bytes = mt_numel(idx) * mt_dtype_size(t->dtype);
-    return new_dense(r, t, idx->ndim, idx->shape, t->dtype, out_bytes + mt_nbytes(idx),
-                     "gather allocates");
+    int64_t read; /* the gathered elements (the result's bytes), then the index */
+    if (mt_check_shape(r, idx->ndim, idx->shape, t->dtype) != TL_OK)
+        return r->status;
+    mt_shape_nbytes(idx->ndim, idx->shape, t->dtype, &read);
+    if (!mt_add_bytes(r, &read, mt_nbytes(idx)))
+        return r->status;
+    return new_dense(r, t, idx->ndim, idx->shape, t->dtype, read, "gather allocates");
 }
 
 /* torch.cat skips legacy empty 1-D tensors of shape [0] when checking shapes. */
@@ -354,9 +371,12 @@ tl_status mt_cat(const mt_call *c, mt_result *r)
     mt_layout out = *ref;
     out.shape[dim] = 0;
     for (int k = 0; k < c->n_in; k++) {
-        if (!cat_skipped(c->in[k]))
-            out.shape[dim] += c->in[k]->shape[dim];
-        read += mt_nbytes(c->in[k]);
+        if (!cat_skipped(c->in[k]) &&
+            __builtin_add_overflow(out.shape[dim], c->in[k]->shape[dim], &out.shape[dim]))
+            return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "torch.cat(): the sizes of dimension %lld "
+                           "add up to more than 2^63-1", (long long)dim);
+        if (!mt_add_bytes(r, &read, mt_nbytes(c->in[k])))
+            return r->status;
     }
     out.dtype = mt_result_type(c->n_in, c->in);
     if (mt_check_shape(r, out.ndim, out.shape, out.dtype) != TL_OK)

@@ -23,7 +23,8 @@ tl_status mt_view_of(const mt_call *c, mt_result *r, const mt_layout *out, int o
 /* Result: a new dense storage holding out (offset 0); read_bytes as given, written = its bytes. */
 tl_status mt_new_storage(mt_result *r, const mt_layout *out, int64_t read_bytes,
                          const char *fmt, ...) MT_PRINTF(4, 5);
-/* Check that shape's byte count fits int64 and that no size is negative. */
+/* Check that no size is negative and that shape's byte count fits int64
+ * (PyTorch's "Storage size calculation overflowed"). */
 tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype dtype);
 /* Every operand on ops[0]'s device (ops that are not TensorIterator's:
  * matmul, conv2d, index_select, gather, cat); PyTorch's message otherwise. */
@@ -35,6 +36,18 @@ tl_status mt_with_scalar(const mt_call *c, mt_result *r, tl_dtype dt, const char
 /* t op= other computed in dt: other broadcasts into t, dt casts back to t's
  * dtype (can_cast), t does not overlap itself nor partly other. */
 tl_status mt_inplace_binary(const mt_call *c, mt_result *r, tl_dtype dt);
+/* Check a result's layout against the limits of meta_limits.c; is_new: a new storage. */
+tl_status mt_check_layout(mt_result *r, const mt_layout *l, bool is_new);
+/* mt_run's gate on every result: the layout is valid, no byte count negative. */
+tl_status mt_check_result(mt_result *r);
+/* *acc += nbytes; false, with r failed, when the sum does not fit int64. */
+bool mt_add_bytes(mt_result *r, int64_t *acc, int64_t nbytes);
+/* a x b wrapped to 64 bits, as PyTorch's int64 arithmetic wraps.  Only for
+ * values that are compared, or that stride a dim of at most one element. */
+static inline int64_t mt_mul_wrap(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a * (uint64_t)b);
+}
 /* Wrap dim for a tensor of ndim dims, or fail with PyTorch's range message. */
 bool mt_dim(mt_result *r, int64_t dim, int ndim, int64_t *out);
 /* A layout with shape and row-major strides. */

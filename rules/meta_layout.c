@@ -7,19 +7,23 @@
  * ATen/native/TensorFactories empty_like).  Layouts are plain values; no
  * function here allocates.
  */
-#include "meta.h"
+#include "meta_impl.h"
 
 #include <stdio.h>
 
 int64_t mt_numel(const mt_layout *l)
 {
-    int64_t n = 1;
-    for (int d = 0; d < l->ndim; d++)
-        n *= l->shape[d];
+    int64_t n;
+    mt_shape_numel(l->ndim, l->shape, &n);
     return n;
 }
 
-int64_t mt_nbytes(const mt_layout *l) { return mt_numel(l) * mt_dtype_size(l->dtype); }
+int64_t mt_nbytes(const mt_layout *l)
+{
+    int64_t n;
+    mt_shape_nbytes(l->ndim, l->shape, l->dtype, &n);
+    return n;
+}
 
 /* is_contiguous: row-major strides, ignoring size-1 dims; empty tensors are contiguous. */
 bool mt_is_contiguous(const mt_layout *l)
@@ -32,7 +36,7 @@ bool mt_is_contiguous(const mt_layout *l)
             continue;
         if (l->strides[d] != expected)
             return false;
-        expected *= l->shape[d];
+        expected = mt_mul_wrap(expected, l->shape[d]);
     }
     return true;
 }
@@ -50,7 +54,7 @@ bool mt_is_channels_last(const mt_layout *l)
             continue;
         if (l->strides[d] != expected)
             return false;
-        expected *= l->shape[d];
+        expected = mt_mul_wrap(expected, l->shape[d]);
     }
     return true;
 }
@@ -90,7 +94,7 @@ bool mt_is_non_overlapping_and_dense(const mt_layout *l)
             return true;
         if (l->strides[d] != require)
             return false;
-        require *= l->shape[d];
+        require = mt_mul_wrap(require, l->shape[d]);
     }
     return true;
 }
@@ -108,8 +112,8 @@ void mt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 {
     int64_t acc = 1;
     for (int d = ndim - 1; d >= 0; d--) {
-        strides[d] = acc;
-        acc *= shape[d] > 1 ? shape[d] : 1;
+        strides[d] = acc; /* wraps as PyTorch's does, only when a size is 0 */
+        acc = mt_mul_wrap(acc, shape[d] > 1 ? shape[d] : 1);
     }
 }
 
@@ -121,7 +125,7 @@ void mt_channels_last_strides(const int64_t *shape, int64_t *strides)
     int64_t acc = 1;
     for (int k = 0; k < 4; k++) {
         strides[order[k]] = acc;
-        acc *= shape[order[k]];
+        acc = mt_mul_wrap(acc, shape[order[k]]); /* raw sizes, wrapping as PyTorch's int64 */
     }
 }
 
@@ -141,7 +145,7 @@ static bool strides_like_channels_last(const mt_layout *l)
             return false;
         min = l->strides[d];
         if (l->shape[d] > 1)
-            min *= l->shape[d];
+            min = mt_mul_wrap(min, l->shape[d]);
     }
     return true;
 }
@@ -174,9 +178,8 @@ int64_t mt_element_offset(const mt_layout *l, const int64_t *index)
 bool mt_compute_stride(int ndim, const int64_t *shape, const int64_t *strides, int new_ndim,
                        const int64_t *newshape, int64_t *newstrides)
 {
-    int64_t numel = 1;
-    for (int d = 0; d < ndim; d++)
-        numel *= shape[d];
+    int64_t numel;
+    mt_shape_numel(ndim, shape, &numel);
     if (ndim == 0) {
         for (int d = 0; d < new_ndim; d++)
             newstrides[d] = 1;
@@ -197,13 +200,14 @@ bool mt_compute_stride(int ndim, const int64_t *shape, const int64_t *strides, i
     int vd = new_ndim - 1;
     int64_t base = strides[ndim - 1], tn = 1, vn = 1;
     for (int td = ndim - 1; td >= 0; td--) {
-        tn *= shape[td];
-        bool chunk_ends = td == 0 || (shape[td - 1] != 1 && strides[td - 1] != tn * base);
+        tn = mt_mul_wrap(tn, shape[td]);
+        bool chunk_ends = td == 0 ||
+                          (shape[td - 1] != 1 && strides[td - 1] != mt_mul_wrap(tn, base));
         if (!chunk_ends)
             continue;
         while (vd >= 0 && (vn < tn || newshape[vd] == 1)) {
-            newstrides[vd] = vn * base;
-            vn *= newshape[vd];
+            newstrides[vd] = mt_mul_wrap(vn, base);
+            vn = mt_mul_wrap(vn, newshape[vd]);
             vd--;
         }
         if (vn != tn)
@@ -219,11 +223,13 @@ bool mt_compute_stride(int ndim, const int64_t *shape, const int64_t *strides, i
 
 /* infer_size: one -1 takes what the others leave of numel.  A bad entry
  * (two -1, a negative size) is TL_ERR_BAD_ARGUMENT; a count that does not
- * multiply out is TL_ERR_SHAPE_MISMATCH. */
+ * multiply out, or whose product overflows (it cannot equal numel then,
+ * unless a size is 0), is TL_ERR_SHAPE_MISMATCH. */
 tl_status mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg)
 {
     int infer = -1;
     int64_t prod = 1;
+    bool over = false, zero = false;
     *out = *shape;
     for (int d = 0; d < shape->n; d++) {
         int64_t s = shape->v[d];
@@ -236,24 +242,22 @@ tl_status mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char 
         } else if (s < 0) {
             snprintf(msg, MT_MSG_MAX, "invalid shape dimension %lld", (long long)s);
             return TL_ERR_BAD_ARGUMENT;
-        } else if (__builtin_mul_overflow(prod, s, &prod)) {
-            snprintf(msg, MT_MSG_MAX, "shape is too large");
-            return TL_ERR_OUT_OF_MEMORY;
+        } else {
+            zero |= s == 0;
+            over |= __builtin_mul_overflow(prod, s, &prod);
         }
     }
-    if (infer >= 0 && prod != 0 && numel % prod == 0) {
+    if (zero)
+        prod = 0, over = false;
+    if (!over && infer >= 0 && prod != 0 && numel % prod == 0) {
         out->v[infer] = numel / prod;
         return TL_OK;
     }
-    if (infer < 0 && prod == numel)
+    if (!over && infer < 0 && prod == numel)
         return TL_OK;
-    char buf[128];
-    int len = 0;
-    for (int d = 0; d < shape->n; d++)
-        len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%lld", d ? ", " : "",
-                        (long long)shape->v[d]);
-    snprintf(msg, MT_MSG_MAX, "shape '[%s]' is invalid for input of size %lld", buf,
-             (long long)numel);
+    char buf[MT_MSG_MAX];
+    snprintf(msg, MT_MSG_MAX, "shape '%s' is invalid for input of size %lld",
+             mt_shape_str(buf, sizeof buf, shape->n, shape->v), (long long)numel);
     return TL_ERR_SHAPE_MISMATCH;
 }
 
@@ -331,7 +335,7 @@ static void dense_strides_in_perm(int ndim, const int64_t *shape, const int *per
     int64_t acc = 1;
     for (int k = 0; k < ndim; k++) {
         out[perm[k]] = acc;
-        acc *= raw || shape[perm[k]] > 1 ? shape[perm[k]] : 1;
+        acc = mt_mul_wrap(acc, raw || shape[perm[k]] > 1 ? shape[perm[k]] : 1);
     }
 }
 

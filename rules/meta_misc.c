@@ -215,7 +215,10 @@ tl_status mt_inplace_binary(const mt_call *c, mt_result *r, tl_dtype dt)
         return overlap_error(r);
     if (partial_overlap(c, 1))
         return partial_overlap_error(r);
-    return inplace_ok(c, r, mt_nbytes(t) + mt_nbytes(o));
+    int64_t read = mt_nbytes(t);
+    if (!mt_add_bytes(r, &read, mt_nbytes(o)))
+        return r->status;
+    return inplace_ok(c, r, read);
 }
 
 tl_status mt_add_(const mt_call *c, mt_result *r) { return inplace_binary(c, r); }

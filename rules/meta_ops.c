@@ -51,10 +51,26 @@ tl_status mt_run(const mt_call *c, mt_result *r)
     memset(r, 0, sizeof *r);
     if ((unsigned)c->op >= MT_N_OPS)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "unknown op %d", (int)c->op);
-    for (int k = 0; k < c->n_in; k++)
+    if (c->n_in < 0 || c->n_in > TL_MAX_LIST)
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "%d operands (0 to %d)", c->n_in, TL_MAX_LIST);
+    for (int k = 0; k < c->n_in; k++) {
         if ((unsigned)c->in[k]->dtype > TL_F64)
             return mt_fail(r, TL_ERR_BAD_ARGUMENT, "invalid dtype %d", (int)c->in[k]->dtype);
-    return meta_fns[c->op](c, r);
+        if (!mt_layout_valid(c->in[k]))
+            return mt_fail(r, TL_ERR_BAD_ARGUMENT, "operand %d is not a valid layout (a size, "
+                           "stride or offset out of range)", k);
+    }
+    int n_s = 0;
+    for (const char *sig = mt_ops[c->op].signature; *sig; sig++)
+        n_s += *sig == 'S';
+    for (int k = 0; k < n_s && k < 2; k++)
+        if (c->s[k].n < 0 || c->s[k].n > TL_MAX_DIMS)
+            return mt_fail(r, TL_ERR_BAD_ARGUMENT, "a tl_ints holds 0 to %d values, not %d",
+                           TL_MAX_DIMS, c->s[k].n);
+    meta_fns[c->op](c, r);
+    if (mt_check_result(r) != TL_OK) /* a failed call allocates, reads and writes nothing */
+        r->alloc_nbytes = r->read_bytes = r->written_bytes = 0;
+    return r->status;
 }
 
 tl_status mt_fail(mt_result *r, tl_status status, const char *fmt, ...)
@@ -102,8 +118,8 @@ tl_status mt_new_storage(mt_result *r, const mt_layout *out, int64_t read_bytes,
 
 tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype dtype)
 {
-    int64_t bytes = mt_dtype_size(dtype);
-    char buf[160];
+    int64_t nbytes;
+    char buf[200];
     if (ndim < 0 || ndim > TL_MAX_DIMS)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "a tensor has 0 to %d dims, not %d", TL_MAX_DIMS,
                        ndim);
@@ -113,12 +129,9 @@ tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype 
                            "Trying to create tensor with negative dimension %lld: %s",
                            (long long)shape[d], mt_shape_str(buf, sizeof buf, ndim, shape));
     }
-    for (int d = 0; d < ndim; d++) {
-        if (__builtin_mul_overflow(bytes, shape[d], &bytes))
-            return mt_fail(r, TL_ERR_OUT_OF_MEMORY,
-                           "shape %s of %s needs more than 2^63 bytes",
-                           mt_shape_str(buf, sizeof buf, ndim, shape), mt_dtype_name(dtype));
-    }
+    if (!mt_shape_nbytes(ndim, shape, dtype, &nbytes))
+        return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "Storage size calculation overflowed with "
+                       "sizes=%s", mt_shape_str(buf, sizeof buf, ndim, shape));
     return TL_OK;
 }
 

@@ -9,7 +9,7 @@
  * One plan for the CPU kernels (kernel_compute.c) and for the CUDA
  * kernels' host-side decisions (cuda/src/cuda_plan.c).
  */
-#include "meta.h"
+#include "meta_impl.h"
 
 #include <string.h>
 
@@ -40,7 +40,7 @@ static void plan_sort(mt_plan *p)
 static bool mergeable(const mt_plan *p, int outer, int inner)
 {
     for (int o = 0; o < p->n_ops; o++)
-        if (p->st[o][outer] != p->st[o][inner] * p->shape[inner])
+        if (p->st[o][outer] != mt_mul_wrap(p->st[o][inner], p->shape[inner]))
             return false;
     return true;
 }

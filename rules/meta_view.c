@@ -102,7 +102,25 @@ static void clamp_slice(int64_t size, int64_t *start, int64_t *end)
     *end = e;
 }
 
-/* t[..., start:end:step, ...]: offset += start*stride, size = ceil(len/step), stride *= step. */
+/* Storage offset + start x stride, the offset of a slice, narrow or select.
+ * start <= size, so only start == size, or a tensor with no elements (whose
+ * strides and offset a valid layout does not bound), can overflow. */
+static bool offset_at(mt_result *r, mt_layout *l, int64_t dim, int64_t start)
+{
+    int64_t step;
+    if (!__builtin_mul_overflow(start, l->strides[dim], &step) &&
+        !__builtin_add_overflow(l->offset, step, &l->offset))
+        return true;
+    mt_fail(r, TL_ERR_OUT_OF_MEMORY, "storage offset %lld + %lld x stride %lld does not fit in "
+            "64 bits", (long long)l->offset, (long long)start, (long long)l->strides[dim]);
+    return false;
+}
+
+/* t[..., start:end:step, ...]: offset += start*stride, size = ceil(len/step),
+ * stride *= step.  The size is Python's (PyTorch 1.13 computes len + step - 1,
+ * which wraps for a step near 2^63 and gives 0 for what is one element); the
+ * stride product overflows only when the size is at most 1, and then wraps
+ * as PyTorch's does. */
 tl_status mt_slice(const mt_call *c, mt_result *r)
 {
     mt_layout out = copy_in(c);
@@ -114,9 +132,10 @@ tl_status mt_slice(const mt_call *c, mt_result *r)
     if (step <= 0)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "slice step must be positive");
     clamp_slice(out.shape[dim], &start, &end);
-    out.offset += start * out.strides[dim];
-    out.shape[dim] = (end - start + step - 1) / step;
-    out.strides[dim] *= step;
+    if (!offset_at(r, &out, dim, start))
+        return r->status;
+    out.shape[dim] = end == start ? 0 : (end - start - 1) / step + 1;
+    out.strides[dim] = mt_mul_wrap(out.strides[dim], step);
     return mt_view_of(c, r, &out, 0, "slice: offset and stride");
 }
 
@@ -142,7 +161,8 @@ tl_status mt_narrow(const mt_call *c, mt_result *r)
     if (start > size - length)
         return mt_fail(r, TL_ERR_BAD_DIM, "start (%lld) + length (%lld) exceeds dimension size "
                        "(%lld).", (long long)start, (long long)length, (long long)size);
-    out.offset += start * out.strides[dim];
+    if (!offset_at(r, &out, dim, start))
+        return r->status;
     out.shape[dim] = length;
     return mt_view_of(c, r, &out, 0, "narrow: offset and size");
 }
@@ -174,7 +194,8 @@ tl_status mt_select(const mt_call *c, mt_result *r)
                        (long long)dim);
     if (index < 0)
         index += size;
-    out.offset += index * out.strides[dim];
+    if (!offset_at(r, &out, dim, index)) /* an empty tensor's strides are unbounded */
+        return r->status;
     remove_dim(&out, (int)dim);
     return mt_view_of(c, r, &out, 0, "select: offset, dim removed");
 }
@@ -194,7 +215,7 @@ tl_status mt_unsqueeze(const mt_call *c, mt_result *r)
         out.strides[d] = out.strides[d - 1];
     }
     out.shape[dim] = 1;
-    out.strides[dim] = dim >= out.ndim ? 1 : out.shape[dim + 1] * out.strides[dim + 1];
+    out.strides[dim] = dim >= out.ndim ? 1 : mt_mul_wrap(out.shape[dim + 1], out.strides[dim + 1]);
     out.ndim++;
     return mt_view_of(c, r, &out, 0, "unsqueeze: size-1 dim added");
 }
@@ -237,7 +258,7 @@ tl_status mt_expand(const mt_call *c, mt_result *r)
         int dim = in->ndim - s->n + i;
         int64_t size = dim >= 0 ? in->shape[dim] : 1;
         int64_t stride = dim >= 0 ? in->strides[dim]
-                       : (i + 1 < s->n ? out.shape[i + 1] * out.strides[i + 1] : 0);
+                       : (i + 1 < s->n ? mt_mul_wrap(out.shape[i + 1], out.strides[i + 1]) : 0);
         int64_t target = s->v[i];
         if (target == -1) {
             if (dim < 0)
@@ -258,24 +279,6 @@ tl_status mt_expand(const mt_call *c, mt_result *r)
     return mt_view_of(c, r, &out, 0, "expand: stride 0 on broadcast dims");
 }
 
-/* computeStorageNbytes: bytes a strided layout reaches from the storage start. */
-static int64_t reach_bytes(const mt_layout *l)
-{
-    int64_t size = 1, step;
-    for (int d = 0; d < l->ndim; d++)
-        if (l->shape[d] == 0)
-            return 0;
-    for (int d = 0; d < l->ndim; d++) {
-        if (__builtin_mul_overflow(l->strides[d], l->shape[d] - 1, &step) ||
-            __builtin_add_overflow(size, step, &size))
-            return INT64_MAX;
-    }
-    if (__builtin_add_overflow(size, l->offset, &size) ||
-        __builtin_mul_overflow(size, (int64_t)mt_dtype_size(l->dtype), &size))
-        return INT64_MAX;
-    return size;
-}
-
 /* t.as_strided(shape, strides, offset): any layout that stays inside the storage. */
 tl_status mt_as_strided(const mt_call *c, mt_result *r)
 {
@@ -283,8 +286,13 @@ tl_status mt_as_strided(const mt_call *c, mt_result *r)
     char a[160], b[160];
     if (c->s[0].n != c->s[1].n)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "mismatch in length of strides and shape");
-    if (mt_check_shape(r, c->s[0].n, c->s[0].v, out.dtype) != TL_OK)
-        return r->status;
+    if (c->s[0].n < 0 || c->s[0].n > TL_MAX_DIMS)
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "a tensor has 0 to %d dims, not %d", TL_MAX_DIMS,
+                       c->s[0].n);
+    for (int d = 0; d < c->s[0].n; d++)
+        if (c->s[0].v[d] < 0)
+            return mt_fail(r, TL_ERR_BAD_ARGUMENT, "as_strided: negative size %lld",
+                           (long long)c->s[0].v[d]);
     for (int d = 0; d < c->s[1].n; d++)
         if (c->s[1].v[d] < 0)
             return mt_fail(r, TL_ERR_BAD_ARGUMENT, "as_strided: Negative strides are not "
@@ -299,7 +307,9 @@ tl_status mt_as_strided(const mt_call *c, mt_result *r)
         out.strides[d] = c->s[1].v[d];
     }
     out.offset = c->i[0];
-    int64_t need = reach_bytes(&out);
+    int64_t need;
+    if (mt_check_layout(r, &out, false) != TL_OK || !mt_layout_reach(&out, &need))
+        return r->status;
     if (need > out.storage_nbytes)
         return mt_fail(r, TL_ERR_INVALID_VIEW, "setStorage: sizes %s, strides %s, storage offset "
                        "%lld, and itemsize %d requiring a storage size of %lld are out of bounds "

@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build gcc g++ make pkg-config
-  libclang-14-dev clang-14
+  libclang-14-dev clang-14 libclang-rt-14-dev
   libjansson-dev libcmocka-dev libopenblas-dev
   libgraphviz-dev graphviz
   python3 python3-jsonschema

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "an_report.h"
+#include "cli.h"
 #include "fe_compdb.h"
 #include "frontend.h"
 
@@ -60,10 +61,12 @@ static char *ck_clang_errors(const ir_unit *u)
     FILE *f = open_memstream(&text, &len);
     if (!f)
         abort();
-    for (int k = 0; k < u->n_diags; k++)
-        if (u->diags[k].severity >= IR_SEV_ERROR)
-            ir_diag_print(f, &u->diags[k]);
+    int n = cli_print_clang_diags(f, u, IR_SEV_WARNING);
     fclose(f);
+    if (n == 0) {
+        free(text);
+        return NULL;
+    }
     return text;
 }
 
@@ -170,9 +173,9 @@ static void ck_job_analyse(ck_pool *p, ck_job *j)
         j->failure = ck_fmt("%s: %s", j->path, fe_status_name(st));
         return;
     }
+    j->clang_errors = ck_clang_errors(u); /* clang's warnings too, as clang-tidy shows them */
     if (u->n_errors > 0) {
         j->failed = true;
-        j->clang_errors = ck_clang_errors(u);
         j->failure = ck_fmt("%s does not compile (%d error%s); not analysed", j->path,
                             u->n_errors, u->n_errors == 1 ? "" : "s");
         ir_unit_free(u);

@@ -89,6 +89,22 @@ int cli_options_end(int argc, char **argv)
     return argc;
 }
 
+int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min)
+{
+    bool shown = false; /* the last warning or error was printed: so are its notes */
+    int n = 0;
+    for (int k = 0; k < u->n_diags; k++) {
+        const ir_diag *d = &u->diags[k];
+        if (d->severity == IR_SEV_NOTE ? shown : d->severity >= min) {
+            ir_diag_print(out, d);
+            n += d->severity != IR_SEV_NOTE;
+        }
+        if (d->severity != IR_SEV_NOTE)
+            shown = d->severity >= min;
+    }
+    return n;
+}
+
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out)
 {
     fe_set_disable_free(cli_fast_exit());
@@ -97,11 +113,9 @@ int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_uni
         fprintf(stderr, "tensorlint: error: %s: %s\n", path, fe_status_name(st));
         return 2;
     }
+    cli_print_clang_diags(stderr, *out, IR_SEV_WARNING); /* as clang-tidy shows them */
     if ((*out)->n_errors == 0)
         return 0;
-    for (int k = 0; k < (*out)->n_diags; k++)
-        if ((*out)->diags[k].severity >= IR_SEV_ERROR)
-            ir_diag_print(stderr, &(*out)->diags[k]);
     fprintf(stderr, "tensorlint: %s does not compile (%d error%s); not analysed\n", path,
             (*out)->n_errors, (*out)->n_errors == 1 ? "" : "s");
     ir_unit_free(*out);

@@ -28,7 +28,12 @@ int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input
  * compiler arguments are never taken for the command's options. */
 int cli_options_end(int argc, char **argv);
 
-/* Parse path; prints why it failed and clang's errors.  0, or 2 (the exit code). */
+/* clang's diagnostics of u at or above min, each with its notes, in
+ * clang's format ("f.c:3:5: warning: ... [-Wflag]"); returns how many. */
+int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min);
+
+/* Parse path; prints clang's warnings and errors (-W flags in args apply),
+ * and why it failed.  0, or 2 (the exit code). */
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out);
 
 /* Parse file and analyse it (with the checks unless no_checks), for a
@@ -50,6 +55,31 @@ int cli_finish(int rc);
  * would otherwise end in silence and exit status 0.  name is the file, or
  * NULL for standard output.  Returns 0, or 2 after saying why. */
 int cli_output_done(FILE *out, const char *cmd, const char *name);
+
+/* The output of a command that takes -o FILE (cli_out.c): written to a
+ * temporary file beside FILE and renamed over it only when complete, so an
+ * error found late or a failed write leaves FILE as it was. */
+typedef struct cli_out {
+    FILE *file;        /* where the command writes */
+    const char *cmd;   /* "report", for messages */
+    const char *path;  /* FILE as given, or NULL for the default stream */
+    char *tmp;         /* the temporary file, or NULL when writing in place */
+    char *target;      /* path with links resolved, or NULL */
+} cli_out;
+
+/* Opens the output: dflt (stdout, stderr) when path is NULL, else a
+ * temporary file beside path, or path itself when it exists and is not a
+ * regular file.  NULL after saying why. */
+FILE *cli_out_open(cli_out *o, const char *cmd, const char *path, FILE *dflt);
+/* Flushes, closes and renames onto path: 0, or 2 after saying why (the
+ * temporary file removed, path untouched). */
+int cli_out_commit(cli_out *o);
+/* Drops what was written; path is untouched. */
+void cli_out_discard(cli_out *o);
+/* The end of a command: commit when rc < 2, else discard; the exit code. */
+int cli_out_finish(cli_out *o, int rc);
+/* Writes data (a rendered diagram) to path or stdout through cli_out: 0 or 2. */
+int cli_write_data(const char *cmd, const char *path, const char *data, size_t len);
 
 /* A non-negative count: "1000", "1e6" is not accepted.  Prints an error when false. */
 bool cli_parse_count(const char *s, int64_t *out);

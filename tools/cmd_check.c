@@ -410,11 +410,10 @@ static int exit_status(const ck_job *jobs, int n)
 static int write_output(const check_opts *o, const ck_job *jobs, int n)
 {
     bool sarif = strcmp(o->format, "text") != 0; /* sarif or codequality: JSON on stdout */
-    FILE *out = o->output ? fopen(o->output, "w") : sarif ? stdout : stderr;
-    if (!out) {
-        fprintf(stderr, "tensorlint check: cannot write %s\n", o->output);
+    cli_out co;
+    FILE *out = cli_out_open(&co, "check", o->output, sarif ? stdout : stderr);
+    if (!out)
         return 2;
-    }
     if (sarif) {
         for (int k = 0; k < n; k++) /* failures still say why on stderr */
             if (jobs[k].failed) {
@@ -426,9 +425,8 @@ static int write_output(const check_opts *o, const ck_job *jobs, int n)
     } else {
         print_text(out, o, jobs, n);
     }
-    if (cli_output_done(out, "check", o->output) != 0)
-        return 2;
-    return exit_status(jobs, n);
+    /* complete even when a file failed: its failure is part of the output */
+    return cli_out_commit(&co) != 0 ? 2 : exit_status(jobs, n);
 }
 
 /* ---- the command ---- */

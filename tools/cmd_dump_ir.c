@@ -85,15 +85,12 @@ int cmd_dump_ir(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    FILE *out = output ? fopen(output, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "tensorlint dump-ir: cannot write %s\n", output);
+    cli_out co;
+    FILE *out = cli_out_open(&co, "dump-ir", output, stdout);
+    if (!out)
         return 2;
-    }
     for (int i = 0; i < in.n_files; i++)
         if (dump_ir_file(out, in.files[i], &in) != 0)
             rc = 2;
-    if (cli_output_done(out, "dump-ir", output) != 0)
-        return 2;
-    return rc < 0 ? 0 : rc;
+    return cli_out_finish(&co, rc < 0 ? 0 : rc);
 }

@@ -146,14 +146,12 @@ static int draw(const graph_opts *o, const an_report *r, const char *file)
     }
     st = dg_graph_render(ctx, r, dg_pick_function(r, o->function), &o->graph, o->fmt, &data,
                          &len);
-    int rc = an_report_has_errors(r) ? 1 : 0, err = 0;
+    int rc = an_report_has_errors(r) ? 1 : 0;
     if (st != DG_OK) {
         fprintf(stderr, "tensorlint graph: Graphviz could not draw the graph:\n%s",
                 dg_ctx_error(ctx));
         rc = 2;
-    } else if ((err = dg_output_write(o->output, data, len)) != 0) {
-        fprintf(stderr, "tensorlint graph: cannot write %s: %s\n",
-                o->output ? o->output : "to stdout", strerror(err));
+    } else if (cli_write_data("graph", o->output, data, len) != 0) {
         rc = 2;
     } else if (dg_ctx_error(ctx)[0]) {
         fprintf(stderr, "tensorlint graph: Graphviz said:\n%s", dg_ctx_error(ctx));

@@ -134,18 +134,15 @@ static int split_args(int argc, char **argv, life_opts *o, const char **file, in
 
 static int draw_text(const life_opts *o, const an_report *r, const an_func_report *f)
 {
-    FILE *out = o->output ? fopen(o->output, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "tensorlint lifetimes: cannot write %s: %s\n", o->output, strerror(errno));
+    cli_out co;
+    FILE *out = cli_out_open(&co, "lifetimes", o->output, stdout);
+    if (!out)
         return 2;
-    }
     dg_life_options life = o->life;
     if (!o->width_set)
         life.width = dg_terminal_width(out);
     dg_lifetimes_text(out, r, f, &life);
-    if (cli_output_done(out, "lifetimes", o->output) != 0)
-        return 2;
-    return an_report_has_errors(r) ? 1 : 0;
+    return cli_out_finish(&co, an_report_has_errors(r) ? 1 : 0);
 }
 
 static int draw_graph(const life_opts *o, const an_report *r, const an_func_report *f)
@@ -153,7 +150,7 @@ static int draw_graph(const life_opts *o, const an_report *r, const an_func_repo
     dg_ctx *ctx = dg_ctx_new();
     char *data = NULL;
     size_t len = 0;
-    int rc = an_report_has_errors(r) ? 1 : 0, err;
+    int rc = an_report_has_errors(r) ? 1 : 0;
     if (!ctx) {
         fprintf(stderr, "tensorlint lifetimes: out of memory\n");
         return 2;
@@ -162,9 +159,7 @@ static int draw_graph(const life_opts *o, const an_report *r, const an_func_repo
         fprintf(stderr, "tensorlint lifetimes: Graphviz could not draw the chart:\n%s",
                 dg_ctx_error(ctx));
         rc = 2;
-    } else if ((err = dg_output_write(o->output, data, len)) != 0) {
-        fprintf(stderr, "tensorlint lifetimes: cannot write %s: %s\n",
-                o->output ? o->output : "to stdout", strerror(err));
+    } else if (cli_write_data("lifetimes", o->output, data, len) != 0) {
         rc = 2;
     } else if (dg_ctx_error(ctx)[0]) {
         fprintf(stderr, "tensorlint lifetimes: Graphviz said:\n%s", dg_ctx_error(ctx));

@@ -121,18 +121,15 @@ static void write_lifetimes(FILE *out, const report_opts *o, const an_report *r)
 
 static int write_report(const report_opts *o, const an_report *r)
 {
-    FILE *out = o->output ? fopen(o->output, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "tensorlint report: cannot write %s\n", o->output);
-        return 2;
-    }
+    cli_out co;
     if (o->function && !an_report_func(r, o->function)) {
         fprintf(stderr, "tensorlint report: no function '%s' with tensor code in %s\n",
                 o->function, r->unit->path);
-        if (out != stdout)
-            fclose(out);
         return 2;
     }
+    FILE *out = cli_out_open(&co, "report", o->output, stdout);
+    if (!out)
+        return 2;
     if (strcmp(o->format, "json") == 0) {
         an_report_write_json(out, r);
     } else if (strcmp(o->format, "markdown") == 0) {
@@ -146,9 +143,7 @@ static int write_report(const report_opts *o, const an_report *r)
         if (o->lifetimes)
             write_lifetimes(out, o, r);
     }
-    if (cli_output_done(out, "report", o->output) != 0)
-        return 2;
-    return an_report_has_errors(r) ? 1 : 0;
+    return cli_out_finish(&co, an_report_has_errors(r) ? 1 : 0);
 }
 
 int cmd_report(int argc, char **argv)

@@ -79,7 +79,15 @@ static int parse(int argc, char **argv, verify_opts *o, int *first)
         case 'c': o->cc = optarg; break;
         case 'f': o->function = optarg; break;
         case 'k': o->keep = true; break;
-        case 't': if (!cli_parse_count(optarg, &o->timeout) || o->timeout == 0) return 2; break;
+        case 't':
+            if (!cli_parse_count(optarg, &o->timeout))
+                return 2;
+            if (o->timeout == 0) {
+                fputs("tensorlint verify: --timeout=0: the program needs at least 1 second\n",
+                      stderr);
+                return 2;
+            }
+            break;
         case 'p': if (!cli_parse_count(optarg, &o->perturb_line)) return 2; break;
         case 'a':
             if (o->n_run_args == MAX_RUN_ARGS) {
@@ -151,7 +159,7 @@ static int run_program(char *const *argv, const char *out, const char *err, cons
             return status;
         if (r < 0 && errno != EINTR)
             return -1;
-        if (waited >= timeout * 1000) {
+        if (waited / 1000 >= timeout) { /* waited: ms; timeout: s, any size */
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
@@ -216,7 +224,8 @@ static int compile(const verify_opts *o, const char *file, const cli_input *in, 
 
 /* 0: the program ran to its end (status in *failed: it exited non-zero);
  * 2: it could not run, crashed or timed out. */
-static int execute(const verify_opts *o, build *b, bool *failed, double *seconds)
+static int execute(const verify_opts *o, const char *file, build *b, bool *failed,
+                   double *seconds)
 {
     const char *argv[MAX_RUN_ARGS + 2];
     struct timespec t0, t1;
@@ -229,12 +238,12 @@ static int execute(const verify_opts *o, build *b, bool *failed, double *seconds
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (st == -1) {
-        fprintf(stderr, "tensorlint verify: the program did not finish within %lld s "
-                "(--timeout)\n", (long long)o->timeout);
+        fprintf(stderr, "tensorlint verify: %s: the program did not finish within %lld s "
+                "(--timeout)\n", file, (long long)o->timeout);
         return 2;
     }
     if (WIFSIGNALED(st)) {
-        fprintf(stderr, "tensorlint verify: the program crashed: %s (signal %d)\n",
+        fprintf(stderr, "tensorlint verify: %s: the program crashed: %s (signal %d)\n", file,
                 strsignal(WTERMSIG(st)), WTERMSIG(st));
         show_tail(b->err, "its stderr");
         return 2;
@@ -322,7 +331,7 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
         snprintf(b.err, sizeof b.err, "%s/stderr", b.dir);
         rc = compile(o, file, in, &b);
         if (rc == 0)
-            rc = execute(o, &b, &failed, &seconds);
+            rc = execute(o, file, &b, &failed, &seconds);
         if (rc == 0)
             rc = compare(o, r, &b, failed);
         cleanup(o, &b);

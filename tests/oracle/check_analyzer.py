@@ -30,6 +30,7 @@ CHECK_OF_STATUS = {
     "shape-mismatch": "shape-mismatch", "dtype-mismatch": "dtype-mismatch",
     "overlapping-write": "overlapping-write", "bad-argument": "invalid-argument",
     "device": "device-mismatch",
+    "out-of-memory": "byte-overflow",
 }
 DEVICES = {"cpu": "TL_CPU", "cuda": "TL_CUDA"}
 FORMATS = {"contiguous": "TL_CONTIGUOUS", "channels_last": "TL_CHANNELS_LAST"}

@@ -70,6 +70,9 @@ def main():
         if not name.endswith(".json"):
             continue
         cases = [c for c in json.load(open(os.path.join(fixtures, name)))["cases"] if runnable(c)]
+        if not cases:  # overflow.json: shapes only torch's meta device can hold
+            print(f"{name}: no runnable case")
+            continue
         src = os.path.join(work, name.replace(".json", "_run.c"))
         with open(src, "w") as f:
             f.write(program(cases))

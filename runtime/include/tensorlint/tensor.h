@@ -59,8 +59,10 @@ typedef struct tl_list {
 #define TL__NARG(...) TL__NARG_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define TL__NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
 
-/* TL_SHAPE(16, 1024, 4096): a tl_ints of 1 to 8 integer expressions. */
-#define TL_SHAPE(...) ((tl_ints){TL__NARG(__VA_ARGS__), {__VA_ARGS__}})
+/* TL_SHAPE(16, 1024, 4096): a tl_ints of 1 to 8 integer expressions.
+ * TL_SHAPE() does not compile ("expected expression"): a 0-dim shape is
+ * TL_SHAPE0.  (The "0 ? 0 :" is what rejects it; it leaves a value as it is.) */
+#define TL_SHAPE(...) ((tl_ints){TL__NARG(__VA_ARGS__), {0 ? 0 : __VA_ARGS__}})
 /* TL_DIMS(0, 2, 1): the same builder, for dimension lists and indices. */
 #define TL_DIMS(...) TL_SHAPE(__VA_ARGS__)
 /* The empty tl_ints: the shape of a 0-dim tensor. */

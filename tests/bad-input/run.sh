@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# The bad-input catalogue (README.md): every input gets its exit code and
+# its message, never a crash, a hang or a wrong number.  First the files of
+# cases/ (each names its command, exit code and messages in its first
+# lines), then what only a command line can say: missing and unreadable
+# files, unknown options and commands, output files (written whole or not
+# at all), a full disk.  ctest runs it on the sanitizer build.
+#   tests/bad-input/run.sh TENSORLINT
+set -uo pipefail
+tool=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
+
+# shellcheck source=../lib/expect.sh
+source "$here/../lib/expect.sh"
+
+# A case file: "// bad-input: ARGS" ({} is the file), then "// exit: N"
+# and one "// message: ERE" per message that must appear; a file may hold
+# several runs, each starting at its own "// bad-input:" line.
+run_one() { # NAME FILE ARGS RC PATTERN...
+  local name=$1 file=$2 args=$3 rc=$4
+  shift 4
+  local -a argv
+  read -r -a argv <<<"${args//\{\}/$file}"
+  if [ -z "$rc" ] || [ $# -eq 0 ]; then
+    fail=$((fail + 1))
+    echo "FAIL $name: '// bad-input: $args' has no '// exit:' or no '// message:' line"
+    return
+  fi
+  for pattern in "$@"; do
+    expect "$name: $args" "$rc" "$pattern" -- "$tool" "${argv[@]}"
+  done
+}
+run_case() {
+  local file=$1 name args="" rc="" line
+  local -a patterns=()
+  name=$(basename "$file" .c)
+  while IFS= read -r line; do
+    case $line in
+      "// bad-input: "*)
+        [ -n "$args" ] && run_one "$name" "$file" "$args" "$rc" "${patterns[@]}"
+        args=${line#// bad-input: } rc="" patterns=() ;;
+      "// exit: "*) rc=${line#// exit: } ;;
+      "// message: "*) patterns+=("${line#// message: }") ;;
+    esac
+  done < <(grep -a '^// \(bad-input\|exit\|message\): ' "$file")
+  if [ -z "$args" ]; then
+    fail=$((fail + 1))
+    echo "FAIL $name: no '// bad-input:' line"
+    return
+  fi
+  run_one "$name" "$file" "$args" "$rc" "${patterns[@]}"
+}
+
+for f in "$here"/cases/*.c; do
+  run_case "$f"
+done
+
+python3 - "$work/deep.c" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("#include <tensorlint/tensor.h>\nint main(int argc, char **argv)\n{\n")
+    f.write("    tl_tensor *x = tl_zeros(TL_SHAPE(4), TL_F32, TL_CPU);\n")
+    f.write("".join("if (argc > %d) {\n" % i for i in range(200)))
+    f.write("tl_tensor *y = tl_clone(x);\ntl_release(y);\n" + "}\n" * 200 + "return 0;\n}\n")
+PY
+printf '#include <tensorlint/tensor.h>\nint main(void) { return 0; }\n' >"$work/empty.c"
+expect missing-file 2 "no such file" -- "$tool" report "$work/none.c"
+expect directory 2 "is a directory, not a C file" -- "$tool" report "$work"
+expect unknown-option 2 "unrecognized option" -- "$tool" report --bogus "$work/empty.c"
+expect option-after-file 2 "unrecognized option" -- "$tool" report "$work/empty.c" --bogus
+expect unknown-command 2 "unknown command" -- "$tool" frobnicate
+expect no-command 2 "usage" -- "$tool"
+expect unknown-format 2 "unknown format" -- "$tool" report --format=xml "$work/empty.c"
+expect bad-count 2 "not a non-negative whole number" -- "$tool" report --max-calls=-3 "$work/empty.c"
+expect two-files 2 "expected one FILE" -- "$tool" report "$work/empty.c" "$work/empty.c"
+expect deep-nesting 0 "peak: 32 B" -- "$tool" report "$work/deep.c"
+expect unwritable-output 2 "cannot write" -- "$tool" report -o /nonexistent/dir/out.txt "$work/empty.c"
+# a full disk is an error, not silence (stdout on /dev/full)
+full=(bash -c '"$@" >/dev/full' full)
+expect full-disk-text 2 "report: cannot write to stdout: No space left" -- "${full[@]}" "$tool" report "$work/deep.c"
+expect full-disk-json 2 "report: cannot write to stdout" -- "${full[@]}" "$tool" report --format=json "$work/deep.c"
+expect full-disk-file 2 "report: cannot write /dev/full" -- "$tool" report -o /dev/full "$work/deep.c"
+expect full-disk-sarif 2 "check: cannot write to stdout" -- "${full[@]}" "$tool" check --format=sarif "$work/deep.c"
+expect full-disk-ir 2 "dump-ir: cannot write to stdout" -- "${full[@]}" "$tool" dump-ir "$work/deep.c"
+expect unknown-function 2 "no function 'nope'" -- "$tool" report --function=nope "$here/cases/overflow_zeros.c"
+
+# -o FILE is written whole or not at all: a late usage error, a failed
+# parse or a failed write leaves an existing FILE as it was, and no
+# temporary file behind.
+# expect_file NAME FILE ERE: FILE's contents match
+expect_file() {
+  if grep -qE -- "$3" "$2" 2>/dev/null; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $1: $2 does not match /$3/:"
+    head -5 "$2" 2>&1
+  fi
+}
+no_temp_left() {
+  if compgen -G "$work/out/*.tmp-*" >/dev/null; then
+    fail=$((fail + 1))
+    echo "FAIL $1: temporary files left: $(ls "$work/out")"
+  else
+    pass=$((pass + 1))
+  fi
+}
+mkdir -p "$work/out"
+out=$work/out/report.txt
+cases=$here/cases
+for cmd in "report --function=nope" "report --format=json --function=nope" "check --checks=bogus-[" \
+           "graph --format=dot --function=nope" "lifetimes --format=dot --function=nope"; do
+  echo precious >"$out"
+  read -r -a argv <<<"$cmd"
+  expect "late-usage-error/$cmd" 2 "nope|bogus|no function" -- "$tool" "${argv[@]}" -o "$out" "$cases/use_after_release.c"
+  expect_file "late-usage-error/$cmd/kept" "$out" "^precious$"
+done
+for cmd in report dump-ir "graph --format=dot" "lifetimes --format=dot"; do
+  echo precious >"$out"
+  read -r -a argv <<<"$cmd"
+  expect "parse-error/$cmd" 2 "error: expected ';'" -- "$tool" "${argv[@]}" -o "$out" "$cases/syntax.c"
+  expect_file "parse-error/$cmd/kept" "$out" "^precious$"
+done
+# check's output is its diagnostics: a file that fails to parse is one of them
+expect parse-error/check 2 "^$" -- "$tool" check -o "$out" "$cases/syntax.c"
+expect_file parse-error/check/written "$out" "error: expected ';'"
+no_temp_left after-errors
+echo precious >"$out"
+expect output-replaced 1 "^$" -- "$tool" report -o "$out" "$cases/use_after_release.c"
+expect_file output-replaced/contents "$out" "^function main"
+expect output-json 1 "^$" -- "$tool" report --format=json -o "$work/out/r.json" "$cases/use_after_release.c"
+expect_file output-json/contents "$work/out/r.json" '"check":"use-after-release"'
+expect dump-ir-output 0 "^$" -- "$tool" dump-ir -o "$work/out/ir.txt" "$work/deep.c"
+expect_file dump-ir-output/contents "$work/out/ir.txt" "main"
+expect check-sarif-output 1 "^$" -- "$tool" check --format=sarif -o "$work/out/c.sarif" "$cases/use_after_release.c"
+expect_file check-sarif-output/contents "$work/out/c.sarif" '"version"'
+expect graph-output 0 "" -- "$tool" graph -o "$work/out/g.dot" "$work/deep.c"
+expect_file graph-output/contents "$work/out/g.dot" "^digraph"
+(umask 022 && "$tool" report -o "$work/out/mode.txt" "$work/deep.c" >/dev/null 2>&1)
+expect output-mode 0 "^-rw-r--r--" -- ls -l "$work/out/mode.txt"
+ln -s report.txt "$work/out/link.txt"
+expect output-through-link 1 "" -- "$tool" report -o "$work/out/link.txt" "$cases/use_after_release.c"
+expect output-link-kept 0 "link.txt -> report.txt" -- ls -l "$work/out/link.txt"
+expect_file output-link-target "$out" "^function main"
+# a write that fails half way (a file size limit: EFBIG) leaves the old file
+echo precious >"$out"
+expect half-written 2 "report: cannot write .*report.txt: File too large" -- \
+  bash -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' limit "$tool" report --format=json -o "$out" "$work/deep.c"
+expect_file half-written/kept "$out" "^precious$"
+no_temp_left after-success
+expect output-is-directory 2 "cannot write .*: Is a directory" -- "$tool" report -o "$work/out" "$work/empty.c"
+
+# an unknown compiler flag in compile_commands.json is an error, as in clang
+mkdir -p "$work/cdb"
+cp "$work/empty.c" "$work/cdb/prog.c"
+printf '[{"directory": "%s", "file": "prog.c", "arguments": ["cc", "-fbogus-flag", "-c", "prog.c"]}]\n' \
+  "$work/cdb" >"$work/cdb/compile_commands.json"
+expect compdb-unknown-flag 2 "error: unknown argument: '-fbogus-flag'" -- "$tool" check -p "$work/cdb"
+
+# files that exist but cannot be read say why
+ln -s loop-b.c "$work/loop-a.c"
+ln -s loop-a.c "$work/loop-b.c"
+expect link-loop 2 "loop-a.c: cannot be read \(a loop of symbolic links" -- "$tool" report "$work/loop-a.c"
+if [ "$(id -u)" -ne 0 ]; then # root reads every file
+  cp "$work/empty.c" "$work/secret.c"
+  chmod 000 "$work/secret.c"
+  expect no-permission 2 "secret.c: cannot be read: permission denied" -- "$tool" report "$work/secret.c"
+fi
+# a file name that is not UTF-8 is still named in the JSON report
+bad=$(printf '%s/bad\377name.c' "$work")
+cp "$cases/use_after_release.c" "$bad"
+expect json-non-utf8-name 1 '"file":"[^"]*bad.name.c","line"' -- "$tool" report --format=json "$bad"
+# verify: its limits and the program's failures name the file
+expect verify-timeout-0 2 "verify: --timeout=0: the program needs at least 1 second" -- "$tool" verify --timeout=0 "$work/empty.c"
+expect verify-timeout-huge 0 "0 disagreements" -- "$tool" verify --timeout=9223372036854775807 "$cases/extreme_slice.c"
+cat >"$work/aborts.c" <<'C'
+#include <stdlib.h>
+#include <tensorlint/tensor.h>
+int main(void) { abort(); }
+C
+expect verify-crash-names-file 2 "verify: .*aborts.c: the program crashed: Aborted" -- "$tool" verify "$work/aborts.c"
+cat >"$work/spins.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void) { for (volatile int i = 0;; i = 0) {} }
+C
+expect verify-timeout-names-file 2 "verify: .*spins.c: the program did not finish within 1 s" -- "$tool" verify --timeout=1 "$work/spins.c"
+
+expect help 0 "usage: tensorlint report" -- "$tool" report --help
+# the phase times bench/checks.sh reads
+expect time-report 0 "time: parse [0-9.]+ ms, lower [0-9.]+ ms, analyse [0-9.]+ ms, checks [0-9.]+ ms, write [0-9.]+ ms" -- "$tool" report --time-report "$work/deep.c"
+
+expect_summary bad-input
