@@ -109,6 +109,9 @@ static void check_result(const mt_call *c, const mt_result *res)
         check(reach <= c->in[res->view_of]->storage_nbytes, "a view past its storage", c, res);
         check(res->out.storage_nbytes == c->in[res->view_of]->storage_nbytes,
               "a view with other storage bytes", c, res);
+    } else if (res->kind == MT_KIND_NEW && res->external) { /* from_blob: the caller's memory */
+        check(res->alloc_nbytes == 0 && reach <= res->out.storage_nbytes,
+              "an external storage that allocates, or is read past its end", c, res);
     } else if (res->kind == MT_KIND_NEW) {
         check(res->out.offset == 0 && res->alloc_nbytes == mt_nbytes(&res->out) &&
               reach <= res->alloc_nbytes && res->out.storage_nbytes == res->alloc_nbytes,
