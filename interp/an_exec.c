@@ -192,7 +192,8 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
         cx->cuda = ca_clone(sn->cuda);
         if (!cx->cuda)
             abort();
-        memset(cx->cuda_block, 0, sizeof(int64_t) * (size_t)cx->cap_cuda_block);
+        if (cx->cap_cuda_block)
+            memset(cx->cuda_block, 0, sizeof(int64_t) * (size_t)cx->cap_cuda_block);
         if (sn->n_cuda_block)
             memcpy(cx->cuda_block, sn->cuda_block, sizeof(int64_t) * (size_t)sn->n_cuda_block);
     }

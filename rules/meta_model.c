@@ -178,8 +178,10 @@ tl_status mt_masked_fill(const mt_call *c, mt_result *r)
         mt_check_shape(r, n, shape, t->dtype) != TL_OK)
         return r->status;
     mt_layout_dense(&out, n, shape, t->dtype, t->device);
-    return mt_new_storage(r, &out, mt_nbytes(t) + mt_nbytes(mask),
-                          "masked_fill allocates (a contiguous copy)");
+    int64_t read = mt_nbytes(t);
+    if (!mt_add_bytes(r, &read, mt_nbytes(mask)))
+        return r->status;
+    return mt_new_storage(r, &out, read, "masked_fill allocates (a contiguous copy)");
 }
 
 /* t.triu(k), t.tril(k): at least 2 dims (the -2 dim must exist); a
@@ -282,7 +284,11 @@ tl_status mt_stack(const mt_call *c, mt_result *r)
     int64_t dim;
     mt_call cc = *c;
     mt_layout un[TL_MAX_LIST];
-    if (stack_check(c, r) != TL_OK || !mt_dim(r, c->i[0], c->in[0]->ndim + 1, &dim))
+    if (stack_check(c, r) != TL_OK)
+        return r->status;
+    if (c->in[0]->ndim >= TL_MAX_DIMS) /* the API's limit, as unsqueeze's */
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "stack: a tensor has at most %d dims", TL_MAX_DIMS);
+    if (!mt_dim(r, c->i[0], c->in[0]->ndim + 1, &dim))
         return r->status;
     int nd = c->in[0]->ndim;
     if (dim == nd) {
