@@ -487,10 +487,13 @@ static void unknown_object_result(an_ctx *cx, int result)
     an_mem_write(cx, &l, &(an_cell){.kind = AN_CELL_UNKNOWN});
 }
 
-static void external_call(an_ctx *cx, const ir_stmt *s)
+/* A call the analysis does not follow: a function not defined in this
+ * file (said once, as external-call), or one it stops at (recursion: the
+ * caller has said why).  What it returns is not known. */
+static void external_call(an_ctx *cx, const ir_stmt *s, bool defined)
 {
     int result = s->user_call.result;
-    for (int k = 0; k < s->user_call.n_args; k++) {
+    for (int k = 0; k < s->user_call.n_args && !defined; k++) {
         if (s->user_call.args[k].kind != IR_VAR_TENSOR)
             continue;
         an_diag_add(cx, AN_NOTE, "external-call", s->loc.line, s->loc.col,
@@ -502,9 +505,10 @@ static void external_call(an_ctx *cx, const ir_stmt *s)
         return;
     if (cx->u->vars[result].kind == IR_VAR_TENSOR) {
         *an_tensor_slot(cx, result) = AN_UNKNOWN;
-        an_diag_add(cx, AN_NOTE, "external-call", s->loc.line, s->loc.col,
-                    "the tensor returned by '%s' is not followed: totals that depend on it are "
-                    "bounds", s->user_call.name);
+        if (!defined)
+            an_diag_add(cx, AN_NOTE, "external-call", s->loc.line, s->loc.col,
+                        "the tensor returned by '%s' is not followed: totals that depend on it "
+                        "are bounds", s->user_call.name);
         an_mark_bound(cx);
     } else if (cx->u->vars[result].kind == IR_VAR_INT) {
         bool *known;
@@ -548,7 +552,7 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
 {
     int callee = s->user_call.callee;
     if (callee < 0) {
-        external_call(cx, s);
+        external_call(cx, s, false);
         return AN_FLOW_NEXT;
     }
     if (on_stack(cx, callee) || cx->depth >= cx->opt.max_depth || cx->depth >= 64) {
@@ -559,7 +563,7 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
                         : "call of '%s' not followed: calls nest deeper than %d; totals are bounds",
                     s->user_call.name, cx->opt.max_depth);
         an_mark_bound(cx);
-        external_call(cx, s);
+        external_call(cx, s, true);
         return AN_FLOW_NEXT;
     }
     an_frame *f = an_frame_new(cx, callee);
