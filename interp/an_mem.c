@@ -523,7 +523,6 @@ void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end)
     int handles[MAX_DROPPED], n = 0;
     if (!f->n_mem)
         return;
-    an_loc all = {.frame = f->serial, .var = -1};
     for (int k = 0; k < cx->mem.n; k++) {
         an_entry *e = &cx->mem.e[k];
         if (e->loc.frame != f->serial)
@@ -533,7 +532,6 @@ void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end)
         e->loc.frame = DEAD;
         cx->mem.n_dead++;
     }
-    (void)all;
     index_rebuild(&cx->mem, cx->mem.index_cap ? cx->mem.index_cap : 64);
     if (!program_end)
         drop_handles(cx, handles, n, cx->u->funcs[f->func]->end.line, cx->u->funcs[f->func]->end.col,
@@ -570,9 +568,8 @@ static bool same_cell(const an_ctx *cx, const an_cell *a, const an_cell *b)
 }
 
 /* What the current arm holds where the other held something else. */
-static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs, const an_mem *other_mem)
+static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs)
 {
-    (void)other_mem;
     if (mine->kind == AN_CELL_TENSOR && mine->handle >= 0) {
         if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
             !an_same_layout_handles(cx, mine->handle, theirs->handle))
@@ -598,7 +595,7 @@ void an_mem_join(an_ctx *cx, const an_mem *other)
         if (!mem_read(other, &e->loc, &theirs))
             theirs = uninit;
         if (!same_cell(cx, &e->cell, &theirs))
-            e->cell = weaker(cx, &e->cell, &theirs, other);
+            e->cell = weaker(cx, &e->cell, &theirs);
     }
     for (int k = 0; k < other->n; k++) {
         const an_entry *o = &other->e[k];
@@ -607,7 +604,7 @@ void an_mem_join(an_ctx *cx, const an_mem *other)
         if (!mem_read(&cx->mem, &o->loc, &mine))
             mine = uninit;
         if (!same_cell(cx, &mine, &o->cell)) {
-            an_cell w = weaker(cx, &mine, &o->cell, other);
+            an_cell w = weaker(cx, &mine, &o->cell);
             mem_put(&cx->mem, &o->loc, &w);
         }
     }
