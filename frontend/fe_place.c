@@ -383,11 +383,18 @@ static void fe_copy(fe_ctx *fx, ir_loc loc, ir_place *dst, ir_place *src)
 }
 
 
-void fe_store_tensor(fe_ctx *fx, ir_loc loc, ir_place *dst, int src)
+/* A STORE into dst of a value of that kind (the caller sets the value). */
+static ir_stmt *fe_store_new(fe_ctx *fx, ir_loc loc, ir_place *dst, ir_var_kind kind)
 {
     ir_stmt *s = ir_stmt_new(fx->u, IR_STORE, loc);
     s->store.dst = dst;
-    s->store.kind = IR_VAR_TENSOR;
+    s->store.kind = kind;
+    return s;
+}
+
+void fe_store_tensor(fe_ctx *fx, ir_loc loc, ir_place *dst, int src)
+{
+    ir_stmt *s = fe_store_new(fx, loc, dst, IR_VAR_TENSOR);
     s->store.src = src;
     if (src >= 0 && fx->u->vars[src].is_temp) {
         /* the call's value is named after the place it lands in */
@@ -401,18 +408,14 @@ void fe_store_tensor(fe_ctx *fx, ir_loc loc, ir_place *dst, int src)
 
 void fe_store_int(fe_ctx *fx, ir_loc loc, ir_place *dst, ir_expr *value)
 {
-    ir_stmt *s = ir_stmt_new(fx->u, IR_STORE, loc);
-    s->store.dst = dst;
-    s->store.kind = IR_VAR_INT;
+    ir_stmt *s = fe_store_new(fx, loc, dst, IR_VAR_INT);
     s->store.value = value;
     fe_push(fx, s);
 }
 
 void fe_store_ptr(fe_ctx *fx, ir_loc loc, ir_place *dst, ir_ptr *ptr)
 {
-    ir_stmt *s = ir_stmt_new(fx->u, IR_STORE, loc);
-    s->store.dst = dst;
-    s->store.kind = IR_VAR_OTHER;
+    ir_stmt *s = fe_store_new(fx, loc, dst, IR_VAR_OTHER);
     s->store.ptr = ptr;
     fe_push(fx, s);
 }
