@@ -1,7 +1,10 @@
 /*
  * cli.c: helpers shared by the subcommands (see cli.h).
  */
+#define _GNU_SOURCE /* asprintf */
 #include "cli.h"
+
+#include <limits.h> /* PATH_MAX */
 
 #include <errno.h>
 #include <stdio.h>
@@ -160,4 +163,20 @@ int cli_done(int rc, ir_unit *u, an_report *r)
     an_report_free(r);
     ir_unit_free(u);
     return rc;
+}
+
+char *cli_doc_url(void)
+{
+    const char *inc = fe_include_dir();
+    char real[PATH_MAX], *url = NULL;
+    static const char *const rel[] = {"/../../docs/checks", "/../share/doc/tensorlint/checks"};
+    for (size_t k = 0; inc && !url && k < sizeof rel / sizeof rel[0]; k++) {
+        char *dir;
+        if (asprintf(&dir, "%s%s", inc, rel[k]) < 0)
+            abort();
+        if (realpath(dir, real) && asprintf(&url, "file://%s/", real) < 0)
+            abort();
+        free(dir);
+    }
+    return url;
 }

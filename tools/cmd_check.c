@@ -357,20 +357,10 @@ static void print_text(FILE *out, const check_opts *o, const ck_job *jobs, int n
         print_baseline_summary(out, o, jobs, n);
 }
 
-/* file://<dir>/ of the docs/checks pages next to the headers the front end uses. */
+/* The installed docs/checks pages, else the repository's relative path. */
 static char *default_doc_url(void)
 {
-    const char *inc = fe_include_dir();
-    char real[PATH_MAX], *url = NULL;
-    static const char *const rel[] = {"/../../docs/checks", "/../share/doc/tensorlint/checks"};
-    for (size_t k = 0; inc && !url && k < sizeof rel / sizeof rel[0]; k++) {
-        char *dir;
-        if (asprintf(&dir, "%s%s", inc, rel[k]) < 0)
-            abort();
-        if (realpath(dir, real) && asprintf(&url, "file://%s/", real) < 0)
-            abort();
-        free(dir);
-    }
+    char *url = cli_doc_url();
     return url ? url : strdup("docs/checks/");
 }
 

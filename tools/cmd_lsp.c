@@ -39,22 +39,6 @@ static const char usage[] =
 
 enum { OPT_CDB = 256, OPT_LOG, OPT_DEBOUNCE, OPT_DOC_URL };
 
-/* file://<dir>/ of the docs/checks pages next to the headers the front end uses. */
-static char *lsp_default_doc_url(void)
-{
-    const char *inc = fe_include_dir();
-    char real[PATH_MAX], *url = NULL;
-    static const char *const rel[] = {"/../../docs/checks", "/../share/doc/tensorlint/checks"};
-    for (size_t k = 0; inc && !url && k < sizeof rel / sizeof rel[0]; k++) {
-        char *dir;
-        if (asprintf(&dir, "%s%s", inc, rel[k]) < 0)
-            abort();
-        if (realpath(dir, real) && asprintf(&url, "file://%s/", real) < 0)
-            abort();
-        free(dir);
-    }
-    return url;
-}
 
 static bool lsp_parse_log(const char *s, lsp_log_level *out)
 {
@@ -133,7 +117,7 @@ int cmd_lsp(int argc, char **argv)
     int rc = lsp_parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
-    char *doc = o.doc_url ? NULL : lsp_default_doc_url();
+    char *doc = o.doc_url ? NULL : cli_doc_url();
     if (doc)
         o.doc_url = doc;
     rc = lsp_serve(0, 1, &o);
