@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "scalar.h"
 
 /* ---- numbers in a compute dtype ---- */
 
@@ -37,31 +38,19 @@ typedef struct num {
 
 static bool int_compute(tl_dtype d) { return !mt_is_floating(d); }
 
-static int64_t load_i64(tl_dtype d, const void *p)
-{
-    switch (d) {
-    case TL_BOOL: return *(const uint8_t *)p != 0;
-    case TL_U8: return *(const uint8_t *)p;
-    case TL_I8: return *(const int8_t *)p;
-    case TL_I16: return *(const int16_t *)p;
-    case TL_I32: return *(const int32_t *)p;
-    case TL_I64: return *(const int64_t *)p;
-    default: return (int64_t)rt_load(d, p);
-    }
-}
+/* An integer from dtype d: scalar.h's rule (exact for integers, floats
+ * truncated), the one the CUDA kernels share. */
+static int64_t load_i64(tl_dtype d, const void *p) { return sc_load_i64(d, p); }
 
-/* An integer stored into an integer dtype wraps (two's complement), bool is != 0. */
+/* An integer stored into an integer dtype wraps (two's complement), bool is
+ * != 0 (scalar.h); into a float dtype it rounds through double, as the
+ * other stores of this file do. */
 static void store_i64(tl_dtype d, void *p, int64_t v)
 {
-    switch (d) {
-    case TL_BOOL: *(uint8_t *)p = v != 0; return;
-    case TL_U8: *(uint8_t *)p = (uint8_t)v; return;
-    case TL_I8: *(int8_t *)p = (int8_t)v; return;
-    case TL_I16: *(int16_t *)p = (int16_t)v; return;
-    case TL_I32: *(int32_t *)p = (int32_t)v; return;
-    case TL_I64: *(int64_t *)p = v; return;
-    default: rt_store(d, p, (double)v); return;
-    }
+    if (sc_is_integral(d))
+        sc_store_i64(d, p, v);
+    else
+        rt_store(d, p, (double)v);
 }
 
 /* v rounded to dtype d (f16, bf16, f32 round; f64 is exact). */
