@@ -14,10 +14,27 @@
  * a result that would not be one is PyTorch's overflow error
  * (TL_ERR_OUT_OF_MEMORY).
  */
-#ifndef TL_META_H
+#if defined(MT_SYMBOLIC) ? !defined(TL_META_SYM_H) : !defined(TL_META_H)
+#ifdef MT_SYMBOLIC
+#define TL_META_SYM_H
+#include "meta_sym_names.h" /* the symbolic build's names: ms_layout, ms_run ... */
+#else
 #define TL_META_H
+#endif
 
 #include <tensorlint/tensor.h>
+
+#include "mt_int.h"
+
+/* A list of integers (a shape, dims, indices): tl_ints of mt_int. */
+#ifdef MT_SYMBOLIC
+typedef struct mt_ints {
+    int n;
+    mt_int v[TL_MAX_DIMS];
+} mt_ints;
+#else
+typedef tl_ints mt_ints;
+#endif
 
 /* ---- the op table ---- */
 
@@ -58,41 +75,41 @@ const char *mt_device_name(tl_device d); /* "cpu", "cuda" */
 
 typedef struct mt_layout {
     int ndim;
-    int64_t shape[TL_MAX_DIMS];   /* elements */
-    int64_t strides[TL_MAX_DIMS]; /* elements */
-    int64_t offset;               /* elements */
+    mt_int shape[TL_MAX_DIMS];    /* elements */
+    mt_int strides[TL_MAX_DIMS];  /* elements */
+    mt_int offset;                /* elements */
     tl_dtype dtype;
     tl_device device;
-    int64_t storage_nbytes;       /* bytes of the storage the layout views */
+    mt_int storage_nbytes;        /* bytes of the storage the layout views */
 } mt_layout;
 
 /* Exact for a valid layout (see below); INT64_MAX, never undefined, otherwise. */
-int64_t mt_numel(const mt_layout *l);
-int64_t mt_nbytes(const mt_layout *l); /* numel x element size */
+mt_int mt_numel(const mt_layout *l);
+mt_int mt_nbytes(const mt_layout *l); /* numel x element size */
 bool mt_is_contiguous(const mt_layout *l);
 bool mt_is_channels_last(const mt_layout *l);           /* is_contiguous(channels_last) */
 bool mt_is_contiguous_format(const mt_layout *l, tl_format f);
 bool mt_is_non_overlapping_and_dense(const mt_layout *l);
 bool mt_has_internal_overlap(const mt_layout *l);       /* a dim of size > 1 and stride 0 */
 /* Row-major strides for shape (size-0 and size-1 dims count as 1). */
-void mt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+void mt_contiguous_strides(int ndim, const mt_int *shape, mt_int *strides);
 /* Channels-last strides for a 4-D shape (raw sizes: a size-0 dim is not clamped to 1). */
-void mt_channels_last_strides(const int64_t *shape, int64_t *strides);
+void mt_channels_last_strides(const mt_int *shape, mt_int *strides);
 /* suggest_memory_format(): TL_CHANNELS_LAST when the strides look channels-last. */
 tl_format mt_suggest_format(const mt_layout *l);
 /* Wrap a possibly negative dim into [0, ndim); false when out of range. */
 bool mt_wrap_dim(int64_t dim, int ndim, int64_t *out);
 /* Element offset, in elements from the storage start, of a multi-index. */
-int64_t mt_element_offset(const mt_layout *l, const int64_t *index);
+mt_int mt_element_offset(const mt_layout *l, const int64_t *index);
 
 /* ---- 64-bit limits (meta_limits.c), as PyTorch checks them ---- */
 
 /* safe_compute_numel: false (numel = INT64_MAX) when the product overflows. */
-bool mt_shape_numel(int ndim, const int64_t *shape, int64_t *numel);
+bool mt_shape_numel(int ndim, const mt_int *shape, mt_int *numel);
 /* computeStorageNbytesContiguous: numel x element size; false when it overflows. */
-bool mt_shape_nbytes(int ndim, const int64_t *shape, tl_dtype dtype, int64_t *nbytes);
+bool mt_shape_nbytes(int ndim, const mt_int *shape, tl_dtype dtype, mt_int *nbytes);
 /* computeStorageNbytes: bytes from the storage start through the last element reached. */
-bool mt_layout_reach(const mt_layout *l, int64_t *nbytes);
+bool mt_layout_reach(const mt_layout *l, mt_int *nbytes);
 /* Dims in range, sizes >= 0, numel, bytes and reach within int64 (see meta_limits.c). */
 bool mt_layout_valid(const mt_layout *l);
 
@@ -104,8 +121,8 @@ typedef struct mt_call {
     mt_op op;
     int n_in;                         /* tensor operands (the list entries for cat) */
     const mt_layout *in[TL_MAX_LIST];
-    int64_t i[4];
-    tl_ints s[2];
+    mt_int i[4];
+    mt_ints s[2];
     double f;
     bool b;
     tl_dtype dtype;
@@ -132,14 +149,16 @@ typedef struct mt_result {
     mt_kind kind;
     mt_layout out;          /* the result's layout (INPLACE: the written tensor) */
     int view_of;            /* VIEW: index of the operand whose storage is shared */
-    int64_t alloc_nbytes;   /* NEW: bytes of the new storage */
-    int64_t read_bytes;     /* bytes the call reads */
-    int64_t written_bytes;  /* bytes the call writes */
+    mt_int alloc_nbytes;    /* NEW: bytes of the new storage */
+    mt_int read_bytes;      /* bytes the call reads */
+    mt_int written_bytes;   /* bytes the call writes */
     bool external;          /* NEW: the storage is the caller's memory (from_blob): 0 bytes
                              * allocated, never freed by the runtime */
     bool resized;           /* INPLACE (out=): the written tensor took a new shape (resize_);
                              * out is its new layout */
-    int64_t grow_nbytes;    /* INPLACE (out=): bytes its storage grew by (0: none) */
+    mt_int grow_nbytes;     /* INPLACE (out=): bytes its storage grew by (0: none) */
+    bool not_symbolic;      /* symbolic build: the rule needs a known value where a symbol
+                             * is (status TL_ERR_BAD_ARGUMENT, msg says which) */
     char msg[MT_MSG_MAX];   /* why it viewed or copied; on error PyTorch's message */
 } mt_result;
 
@@ -154,22 +173,23 @@ tl_status mt_run(const mt_call *c, mt_result *r);
 /* ---- building blocks shared by the meta functions and the tests ---- */
 
 /* computeStride: strides viewing (shape, strides) as newshape, or false. */
-bool mt_compute_stride(int ndim, const int64_t *shape, const int64_t *strides, int new_ndim,
-                       const int64_t *newshape, int64_t *newstrides);
+bool mt_compute_stride(int ndim, const mt_int *shape, const mt_int *strides, int new_ndim,
+                       const mt_int *newshape, mt_int *newstrides);
 /* infer_size: resolve one -1 in shape for numel elements; the error status otherwise. */
-tl_status mt_infer_size(const tl_ints *shape, int64_t numel, tl_ints *out, char *msg);
+tl_status mt_infer_size(const mt_ints *shape, mt_int numel, mt_ints *out, char *msg);
 /* Broadcast shapes a and b into out; false on mismatch. */
-bool mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *n_out,
-                         int64_t *out);
+bool mt_broadcast_shapes(int na, const mt_int *a, int nb, const mt_int *b, int *n_out,
+                         mt_int *out);
 /* TensorIterator's output strides for operands already broadcast to shape. */
-void mt_iter_out_strides(int ndim, const int64_t *shape, int n_ops, const mt_layout *const *ops,
-                         int64_t *out_strides);
+void mt_iter_out_strides(int ndim, const mt_int *shape, int n_ops, const mt_layout *const *ops,
+                         mt_int *out_strides);
 /* empty_like(preserve_format) strides: kept when dense, else infer_dense_strides. */
-void mt_preserve_strides(const mt_layout *l, int64_t *out_strides);
+void mt_preserve_strides(const mt_layout *l, mt_int *out_strides);
 /* An elementwise kernel's iteration space (meta_plan.c): operands broadcast
  * to operand 0's shape, size-1 dims dropped, dims sorted by operand 0's
  * strides (outermost first) and merged where every operand allows.  A 0-dim
  * or all-size-1 shape becomes one dim of size 1. */
+#ifndef MT_SYMBOLIC /* the kernels' iteration space: concrete only */
 enum { MT_PLAN_MAX_OPS = 3 };
 typedef struct mt_plan {
     int n_ops;                                /* operand 0 is written */
@@ -181,6 +201,7 @@ typedef struct mt_plan {
 } mt_plan;
 /* False when operand 0 has no elements.  Every operand must broadcast to it. */
 bool mt_plan_init(mt_plan *p, int n_ops, const mt_layout *const *ls);
+#endif
 
 /* TensorIterator's device rule (compute_types): the common device is the
  * first operand's that is not the CPU, else the CPU, and every operand must
@@ -192,4 +213,4 @@ tl_status mt_check_iter_devices(mt_result *r, int n, const mt_layout *const *ops
 /* torch.result_type over tensor operands (0-dim ones take part only across categories). */
 tl_dtype mt_result_type(int n, const mt_layout *const *ops);
 
-#endif /* TL_META_H */
+#endif /* TL_META_H / TL_META_SYM_H */

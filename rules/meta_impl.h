@@ -21,11 +21,11 @@ tl_status mt_fail(mt_result *r, tl_status status, const char *fmt, ...) MT_PRINT
 tl_status mt_view_of(const mt_call *c, mt_result *r, const mt_layout *out, int of,
                      const char *fmt, ...) MT_PRINTF(5, 6);
 /* Result: a new dense storage holding out (offset 0); read_bytes as given, written = its bytes. */
-tl_status mt_new_storage(mt_result *r, const mt_layout *out, int64_t read_bytes,
+tl_status mt_new_storage(mt_result *r, const mt_layout *out, mt_int read_bytes,
                          const char *fmt, ...) MT_PRINTF(4, 5);
 /* Check that no size is negative and that shape's byte count fits int64
  * (PyTorch's "Storage size calculation overflowed"). */
-tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype dtype);
+tl_status mt_check_shape(mt_result *r, int ndim, const mt_int *shape, tl_dtype dtype);
 /* Every operand on ops[0]'s device (ops that are not TensorIterator's:
  * matmul, conv2d, index_select, gather, cat); PyTorch's message otherwise. */
 tl_status mt_check_same_device(mt_result *r, int n, const mt_layout *const *ops);
@@ -41,20 +41,22 @@ tl_status mt_check_layout(mt_result *r, const mt_layout *l, bool is_new);
 /* mt_run's gate on every result: the layout is valid, no byte count negative. */
 tl_status mt_check_result(mt_result *r);
 /* *acc += nbytes; false, with r failed, when the sum does not fit int64. */
-bool mt_add_bytes(mt_result *r, int64_t *acc, int64_t nbytes);
+bool mt_add_bytes(mt_result *r, mt_int *acc, mt_int nbytes);
 /* a x b wrapped to 64 bits, as PyTorch's int64 arithmetic wraps.  Only for
  * values that are compared, or that stride a dim of at most one element. */
-static inline int64_t mt_mul_wrap(int64_t a, int64_t b)
-{
-    return (int64_t)((uint64_t)a * (uint64_t)b);
-}
+#define mt_mul_wrap(a, b) mi_mul(a, b)
 /* Wrap dim for a tensor of ndim dims, or fail with PyTorch's range message. */
-bool mt_dim(mt_result *r, int64_t dim, int ndim, int64_t *out);
+bool mt_dim(mt_result *r, mt_int dim, int ndim, int64_t *out);
 /* A layout with shape and row-major strides. */
-void mt_layout_dense(mt_layout *l, int ndim, const int64_t *shape, tl_dtype dtype,
+void mt_layout_dense(mt_layout *l, int ndim, const mt_int *shape, tl_dtype dtype,
                      tl_device device);
 /* "[2, 3, 4]" into buf. */
-const char *mt_shape_str(char *buf, size_t size, int ndim, const int64_t *shape);
+const char *mt_shape_str(char *buf, size_t size, int ndim, const mt_int *shape);
+/* Symbolic build: a rule needs the known value of what; fails the call as not
+ * followed symbolically (r->not_symbolic).  Returns the status. */
+tl_status mt_not_symbolic(mt_result *r, const char *what);
+/* *out = the known value of a, or false after mt_not_symbolic(r, what). */
+bool mt_known(mt_result *r, mt_int a, const char *what, int64_t *out);
 /* PyTorch's type name of a dtype in kernel messages: "Float", "Half", "Long" ... */
 const char *mt_torch_type_name(tl_dtype d);
 

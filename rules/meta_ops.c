@@ -22,6 +22,7 @@ static tl_status mt_no_meta(const mt_call *c, mt_result *r)
     r->kind = MT_KIND_NONE;
     return TL_OK;
 }
+#undef mt_release /* the symbolic build names it ms_release */
 #define mt_release mt_no_meta
 
 static const meta_fn meta_fns[MT_N_OPS] = {

@@ -1,0 +1,82 @@
+/*
+ * sym.h: symbolic integers, the value domain of the rules' symbolic build.
+ *
+ * A symbol is a run-time integer named after its source ("config.dim",
+ * "batch").  An sx_int is a known int64 (e == 0) or a normalised expression
+ * (e != 0): a polynomial with int64 coefficients over atoms, an atom being a
+ * symbol or floor(a / b), a mod b, max(a, b), min(a, b) of expressions.
+ * Equal expressions get equal ids (hash-consed), so equality of normal forms
+ * is equality of ids.
+ *
+ * Symbols stand for sizes: the analysis assumes each is >= 1 and that every
+ * product fits int64.  A comparison that these facts do not decide is decided
+ * as it comes out for generic sizes (each symbol a distinct value above 1000),
+ * and the condition is recorded as an assumption with the current site; the
+ * answer is then exact under the recorded assumptions.  An expression that
+ * grows past SX_MAX_TERMS terms, or a coefficient that overflows, becomes
+ * SX_TOO_BIG: the analysis then treats the value as unknown (sx_failed()).
+ *
+ * The state is one per process, cleared by sx_reset() (not thread-safe, as
+ * the analyzer is not).
+ */
+#ifndef TL_SYM_H
+#define TL_SYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sx_int {
+    int64_t c;  /* the value, when e == 0 */
+    uint32_t e; /* 0: known; else an expression id */
+} sx_int;
+
+typedef enum sx_rel { SX_EQ, SX_NE, SX_LT, SX_LE, SX_GT, SX_GE } sx_rel;
+
+enum { SX_TOO_BIG = 1, SX_MAX_TERMS = 64 };
+
+/* Forget every symbol, expression and assumption. */
+void sx_reset(void);
+
+/* A new symbol (names may repeat: each call is a distinct symbol).  origin:
+ * "argv", "getenv", "fread", "parameter", ... */
+sx_int sx_symbol(const char *name, const char *origin, int line, int col);
+int sx_n_symbols(void);
+const char *sx_symbol_name(int i);
+const char *sx_symbol_origin(int i);
+int sx_symbol_line(int i);
+int sx_symbol_col(int i);
+bool sx_symbol_used(int i); /* it appears in an expression the analysis computed with */
+
+sx_int sx_add(sx_int a, sx_int b);
+sx_int sx_sub(sx_int a, sx_int b);
+sx_int sx_mul(sx_int a, sx_int b);
+sx_int sx_div(sx_int a, sx_int b); /* floor division; b > 0 */
+sx_int sx_mod(sx_int a, sx_int b);
+sx_int sx_max(sx_int a, sx_int b);
+sx_int sx_min(sx_int a, sx_int b);
+sx_int sx_neg(sx_int a);
+/* Decide a rel b, recording an assumption when the symbols do not decide it. */
+bool sx_cmp(sx_int a, sx_rel rel, sx_int b);
+/* Decide a rel b only if it holds (or fails) for every value: *out, true; else false. */
+bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out);
+
+/* The expression as text, the report's syntax: "4*config.dim*(n/2)".  Returns buf. */
+const char *sx_str(sx_int a, char *buf, size_t size);
+/* The value with symbols bound to values[i] (symbol i); false when a symbol
+ * has no value (has[i] false) or the arithmetic overflows. */
+bool sx_eval(sx_int a, const int64_t *values, const bool *has, int64_t *out);
+/* Symbols appearing in a: marks them in used[] (n = sx_n_symbols()). */
+void sx_symbols_of(sx_int a, bool *used);
+
+/* The site recorded with the assumptions made from now on (a line). */
+void sx_set_site(int line);
+int sx_n_assumptions(void);
+const char *sx_assumption_text(int i); /* "n_heads > 1" */
+int sx_assumption_line(int i);
+/* An expression became SX_TOO_BIG, or a comparison met one, since the last
+ * sx_clear_failed(). */
+bool sx_failed(void);
+void sx_clear_failed(void);
+
+#endif /* TL_SYM_H */
