@@ -51,11 +51,12 @@ static tl_status broadcast_error(mt_result *r, const mt_layout *a, const mt_layo
     int n = a->ndim > b->ndim ? a->ndim : b->ndim;
     for (int k = n - 1; k >= 0; k--) {
         int da = a->ndim - n + k, db = b->ndim - n + k;
-        int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
-        if (sa != sb && sa != 1 && sb != 1)
-            return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "The size of tensor a (%lld) must match the "
-                           "size of tensor b (%lld) at non-singleton dimension %d", (long long)sa,
-                           (long long)sb, k);
+        mt_int sa = da >= 0 ? a->shape[da] : mi_c(1), sb = db >= 0 ? b->shape[db] : mi_c(1);
+        char ta[64], tb[64];
+        if (mi_ne(sa, sb) && mi_ne(sa, 1) && mi_ne(sb, 1))
+            return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "The size of tensor a (%s) must match the "
+                           "size of tensor b (%s) at non-singleton dimension %d",
+                           mi_str(sa, ta, sizeof ta), mi_str(sb, tb, sizeof tb), k);
     }
     return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "shapes do not broadcast");
 }
@@ -65,12 +66,12 @@ tl_status mt_elementwise(const mt_call *c, mt_result *r, int n, tl_dtype dtype,
                              const char *reason)
 {
     mt_layout out;
-    int64_t read = 0;
+    mt_int read = mi_c(0);
     memset(&out, 0, sizeof out);
     out.ndim = 0;
     for (int k = 0; k < n; k++) {
         int nd;
-        int64_t shape[TL_MAX_DIMS];
+        mt_int shape[TL_MAX_DIMS];
         if (!mt_broadcast_shapes(out.ndim, out.shape, c->in[k]->ndim, c->in[k]->shape, &nd, shape))
             return broadcast_error(r, c->in[0], c->in[k]);
         out.ndim = nd;
@@ -121,7 +122,7 @@ tl_status mt_with_scalar(const mt_call *c, mt_result *r, tl_dtype dt, const char
     memset(&s, 0, sizeof s);
     s.dtype = TL_F64;
     s.device = TL_CPU;
-    s.storage_nbytes = mt_dtype_size(TL_F64);
+    s.storage_nbytes = MI(mt_dtype_size(TL_F64));
     cs.in[1] = &s;
     cs.n_in = 2;
     if (mt_elementwise(&cs, r, 2, dt, reason) == TL_OK)
@@ -166,7 +167,8 @@ tl_status mt_relu(const mt_call *c, mt_result *r)
 static tl_status reduce(const mt_call *c, mt_result *r, tl_dtype dt, const char *reason)
 {
     const mt_layout *in = c->in[0];
-    int64_t dim, shape[TL_MAX_DIMS];
+    int64_t dim;
+    mt_int shape[TL_MAX_DIMS];
     int n = 0;
     if (!mt_dim(r, c->i[0], in->ndim, &dim))
         return r->status;
@@ -174,7 +176,7 @@ static tl_status reduce(const mt_call *c, mt_result *r, tl_dtype dt, const char 
         if (d != dim)
             shape[n++] = in->shape[d];
         else if (c->b)
-            shape[n++] = 1;
+            shape[n++] = mi_c(1);
     }
     mt_layout out;
     mt_layout_dense(&out, n, shape, dt, in->device);
@@ -213,29 +215,31 @@ tl_status mt_softmax(const mt_call *c, mt_result *r)
     return mt_new_storage(r, &out, mt_nbytes(in), "softmax allocates");
 }
 
-static tl_status matmul_shape_error(mt_result *r, int64_t m, int64_t k1, int64_t k2, int64_t n)
+static tl_status matmul_shape_error(mt_result *r, mt_int m, mt_int k1, mt_int k2, mt_int n)
 {
+    char a[64], b[64], c[64], d[64];
     return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "mat1 and mat2 shapes cannot be multiplied "
-                   "(%lldx%lld and %lldx%lld)", (long long)m, (long long)k1, (long long)k2,
-                   (long long)n);
+                   "(%sx%s and %sx%s)", mi_str(m, a, sizeof a), mi_str(k1, b, sizeof b),
+                   mi_str(k2, c, sizeof c), mi_str(n, d, sizeof d));
 }
 
 /* torch.matmul's output shape: 1-D operands are promoted and the added dim
  * removed again; batch dims broadcast. */
 static tl_status matmul_shape(mt_result *r, const mt_layout *a, const mt_layout *b, int *n,
-                              int64_t *shape)
+                              mt_int *shape)
 {
-    int64_t m = a->ndim >= 2 ? a->shape[a->ndim - 2] : 1, k1 = a->shape[a->ndim - 1];
-    int64_t k2 = b->ndim >= 2 ? b->shape[b->ndim - 2] : b->shape[0];
-    int64_t p = b->ndim >= 2 ? b->shape[b->ndim - 1] : 1;
+    mt_int m = a->ndim >= 2 ? a->shape[a->ndim - 2] : mi_c(1), k1 = a->shape[a->ndim - 1];
+    mt_int k2 = b->ndim >= 2 ? b->shape[b->ndim - 2] : b->shape[0];
+    mt_int p = b->ndim >= 2 ? b->shape[b->ndim - 1] : mi_c(1);
     int nb;
-    if (a->ndim == 1 && b->ndim == 1 && k1 != k2)
-        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "inconsistent tensor size, expected tensor [%lld]"
-                       " and src [%lld] to have the same number of elements, but got %lld and "
-                       "%lld elements respectively", (long long)k1, (long long)k2, (long long)k1,
-                       (long long)k2);
-    if (k1 != k2) { /* mat1 is a's leading dims flattened: (6x0) for a of (2, 3, 0) */
-        int64_t rows = 1;
+    char t1[64], t2[64];
+    if (a->ndim == 1 && b->ndim == 1 && mi_ne(k1, k2))
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "inconsistent tensor size, expected tensor [%s]"
+                       " and src [%s] to have the same number of elements, but got %s and "
+                       "%s elements respectively", mi_str(k1, t1, sizeof t1),
+                       mi_str(k2, t2, sizeof t2), t1, t2);
+    if (mi_ne(k1, k2)) { /* mat1 is a's leading dims flattened: (6x0) for a of (2, 3, 0) */
+        mt_int rows = mi_c(1);
         for (int d = 0; d + 1 < a->ndim; d++) /* wraps as torch's only past a size 0 */
             rows = mt_mul_wrap(rows, a->shape[d]);
         return matmul_shape_error(r, rows, k1, k2, p);
@@ -255,7 +259,7 @@ static tl_status matmul_shape(mt_result *r, const mt_layout *a, const mt_layout 
 tl_status mt_matmul(const mt_call *c, mt_result *r)
 {
     const mt_layout *a = c->in[0], *b = c->in[1];
-    int64_t shape[TL_MAX_DIMS];
+    mt_int shape[TL_MAX_DIMS];
     int n = 0;
     mt_layout out;
     if (a->ndim == 0 || b->ndim == 0)
@@ -270,7 +274,7 @@ tl_status mt_matmul(const mt_call *c, mt_result *r)
     if (mt_check_same_device(r, 2, c->in) != TL_OK || matmul_shape(r, a, b, &n, shape) != TL_OK ||
         mt_check_shape(r, n, shape, a->dtype) != TL_OK)
         return r->status;
-    int64_t read = mt_nbytes(a);
+    mt_int read = mt_nbytes(a);
     if (!mt_add_bytes(r, &read, mt_nbytes(b)))
         return r->status;
     mt_layout_dense(&out, n, shape, a->dtype, a->device);
@@ -279,7 +283,7 @@ tl_status mt_matmul(const mt_call *c, mt_result *r)
 
 static tl_status conv_check(mt_result *r, const mt_layout *x, const mt_layout *w, int xd)
 {
-    char a[160], b[160];
+    char a[160], b[160], cw[64], cx[64];
     if (w->ndim != 4 || (x->ndim != 4 && x->ndim != 3))
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Expected 3D (unbatched) or 4D (batched) input "
                        "to conv2d, but got input of size: %s",
@@ -287,12 +291,12 @@ static tl_status conv_check(mt_result *r, const mt_layout *x, const mt_layout *w
     if (x->dtype != w->dtype)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "expected scalar type %s but found %s",
                        mt_torch_type_name(x->dtype), mt_torch_type_name(w->dtype));
-    if (x->shape[xd] != w->shape[1])
+    if (mi_ne(x->shape[xd], w->shape[1]))
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Given groups=1, weight of size %s, expected "
-                       "input%s to have %lld channels, but got %lld channels instead",
+                       "input%s to have %s channels, but got %s channels instead",
                        mt_shape_str(a, sizeof a, 4, w->shape),
-                       mt_shape_str(b, sizeof b, x->ndim, x->shape), (long long)w->shape[1],
-                       (long long)x->shape[xd]);
+                       mt_shape_str(b, sizeof b, x->ndim, x->shape),
+                       mi_str(w->shape[1], cw, sizeof cw), mi_str(x->shape[xd], cx, sizeof cx));
     return TL_OK;
 }
 
@@ -300,36 +304,42 @@ static tl_status conv_check(mt_result *r, const mt_layout *x, const mt_layout *w
 tl_status mt_conv2d(const mt_call *c, mt_result *r)
 {
     const mt_layout *x = c->in[0], *w = c->in[1];
-    int64_t s = c->i[0], p = c->i[1], shape[4];
+    /* stride and padding stay mt_ints: the output size is arithmetic on them */
+    mt_int s = c->i[0], p = c->i[1], shape[4];
     int xd = x->ndim == 3 ? 0 : 1; /* channel dim of x */
+    char t[4][64];
     if (conv_check(r, x, w, xd) != TL_OK || mt_check_same_device(r, 2, c->in) != TL_OK)
         return r->status;
-    if (w->shape[0] < 1)
+    if (mi_lt(w->shape[0], 1))
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Given groups=1, expected weight to be at least "
-                       "1 at dimension 0, but got weight of size [%lld, %lld, %lld, %lld]",
-                       (long long)w->shape[0], (long long)w->shape[1], (long long)w->shape[2],
-                       (long long)w->shape[3]);
-    if (s <= 0 || p < 0)
+                       "1 at dimension 0, but got weight of size [%s, %s, %s, %s]",
+                       mi_str(w->shape[0], t[0], sizeof t[0]),
+                       mi_str(w->shape[1], t[1], sizeof t[1]),
+                       mi_str(w->shape[2], t[2], sizeof t[2]),
+                       mi_str(w->shape[3], t[3], sizeof t[3]));
+    if (mi_le(s, 0) || mi_lt(p, 0))
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "conv2d: stride must be positive and padding "
-                       "non-negative (got %lld, %lld)", (long long)s, (long long)p);
-    int64_t pad2, h, wd, read = mt_nbytes(x);
-    if (__builtin_mul_overflow(p, 2, &pad2) || __builtin_add_overflow(pad2, x->shape[xd + 1], &h) ||
-        __builtin_add_overflow(pad2, x->shape[xd + 2], &wd))
-        return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "conv2d: the input padded by %lld does not fit "
-                       "in 64 bits", (long long)p);
+                       "non-negative (got %s, %s)", mi_str(s, t[0], sizeof t[0]),
+                       mi_str(p, t[1], sizeof t[1]));
+    mt_int pad2, h, wd, read = mt_nbytes(x);
+    if (!mi_mul_ovf(p, MI(2), &pad2) || !mi_add_ovf(pad2, x->shape[xd + 1], &h) ||
+        !mi_add_ovf(pad2, x->shape[xd + 2], &wd))
+        return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "conv2d: the input padded by %s does not fit "
+                       "in 64 bits", mi_str(p, t[0], sizeof t[0]));
     if (!mt_add_bytes(r, &read, mt_nbytes(w)))
         return r->status;
-    if (h < w->shape[2] || wd < w->shape[3])
+    if (mi_lt(h, w->shape[2]) || mi_lt(wd, w->shape[3]))
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Calculated padded input size per channel: "
-                       "(%lld x %lld). Kernel size: (%lld x %lld). Kernel size can't be greater "
-                       "than actual input size", (long long)h, (long long)wd,
-                       (long long)w->shape[2], (long long)w->shape[3]);
+                       "(%s x %s). Kernel size: (%s x %s). Kernel size can't be greater "
+                       "than actual input size", mi_str(h, t[0], sizeof t[0]),
+                       mi_str(wd, t[1], sizeof t[1]), mi_str(w->shape[2], t[2], sizeof t[2]),
+                       mi_str(w->shape[3], t[3], sizeof t[3]));
     int n = 0;
     if (x->ndim == 4)
         shape[n++] = x->shape[0];
     shape[n++] = w->shape[0];
-    shape[n++] = (h - w->shape[2]) / s + 1;
-    shape[n++] = (wd - w->shape[3]) / s + 1;
+    shape[n++] = mi_add(mi_div(mi_sub(h, w->shape[2]), s), 1);
+    shape[n++] = mi_add(mi_div(mi_sub(wd, w->shape[3]), s), 1);
     mt_layout out;
     if (mt_check_shape(r, n, shape, x->dtype) != TL_OK)
         return r->status;

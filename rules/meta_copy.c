@@ -16,30 +16,31 @@
 static void why_no_merge(const mt_layout *l, char *buf, size_t size)
 {
     int inner = -1;
+    char a[64], b[64], c[64];
     for (int d = l->ndim - 1; d >= 0; d--) {
-        if (l->shape[d] == 1)
+        if (mi_eq(l->shape[d], 1))
             continue;
-        if (inner >= 0 && l->strides[d] != mt_mul_wrap(l->strides[inner], l->shape[inner])) {
-            snprintf(buf, size, "dims %d and %d do not merge (stride %lld != %lld x %lld)", d,
-                     inner, (long long)l->strides[d], (long long)l->strides[inner],
-                     (long long)l->shape[inner]);
+        if (inner >= 0 && mi_ne(l->strides[d], mt_mul_wrap(l->strides[inner], l->shape[inner]))) {
+            snprintf(buf, size, "dims %d and %d do not merge (stride %s != %s x %s)", d, inner,
+                     mi_str(l->strides[d], a, sizeof a), mi_str(l->strides[inner], b, sizeof b),
+                     mi_str(l->shape[inner], c, sizeof c));
             return;
         }
         inner = d;
     }
-    snprintf(buf, size, "the innermost dim has stride %lld",
-             inner >= 0 ? (long long)l->strides[inner] : 0LL);
+    snprintf(buf, size, "the innermost dim has stride %s",
+             mi_str(inner >= 0 ? l->strides[inner] : mi_c(0), a, sizeof a));
 }
 
 /* A dense copy of in with the given shape and strides (dtype/device may change). */
-static tl_status copy_to(mt_result *r, const mt_layout *in, int ndim, const int64_t *shape,
-                         const int64_t *strides, tl_dtype dtype, tl_device device,
+static tl_status copy_to(mt_result *r, const mt_layout *in, int ndim, const mt_int *shape,
+                         const mt_int *strides, tl_dtype dtype, tl_device device,
                          const char *reason)
 {
     mt_layout out = *in;
     out.ndim = ndim;
-    memcpy(out.shape, shape, sizeof(int64_t) * (size_t)ndim);
-    memcpy(out.strides, strides, sizeof(int64_t) * (size_t)ndim);
+    memcpy(out.shape, shape, sizeof(mt_int) * (size_t)ndim);
+    memcpy(out.strides, strides, sizeof(mt_int) * (size_t)ndim);
     out.dtype = dtype;
     out.device = device;
     if (mt_check_shape(r, ndim, shape, dtype) != TL_OK)
@@ -52,13 +53,13 @@ tl_status mt_reshape(const mt_call *c, mt_result *r)
 {
     const mt_layout *in = c->in[0];
     mt_layout out = *in;
-    tl_ints shape;
+    mt_ints shape;
     char why[160], reason[200], msg[MT_MSG_MAX];
     tl_status st = mt_infer_size(&c->s[0], mt_numel(in), &shape, msg);
     if (st != TL_OK)
         return mt_fail(r, st, "%s", msg);
     out.ndim = shape.n;
-    memcpy(out.shape, shape.v, sizeof(int64_t) * (size_t)shape.n);
+    memcpy(out.shape, shape.v, sizeof(mt_int) * (size_t)shape.n);
     if (mt_compute_stride(in->ndim, in->shape, in->strides, shape.n, shape.v, out.strides))
         return mt_view_of(c, r, &out, 0, "reshape: strides merge, no copy");
     mt_contiguous_strides(out.ndim, out.shape, out.strides);
@@ -75,7 +76,8 @@ tl_status mt_flatten(const mt_call *c, mt_result *r)
     int64_t start, end;
     rc.op = MT_OP_reshape;
     if (in->ndim == 0) {
-        rc.s[0] = (tl_ints){1, {1}};
+        rc.s[0].n = 1;
+        rc.s[0].v[0] = mi_c(1);
         return mt_reshape(&rc, r);
     }
     if (!mt_dim(r, c->i[0], in->ndim, &start) || !mt_dim(r, c->i[1], in->ndim, &end))
@@ -88,8 +90,8 @@ tl_status mt_flatten(const mt_call *c, mt_result *r)
     rc.s[0].n = 0;
     for (int d = 0; d < in->ndim; d++) {
         if (d > start && d <= end) { /* can overflow only beside a size 0 */
-            int64_t *merged = &rc.s[0].v[rc.s[0].n - 1];
-            if (__builtin_mul_overflow(*merged, in->shape[d], merged))
+            mt_int *merged = &rc.s[0].v[rc.s[0].n - 1];
+            if (!mi_mul_ovf(*merged, in->shape[d], merged))
                 return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "numel: integer multiplication overflow");
         } else
             rc.s[0].v[rc.s[0].n++] = in->shape[d];
@@ -104,7 +106,7 @@ tl_status mt_flatten(const mt_call *c, mt_result *r)
 tl_status mt_contiguous(const mt_call *c, mt_result *r)
 {
     const mt_layout *in = c->in[0];
-    int64_t strides[TL_MAX_DIMS];
+    mt_int strides[TL_MAX_DIMS];
     char why[160], reason[200];
     if (mt_is_contiguous(in))
         return mt_view_of(c, r, in, 0, "contiguous: already contiguous, no copy");
@@ -118,7 +120,7 @@ tl_status mt_contiguous(const mt_call *c, mt_result *r)
 static tl_status copy_preserve(mt_result *r, const mt_layout *in, tl_dtype dtype,
                                tl_device device, const char *reason)
 {
-    int64_t strides[TL_MAX_DIMS];
+    mt_int strides[TL_MAX_DIMS];
     mt_preserve_strides(in, strides);
     return copy_to(r, in, in->ndim, in->shape, strides, dtype, device, reason);
 }
@@ -155,7 +157,7 @@ tl_status mt_to_device(const mt_call *c, mt_result *r)
 tl_status mt_to_format(const mt_call *c, mt_result *r)
 {
     const mt_layout *in = c->in[0];
-    int64_t strides[TL_MAX_DIMS];
+    mt_int strides[TL_MAX_DIMS];
     if (c->format == TL_CONTIGUOUS) {
         mt_call cc = *c;
         cc.op = MT_OP_contiguous;
@@ -187,8 +189,8 @@ static tl_status check_same_device(mt_result *r, const mt_layout *a, const mt_la
 }
 
 /* A new contiguous result of shape, reading `read` bytes. */
-static tl_status new_dense(mt_result *r, const mt_layout *like, int ndim, const int64_t *shape,
-                           tl_dtype dtype, int64_t read, const char *reason)
+static tl_status new_dense(mt_result *r, const mt_layout *like, int ndim, const mt_int *shape,
+                           tl_dtype dtype, mt_int read, const char *reason)
 {
     mt_layout out;
     if (mt_check_shape(r, ndim, shape, dtype) != TL_OK)
@@ -213,9 +215,9 @@ static void index_layout(const mt_layout *t, const mt_layout *idx, mt_layout *ou
     for (int d = 0; d < n; d++) {
         bool in_idx = d < idx->ndim;
         src.shape[d] = in_idx ? idx->shape[d] : t->shape[d - idx->ndim + 1];
-        src.strides[d] = in_idx ? 0 : t->strides[d - idx->ndim + 1];
-        ix.shape[d] = in_idx ? idx->shape[d] : 1;
-        ix.strides[d] = in_idx ? idx->strides[d] : 0;
+        src.strides[d] = in_idx ? mi_c(0) : t->strides[d - idx->ndim + 1];
+        ix.shape[d] = in_idx ? idx->shape[d] : mi_c(1);
+        ix.strides[d] = in_idx ? idx->strides[d] : mi_c(0);
     }
     out->ndim = n;
     for (int d = 0; d < n; d++)
@@ -243,7 +245,7 @@ tl_status mt_index(const mt_call *c, mt_result *r)
         return r->status;
     /* the gathered rows (the result's bytes), then the index, read once or,
      * moved to t's device first, read, written and read again */
-    int64_t read = t->shape[0] == 0 ? 0 : mt_nbytes(&out);
+    mt_int read = mi_eq(t->shape[0], 0) ? mi_c(0) : mt_nbytes(&out);
     int n_idx_reads = idx->device != t->device ? 3 : 1;
     for (int k = 0; k < n_idx_reads; k++)
         if (!mt_add_bytes(r, &read, mt_nbytes(idx)))
@@ -259,7 +261,8 @@ tl_status mt_index(const mt_call *c, mt_result *r)
 tl_status mt_index_select(const mt_call *c, mt_result *r)
 {
     const mt_layout *t = c->in[0], *idx = c->in[1];
-    int64_t dim, shape[TL_MAX_DIMS];
+    int64_t dim;
+    mt_int shape[TL_MAX_DIMS];
     if (idx->dtype != TL_I64 && idx->dtype != TL_I32)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH,
                        "index_select(): Expected dtype int32 or int64 for index");
@@ -271,11 +274,11 @@ tl_status mt_index_select(const mt_call *c, mt_result *r)
     if (t->ndim > 0)
         shape[dim] = mt_numel(idx);
     /* the selected rows, then the index */
-    int64_t row = t->ndim == 0 ? mt_nbytes(t) : mt_numel(t) == 0 ? 0
-                : mt_nbytes(t) / t->shape[dim], read;
+    mt_int row = t->ndim == 0 ? mt_nbytes(t) : mi_eq(mt_numel(t), 0) ? mi_c(0)
+               : mi_div(mt_nbytes(t), t->shape[dim]), read;
     if (mt_check_shape(r, t->ndim, shape, t->dtype) != TL_OK)
         return r->status;
-    if (__builtin_mul_overflow(row, mt_numel(idx), &read))
+    if (!mi_mul_ovf(row, mt_numel(idx), &read))
         return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "the bytes this call reads do not fit in 64 bits");
     if (!mt_add_bytes(r, &read, mt_nbytes(idx)))
         return r->status;
@@ -296,12 +299,12 @@ tl_status mt_gather(const mt_call *c, mt_result *r)
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH,
                        "Index tensor must have the same number of dimensions as input tensor");
     for (int d = 0; d < t->ndim && idx->ndim == t->ndim; d++)
-        if (d != dim && idx->shape[d] > t->shape[d])
+        if (d != dim && mi_gt(idx->shape[d], t->shape[d]))
             return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Size does not match at dimension %d "
                            "expected index %s to be smaller than self %s apart from dimension "
                            "%lld", d, mt_shape_str(a, sizeof a, idx->ndim, idx->shape),
                            mt_shape_str(b, sizeof b, t->ndim, t->shape), (long long)dim);
-    int64_t read; /* the gathered elements (the result's bytes), then the index */
+    mt_int read; /* the gathered elements (the result's bytes), then the index */
     if (mt_check_shape(r, idx->ndim, idx->shape, t->dtype) != TL_OK)
         return r->status;
     mt_shape_nbytes(idx->ndim, idx->shape, t->dtype, &read);
@@ -311,7 +314,7 @@ tl_status mt_gather(const mt_call *c, mt_result *r)
 }
 
 /* torch.cat skips legacy empty 1-D tensors of shape [0] when checking shapes. */
-static bool cat_skipped(const mt_layout *l) { return l->ndim == 1 && l->shape[0] == 0; }
+static bool cat_skipped(const mt_layout *l) { return l->ndim == 1 && mi_eq(l->shape[0], 0); }
 
 static tl_status cat_check(mt_result *r, const mt_call *c, const mt_layout *ref, int64_t dim)
 {
@@ -324,12 +327,14 @@ static tl_status cat_check(mt_result *r, const mt_call *c, const mt_layout *ref,
         if (l->ndim != ref->ndim)
             return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Tensors must have same number of "
                            "dimensions: got %d and %d", ref->ndim, l->ndim);
+        char a[64], b[64];
         for (int d = 0; d < l->ndim; d++)
-            if (d != dim && l->shape[d] != ref->shape[d])
+            if (d != dim && mi_ne(l->shape[d], ref->shape[d]))
                 return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Sizes of tensors must match except in "
-                               "dimension %lld. Expected size %lld but got size %lld for tensor "
-                               "number %d in the list.", (long long)dim, (long long)ref->shape[d],
-                               (long long)l->shape[d], k);
+                               "dimension %lld. Expected size %s but got size %s for tensor "
+                               "number %d in the list.", (long long)dim,
+                               mi_str(ref->shape[d], a, sizeof a), mi_str(l->shape[d], b, sizeof b),
+                               k);
     }
     return TL_OK;
 }
@@ -355,7 +360,8 @@ static tl_format cat_format(const mt_call *c)
 tl_status mt_cat(const mt_call *c, mt_result *r)
 {
     const mt_layout *ref = NULL;
-    int64_t dim, read = 0;
+    int64_t dim;
+    mt_int read = mi_c(0);
     if (c->n_in < 1)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "torch.cat(): expected a non-empty list of Tensors");
     for (int k = 0; k < c->n_in && !ref; k++)
@@ -369,10 +375,10 @@ tl_status mt_cat(const mt_call *c, mt_result *r)
     if (!mt_dim(r, c->i[0], ref->ndim, &dim) || cat_check(r, c, ref, dim) != TL_OK)
         return r->status;
     mt_layout out = *ref;
-    out.shape[dim] = 0;
+    out.shape[dim] = mi_c(0);
     for (int k = 0; k < c->n_in; k++) {
         if (!cat_skipped(c->in[k]) &&
-            __builtin_add_overflow(out.shape[dim], c->in[k]->shape[dim], &out.shape[dim]))
+            !mi_add_ovf(out.shape[dim], c->in[k]->shape[dim], &out.shape[dim]))
             return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "torch.cat(): the sizes of dimension %lld "
                            "add up to more than 2^63-1", (long long)dim);
         if (!mt_add_bytes(r, &read, mt_nbytes(c->in[k])))

@@ -148,11 +148,12 @@ static tl_status masked_fill_shape_error(mt_result *r, const mt_layout *mask, co
     int n = mask->ndim > t->ndim ? mask->ndim : t->ndim;
     for (int k = n - 1; k >= 0; k--) {
         int dm = mask->ndim - n + k, dt = t->ndim - n + k;
-        int64_t sm = dm >= 0 ? mask->shape[dm] : 1, st = dt >= 0 ? t->shape[dt] : 1;
-        if (sm != st && sm != 1 && st != 1)
-            return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "The size of tensor a (%lld) must match the "
-                           "size of tensor b (%lld) at non-singleton dimension %d", (long long)sm,
-                           (long long)st, k);
+        mt_int sm = dm >= 0 ? mask->shape[dm] : mi_c(1), st = dt >= 0 ? t->shape[dt] : mi_c(1);
+        char ta[64], tb[64];
+        if (mi_ne(sm, st) && mi_ne(sm, 1) && mi_ne(st, 1))
+            return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "The size of tensor a (%s) must match the "
+                           "size of tensor b (%s) at non-singleton dimension %d",
+                           mi_str(sm, ta, sizeof ta), mi_str(st, tb, sizeof tb), k);
     }
     return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "shapes do not broadcast");
 }
@@ -166,7 +167,7 @@ tl_status mt_masked_fill(const mt_call *c, mt_result *r)
 {
     const mt_layout *t = c->in[0], *mask = c->in[1];
     int n;
-    int64_t shape[TL_MAX_DIMS];
+    mt_int shape[TL_MAX_DIMS];
     mt_layout out;
     tl_device dev;
     if (!fill_value_fits(t->dtype, c->f))
@@ -178,7 +179,7 @@ tl_status mt_masked_fill(const mt_call *c, mt_result *r)
         mt_check_shape(r, n, shape, t->dtype) != TL_OK)
         return r->status;
     mt_layout_dense(&out, n, shape, t->dtype, t->device);
-    int64_t read = mt_nbytes(t);
+    mt_int read = mt_nbytes(t);
     if (!mt_add_bytes(r, &read, mt_nbytes(mask)))
         return r->status;
     return mt_new_storage(r, &out, read, "masked_fill allocates (a contiguous copy)");
@@ -210,19 +211,20 @@ tl_status mt_tril(const mt_call *c, mt_result *r) { return triangle(c, r, "tril 
 static tl_status reduce_dim(const mt_call *c, mt_result *r, tl_dtype dt, const char *name)
 {
     const mt_layout *in = c->in[0];
-    int64_t dim, shape[TL_MAX_DIMS];
+    int64_t dim;
+    mt_int shape[TL_MAX_DIMS];
     int n = 0;
     mt_layout out;
     if (!mt_dim(r, c->i[0], in->ndim, &dim))
         return r->status;
-    if (in->ndim > 0 && in->shape[dim] == 0)
+    if (in->ndim > 0 && mi_eq(in->shape[dim], 0))
         return mt_fail(r, TL_ERR_BAD_DIM, "%s(): Expected reduction dim %lld to have non-zero "
                        "size.", name, (long long)dim);
     for (int d = 0; d < in->ndim; d++) {
         if (d != dim)
             shape[n++] = in->shape[d];
         else if (c->b)
-            shape[n++] = 1;
+            shape[n++] = mi_c(1);
     }
     mt_layout_dense(&out, n, shape, dt, in->device);
     return mt_new_storage(r, &out, mt_nbytes(in), "%s allocates", name);
@@ -245,6 +247,15 @@ tl_status mt_argmax(const mt_call *c, mt_result *r)
 
 /* ---- stack ---- */
 
+/* Equal shapes of n dims, size by size (the shapes' values, whatever their text). */
+static bool same_sizes(int n, const mt_int *a, const mt_int *b)
+{
+    for (int d = 0; d < n; d++)
+        if (mi_ne(a[d], b[d]))
+            return false;
+    return true;
+}
+
 static tl_status stack_check(const mt_call *c, mt_result *r)
 {
     char a[160], b[160];
@@ -253,8 +264,7 @@ static tl_status stack_check(const mt_call *c, mt_result *r)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "stack expects a non-empty TensorList");
     for (int k = 1; k < c->n_in; k++) {
         const mt_layout *l = c->in[k];
-        if (l->ndim != first->ndim ||
-            memcmp(l->shape, first->shape, sizeof(int64_t) * (size_t)l->ndim) != 0)
+        if (l->ndim != first->ndim || !same_sizes(l->ndim, l->shape, first->shape))
             return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "stack expects each tensor to be equal "
                            "size, but got %s at entry 0 and %s at entry %d",
                            mt_shape_str(a, sizeof a, first->ndim, first->shape),
@@ -271,8 +281,8 @@ static void unsqueezed(const mt_layout *l, int64_t dim, mt_layout *out)
         out->shape[d] = l->shape[d - 1];
         out->strides[d] = l->strides[d - 1];
     }
-    out->shape[dim] = 1;
-    out->strides[dim] = dim >= l->ndim ? 1 : l->shape[dim] * l->strides[dim];
+    out->shape[dim] = mi_c(1);
+    out->strides[dim] = dim >= l->ndim ? mi_c(1) : mi_mul(l->shape[dim], l->strides[dim]);
     out->ndim = l->ndim + 1;
 }
 
@@ -298,7 +308,7 @@ tl_status mt_stack(const mt_call *c, mt_result *r)
         }
     }
     cc.op = MT_OP_cat;
-    cc.i[0] = dim;
+    cc.i[0] = MI(dim);
     if (mt_cat(&cc, r) != TL_OK)
         return r->status;
     snprintf(r->msg, sizeof r->msg, "stack allocates");
@@ -307,7 +317,7 @@ tl_status mt_stack(const mt_call *c, mt_result *r)
     mt_layout cat = r->out, out = r->out;
     out.ndim = nd + 1;
     for (int d = 0; d <= nd; d++)
-        out.shape[d] = d < dim ? cat.shape[d] : d == dim ? c->n_in : c->in[0]->shape[d - 1];
+        out.shape[d] = d < dim ? cat.shape[d] : d == dim ? MI(c->n_in) : c->in[0]->shape[d - 1];
     bool ok = mt_compute_stride(cat.ndim, cat.shape, cat.strides, out.ndim, out.shape, out.strides);
     if (!ok) /* splitting one dim always views */
         mt_contiguous_strides(out.ndim, out.shape, out.strides);
@@ -339,27 +349,29 @@ tl_status mt_add_scalar_(const mt_call *c, mt_result *r) { return mt_mul_scalar_
  * contiguous at its offset and its storage grows to (offset + numel) x
  * element size (a from_blob storage cannot grow); the written layout must
  * not overlap itself. */
-static tl_status write_out(const mt_call *c, mt_result *r, const mt_layout *res, int64_t read,
+static tl_status write_out(const mt_call *c, mt_result *r, const mt_layout *res, mt_int read,
                            const char *name)
 {
     const mt_layout *o = c->in[0];
     mt_layout nl = *o;
-    int64_t es = mt_dtype_size(o->dtype), grow = 0;
+    int64_t es = mt_dtype_size(o->dtype);
+    mt_int grow = mi_c(0);
+    bool grows = false; /* need > storage_nbytes: grow > 0, without comparing grow again */
     if (o->dtype != res->dtype)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Expected out tensor to have dtype %s, but got "
                        "%s instead", type_meta_name(res->dtype), type_meta_name(o->dtype));
-    bool same = o->ndim == res->ndim &&
-                memcmp(o->shape, res->shape, sizeof(int64_t) * (size_t)o->ndim) == 0;
+    bool same = o->ndim == res->ndim && same_sizes(o->ndim, o->shape, res->shape);
     if (!same) {
         nl.ndim = res->ndim;
         memcpy(nl.shape, res->shape, sizeof nl.shape);
         mt_contiguous_strides(nl.ndim, nl.shape, nl.strides);
-        int64_t need = (o->offset + mt_numel(&nl)) * es;
-        if (mt_numel(&nl) > 0 && need > o->storage_nbytes) {
+        mt_int need = mi_mul(mi_add(o->offset, mt_numel(&nl)), es);
+        if (mi_gt(mt_numel(&nl), 0) && mi_gt(need, o->storage_nbytes)) {
             if (c->external[0])
                 return mt_fail(r, TL_ERR_BAD_ARGUMENT, "Trying to resize storage that is not "
                                "resizable");
-            grow = need - o->storage_nbytes;
+            grow = mi_sub(need, o->storage_nbytes);
+            grows = true;
             nl.storage_nbytes = need;
         }
     }
@@ -375,11 +387,12 @@ static tl_status write_out(const mt_call *c, mt_result *r, const mt_layout *res,
     r->grow_nbytes = grow;
     r->read_bytes = read;
     r->written_bytes = mt_nbytes(&nl);
+    char g[64];
     if (same)
         snprintf(r->msg, sizeof r->msg, "%s: writes out in place", name);
-    else if (grow > 0)
-        snprintf(r->msg, sizeof r->msg, "%s: out resized, its storage grows by %lld bytes", name,
-                 (long long)grow);
+    else if (grows)
+        snprintf(r->msg, sizeof r->msg, "%s: out resized, its storage grows by %s bytes", name,
+                 mi_str(grow, g, sizeof g));
     else
         snprintf(r->msg, sizeof r->msg, "%s: out resized within its storage", name);
     return TL_OK;
@@ -406,7 +419,7 @@ tl_status mt_matmul_out(const mt_call *c, mt_result *r)
     if (mt_check_same_device(r, c->n_in, c->in) != TL_OK || mt_matmul(&fc, r) != TL_OK)
         return r->status;
     mt_layout res = r->out;
-    int64_t read = r->read_bytes;
+    mt_int read = r->read_bytes;
     memset(r, 0, sizeof *r);
     return write_out(c, r, &res, read, "matmul_out");
 }
@@ -422,7 +435,7 @@ tl_status mt_softmax_out(const mt_call *c, mt_result *r)
     if (mt_check_same_device(r, c->n_in, c->in) != TL_OK || mt_softmax(&fc, r) != TL_OK)
         return r->status;
     mt_layout res = r->out;
-    int64_t read = r->read_bytes;
+    mt_int read = r->read_bytes;
     memset(r, 0, sizeof *r);
     return write_out(c, r, &res, read, "softmax_out");
 }
@@ -459,10 +472,10 @@ tl_status mt_from_blob(const mt_call *c, mt_result *r)
     mt_layout out;
     if (host_layout(c, r, TL_CPU, &out) != TL_OK)
         return r->status;
-    mt_new_storage(r, &out, 0, "from_blob wraps the caller's memory: nothing allocated");
+    mt_new_storage(r, &out, mi_c(0), "from_blob wraps the caller's memory: nothing allocated");
     r->external = true;
-    r->alloc_nbytes = 0;
-    r->written_bytes = 0;
+    r->alloc_nbytes = mi_c(0);
+    r->written_bytes = mi_c(0);
     return TL_OK;
 }
 
@@ -470,14 +483,18 @@ tl_status mt_from_blob(const mt_call *c, mt_result *r)
 tl_status mt_copy_to_host(const mt_call *c, mt_result *r)
 {
     const mt_layout *t = c->in[0];
-    if (c->i[0] < mt_nbytes(t))
-        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "copy_to_host: the buffer holds %lld bytes, the "
-                       "tensor needs %lld", (long long)c->i[0], (long long)mt_nbytes(t));
+    mt_int nbytes = mt_nbytes(t);
+    char a[64], b[64];
+    if (mi_lt(c->i[0], nbytes))
+        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "copy_to_host: the buffer holds %s bytes, the "
+                       "tensor needs %s", mi_str(c->i[0], a, sizeof a),
+                       mi_str(nbytes, b, sizeof b));
     r->status = TL_OK;
     r->kind = MT_KIND_NONE;
     r->out = *t;
-    r->read_bytes = mt_nbytes(t);
-    r->written_bytes = mt_nbytes(t);
-    snprintf(r->msg, sizeof r->msg, "copy_to_host: copies %lld bytes out", (long long)mt_nbytes(t));
+    r->read_bytes = nbytes;
+    r->written_bytes = nbytes;
+    snprintf(r->msg, sizeof r->msg, "copy_to_host: copies %s bytes out",
+             mi_str(nbytes, a, sizeof a));
     return TL_OK;
 }
