@@ -23,6 +23,7 @@
 #ifndef TL_AN_H
 #define TL_AN_H
 
+#include "an_sym.h"
 #include "ir.h"
 
 typedef struct an_options {
@@ -30,6 +31,9 @@ typedef struct an_options {
     int64_t max_iterations;  /* iterations of one loop execution before it stops */
     int max_depth;           /* nesting of user-function calls */
     int64_t max_events;      /* events kept for the lifetime chart (more are summarised) */
+    int n_binds;             /* --bind NAME=VALUE: a symbol named NAME is VALUE instead */
+    const char *const *bind_names;
+    const int64_t *bind_values;
 } an_options;
 
 void an_options_default(an_options *o);
@@ -72,6 +76,8 @@ typedef struct an_value {   /* one tensor-producing call site (its first executi
     mt_kind kind;
     int view_of;            /* value id of the input whose storage a view shares, or -1 */
     int64_t bytes_moved;    /* read + written by the first execution */
+    int sl;                 /* a layout over symbols: slayouts[sl - 1] (0: none) */
+    sx_int bytes_moved_sx;  /* with sl: read + written */
     int64_t n_exec;         /* times the call site ran */
     char *reason;           /* why it viewed or copied, or why it is unknown */
 } an_value;
@@ -96,6 +102,8 @@ typedef struct an_storage {
                             allocated, counted or freed */
     int64_t external_nbytes; /* bytes of the caller's buffer the storage spans */
     int64_t made_nbytes; /* bytes when made; nbytes is larger after an out= resize grew it */
+    bool symbolic;       /* nbytes (-1) is the expression nbytes_sx over run-time symbols */
+    sx_int nbytes_sx;
 } an_storage;
 
 typedef enum an_event_kind {
@@ -161,6 +169,11 @@ typedef struct an_func_report {
     int64_t cuda_allocated_peak; /* bytes: peak of CUDA block bytes (roots only) */
     int64_t cuda_reserved_peak;  /* bytes: peak of CUDA segment bytes the allocator holds */
     int64_t cuda_reserved_end;   /* bytes: segments still reserved when the function returns */
+    bool symbolic;          /* the totals depend on symbols: the _sx fields hold them whole */
+    sx_int peak_sx, end_sx, moved_sx;
+    int n_peak_cands;       /* symbolic: the peak is the max of these (each its line) */
+    int peak_cand_line[8];
+    sx_int peak_cand[8];
     int64_t first_event;    /* roots: this root's run is events [first_event, end_event) */
     int64_t end_event;
 } an_func_report;
@@ -192,6 +205,8 @@ typedef struct an_report {
     an_event *alt_events;
     int n_diags;
     an_diag *diags;         /* sorted by line, column, check */
+    int n_slayouts;
+    an_slayout *slayouts;   /* layouts over symbols (values' and handles' sl - 1) */
 } an_report;
 
 /* Analyse every function of the unit; NULL only when out of memory. */

@@ -11,6 +11,7 @@
 
 void an_options_default(an_options *o)
 {
+    *o = (an_options){0}; /* no --bind */
     o->max_calls = 2000000;
     o->max_iterations = 1000000;
     o->max_depth = 32;
@@ -141,6 +142,7 @@ static void reset_state(an_ctx *cx)
 {
     cx->n_handles = 0;
     cx->live = 0;
+    cx->live_sx = (sx_int){0, 0};
     cx->n_calls = 0;
     cx->n_gotos = 0;
     cx->stopped = false;
@@ -164,6 +166,7 @@ static void run_root(an_ctx *cx, an_func_report *fr)
     an_run_function(cx, fr->func, f);
     fr->end_event = cx->r->n_events;
     fr->end_live_bytes = cx->live;
+    fr->end_sx = cx->live_sx;
     an_frame_free(f);
     if (cx->cuda) {
         ca_stats_get(cx->cuda, CA_SCOPE_ALL, &st);
@@ -214,7 +217,7 @@ static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const
         }
     }
     for (int j = 0; j < fr->n_storages; j++)
-        if (r->storages[fr->storages[j]].nbytes < 0) {
+        if (r->storages[fr->storages[j]].nbytes < 0 && !r->storages[fr->storages[j]].symbolic) {
             fr->sizes_unknown = fr->unknown_bytes = true;
             fr->bound = AN_BOUND_ALL;
         }
@@ -279,6 +282,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
         return NULL;
     cx.r->unit = u;
     cx.log_events = true;
+    sx_reset(); /* symbols, expressions and assumptions are per analysis */
     setup(&cx);
     bool *called = calloc((size_t)u->n_funcs + 1, sizeof(bool)); /* by another function */
     if (!called)
@@ -292,12 +296,26 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
         if (!any_root || !called[cx.r->funcs[k].func])
             run_root(&cx, &cx.r->funcs[k]);
     fill_lists(cx.r, cx.report_of);
+    for (int k = 0; k < cx.r->n_funcs; k++) { /* symbolic totals: the known parts joined in */
+        an_func_report *fr = &cx.r->funcs[k];
+        fr->symbolic = fr->symbolic || fr->end_sx.e || fr->end_sx.c || fr->moved_sx.e ||
+                       fr->moved_sx.c;
+        if (!fr->symbolic)
+            continue;
+        if (fr->peak_sx.e == 0 && fr->n_peak_cands == 0)
+            fr->peak_sx = (sx_int){fr->peak_live_bytes, 0};
+        fr->end_sx = sx_add(fr->end_sx, (sx_int){fr->end_live_bytes, 0});
+        fr->moved_sx = sx_add(fr->moved_sx, (sx_int){fr->moved_bytes, 0});
+    }
     if (cx.r->n_diags > 1)
         qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
     free(called);
     free(cx.handles);
     free(cx.refs);
     free(cx.live_storage);
+    for (int k = 0; k < cx.n_fills; k++)
+        free(cx.fills[k].origin);
+    free(cx.fills);
     free(cx.site_value);
     free(cx.fs);
     free(cx.cuda_block);
@@ -318,6 +336,8 @@ void an_report_free(an_report *r)
 {
     if (!r)
         return;
+    free(r->slayouts);
+    sx_reset(); /* the report's expressions go with it */
     for (int k = 0; k < r->n_funcs; k++) {
         free(r->funcs[k].values);
         free(r->funcs[k].storages);

@@ -84,6 +84,147 @@ bool an_eval(an_ctx *cx, const ir_expr *e, int64_t *out)
     return e && ir_expr_eval(e, &env, out);
 }
 
+sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col)
+{
+    for (int k = 0; k < cx->opt.n_binds; k++)
+        if (strcmp(cx->opt.bind_names[k], name) == 0)
+            return (sx_int){cx->opt.bind_values[k], 0};
+    /* a second symbol of the same spelling (a value read again after it changed) */
+    int same = 0;
+    size_t len = strlen(name);
+    for (int k = 0; k < sx_n_symbols(); k++) {
+        const char *o = sx_symbol_name(k);
+        if (strncmp(o, name, len) == 0 && (o[len] == 0 || o[len] == '#'))
+            same++;
+    }
+    if (same == 0)
+        return sx_symbol(name, origin, line, col);
+    char buf[300];
+    snprintf(buf, sizeof buf, "%s#%d", name, same + 1);
+    return sx_symbol(buf, origin, line, col);
+}
+
+/* "atoi" from "call of atoi()", "fread" from "cfg written by fread()". */
+static const char *origin_of(const char *reason, char *buf, size_t size)
+{
+    const char *p = reason ? strstr(reason, "call of ") : NULL;
+    p = p ? p + 8 : reason ? strstr(reason, "by ") : NULL;
+    if (p && reason && p == strstr(reason, "by "))
+        p += 3;
+    if (!p)
+        return "run time";
+    size_t n = strcspn(p, "( ");
+    snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), p);
+    return buf;
+}
+
+static bool sx_of_var(an_ctx *cx, int var, int line, int col, sx_int *out)
+{
+    bool *known;
+    if (var < 0)
+        return false;
+    int64_t *v = an_int_slot(cx, var, &known);
+    if (an_int_get(*known, *v, out))
+        return true;
+    /* an integer variable with no known value: from here on, the symbol named after it */
+    const ir_var *iv = &cx->u->vars[var];
+    *out = iv->is_param ? an_new_symbol(cx, iv->name, "parameter", iv->loc.line, iv->loc.col)
+                        : an_new_symbol(cx, iv->name, "run time", line, col);
+    an_int_put(true, *out, known, v);
+    return true;
+}
+
+static bool sx_binary(ir_op op, sx_int a, sx_int b, sx_int *out)
+{
+    bool r;
+    switch (op) {
+    case IR_OP_ADD: *out = sx_add(a, b); break;
+    case IR_OP_SUB: *out = sx_sub(a, b); break;
+    case IR_OP_MUL: *out = sx_mul(a, b); break;
+    case IR_OP_DIV: case IR_OP_REM:
+        /* C truncates; on a >= 0, b > 0 that is the floor the domain has */
+        if (!sx_prove(a, SX_GE, (sx_int){0, 0}, &r) || !r ||
+            !sx_prove(b, SX_GT, (sx_int){0, 0}, &r) || !r)
+            return false;
+        *out = op == IR_OP_DIV ? sx_div(a, b) : sx_mod(a, b);
+        break;
+    case IR_OP_LT: case IR_OP_LE: case IR_OP_GT: case IR_OP_GE: case IR_OP_EQ: case IR_OP_NE: {
+        static const sx_rel rel[] = {[IR_OP_LT] = SX_LT, [IR_OP_LE] = SX_LE, [IR_OP_GT] = SX_GT,
+                                     [IR_OP_GE] = SX_GE, [IR_OP_EQ] = SX_EQ, [IR_OP_NE] = SX_NE};
+        if (!sx_prove(a, rel[op], b, &r))
+            return false; /* a condition on a symbol: the branch is not known */
+        *out = (sx_int){r, 0};
+        return true;
+    }
+    default: return false;
+    }
+    return out->e != SX_TOO_BIG;
+}
+
+bool an_eval_sx(an_ctx *cx, const ir_expr *e, sx_int *out)
+{
+    sx_int a, b;
+    int64_t v;
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case IR_EXPR_VAR: return sx_of_var(cx, e->var, e->loc.line, e->loc.col, out);
+    case IR_EXPR_PLACE: {
+        an_loc l;
+        return an_place_loc(cx, e->place, &l, NULL, NULL) &&
+               an_mem_int_sx(cx, &l, e->place, e->loc.line, e->loc.col, out);
+    }
+    case IR_EXPR_UNARY:
+        if (e->op == IR_OP_NEG && an_eval_sx(cx, e->a, &a) && a.e) {
+            *out = sx_neg(a);
+            return out->e != SX_TOO_BIG;
+        }
+        break;
+    case IR_EXPR_BINARY:
+        if (e->op == IR_OP_LAND || e->op == IR_OP_LOR)
+            break;
+        if (!an_eval_sx(cx, e->a, &a) || !an_eval_sx(cx, e->b, &b))
+            return false;
+        if (a.e == 0 && b.e == 0) {
+            if (!ir_op_binary(e->op, a.c, b.c, &v))
+                return false;
+            *out = (sx_int){v, 0};
+            return true;
+        }
+        return sx_binary(e->op, a, b, out);
+    case IR_EXPR_COND: {
+        if (!an_eval_sx(cx, e->a, &a) || a.e)
+            break;
+        return an_eval_sx(cx, a.c ? e->b : e->c, out);
+    }
+    default: break;
+    }
+    if (!an_eval(cx, e, &v))
+        return false;
+    *out = (sx_int){v, 0};
+    return true;
+}
+
+/* The value of an integer assigned from e: known, symbolic, or (an unknown
+ * value from a call or a read) a new symbol named name. */
+static bool eval_assigned(an_ctx *cx, const ir_expr *e, const char *name, sx_int *out)
+{
+    if (an_eval_sx(cx, e, out))
+        return true;
+    if (!e || !name || e->kind != IR_EXPR_UNKNOWN)
+        return false;
+    char buf[64];
+    *out = an_new_symbol(cx, name, origin_of(e->reason, buf, sizeof buf), e->loc.line, e->loc.col);
+    return true;
+}
+
+void an_assign_int(an_ctx *cx, const ir_expr *e, const char *name, bool *known, int64_t *i)
+{
+    sx_int v;
+    bool ok = eval_assigned(cx, e, name, &v);
+    an_int_put(ok, v, known, i);
+}
+
 int an_tensor_of(an_ctx *cx, int var)
 {
     if (var == IR_UNKNOWN_TENSOR || var == IR_NO_VAR)
@@ -106,11 +247,30 @@ typedef struct call_args {
     bool other_unknown;   /* an argument that is not an integer is not known */
     bool offset_unknown;  /* an operand's offset is not known (its layout is otherwise) */
     const char *why;  /* first unknown argument's reason */
+    bool symbolic;    /* some argument is symbolic (known is false then) */
+    bool sym_ok;      /* every argument is known or symbolic: sc can run */
+    an_scall sc;      /* the call over symbolic integers */
 } call_args;
 
 static const char *var_name(an_ctx *cx, int var)
 {
     return var >= 0 ? cx->u->vars[var].name : "NULL";
+}
+
+/* A known layout as a layout over symbols (every entry known). */
+static void sl_of_layout(const mt_layout *l, an_slayout *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ndim = l->ndim;
+    for (int d = 0; d < l->ndim; d++) {
+        out->shape[d] = (sx_int){l->shape[d], 0};
+        out->strides[d] = (sx_int){l->strides[d], 0};
+    }
+    out->offset = (sx_int){l->offset, 0};
+    out->dtype = l->dtype;
+    out->device = l->device;
+    out->storage_nbytes = (sx_int){l->storage_nbytes, 0};
+    out->contiguous = mt_is_contiguous(l);
 }
 
 /* A tensor operand: checks use after release and NULL. */
@@ -120,7 +280,7 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     int k = a->n_handles++;
     a->handle[k] = h;
     if (h == AN_UNKNOWN || h == AN_UNSET) {
-        a->known = false;
+        a->known = a->sym_ok = false;
         a->other_unknown = true;
         a->why = a->why ? a->why
                  : h == AN_UNSET ? an_strfmt("%s holds no tensor here", var_name(cx, var))
@@ -136,6 +296,15 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
         a->poison = true;
     }
     a->poison = a->poison || hd->poison;
+    if (hd->known)
+        sl_of_layout(&hd->l, &a->sc.in[k]);
+    else if (hd->sl > 0 && !hd->offset_unknown)
+        a->sc.in[k] = cx->r->slayouts[hd->sl - 1];
+    else
+        a->sym_ok = false;
+    a->sc.storage[k] = hd->storage;
+    if (!hd->known && hd->sl > 0)
+        a->symbolic = true;
     if (!hd->known && !a->why)
         a->why = an_strfmt("the layout of %s is unknown", var_name(cx, var));
     a->other_unknown = a->other_unknown || !hd->known;
@@ -152,11 +321,27 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     a->storage_unknown = a->storage_unknown || hd->storage < 0;
 }
 
-static void int_arg(an_ctx *cx, call_args *a, const ir_expr *e, int64_t *out)
+static void int_arg(an_ctx *cx, call_args *a, const ir_expr *e, int64_t *out, sx_int *sx)
 {
-    if (an_eval(cx, e, out))
+    if (an_eval(cx, e, out)) {
+        if (sx)
+            *sx = (sx_int){*out, 0};
         return;
+    }
+    sx_int v;
+    if (an_eval_sx(cx, e, &v) && v.e == 0) { /* read now: a symbol --bind gave a value */
+        *out = v.c;
+        if (sx)
+            *sx = v;
+        return;
+    }
     a->known = false;
+    if (sx && an_eval_sx(cx, e, sx)) { /* a size, not a dtype, device or flag */
+        a->symbolic = true;
+        *out = 0;
+        return;
+    }
+    a->sym_ok = false;
     if (!a->why)
         a->why = an_strfmt("an argument is not known statically%s%s",
                            e && e->kind == IR_EXPR_UNKNOWN ? ": " : "",
@@ -164,25 +349,26 @@ static void int_arg(an_ctx *cx, call_args *a, const ir_expr *e, int64_t *out)
 }
 
 /* A tl_ints object in memory: its count, then its values. */
-static void ints_in_place(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out)
+static void ints_in_place(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out,
+                          an_sints *sx)
 {
     an_loc l, f;
     int64_t n, v;
     const char *why = NULL;
     out->n = 0;
     if (!an_place_loc(cx, arg->place, &l, NULL, &why) || l.n + 2 > AN_MAX_PATH) {
-        a->known = false;
+        a->known = a->sym_ok = false;
         a->why = a->why ? a->why : an_strfmt("a shape is not known: %s", why ? why : arg->place->text);
         return;
     }
     f = l;
     f.key[f.n++] = arg->key_n;
     if (!an_mem_int(cx, &f, &n) || n < 0 || n > TL_MAX_DIMS) {
-        a->known = false;
+        a->known = a->sym_ok = false;
         a->why = a->why ? a->why : an_strfmt("the count of %s is not known", arg->place->text);
         return;
     }
-    out->n = (int)n;
+    out->n = sx->n = (int)n;
     f = l;
     f.key[f.n++] = arg->key_v;
     f.n++;
@@ -190,34 +376,41 @@ static void ints_in_place(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *
         f.key[f.n - 1] = k;
         if (an_mem_int(cx, &f, &v)) {
             out->v[k] = v;
+            sx->v[k] = (sx_int){v, 0};
+        } else if (an_mem_int_sx(cx, &f, arg->place, 0, 0, &sx->v[k])) {
+            out->v[k] = sx->v[k].c;
+            if (sx->v[k].e) {
+                a->known = false;
+                a->symbolic = true;
+            }
         } else {
-            a->known = false;
+            a->known = a->sym_ok = false;
             a->why = a->why ? a->why : an_strfmt("a value of %s is not known", arg->place->text);
         }
     }
 }
 
-static void ints_arg(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out)
+static void ints_arg(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out, an_sints *sx)
 {
     if (arg->n == IR_INTS_IN_PLACE) {
-        ints_in_place(cx, a, arg, out);
+        ints_in_place(cx, a, arg, out, sx);
         return;
     }
-    out->n = arg->n < 0 ? 0 : arg->n;
+    out->n = sx->n = arg->n < 0 ? 0 : arg->n;
     if (arg->n > TL_MAX_DIMS) { /* the runtime rejects it: an error, not an unknown */
         a->too_many = arg->n;
-        out->n = 0;
+        out->n = sx->n = 0;
         return;
     }
     if (arg->n < 0) {
-        a->known = false;
+        a->known = a->sym_ok = false;
         a->why = a->why ? a->why : an_strfmt("a shape is not known: %s",
                                              arg->reason ? arg->reason : "not a TL_SHAPE literal");
-        out->n = 0;
+        out->n = sx->n = 0;
         return;
     }
     for (int k = 0; k < arg->n; k++)
-        int_arg(cx, a, arg->exprs[k], &out->v[k]);
+        int_arg(cx, a, arg->exprs[k], &out->v[k], &sx->v[k]);
 }
 
 static void collect_args(an_ctx *cx, const ir_stmt *s, call_args *a)
@@ -225,15 +418,16 @@ static void collect_args(an_ctx *cx, const ir_stmt *s, call_args *a)
     int ni = 0, ns = 0;
     int64_t v;
     memset(a, 0, sizeof *a);
-    a->known = true;
+    a->known = a->sym_ok = true;
     a->mc.op = s->call.op;
+    a->sc.op = s->call.op;
     for (int k = 0; k < s->call.n_args; k++) {
         const ir_arg *arg = &s->call.args[k];
         switch (arg->kind) {
         case IR_ARG_TENSOR: tensor_arg(cx, s, a, arg->var); break;
         case IR_ARG_LIST:
             if (arg->n < 0) {
-                a->known = false;
+                a->known = a->sym_ok = false;
                 a->other_unknown = true;
                 a->why = a->why ? a->why : an_strdup("the tensor list is not a TL_LIST literal");
             }
@@ -242,34 +436,45 @@ static void collect_args(an_ctx *cx, const ir_stmt *s, call_args *a)
             break;
         case IR_ARG_INTS: {
             bool before = a->known;
-            ints_arg(cx, a, arg, &a->mc.s[ns++ & 1]);
+            ints_arg(cx, a, arg, &a->mc.s[ns & 1], &a->sc.s[ns & 1]);
+            ns++;
             a->other_unknown = a->other_unknown || (before && !a->known);
             break;
         }
         case IR_ARG_INT: {
             bool before = a->known;
             int k = ni++ & 3;
-            int_arg(cx, a, arg->expr, &a->mc.i[k]);
+            int_arg(cx, a, arg->expr, &a->mc.i[k], &a->sc.i[k]);
             if (before && !a->known)
                 a->unknown_ints |= 1u << k;
             else if (!an_eval(cx, arg->expr, &v))
                 a->unknown_ints |= 1u << k;
             break;
         }
-        case IR_ARG_BOOL: int_arg(cx, a, arg->expr, &v); a->mc.b = v != 0;
+        case IR_ARG_BOOL: int_arg(cx, a, arg->expr, &v, NULL); a->mc.b = v != 0;
             a->other_unknown = a->other_unknown || !a->known; break;
         case IR_ARG_DOUBLE: a->mc.f = arg->value; break;
-        case IR_ARG_DTYPE: int_arg(cx, a, arg->expr, &v); a->mc.dtype = (tl_dtype)v;
+        case IR_ARG_DTYPE: int_arg(cx, a, arg->expr, &v, NULL); a->mc.dtype = (tl_dtype)v;
             a->other_unknown = a->other_unknown || !a->known; break;
-        case IR_ARG_DEVICE: int_arg(cx, a, arg->expr, &v); a->mc.device = (tl_device)v;
+        case IR_ARG_DEVICE: int_arg(cx, a, arg->expr, &v, NULL); a->mc.device = (tl_device)v;
             a->other_unknown = a->other_unknown || !a->known; break;
-        case IR_ARG_FORMAT: int_arg(cx, a, arg->expr, &v); a->mc.format = (tl_format)v;
+        case IR_ARG_FORMAT: int_arg(cx, a, arg->expr, &v, NULL); a->mc.format = (tl_format)v;
             a->other_unknown = a->other_unknown || !a->known; break;
         case IR_ARG_PTR: break; /* host memory: no data is needed */
         }
     }
     a->mc.n_in = a->n_handles;
     a->mc.has_storage_ids = !a->storage_unknown;
+    /* the symbolic call: the same arguments, sizes as sx_int */
+    a->sc.n_in = a->n_handles;
+    a->sc.f = a->mc.f;
+    a->sc.b = a->mc.b;
+    a->sc.dtype = a->mc.dtype;
+    a->sc.device = a->mc.device;
+    a->sc.format = a->mc.format;
+    a->sc.has_storage_ids = a->mc.has_storage_ids;
+    memcpy(a->sc.external, a->mc.external, sizeof a->sc.external);
+    a->sym_ok = a->sym_ok && a->symbolic && !a->too_many;
 }
 
 const char *an_status_check(tl_status s)
@@ -423,6 +628,66 @@ static bool view_with_unknown_offset(call_args *a, mt_op op, mt_result *r)
     return true;
 }
 
+/* A call whose sizes are symbolic: the rules' symbolic build gives its
+ * result as formulas.  False (nothing done) when the rule needs a value
+ * that is a symbol here, or fails for generic sizes: the call is then
+ * unknown, as before symbols. */
+static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value, an_handle *h)
+{
+    an_sresult r;
+    sx_clear_failed();
+    if (an_sym_run(&a->sc, &r, s->loc.line) != TL_OK || sx_failed()) {
+        free((void *)a->why);
+        a->why = an_strfmt("%s", r.status != TL_OK ? r.msg
+                                 : "the sizes' formulas grew too large to follow");
+        return false;
+    }
+    *h = (an_handle){.storage = -1, .value = value};
+    if (r.kind != MT_KIND_NONE && r.kind != MT_KIND_INPLACE)
+        h->sl = an_slayout_add(cx, &r.out);
+    if (r.kind == MT_KIND_VIEW) {
+        h->storage = cx->handles[a->handle[r.view_of]].storage;
+    } else if (r.kind == MT_KIND_NEW) {
+        h->storage = an_storage_new_sx(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
+                                       r.out.device, r.alloc_nbytes);
+        if (r.external) {
+            an_storage *st = &cx->r->storages[h->storage];
+            st->external = true;
+            if (st->symbolic) { /* the caller's memory: nothing is allocated or counted */
+                st->symbolic = false;
+                cx->live_sx = sx_sub(cx->live_sx, st->nbytes_sx);
+            }
+            st->nbytes = st->block_bytes = st->alloc_bytes = st->made_nbytes = 0;
+        }
+    } else if (r.kind == MT_KIND_INPLACE && r.resized && a->handle[0] >= 0) {
+        an_handle *o = &cx->handles[a->handle[0]]; /* out= resized to a symbolic shape */
+        o->known = false;
+        o->sl = an_slayout_add(cx, &r.out);
+        an_mark_bound(cx);
+    }
+    sx_int moved = sx_add(r.read_bytes, r.written_bytes);
+    if (moved.e)
+        an_account_moved_sx(cx, moved);
+    else
+        an_account_moved(cx, moved.c);
+    if (value >= 0) {
+        an_value *v = &cx->r->values[value];
+        if (v->n_exec++ == 0) {
+            v->executed = true;
+            v->known = false;
+            v->sl = h->sl;
+            v->storage = h->storage;
+            v->kind = (mt_kind)r.kind;
+            if (r.kind == MT_KIND_VIEW && a->handle[r.view_of] >= 0)
+                v->view_of = cx->handles[a->handle[r.view_of]].value;
+            v->bytes_moved = moved.e ? -1 : moved.c;
+            v->bytes_moved_sx = moved;
+            v->reason = an_strdup(r.msg);
+        }
+    }
+    return true;
+}
+
 static void report_error(an_ctx *cx, const ir_stmt *s, const mt_result *r)
 {
     an_diag_add(cx, AN_ERROR, an_status_check(r->status), s->loc.line, s->loc.col, "tl_%s: %s",
@@ -441,7 +706,7 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     mt_result r;
     int value = an_site_get(cx, s);
     an_handle h;
-    bool failed = false;
+    bool failed = false, symbolic = false;
     collect_args(cx, s, &a);
     cx->n_calls++;
     if (a.too_many && !a.poison) {
@@ -455,6 +720,9 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
         h = known_result(cx, s, &a, value, &r);
         h.offset_unknown = true;
         a.known = true;
+    } else if (!a.known && a.sym_ok && !a.poison && symbolic_call(cx, s, &a, value, &h)) {
+        symbolic = true;
+        memset(&r, 0, sizeof r);
     } else if (!a.known || a.poison) {
         h = unknown_result(cx, s, &a, value, &r);
     } else if (mt_run(&a.mc, &r) != TL_OK) {
@@ -470,6 +738,13 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
         if (h.storage >= 0)
             cx->refs[h.storage]++;
         bind_result(cx, s, idx);
+    }
+    if (symbolic) { /* recorded by symbolic_call */
+        int written = op_returns_tensor(s->call.op) ? h.storage
+                      : a.n_handles > 0 && a.handle[0] >= 0 ? cx->handles[a.handle[0]].storage : -1;
+        log_call(cx, s, &a, value, written, 0, false);
+        free((void *)a.why);
+        return;
     }
     if (value >= 0)
         record_value(cx, value, &h, h.known ? &r : NULL, &a,

@@ -78,6 +78,7 @@ an_flow an_exec_block(an_ctx *cx, const ir_block *b) { return exec_block_scoped(
 
 typedef struct snapshot {
     int64_t n_handles, live, n_events;
+    sx_int live_sx;
     an_handle *handles;
     int n_storages;
     int64_t *refs;
@@ -128,6 +129,7 @@ static void snap_take(an_ctx *cx, snapshot *sn)
 {
     sn->n_handles = cx->n_handles;
     sn->live = cx->live;
+    sn->live_sx = cx->live_sx;
     sn->n_events = cx->r->n_events;
     sn->handles = dup_mem(cx->handles, sizeof *cx->handles * (size_t)cx->n_handles);
     sn->n_storages = cx->r->n_storages;
@@ -157,6 +159,7 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
 {
     memcpy(cx->handles, sn->handles, sizeof *cx->handles * (size_t)sn->n_handles);
     cx->live = sn->live;
+    cx->live_sx = sn->live_sx;
     memcpy(cx->refs, sn->refs, sizeof *cx->refs * (size_t)sn->n_storages);
     memcpy(cx->live_storage, sn->live_storage, sizeof(bool) * (size_t)sn->n_storages);
     for (int s = 0; s < sn->n_storages; s++) {
@@ -249,11 +252,15 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
         const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs] : NULL;
         if (!h || !h->known || !same_layout(&h->l, &cx->handles[mine].l))
             cx->handles[mine].known = false;
+        if (!h || h->sl != cx->handles[mine].sl)
+            cx->handles[mine].sl = 0;
     } else if (mine != theirs) {
         *tensor = AN_UNKNOWN;
     }
-    if (*known != their_known || *ints != their_int)
+    if (*known != their_known || *ints != their_int) {
         *known = false;
+        *ints = 0; /* unknown, not a symbol */
+    }
 }
 
 static void join_vars(an_ctx *cx, const snapshot *other)
@@ -467,7 +474,8 @@ static void bind_params(an_ctx *cx, const ir_stmt *s, an_frame *callee)
         if (cx->u->vars[p].kind == IR_VAR_TENSOR)
             callee->tensor[slot] = a->kind == IR_VAR_TENSOR ? an_tensor_of(cx, a->var) : AN_UNKNOWN;
         else if (cx->u->vars[p].kind == IR_VAR_INT && a->expr)
-            callee->int_known[slot] = an_eval(cx, a->expr, &callee->ints[slot]);
+            an_assign_int(cx, a->expr, cx->u->vars[p].name, &callee->int_known[slot],
+                          &callee->ints[slot]);
         else if (a->ptr) {
             an_ptr_eval(cx, a->ptr, &c);
             an_mem_write(cx, &to, &c);
@@ -581,7 +589,7 @@ static an_flow exec_return(an_ctx *cx, const ir_stmt *s)
     if (s->ret.var != IR_NO_VAR)
         f->ret_handle = an_tensor_of(cx, s->ret.var);
     if (s->ret.value)
-        f->ret_int_known = an_eval(cx, s->ret.value, &f->ret_int);
+        an_assign_int(cx, s->ret.value, NULL, &f->ret_int_known, &f->ret_int);
     if (s->ret.ptr) {
         f->has_ret_ptr = true;
         an_ptr_eval(cx, s->ret.ptr, &f->ret_ptr);
@@ -599,9 +607,8 @@ static void exec_assign_int(an_ctx *cx, const ir_stmt *s)
     bool *known;
     if (v < 0)
         return;
-    int64_t *slot = an_int_slot(cx, v, &known), value;
-    *known = an_eval(cx, s->assign_int.value, &value);
-    *slot = value;
+    int64_t *slot = an_int_slot(cx, v, &known);
+    an_assign_int(cx, s->assign_int.value, cx->u->vars[v].name, known, slot);
 }
 
 static void exec_eval(an_ctx *cx, const ir_stmt *s)
@@ -681,7 +688,7 @@ static void exec_store(an_ctx *cx, const ir_stmt *s)
     int src = s->store.kind == IR_VAR_TENSOR ? an_tensor_of(cx, s->store.src) : AN_UNSET;
     switch (s->store.kind) {
     case IR_VAR_TENSOR: c = (an_cell){.kind = AN_CELL_TENSOR, .handle = src}; break;
-    case IR_VAR_INT: c.known = an_eval(cx, s->store.value, &c.i); break;
+    case IR_VAR_INT: an_assign_int(cx, s->store.value, s->store.dst->text, &c.known, &c.i); break;
     case IR_VAR_OTHER: an_ptr_eval(cx, s->store.ptr, &c); break;
     }
     if (s->store.move && s->store.src >= 0) /* the temporary gives its handle to the place */
@@ -740,7 +747,26 @@ static void exec_fill(an_ctx *cx, const ir_stmt *s)
                     "are bounds", s->fill.dst->text, s->fill.why ? s->fill.why : "not modelled");
         an_mark_bound(cx);
     }
-    an_mem_fill(cx, &l, s->fill.zero, s->loc.line, s->loc.col);
+    if (s->fill.zero) {
+        an_mem_fill(cx, &l, true, s->loc.line, s->loc.col);
+        return;
+    }
+    /* what a call wrote there: integers read from it are symbols named after
+     * the place (config.dim) and the call (fread) */
+    if (cx->n_fills == cx->cap_fills) {
+        cx->cap_fills = cx->cap_fills ? 2 * cx->cap_fills : 16;
+        cx->fills = realloc(cx->fills, sizeof *cx->fills * (size_t)cx->cap_fills);
+        if (!cx->fills)
+            abort();
+    }
+    const char *by = s->fill.why ? strstr(s->fill.why, " by ") : NULL;
+    char *origin = by ? an_strfmt("%.*s", (int)strcspn(by + 4, "( "), by + 4)
+                       : an_strdup("run time"); /* freed with cx->fills */
+    const ir_place *dst = s->fill.dst;
+    cx->fills[cx->n_fills] = (an_fill_src){
+        .base = dst->text, .origin = origin, .line = s->loc.line, .col = s->loc.col,
+        .deref = dst->n_steps > 0 && dst->steps[dst->n_steps - 1].kind == IR_STEP_DEREF};
+    an_mem_fill_from(cx, &l, cx->n_fills++, s->loc.line, s->loc.col);
 }
 
 static void exec_unsupported(an_ctx *cx, const ir_stmt *s)
@@ -832,6 +858,7 @@ void an_run_function(an_ctx *cx, int func, an_frame *f)
     if (fr && !cx->fs[func].done_first) {
         cx->fs[func].done_first = true;
         fr->end_live_bytes = cx->live;
+        fr->end_sx = cx->live_sx;
     }
     an_settle_peaks(cx);
     cx->depth--;

@@ -13,6 +13,7 @@
 
 #include "alloc_policy.h"
 #include "an.h"
+#include "sym.h"
 
 #define AN_UNSET (-1)   /* a tensor variable with no handle yet (or NULL) */
 #define AN_UNKNOWN (-2) /* a tensor variable whose handle cannot be followed */
@@ -25,6 +26,7 @@ typedef struct an_handle {
     mt_layout l;
     int storage;    /* storage id, -1 when unknown */
     int value;      /* value id of the call that made it, -1 */
+    int sl;         /* not known, but over symbols: cx->r->slayouts[sl - 1] (0: none) */
 } an_handle;
 
 /* ---- the abstract memory (an_mem.c) ---- */
@@ -49,10 +51,15 @@ typedef enum an_cell_kind {
     AN_CELL_UNKNOWN  /* a marker: everything at and below is not known */
 } an_cell_kind;
 
+/* An integer of the state (a cell, a frame slot, a return value) is known
+ * (known, i its value), symbolic (not known, i > 0: an sx expression id of
+ * rules/sym.h) or unknown (not known, i == 0).  Whatever writes "not known"
+ * writes i with it. */
 typedef struct an_cell {
     an_cell_kind kind;
     bool known;      /* INT: i is known; PTR: the pointer is known (ptr -1: NULL) */
-    int64_t i;       /* INT */
+    int64_t i;       /* INT: the value, or the symbolic expression; UNKNOWN marker: its
+                      * fill source + 1 in cx->fills (0: none) */
     int handle;      /* TENSOR: handle index, AN_UNSET or AN_UNKNOWN */
     int ptr;         /* PTR: index in cx->ptrs, -1 for NULL */
 } an_cell;
@@ -99,6 +106,15 @@ typedef struct an_fstate {   /* per function accounting while it executes */
     bool peak_dirty;         /* a new peak whose live set is not yet recorded */
 } an_fstate;
 
+/* Where unknown contents came from (a fill by fread, read ...): symbols
+ * read from them are named base + the field path. */
+typedef struct an_fill_src {
+    const char *base;   /* the filled place's C spelling: "config", "*p" */
+    char *origin;       /* "fread" (owned) */
+    bool deref;         /* the place is what a pointer points to: its fields read "p->f" */
+    int line, col;
+} an_fill_src;
+
 typedef struct an_ctx {
     const ir_unit *u;
     an_options opt;
@@ -112,6 +128,8 @@ typedef struct an_ctx {
     int cap_refs;
     int *site_value;     /* per call site (ir_stmt.call.site): its value id, or -1 */
     int64_t live;        /* bytes */
+    sx_int live_sx;      /* bytes of live storages whose size is symbolic */
+    int cap_slayouts;
     int64_t moved_total; /* bytes moved by every call executed, both arms of branches included */
     int64_t arm_peak;    /* bytes: the most live since the current branch arm began */
     int64_t n_calls;     /* in the current root */
@@ -141,7 +159,27 @@ typedef struct an_ctx {
     ca_allocator *cuda;  /* the caching allocator, simulated for CUDA storages (per root) */
     int64_t *cuda_block; /* per storage: the simulated block id, 0 for none */
     int64_t cap_cuda_block;
+    an_fill_src *fills;  /* sources of unknown contents (markers' i - 1) */
+    int n_fills, cap_fills;
 } an_ctx;
+
+/* The integer (known, i) as an sx_int; false when it is unknown. */
+static inline bool an_int_get(bool known, int64_t i, sx_int *out)
+{
+    if (known)
+        *out = (sx_int){i, 0};
+    else if (i > 0 && i <= (int64_t)UINT32_MAX)
+        *out = (sx_int){0, (uint32_t)i};
+    else
+        return false;
+    return true;
+}
+/* Store v (or unknown when !ok) as (known, i). */
+static inline void an_int_put(bool ok, sx_int v, bool *known, int64_t *i)
+{
+    *known = ok && v.e == 0;
+    *i = !ok ? 0 : v.e == 0 ? v.c : (v.e == SX_TOO_BIG ? 0 : (int64_t)v.e);
+}
 
 /* an_state.c */
 int an_handle_new(an_ctx *cx, const an_handle *h);
@@ -158,6 +196,12 @@ an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col);
 /* The handle h is no longer reachable from var: a LOST event if nothing else holds it. */
 void an_handle_dropped(an_ctx *cx, int h, int var, int line, int col, const char *why);
 void an_account_moved(an_ctx *cx, int64_t bytes);
+void an_account_moved_sx(an_ctx *cx, sx_int bytes);
+/* A storage whose size is symbolic (nbytes -1, nbytes_sx). */
+int an_storage_new_sx(an_ctx *cx, int func, int value, int line, int col, tl_device dev,
+                      sx_int nbytes);
+/* Keep a symbolic layout; returns its sl (index + 1). */
+int an_slayout_add(an_ctx *cx, const an_slayout *l);
 void an_account_live(an_ctx *cx);
 /* Record the live set of every function whose new peak has not been recorded
  * (called before live bytes go down, and when a function returns). */
@@ -175,6 +219,15 @@ an_frame *an_top(an_ctx *cx);
 void an_exec_call(an_ctx *cx, const ir_stmt *s);
 void an_exec_release(an_ctx *cx, const ir_stmt *s);
 bool an_eval(an_ctx *cx, const ir_expr *e, int64_t *out);
+/* e as a known or symbolic integer; false when unknown.  An unknown integer
+ * read from a named place becomes a symbol named after it (and stays it). */
+bool an_eval_sx(an_ctx *cx, const ir_expr *e, sx_int *out);
+/* The symbol for an unknown integer assigned from e into the place named
+ * name (origin from e's reason: "atoi", "fread"). */
+sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col);
+/* (known, i) = the integer assigned from e into the place named name (NULL:
+ * unnamed): an unknown value from a call becomes a symbol of that name. */
+void an_assign_int(an_ctx *cx, const ir_expr *e, const char *name, bool *known, int64_t *i);
 /* The handle of tensor operand var in the top frame, or AN_UNSET / AN_UNKNOWN. */
 int an_tensor_of(an_ctx *cx, int var);
 
@@ -194,6 +247,11 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out);
 bool an_ptr_compare(void *cx, const ir_expr *e, int64_t *out);
 int an_ptr_intern(an_ctx *cx, const an_loc *l);
 void an_mem_fill(an_ctx *cx, const an_loc *l, bool zero, int line, int col);
+/* The same, the unknown contents named after src (a fill by fread): index in cx->fills. */
+void an_mem_fill_from(an_ctx *cx, const an_loc *l, int src, int line, int col);
+/* The integer at l as an sx_int (p: the place read, for the symbol's name);
+ * an unknown one becomes a symbol, written back.  False when not an integer. */
+bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int col, sx_int *out);
 void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int col);
 bool an_mem_holds_handles(an_ctx *cx, const an_loc *l);
 void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end);

@@ -195,9 +195,10 @@ an_loc an_loc_of_var(an_ctx *cx, int var)
 
 /* The cell at l: the entry, else the nearest marker above it; false when
  * l was never written (uninitialized). */
-static bool mem_read(const an_mem *m, const an_loc *l, an_cell *out)
+static bool mem_read_at(const an_mem *m, const an_loc *l, an_cell *out, int *depth)
 {
     int k = mem_find(m, l, NULL);
+    *depth = l->n;
     if (k >= 0) {
         *out = m->e[k].cell;
         return true;
@@ -205,6 +206,7 @@ static bool mem_read(const an_mem *m, const an_loc *l, an_cell *out)
     an_loc p = *l;
     while (p.n > 0) {
         p.n--;
+        *depth = p.n;
         k = mem_find(m, &p, NULL);
         if (k >= 0 && (m->e[k].cell.kind == AN_CELL_ZERO || m->e[k].cell.kind == AN_CELL_UNKNOWN)) {
             *out = m->e[k].cell;
@@ -214,6 +216,12 @@ static bool mem_read(const an_mem *m, const an_loc *l, an_cell *out)
             return false; /* a scalar where an object was expected */
     }
     return false;
+}
+
+static bool mem_read(const an_mem *m, const an_loc *l, an_cell *out)
+{
+    int depth;
+    return mem_read_at(m, l, out, &depth);
 }
 
 bool an_mem_read(an_ctx *cx, const an_loc *l, an_cell *out)
@@ -456,18 +464,78 @@ static void drop_handles(an_ctx *cx, const int *h, int n, int line, int col, con
 
 void an_mem_fill(an_ctx *cx, const an_loc *l, bool zero, int line, int col)
 {
+    an_mem_fill_from(cx, l, zero ? -2 : -1, line, col);
+}
+
+void an_mem_fill_from(an_ctx *cx, const an_loc *l, int src, int line, int col)
+{
     int handles[MAX_DROPPED], n = 0;
+    bool zero = src == -2;
+    an_cell marker = {.kind = zero ? AN_CELL_ZERO : AN_CELL_UNKNOWN, .i = src >= 0 ? src + 1 : 0};
     if (loc_is_slot(cx, l)) {
         an_cell old;
         if (an_mem_read(cx, l, &old) && old.kind == AN_CELL_TENSOR && old.handle >= 0)
             handles[n++] = old.handle;
-        an_mem_write(cx, l, &(an_cell){.kind = zero ? AN_CELL_ZERO : AN_CELL_UNKNOWN});
+        an_mem_write(cx, l, &marker);
     } else {
         mem_remove_under(&cx->mem, l, true, handles, MAX_DROPPED, &n);
-        an_mem_write(cx, l, &(an_cell){.kind = zero ? AN_CELL_ZERO : AN_CELL_UNKNOWN});
+        an_mem_write(cx, l, &marker);
     }
     if (zero)
         drop_handles(cx, handles, n, line, col, "overwritten");
+}
+
+/* The symbol's name for place p read at l under a marker at depth `depth`
+ * filled from src: src's base plus p's last steps ("config" + ".dim"; "*p"
+ * + ".n_layers" reads "p->n_layers"); p's own spelling otherwise. */
+static const char *symbol_name(const ir_place *p, const an_loc *l, int depth,
+                               const an_fill_src *src, char *buf, size_t size)
+{
+    int k = l->n - depth;
+    if (!src || !p || k > p->n_steps)
+        return p ? p->text : "?";
+    size_t len = 0;
+    const char *base = src->base;
+    bool star = base[0] == '*', deref = (star || src->deref) && k > 0;
+    len += (size_t)snprintf(buf, size, "%s", star && k > 0 ? base + 1 : base);
+    for (int j = p->n_steps - k, key = depth; j < p->n_steps && len < size; j++, key++) {
+        const ir_step *st = &p->steps[j];
+        if (st->kind == IR_STEP_DEREF)
+            return p->text; /* the path leaves the filled object: the read's own spelling */
+        if (st->kind == IR_STEP_FIELD)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s",
+                                    deref && j == p->n_steps - k ? "->" : ".", st->name);
+        else
+            len += (size_t)snprintf(buf + len, size - len, "[%lld]", (long long)l->key[key]);
+    }
+    return buf;
+}
+
+bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int col, sx_int *out)
+{
+    an_cell c;
+    int depth = l->n;
+    bool found = loc_is_slot(cx, l) ? an_mem_read(cx, l, &c) : mem_read_at(&cx->mem, l, &c, &depth);
+    if (!found)
+        return false;
+    if (c.kind == AN_CELL_ZERO) {
+        *out = (sx_int){0, 0};
+        return true;
+    }
+    if (c.kind == AN_CELL_INT && an_int_get(c.known, c.i, out))
+        return true;
+    if (c.kind != AN_CELL_INT && c.kind != AN_CELL_UNKNOWN)
+        return false;
+    const an_fill_src *src = c.kind == AN_CELL_UNKNOWN && c.i > 0 && c.i <= cx->n_fills
+                             ? &cx->fills[c.i - 1] : NULL;
+    char name[256];
+    *out = an_new_symbol(cx, symbol_name(p, l, depth, src, name, sizeof name),
+                         src ? src->origin : "run time",
+                         src ? src->line : line, src ? src->col : col);
+    an_cell w = {.kind = AN_CELL_INT};
+    an_int_put(true, *out, &w.known, &w.i);
+    an_mem_write(cx, l, &w);
+    return true;
 }
 
 /* Does the object at l hold a live handle (so filling it with unknowns loses track)? */
@@ -555,7 +623,7 @@ static bool same_cell(const an_ctx *cx, const an_cell *a, const an_cell *b)
     if (a->kind != b->kind)
         return false;
     switch (a->kind) {
-    case AN_CELL_INT: return a->known == b->known && (!a->known || a->i == b->i);
+    case AN_CELL_INT: return a->known == b->known && a->i == b->i; /* a symbol, unknown: 0 */
     case AN_CELL_TENSOR: return a->handle == b->handle;
     case AN_CELL_PTR:
         if (a->known != b->known || !a->known)
@@ -574,6 +642,9 @@ static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs)
         if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
             !an_same_layout_handles(cx, mine->handle, theirs->handle))
             cx->handles[mine->handle].known = false;
+        if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
+            cx->handles[theirs->handle].sl != cx->handles[mine->handle].sl)
+            cx->handles[mine->handle].sl = 0;
         return *mine;
     }
     if (mine->kind == AN_CELL_TENSOR || theirs->kind == AN_CELL_TENSOR)

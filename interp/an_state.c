@@ -92,13 +92,63 @@ static int stack_funcs(const an_ctx *cx, int *funcs, int *depth_of)
 /* Each function on the stack sees the new live total; a new peak's live
  * set is recorded lazily (an_settle_peaks), since until live bytes go down
  * it only grows. */
+/* The peak of fr over symbolic live bytes: the new total replaces the peak
+ * when it is provably larger, is dropped when provably not, and otherwise
+ * joins it as one more candidate of a max (each candidate keeps its line). */
+static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
+{
+    sx_int total = sx_add(cx->live_sx, (sx_int){cx->live, 0}), peak;
+    bool gt;
+    if (!fr->symbolic) {
+        fr->symbolic = true;
+        fr->peak_sx = (sx_int){fr->peak_live_bytes, 0};
+        fr->n_peak_cands = 0;
+        if (fr->peak_line > 0) {
+            fr->peak_cand_line[0] = fr->peak_line;
+            fr->peak_cand[0] = fr->peak_sx;
+            fr->n_peak_cands = 1;
+        }
+    }
+    peak = fr->peak_sx;
+    if (fr->peak_line == 0 || (sx_prove(total, SX_GT, peak, &gt) && gt)) {
+        fr->peak_sx = total;
+        fr->peak_cand_line[0] = line;
+        fr->peak_cand[0] = total;
+        fr->n_peak_cands = 1;
+    } else if (sx_prove(total, SX_GT, peak, &gt)) {
+        return; /* provably not above the peak */
+    } else {
+        int n = 0; /* the candidates the new one does not dominate, then it */
+        for (int k = 0; k < fr->n_peak_cands; k++) {
+            bool ge;
+            if (!(sx_prove(total, SX_GE, fr->peak_cand[k], &ge) && ge)) {
+                fr->peak_cand[n] = fr->peak_cand[k];
+                fr->peak_cand_line[n++] = fr->peak_cand_line[k];
+            }
+        }
+        if (n == (int)(sizeof fr->peak_cand / sizeof fr->peak_cand[0]))
+            n--; /* the oldest candidates are kept: the max below stays exact */
+        fr->peak_cand[n] = total;
+        fr->peak_cand_line[n++] = line;
+        fr->n_peak_cands = n;
+        fr->peak_sx = sx_max(peak, total);
+    }
+    fr->peak_line = line;
+    cx->fs[f].peak_dirty = true;
+}
+
 void an_account_live(an_ctx *cx)
 {
     int funcs[64], depth_of[64];
     if (cx->live > cx->arm_peak)
         cx->arm_peak = cx->live;
+    bool sym = cx->live_sx.e != 0 || cx->live_sx.c != 0;
     for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
         an_func_report *fr = an_func_report_of(cx, funcs[j]);
+        if (fr && (sym || fr->symbolic)) {
+            account_live_sx(cx, fr, funcs[j], cx->stack[depth_of[j]]->line);
+            continue;
+        }
         if (!fr || (cx->live <= fr->peak_live_bytes && fr->peak_line > 0))
             continue;
         fr->peak_live_bytes = cx->live;
@@ -142,6 +192,40 @@ void an_account_moved(an_ctx *cx, int64_t bytes)
             fr->n_calls++;
         }
     }
+}
+
+void an_account_moved_sx(an_ctx *cx, sx_int bytes)
+{
+    int funcs[64], depth_of[64];
+    for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
+        an_func_report *fr = an_func_report_of(cx, funcs[j]);
+        if (fr) {
+            fr->moved_sx = sx_add(fr->moved_sx, bytes); /* the symbolic part */
+            fr->n_calls++;
+        }
+    }
+}
+
+int an_slayout_add(an_ctx *cx, const an_slayout *l)
+{
+    an_report *r = cx->r;
+    r->slayouts = grow_int(r->slayouts, &cx->cap_slayouts, r->n_slayouts + 1, sizeof *l);
+    r->slayouts[r->n_slayouts++] = *l;
+    return r->n_slayouts;
+}
+
+int an_storage_new_sx(an_ctx *cx, int func, int value, int line, int col, tl_device dev,
+                      sx_int nbytes)
+{
+    if (nbytes.e == 0)
+        return an_storage_new(cx, func, value, line, col, dev, nbytes.c);
+    cx->live_sx = sx_add(cx->live_sx, nbytes); /* counted before the new storage's peak */
+    int id = an_storage_new(cx, func, value, line, col, dev, -2);
+    an_storage *s = &cx->r->storages[id];
+    s->nbytes = s->block_bytes = s->alloc_bytes = s->made_nbytes = -1;
+    s->symbolic = true;
+    s->nbytes_sx = nbytes;
+    return id;
 }
 
 /* A CUDA storage takes a block from the simulated caching allocator: its
@@ -190,7 +274,7 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
         cuda_alloc(cx, s);
     cx->live_storage[s->id] = true;
     r->n_storages++;
-    for (int k = 0; nbytes < 0 && k < cx->depth; k++) { /* counted as 0: totals are lower bounds */
+    for (int k = 0; nbytes == -1 && k < cx->depth; k++) { /* counted as 0: totals are lower bounds */
         an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
         if (fr) {
             fr->sizes_unknown = fr->unknown_bytes = true;
@@ -226,12 +310,14 @@ void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)
     if (storage < 0 || --cx->refs[storage] > 0 || !cx->live_storage[storage])
         return;
     an_storage *s = &cx->r->storages[storage];
-    if (s->nbytes > 0)
+    if (s->nbytes > 0 || s->symbolic)
         an_settle_peaks(cx); /* live bytes go down: record the peak's live set first */
     cx->live_storage[storage] = false;
     cuda_free(cx, s);
     if (s->nbytes > 0)
         cx->live -= s->nbytes;
+    if (s->symbolic)
+        cx->live_sx = sx_sub(cx->live_sx, s->nbytes_sx);
     if (s->free_line == 0) {
         s->free_line = line;
         s->free_col = col;

@@ -86,8 +86,9 @@ static const char *an_bad_report(const json_t *report, const char **detail)
     if (!json_is_object(report) || !schema || !json_is_array(funcs) || !json_is_array(diags))
         return "not a tensorlint report (the output of `tensorlint report --format=json`: an "
                "object with \"schema\", \"functions\" and \"diagnostics\")%s";
-    if (!json_is_integer(schema) || json_integer_value(schema) != 1)
-        return "a report of another schema (\"schema\": %s); this tensorlint compares schema 1";
+    if (!json_is_integer(schema) || json_integer_value(schema) < 1 || json_integer_value(schema) > 2)
+        return "a report of another schema (\"schema\": %s); this tensorlint compares schemas 1 "
+               "and 2";
     json_array_foreach(funcs, k, e) if ((*detail = an_bad_function(e)) != NULL) return
         "not a report this tensorlint can read: %s";
     json_array_foreach(diags, k, e) {

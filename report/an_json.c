@@ -79,10 +79,59 @@ static json_t *own_str(const char *s) { return s ? json_string_nocheck(s) : json
 
 static json_t *int_or_null(bool known, int64_t v) { return known ? json_integer(v) : json_null(); }
 
+/* An integer that may depend on symbols: a JSON integer, or the expression
+ * as a string ("4*config.dim"); null when it is not followed at all. */
+static json_t *sx_json(sx_int v)
+{
+    char buf[1024];
+    if (v.e == 0)
+        return json_integer(v.c);
+    if (v.e == SX_TOO_BIG)
+        return json_null();
+    sx_symbols_of(v, NULL); /* listed in "symbols" */
+    return user_str(sx_str(v, buf, sizeof buf));
+}
+
+static json_t *sx_list(int n, const sx_int *v)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < n; k++)
+        json_array_append_new(a, sx_json(v[k]));
+    return a;
+}
+
+/* A value whose layout is over symbols (an_value.sl). */
+static json_t *value_sym_json(const an_report *r, int id)
+{
+    const an_value *v = &r->values[id];
+    const an_slayout *l = &r->slayouts[v->sl - 1];
+    json_t *o = json_object();
+    json_object_set_new_nocheck(o, "name", str_or_null(v->name));
+    json_object_set_new_nocheck(o, "line", json_integer(v->line));
+    json_object_set_new_nocheck(o, "column", json_integer(v->col));
+    json_object_set_new_nocheck(o, "op", own_str(mt_ops[v->op].name));
+    json_object_set_new_nocheck(o, "shape", sx_list(l->ndim, l->shape));
+    json_object_set_new_nocheck(o, "strides", sx_list(l->ndim, l->strides));
+    json_object_set_new_nocheck(o, "offset", sx_json(l->offset));
+    json_object_set_new_nocheck(o, "dtype", own_str(mt_dtype_name(l->dtype)));
+    json_object_set_new_nocheck(o, "device", own_str(mt_device_name(l->device)));
+    json_object_set_new_nocheck(o, "storage", int_or_null(v->storage >= 0, v->storage));
+    json_object_set_new_nocheck(o, "kind", own_str(v->kind == MT_KIND_VIEW ? "view" : "new"));
+    json_object_set_new_nocheck(o, "contiguous", json_boolean(l->contiguous));
+    json_object_set_new_nocheck(o, "bytes_moved", sx_json(v->bytes_moved_sx));
+    json_object_set_new_nocheck(o, "reason", str_or_null(v->reason));
+    json_object_set_new_nocheck(o, "view_of", int_or_null(v->view_of >= 0, v->view_of));
+    json_object_set_new_nocheck(o, "executions", json_integer(v->n_exec));
+    json_object_set_new_nocheck(o, "id", json_integer(id));
+    return o;
+}
+
 static json_t *value_json(const an_report *r, int id)
 {
     const an_value *v = &r->values[id];
     bool k = v->known && v->executed && !v->error;
+    if (!v->known && v->sl > 0 && v->executed && !v->error)
+        return value_sym_json(r, id);
     json_t *o = json_object();
     json_object_set_new_nocheck(o, "name", str_or_null(v->name));
     json_object_set_new_nocheck(o, "line", json_integer(v->line));
@@ -110,9 +159,19 @@ static json_t *storage_json(const an_storage *s)
 {
     json_t *o = json_object();
     json_object_set_new_nocheck(o, "id", json_integer(s->id));
-    json_object_set_new_nocheck(o, "nbytes", int_or_null(s->nbytes >= 0, s->nbytes));
-    json_object_set_new_nocheck(o, "device", own_str(mt_device_name(s->device)));
-    json_object_set_new_nocheck(o, "block_bytes", int_or_null(s->block_bytes >= 0, s->block_bytes));
+    if (s->symbolic) { /* CUDA blocks round up to 512 bytes, as for known sizes */
+        sx_int block = s->device == TL_CUDA
+                       ? sx_mul(sx_div(sx_add(s->nbytes_sx, (sx_int){511, 0}), (sx_int){512, 0}),
+                                (sx_int){512, 0})
+                       : s->nbytes_sx;
+        json_object_set_new_nocheck(o, "nbytes", sx_json(s->nbytes_sx));
+        json_object_set_new_nocheck(o, "device", own_str(mt_device_name(s->device)));
+        json_object_set_new_nocheck(o, "block_bytes", sx_json(block));
+    } else {
+        json_object_set_new_nocheck(o, "nbytes", int_or_null(s->nbytes >= 0, s->nbytes));
+        json_object_set_new_nocheck(o, "device", own_str(mt_device_name(s->device)));
+        json_object_set_new_nocheck(o, "block_bytes", int_or_null(s->block_bytes >= 0, s->block_bytes));
+    }
     json_object_set_new_nocheck(o, "alloc_line", json_integer(s->alloc_line));
     json_object_set_new_nocheck(o, "free_line", int_or_null(s->free_line > 0, s->free_line));
     json_object_set_new_nocheck(o, "alloc_column", json_integer(s->alloc_col));
@@ -134,6 +193,29 @@ static json_t *id_list(int n, const int *ids)
     return a;
 }
 
+/* The peak's line; with symbols, when candidates remain, each with the
+ * condition under which it is the largest. */
+static json_t *peak_line_json(const an_func_report *f)
+{
+    if (f->n_peak_cands <= 1)
+        return int_or_null(f->peak_line > 0, f->peak_line);
+    json_t *a = json_array();
+    char when[2048], x[512], y[512];
+    for (int k = 0; k < f->n_peak_cands; k++) {
+        size_t len = 0;
+        when[0] = 0;
+        for (int j = 0; j < f->n_peak_cands; j++) {
+            if (j == k || len >= sizeof when)
+                continue;
+            len += (size_t)snprintf(when + len, sizeof when - len, "%s%s >= %s", len ? " and " : "",
+                                    sx_str(f->peak_cand[k], x, sizeof x),
+                                    sx_str(f->peak_cand[j], y, sizeof y));
+        }
+        json_array_append_new(a, json_pack("{s:i,s:s}", "line", f->peak_cand_line[k], "when", when));
+    }
+    return a;
+}
+
 static json_t *func_json(const an_report *r, const an_func_report *f)
 {
     json_t *o = json_object(), *values = json_array(), *storages = json_array();
@@ -145,10 +227,17 @@ static json_t *func_json(const an_report *r, const an_func_report *f)
     json_object_set_new_nocheck(o, "file", user_str(r->unit->path));
     json_object_set_new_nocheck(o, "values", values);
     json_object_set_new_nocheck(o, "storages", storages);
-    json_object_set_new_nocheck(o, "peak_live_bytes", json_integer(f->peak_live_bytes));
-    json_object_set_new_nocheck(o, "peak_line", int_or_null(f->peak_line > 0, f->peak_line));
-    json_object_set_new_nocheck(o, "end_live_bytes", json_integer(f->end_live_bytes));
-    json_object_set_new_nocheck(o, "moved_bytes", json_integer(f->moved_bytes));
+    if (f->symbolic) {
+        json_object_set_new_nocheck(o, "peak_live_bytes", sx_json(f->peak_sx));
+        json_object_set_new_nocheck(o, "peak_line", peak_line_json(f));
+        json_object_set_new_nocheck(o, "end_live_bytes", sx_json(f->end_sx));
+        json_object_set_new_nocheck(o, "moved_bytes", sx_json(f->moved_sx));
+    } else {
+        json_object_set_new_nocheck(o, "peak_live_bytes", json_integer(f->peak_live_bytes));
+        json_object_set_new_nocheck(o, "peak_line", int_or_null(f->peak_line > 0, f->peak_line));
+        json_object_set_new_nocheck(o, "end_live_bytes", json_integer(f->end_live_bytes));
+        json_object_set_new_nocheck(o, "moved_bytes", json_integer(f->moved_bytes));
+    }
     json_object_set_new_nocheck(o, "peak_storages", id_list(f->n_peak_storages, f->peak_storages));
     json_object_set_new_nocheck(o, "root", json_boolean(f->is_root));
     json_object_set_new_nocheck(o, "executed", json_boolean(f->executed));
@@ -208,7 +297,41 @@ json_t *an_report_json(const an_report *r)
     for (int k = 0; k < r->n_diags; k++)
         json_array_append_new(diags, diag_json_located(r, src, &r->diags[k]));
     an_source_free(src);
-    return json_pack("{s:i,s:o,s:o}", "schema", 1, "functions", funcs, "diagnostics", diags);
+    return json_pack("{s:i,s:o,s:o,s:o,s:o}", "schema", 2, "functions", funcs, "diagnostics",
+                     diags, "symbols", an_symbols_json(), "assumptions", an_assumptions_json());
+}
+
+json_t *an_symbols_json(void)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < sx_n_symbols(); k++) {
+        if (!sx_symbol_used(k))
+            continue;
+        json_t *o = json_object();
+        json_object_set_new_nocheck(o, "name", user_str(sx_symbol_name(k)));
+        json_object_set_new_nocheck(o, "line", json_integer(sx_symbol_line(k)));
+        json_object_set_new_nocheck(o, "column", json_integer(sx_symbol_col(k)));
+        json_object_set_new_nocheck(o, "origin", user_str(sx_symbol_origin(k)));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+json_t *an_assumptions_json(void)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < sx_n_symbols(); k++) { /* symbols stand for sizes */
+        if (!sx_symbol_used(k))
+            continue;
+        char text[300];
+        snprintf(text, sizeof text, "%s >= 1", sx_symbol_name(k));
+        json_array_append_new(a, json_pack("{s:s,s:i}", "condition", text, "line",
+                                           sx_symbol_line(k)));
+    }
+    for (int k = 0; k < sx_n_assumptions(); k++)
+        json_array_append_new(a, json_pack("{s:s,s:i}", "condition", sx_assumption_text(k),
+                                           "line", sx_assumption_line(k)));
+    return a;
 }
 
 /* Where the dumps go: the buffer, its file, and whether a dump failed. */
@@ -241,13 +364,17 @@ int an_report_write_json(FILE *out, const an_report *r)
 {
     json_writer w = {.out = out};
     an_source *src = r->n_diags > 0 ? an_source_load(r->unit->path) : NULL;
-    an_tb_str(&w.text, "{\"schema\":1,\"functions\":[");
+    an_tb_str(&w.text, "{\"schema\":2,\"functions\":[");
     for (int k = 0; k < r->n_funcs; k++)
         jw_element(&w, k, func_json(r, &r->funcs[k]));
     an_tb_str(&w.text, "],\"diagnostics\":[");
     for (int k = 0; k < r->n_diags; k++)
         jw_element(&w, k, diag_json_located(r, src, &r->diags[k]));
-    an_tb_str(&w.text, "]}\n");
+    an_tb_str(&w.text, "],\"symbols\":");
+    jw_element(&w, 0, an_symbols_json());
+    an_tb_str(&w.text, ",\"assumptions\":");
+    jw_element(&w, 0, an_assumptions_json());
+    an_tb_str(&w.text, "}\n");
     an_tb_flush(&w.text, out);
     an_tb_free(&w.text);
     an_source_free(src);

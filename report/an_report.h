@@ -18,6 +18,9 @@ const char *an_format_bytes(char *buf, size_t size, int64_t bytes);
 json_t *an_diag_json(const an_diag *d, const char *function, const char *call);
 /* The whole report as one JSON tree (what an_report_write_json streams). */
 json_t *an_report_json(const an_report *r);
+/* The report's "symbols" (those its expressions use) and "assumptions". */
+json_t *an_symbols_json(void);
+json_t *an_assumptions_json(void);
 
 /* ---- the pull-request comment (an_markdown.c) ---- */
 

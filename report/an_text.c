@@ -188,6 +188,82 @@ static void fill_known(an_textbuf *c, cell_row *row, const an_report *r, const a
     }
 }
 
+/* A size that may be a formula: "4096" or "4*config.dim". */
+static void tb_sx(an_textbuf *c, sx_int v)
+{
+    char buf[1024];
+    if (v.e == 0)
+        tb_int(c, v.c);
+    else
+        an_tb_str(c, sx_str(v, buf, sizeof buf));
+}
+
+/* Bytes that may be a formula: "1 MiB", or "4*B*S bytes". */
+static void tb_sx_bytes(an_textbuf *c, sx_int v)
+{
+    if (v.e == 0) {
+        tb_bytes(c, v.c);
+        return;
+    }
+    tb_sx(c, v);
+    an_tb_str(c, " B");
+}
+
+static cell cell_sx_tuple(an_textbuf *c, int n, const sx_int *v)
+{
+    size_t at = c->len;
+    an_tb_str(c, "(");
+    for (int k = 0; k < n; k++) {
+        if (k)
+            an_tb_str(c, ", ");
+        tb_sx(c, v[k]);
+    }
+    an_tb_str(c, n == 1 ? ",)" : ")");
+    return cell_since(c, at);
+}
+
+/* A row whose layout is over run-time symbols (formulas). */
+static void fill_symbolic(an_textbuf *c, cell_row *row, const an_report *r, const an_value *v)
+{
+    const an_slayout *l = &r->slayouts[v->sl - 1];
+    const an_storage *s = v->storage >= 0 ? &r->storages[v->storage] : NULL;
+    size_t at;
+    row->col[COL_SHAPE] = cell_sx_tuple(c, l->ndim, l->shape);
+    row->col[COL_STRIDES] = cell_sx_tuple(c, l->ndim, l->strides);
+    at = c->len;
+    tb_sx(c, l->offset);
+    row->col[COL_OFFSET] = cell_since(c, at);
+    row->col[COL_DTYPE] = cell_str(c, mt_dtype_name(l->dtype));
+    row->col[COL_DEVICE] = cell_str(c, mt_device_name(l->device));
+    if (v->kind == MT_KIND_VIEW && s) {
+        const an_value *base = v->view_of >= 0 ? &r->values[v->view_of] : NULL;
+        at = c->len;
+        an_tb_str(c, "view of ");
+        an_tb_str(c, base && base->name ? base->name : "its input");
+        row->col[COL_KIND] = cell_since(c, at);
+        at = c->len;
+        an_tb_str(c, "S");
+        tb_int(c, s->id);
+        an_tb_str(c, " (");
+        if (s->symbolic)
+            tb_sx_bytes(c, s->nbytes_sx);
+        else
+            tb_bytes(c, s->nbytes);
+        an_tb_str(c, ")");
+        row->col[COL_ALIVE] = cell_since(c, at);
+        row->col[COL_BYTES] = cell_str(c, "0");
+    } else {
+        row->col[COL_KIND] = cell_str(c, s && s->external ? "external" : "new");
+        row->col[COL_ALIVE] = cell_str(c, "-");
+        at = c->len;
+        if (s && s->symbolic)
+            tb_sx_bytes(c, s->nbytes_sx);
+        else
+            tb_bytes(c, s ? s->nbytes : -1);
+        row->col[COL_BYTES] = cell_since(c, at);
+    }
+}
+
 static void fill_row(an_textbuf *c, cell_row *row, const an_report *r, int id)
 {
     const an_value *v = &r->values[id];
@@ -198,6 +274,8 @@ static void fill_row(an_textbuf *c, cell_row *row, const an_report *r, int id)
     row->col[COL_OP] = cell_str(c, mt_ops[v->op].name);
     if (v->executed && v->known && !v->error) {
         fill_known(c, row, r, v);
+    } else if (v->executed && !v->error && v->sl > 0) {
+        fill_symbolic(c, row, r, v);
     } else {
         cell q = cell_str(c, "?");
         for (int k = COL_SHAPE; k <= COL_ALIVE; k++)
@@ -206,7 +284,13 @@ static void fill_row(an_textbuf *c, cell_row *row, const an_report *r, int id)
     }
     if (v->storage >= 0)
         row->col[COL_STORAGE] = cell_int(c, "S", v->storage);
-    row->col[COL_MOVED] = cell_bytes(c, v->bytes_moved);
+    if (v->sl > 0 && v->bytes_moved_sx.e) {
+        size_t at = c->len;
+        tb_sx_bytes(c, v->bytes_moved_sx);
+        row->col[COL_MOVED] = cell_since(c, at);
+    } else {
+        row->col[COL_MOVED] = cell_bytes(c, v->bytes_moved);
+    }
     row->col[COL_REASON] = cell_str(c, v->reason ? v->reason : "");
 }
 
@@ -250,8 +334,13 @@ static void print_table(text_writer *tw, const an_report *r, const an_func_repor
 static void append_storage(an_textbuf *b, const an_report *r, const an_storage *s)
 {
     const an_value *v = s->value >= 0 ? &r->values[s->value] : NULL;
-    char bytes[BYTES_CHARS];
-    size_t n_bytes = (size_t)(put_bytes(bytes, s->nbytes) - bytes);
+    char bytes[1024];
+    size_t n_bytes = s->symbolic ? strlen(sx_str(s->nbytes_sx, bytes, sizeof bytes - 2))
+                                 : (size_t)(put_bytes(bytes, s->nbytes) - bytes);
+    if (s->symbolic) {
+        memcpy(bytes + n_bytes, " B", 3);
+        n_bytes += 2;
+    }
     an_tb_str(b, "  S");
     size_t at = b->len;
     tb_int(b, s->id);
@@ -325,8 +414,38 @@ static const char *total_text(char *b, size_t size, int64_t bytes, bool bound, b
     return b;
 }
 
+/* Totals over run-time symbols: formulas, the peak as a max of candidates. */
+static void print_totals_sx(FILE *out, const an_func_report *f)
+{
+    char b[2048], b2[1024];
+    const char *bound = " (a bound, not exact)";
+    fprintf(out, "live at end: %s B%s\n", sx_str(f->end_sx, b, sizeof b),
+            f->bound & AN_BOUND_END ? bound : "");
+    fprintf(out, "peak: %s B%s", sx_str(f->peak_sx, b, sizeof b),
+            f->bound & AN_BOUND_PEAK ? bound : "");
+    if (f->n_peak_cands > 1) {
+        fprintf(out, ", the largest of:\n");
+        for (int k = 0; k < f->n_peak_cands; k++)
+            fprintf(out, "  %s B at line %d\n", sx_str(f->peak_cand[k], b2, sizeof b2),
+                    f->peak_cand_line[k]);
+    } else if (f->peak_line > 0) {
+        fprintf(out, " at line %d\n", f->peak_line);
+    } else {
+        fprintf(out, "\n");
+    }
+    fprintf(out, "moved: %s B%s in %" PRId64 " calls\n", sx_str(f->moved_sx, b, sizeof b),
+            f->bound & AN_BOUND_MOVED ? bound : "", f->n_calls);
+    if (f->unknown_bytes)
+        fprintf(out, "note: the totals marked as bounds depend on what the analysis could not "
+                     "follow exactly (the notes say where)\n");
+}
+
 static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
 {
+    if (f->symbolic) {
+        print_totals_sx(out, f);
+        return;
+    }
     char b[BYTES_CHARS * 2];
     int n_live = 0, *live = malloc(sizeof(int) * ((size_t)f->n_storages + 1));
     for (int k = 0; k < f->n_storages; k++)

@@ -13,74 +13,97 @@
  * reaches from its storage's start fit int64.  Every operand of mt_run must
  * be valid and every layout it returns is: products of sizes, strides and
  * offsets of a valid layout then fit int64 without further checks.
+ *
+ * Symbolic build (MT_SYMBOLIC): a check over a value that is not known is
+ * skipped, as the analysis assumes that sizes fit int64 (sym.h); products
+ * over known values stay PyTorch's, sticky flag and all.  In the concrete
+ * build mi_known() is constantly true and each check is the plain one.
  */
 #include "meta_impl.h"
 
 #include <string.h>
 
-/* c10::safe_multiply_u64 over shape then n > INT64_MAX: false on overflow. */
-static bool product_u64(int ndim, const int64_t *shape, uint64_t *out)
+/* c10::safe_multiply_u64 over shape then n > INT64_MAX: false on overflow.
+ * The product is taken in uint64 while it is known (the sticky flag stays
+ * set after a symbolic factor); a symbolic product is exact. */
+static bool product_u64(int ndim, const mt_int *shape, mt_int *out)
 {
-    uint64_t n = 1;
+    mt_int n = mi_c(1);
     bool over = false;
-    for (int d = 0; d < ndim; d++)
-        over |= __builtin_mul_overflow(n, (uint64_t)shape[d], &n);
+    for (int d = 0; d < ndim; d++) {
+        if (mi_known(n) && mi_known(shape[d])) {
+            uint64_t u = (uint64_t)mi_v(n);
+            over |= __builtin_mul_overflow(u, (uint64_t)mi_v(shape[d]), &u);
+            n = mi_c((int64_t)u);
+        } else {
+            n = mi_mul(n, shape[d]);
+        }
+    }
     *out = n;
-    return !over && n <= (uint64_t)INT64_MAX;
+    return !over && (!mi_known(n) || (uint64_t)mi_v(n) <= (uint64_t)INT64_MAX);
 }
 
-bool mt_shape_numel(int ndim, const int64_t *shape, int64_t *numel)
+bool mt_shape_numel(int ndim, const mt_int *shape, mt_int *numel)
 {
-    uint64_t n;
+    mt_int n;
     bool ok = product_u64(ndim, shape, &n);
-    *numel = ok ? (int64_t)n : INT64_MAX;
+    *numel = ok ? n : mi_c(INT64_MAX);
     return ok;
 }
 
-bool mt_shape_nbytes(int ndim, const int64_t *shape, tl_dtype dtype, int64_t *nbytes)
+bool mt_shape_nbytes(int ndim, const mt_int *shape, tl_dtype dtype, mt_int *nbytes)
 {
-    uint64_t n;
-    bool ok = product_u64(ndim, shape, &n) &&
-              !__builtin_mul_overflow(n, (uint64_t)mt_dtype_size(dtype), &n) &&
-              n <= (uint64_t)INT64_MAX;
-    *nbytes = ok ? (int64_t)n : INT64_MAX;
+    mt_int n;
+    bool ok = product_u64(ndim, shape, &n);
+    if (ok && mi_known(n)) {
+        uint64_t u = (uint64_t)mi_v(n);
+        ok = !__builtin_mul_overflow(u, (uint64_t)mt_dtype_size(dtype), &u) &&
+             u <= (uint64_t)INT64_MAX;
+        n = mi_c((int64_t)u);
+    } else if (ok) {
+        n = mi_mul(n, mt_dtype_size(dtype));
+    }
+    *nbytes = ok ? n : mi_c(INT64_MAX);
     return ok;
 }
 
 /* computeStorageNbytes: (offset + 1 + sum stride x (size - 1)) x itemsize,
  * 0 when a size is 0; false when it does not fit int64. */
-bool mt_layout_reach(const mt_layout *l, int64_t *nbytes)
+bool mt_layout_reach(const mt_layout *l, mt_int *nbytes)
 {
-    int64_t n = 1, step;
+    mt_int n = mi_c(1), step;
     bool over = false;
-    *nbytes = 0;
+    *nbytes = mi_c(0);
     for (int d = 0; d < l->ndim; d++)
-        if (l->shape[d] == 0)
+        if (mi_eq(l->shape[d], 0))
             return true;
     for (int d = 0; d < l->ndim; d++) {
-        over |= __builtin_mul_overflow(l->strides[d], l->shape[d] - 1, &step);
-        over |= __builtin_add_overflow(n, step, &n);
+        over |= !mi_mul_ovf(l->strides[d], mi_sub(l->shape[d], 1), &step);
+        over |= !mi_add_ovf(n, step, &n);
     }
-    over |= __builtin_add_overflow(n, l->offset, &n);
-    over |= __builtin_mul_overflow(n, (int64_t)mt_dtype_size(l->dtype), &n);
-    *nbytes = over ? INT64_MAX : n;
+    over |= !mi_add_ovf(n, l->offset, &n);
+    over |= !mi_mul_ovf(n, mi_c(mt_dtype_size(l->dtype)), &n);
+    *nbytes = over ? mi_c(INT64_MAX) : n;
     return !over;
 }
 
-/* The layout's shape and strides in range (before any product is taken). */
+/* The layout's shape and strides in range (before any product is taken).
+ * The stride is tested before the size so that a valid symbolic layout
+ * records no assumption on its sizes. */
 static bool dims_in_range(const mt_layout *l)
 {
-    if (l->ndim < 0 || l->ndim > TL_MAX_DIMS || l->offset < 0 || (unsigned)l->dtype > TL_F64)
+    if (l->ndim < 0 || l->ndim > TL_MAX_DIMS || mi_lt(l->offset, 0) ||
+        (unsigned)l->dtype > TL_F64)
         return false;
     for (int d = 0; d < l->ndim; d++)
-        if (l->shape[d] < 0 || (l->shape[d] > 1 && l->strides[d] < 0))
+        if (mi_lt(l->shape[d], 0) || (mi_lt(l->strides[d], 0) && mi_gt(l->shape[d], 1)))
             return false;
     return true;
 }
 
 bool mt_layout_valid(const mt_layout *l)
 {
-    int64_t n;
+    mt_int n;
     return dims_in_range(l) && mt_shape_nbytes(l->ndim, l->shape, l->dtype, &n) &&
            mt_layout_reach(l, &n);
 }
@@ -98,7 +121,8 @@ static tl_status storage_overflow(mt_result *r, const mt_layout *l, bool with_st
 
 tl_status mt_check_layout(mt_result *r, const mt_layout *l, bool is_new)
 {
-    int64_t n;
+    mt_int n;
+    char nb[64];
     if (!dims_in_range(l))
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "internal: a layout with %d dims, a negative size, "
                        "offset or stride", l->ndim);
@@ -109,10 +133,10 @@ tl_status mt_check_layout(mt_result *r, const mt_layout *l, bool is_new)
         if (!mt_shape_numel(l->ndim, l->shape, &n))
             return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "numel: integer multiplication overflow");
         if (!mt_shape_nbytes(l->ndim, l->shape, l->dtype, &n))
-            return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "the view has %lld elements of %d bytes, "
+            return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "the view has %s elements of %d bytes, "
                            "more than 2^63-1 bytes (PyTorch accepts such a view, but no op can "
                            "read it; tensorlint counts bytes in 64 bits)",
-                           (long long)mt_numel(l), mt_dtype_size(l->dtype));
+                           mi_str(mt_numel(l), nb, sizeof nb), mt_dtype_size(l->dtype));
     }
     if (!mt_layout_reach(l, &n))
         return storage_overflow(r, l, true);
@@ -123,23 +147,24 @@ tl_status mt_check_layout(mt_result *r, const mt_layout *l, bool is_new)
  * negative, and the bytes it moves (read + written) fit int64. */
 tl_status mt_check_result(mt_result *r)
 {
-    int64_t moved;
+    mt_int moved;
+    char a[64], b[64];
     if (r->status != TL_OK)
         return r->status;
     if (r->kind != MT_KIND_NONE && mt_check_layout(r, &r->out, r->kind == MT_KIND_NEW) != TL_OK)
         return r->status;
-    if (r->alloc_nbytes < 0 || r->read_bytes < 0 || r->written_bytes < 0)
+    if (mi_lt(r->alloc_nbytes, 0) || mi_lt(r->read_bytes, 0) || mi_lt(r->written_bytes, 0))
         return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "internal: a negative byte count");
-    if (__builtin_add_overflow(r->read_bytes, r->written_bytes, &moved))
-        return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "the bytes this call reads (%lld) and writes "
-                       "(%lld) add up to more than 2^63-1", (long long)r->read_bytes,
-                       (long long)r->written_bytes);
+    if (!mi_add_ovf(r->read_bytes, r->written_bytes, &moved))
+        return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "the bytes this call reads (%s) and writes "
+                       "(%s) add up to more than 2^63-1", mi_str(r->read_bytes, a, sizeof a),
+                       mi_str(r->written_bytes, b, sizeof b));
     return TL_OK;
 }
 
-bool mt_add_bytes(mt_result *r, int64_t *acc, int64_t nbytes)
+bool mt_add_bytes(mt_result *r, mt_int *acc, mt_int nbytes)
 {
-    if (!__builtin_add_overflow(*acc, nbytes, acc))
+    if (mi_add_ovf(*acc, nbytes, acc))
         return true;
     mt_fail(r, TL_ERR_OUT_OF_MEMORY, "the bytes this call reads do not fit in 64 bits");
     return false;

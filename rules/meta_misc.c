@@ -12,6 +12,25 @@
 
 #include <string.h>
 
+/* Both builds: in the concrete one mi_known() is constantly true, so the
+ * failure path is never taken. */
+tl_status mt_not_symbolic(mt_result *r, const char *what)
+{
+    r->not_symbolic = true;
+    return mt_fail(r, TL_ERR_BAD_ARGUMENT, "the analysis needs the value of %s here (it depends "
+                   "on a run-time size)", what);
+}
+
+bool mt_known(mt_result *r, mt_int a, const char *what, int64_t *out)
+{
+    if (mi_known(a)) {
+        *out = mi_v(a);
+        return true;
+    }
+    mt_not_symbolic(r, what);
+    return false;
+}
+
 /* c10::overflows<To>(double): integers take [lowest, max] (no NaN; an
  * infinity overflows); floats overflow only for finite values beyond max;
  * bool takes anything. */
@@ -40,7 +59,7 @@ static tl_status check_value(mt_result *r, tl_dtype d, double v)
                    "overflow", cpp[d]);
 }
 
-static tl_status create(const mt_call *c, mt_result *r, int ndim, const int64_t *shape,
+static tl_status create(const mt_call *c, mt_result *r, int ndim, const mt_int *shape,
                         tl_dtype dtype, bool writes, const char *reason)
 {
     mt_layout out;
@@ -51,9 +70,9 @@ static tl_status create(const mt_call *c, mt_result *r, int ndim, const int64_t 
     if (mt_check_shape(r, ndim, shape, dtype) != TL_OK)
         return r->status;
     mt_layout_dense(&out, ndim, shape, dtype, c->device);
-    mt_new_storage(r, &out, 0, "%s", reason);
+    mt_new_storage(r, &out, mi_c(0), "%s", reason);
     if (!writes)
-        r->written_bytes = 0;
+        r->written_bytes = mi_c(0);
     return TL_OK;
 }
 
@@ -90,11 +109,11 @@ tl_status mt_full(const mt_call *c, mt_result *r)
 
 tl_status mt_arange(const mt_call *c, mt_result *r)
 {
-    int64_t n = c->i[0];
+    mt_int n = c->i[0];
     if (c->dtype == TL_BOOL)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "arange has no bool kernel (PyTorch: "
                        "\"arange_cpu\" for 'Bool')");
-    if (n < 0)
+    if (mi_lt(n, 0))
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "upper bound and larger bound inconsistent with "
                        "step sign");
     return create(c, r, 1, &n, c->dtype, true, "arange allocates");
@@ -102,9 +121,11 @@ tl_status mt_arange(const mt_call *c, mt_result *r)
 
 tl_status mt_randint(const mt_call *c, mt_result *r)
 {
-    if (c->i[0] >= c->i[1])
+    char a[64], b[64];
+    if (mi_ge(c->i[0], c->i[1]))
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "random_ expects 'from' to be less than 'to', but "
-                       "got from=%lld >= to=%lld", (long long)c->i[0], (long long)c->i[1]);
+                       "got from=%s >= to=%s", mi_str(c->i[0], a, sizeof a),
+                       mi_str(c->i[1], b, sizeof b));
     return create(c, r, c->s[0].n, c->s[0].v, TL_I64, true, "randint allocates");
 }
 
@@ -117,7 +138,7 @@ tl_status mt_scalar(const mt_call *c, mt_result *r)
     return create(c, r, 0, NULL, c->dtype, true, "scalar allocates");
 }
 
-static tl_status inplace_ok(const mt_call *c, mt_result *r, int64_t read)
+static tl_status inplace_ok(const mt_call *c, mt_result *r, mt_int read)
 {
     r->status = TL_OK;
     r->kind = MT_KIND_INPLACE;
@@ -141,16 +162,20 @@ static tl_status overlap_error(mt_result *r)
 static bool partial_overlap(const mt_call *c, int k)
 {
     const mt_layout *a = c->in[0], *b = c->in[k];
-    if (!c->has_storage_ids || c->storage[0] != c->storage[k] || mt_numel(a) == 0 ||
-        mt_numel(b) == 0 || !mt_is_non_overlapping_and_dense(a) ||
+    if (!c->has_storage_ids || c->storage[0] != c->storage[k] || mi_eq(mt_numel(a), 0) ||
+        mi_eq(mt_numel(b), 0) || !mt_is_non_overlapping_and_dense(a) ||
         !mt_is_non_overlapping_and_dense(b))
         return false;
-    int64_t ab = a->offset * mt_dtype_size(a->dtype), ae = ab + mt_nbytes(a);
-    int64_t bb = b->offset * mt_dtype_size(b->dtype), be = bb + mt_nbytes(b);
-    if (ab == bb && ae == be)
-        return memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) != 0 ||
-               a->ndim != b->ndim;
-    return ab < be && bb < ae;
+    mt_int ab = mi_mul(a->offset, mt_dtype_size(a->dtype)), ae = mi_add(ab, mt_nbytes(a));
+    mt_int bb = mi_mul(b->offset, mt_dtype_size(b->dtype)), be = mi_add(bb, mt_nbytes(b));
+    if (mi_eq(ab, bb) && mi_eq(ae, be)) {
+        /* compared one by one: an mt_int may have padding (no memcmp) */
+        for (int d = 0; d < a->ndim; d++)
+            if (mi_ne(a->strides[d], b->strides[d]))
+                return true;
+        return a->ndim != b->ndim;
+    }
+    return mi_lt(ab, be) && mi_lt(bb, ae);
 }
 
 static tl_status partial_overlap_error(mt_result *r)
@@ -178,10 +203,12 @@ static tl_status cast_error(mt_result *r, tl_dtype from, tl_dtype to)
 static tl_status check_broadcast_into(mt_result *r, const mt_layout *t, const mt_layout *other)
 {
     int n;
-    int64_t shape[TL_MAX_DIMS];
+    mt_int shape[TL_MAX_DIMS];
     char a[160], b[160];
     bool ok = mt_broadcast_shapes(t->ndim, t->shape, other->ndim, other->shape, &n, shape) &&
-              n == t->ndim && memcmp(shape, t->shape, sizeof(int64_t) * (size_t)n) == 0;
+              n == t->ndim;
+    for (int d = 0; ok && d < n; d++) /* an mt_int may have padding (no memcmp) */
+        ok = mi_eq(shape[d], t->shape[d]);
     if (ok)
         return TL_OK;
     if (!mt_broadcast_shapes(t->ndim, t->shape, other->ndim, other->shape, &n, shape))
@@ -215,7 +242,7 @@ tl_status mt_inplace_binary(const mt_call *c, mt_result *r, tl_dtype dt)
         return overlap_error(r);
     if (partial_overlap(c, 1))
         return partial_overlap_error(r);
-    int64_t read = mt_nbytes(t);
+    mt_int read = mt_nbytes(t);
     if (!mt_add_bytes(r, &read, mt_nbytes(o)))
         return r->status;
     return inplace_ok(c, r, read);
@@ -239,9 +266,9 @@ tl_status mt_fill_(const mt_call *c, mt_result *r)
 {
     if (check_value(r, c->in[0]->dtype, c->f) != TL_OK)
         return r->status;
-    return inplace_ok(c, r, 0);
+    return inplace_ok(c, r, mi_c(0));
 }
-tl_status mt_zero_(const mt_call *c, mt_result *r) { return inplace_ok(c, r, 0); }
+tl_status mt_zero_(const mt_call *c, mt_result *r) { return inplace_ok(c, r, mi_c(0)); }
 
 /* dst.copy_(src): src broadcasts to dst, any dtype casts; dst must not overlap itself. */
 tl_status mt_copy_(const mt_call *c, mt_result *r)
@@ -256,19 +283,20 @@ tl_status mt_copy_(const mt_call *c, mt_result *r)
 }
 
 /* An index naming one element: one entry per dim, each in range (negative from the end). */
-static tl_status check_index(const mt_call *c, mt_result *r, int64_t *index)
+static tl_status check_index(const mt_call *c, mt_result *r, mt_int *index)
 {
     const mt_layout *t = c->in[0];
-    const tl_ints *ix = &c->s[0];
+    const mt_ints *ix = &c->s[0];
+    char ib[64], sb[64];
     if (ix->n != t->ndim)
         return mt_fail(r, TL_ERR_BAD_DIM, "an element index needs %d entries for a %d-dim tensor, "
                        "got %d", t->ndim, t->ndim, ix->n);
     for (int d = 0; d < t->ndim; d++) {
-        int64_t i = ix->v[d], size = t->shape[d];
-        if (i < -size || i >= size)
-            return mt_fail(r, TL_ERR_BAD_DIM, "index %lld is out of bounds for dimension %d with "
-                           "size %lld", (long long)i, d, (long long)size);
-        index[d] = i < 0 ? i + size : i;
+        mt_int i = ix->v[d], size = t->shape[d];
+        if (mi_lt(i, mi_sub(0, size)) || mi_ge(i, size))
+            return mt_fail(r, TL_ERR_BAD_DIM, "index %s is out of bounds for dimension %d with "
+                           "size %s", mi_str(i, ib, sizeof ib), d, mi_str(size, sb, sizeof sb));
+        index[d] = mi_lt(i, 0) ? mi_add(i, size) : i;
     }
     return TL_OK;
 }
@@ -276,24 +304,24 @@ static tl_status check_index(const mt_call *c, mt_result *r, int64_t *index)
 /* t[index] = v: writes one element (a stride-0 dim makes it a shared cell). */
 tl_status mt_set(const mt_call *c, mt_result *r)
 {
-    int64_t index[TL_MAX_DIMS];
+    mt_int index[TL_MAX_DIMS];
     if (check_index(c, r, index) != TL_OK || check_value(r, c->in[0]->dtype, c->f) != TL_OK)
         return r->status;
-    inplace_ok(c, r, 0);
-    r->written_bytes = mt_dtype_size(c->in[0]->dtype);
+    inplace_ok(c, r, mi_c(0));
+    r->written_bytes = mi_c(mt_dtype_size(c->in[0]->dtype));
     return TL_OK;
 }
 
 /* t[index].item(): reads one element, makes nothing. */
 tl_status mt_get(const mt_call *c, mt_result *r)
 {
-    int64_t index[TL_MAX_DIMS];
+    mt_int index[TL_MAX_DIMS];
     if (check_index(c, r, index) != TL_OK)
         return r->status;
     r->status = TL_OK;
     r->kind = MT_KIND_NONE;
     r->out = *c->in[0];
-    r->read_bytes = mt_dtype_size(c->in[0]->dtype);
+    r->read_bytes = mi_c(mt_dtype_size(c->in[0]->dtype));
     snprintf(r->msg, sizeof r->msg, "get: reads one element");
     return TL_OK;
 }

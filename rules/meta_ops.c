@@ -70,7 +70,7 @@ tl_status mt_run(const mt_call *c, mt_result *r)
                            TL_MAX_DIMS, c->s[k].n);
     meta_fns[c->op](c, r);
     if (mt_check_result(r) != TL_OK) /* a failed call allocates, reads and writes nothing */
-        r->alloc_nbytes = r->read_bytes = r->written_bytes = 0;
+        r->alloc_nbytes = r->read_bytes = r->written_bytes = mi_c(0);
     return r->status;
 }
 
@@ -99,14 +99,14 @@ tl_status mt_view_of(const mt_call *c, mt_result *r, const mt_layout *out, int o
     return TL_OK;
 }
 
-tl_status mt_new_storage(mt_result *r, const mt_layout *out, int64_t read_bytes,
+tl_status mt_new_storage(mt_result *r, const mt_layout *out, mt_int read_bytes,
                          const char *fmt, ...)
 {
     va_list ap;
     r->status = TL_OK;
     r->kind = MT_KIND_NEW;
     r->out = *out;
-    r->out.offset = 0;
+    r->out.offset = mi_c(0);
     r->alloc_nbytes = mt_nbytes(out);
     r->out.storage_nbytes = r->alloc_nbytes;
     r->read_bytes = read_bytes;
@@ -117,18 +117,19 @@ tl_status mt_new_storage(mt_result *r, const mt_layout *out, int64_t read_bytes,
     return TL_OK;
 }
 
-tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype dtype)
+tl_status mt_check_shape(mt_result *r, int ndim, const mt_int *shape, tl_dtype dtype)
 {
-    int64_t nbytes;
-    char buf[200];
+    mt_int nbytes;
+    char buf[200], nb[64];
     if (ndim < 0 || ndim > TL_MAX_DIMS)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "a tensor has 0 to %d dims, not %d", TL_MAX_DIMS,
                        ndim);
     for (int d = 0; d < ndim; d++) {
-        if (shape[d] < 0)
+        if (mi_lt(shape[d], 0))
             return mt_fail(r, TL_ERR_BAD_ARGUMENT,
-                           "Trying to create tensor with negative dimension %lld: %s",
-                           (long long)shape[d], mt_shape_str(buf, sizeof buf, ndim, shape));
+                           "Trying to create tensor with negative dimension %s: %s",
+                           mi_str(shape[d], nb, sizeof nb),
+                           mt_shape_str(buf, sizeof buf, ndim, shape));
     }
     if (!mt_shape_nbytes(ndim, shape, dtype, &nbytes))
         return mt_fail(r, TL_ERR_OUT_OF_MEMORY, "Storage size calculation overflowed with "
@@ -136,18 +137,22 @@ tl_status mt_check_shape(mt_result *r, int ndim, const int64_t *shape, tl_dtype 
     return TL_OK;
 }
 
-bool mt_dim(mt_result *r, int64_t dim, int ndim, int64_t *out)
+/* A dim names which stride to rewrite: the rule needs its value. */
+bool mt_dim(mt_result *r, mt_int dim, int ndim, int64_t *out)
 {
-    if (mt_wrap_dim(dim, ndim, out))
+    int64_t v;
+    if (!mt_known(r, dim, "a dim argument", &v))
+        return false;
+    if (mt_wrap_dim(v, ndim, out))
         return true;
     int64_t n = ndim > 0 ? ndim : 1;
     mt_fail(r, TL_ERR_BAD_DIM,
             "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
-            (long long)-n, (long long)(n - 1), (long long)dim);
+            (long long)-n, (long long)(n - 1), (long long)v);
     return false;
 }
 
-void mt_layout_dense(mt_layout *l, int ndim, const int64_t *shape, tl_dtype dtype,
+void mt_layout_dense(mt_layout *l, int ndim, const mt_int *shape, tl_dtype dtype,
                      tl_device device)
 {
     memset(l, 0, sizeof *l);
@@ -160,13 +165,14 @@ void mt_layout_dense(mt_layout *l, int ndim, const int64_t *shape, tl_dtype dtyp
     l->storage_nbytes = mt_nbytes(l);
 }
 
-const char *mt_shape_str(char *buf, size_t size, int ndim, const int64_t *shape)
+const char *mt_shape_str(char *buf, size_t size, int ndim, const mt_int *shape)
 {
     size_t len = 0;
+    char v[64];
     len += (size_t)snprintf(buf, size, "[");
     for (int d = 0; d < ndim && len < size; d++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%lld", d ? ", " : "",
-                                (long long)shape[d]);
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", d ? ", " : "",
+                                mi_str(shape[d], v, sizeof v));
     if (len < size)
         snprintf(buf + len, size - len, "]");
     return buf;

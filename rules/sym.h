@@ -66,7 +66,8 @@ const char *sx_str(sx_int a, char *buf, size_t size);
 /* The value with symbols bound to values[i] (symbol i); false when a symbol
  * has no value (has[i] false) or the arithmetic overflows. */
 bool sx_eval(sx_int a, const int64_t *values, const bool *has, int64_t *out);
-/* Symbols appearing in a: marks them in used[] (n = sx_n_symbols()). */
+/* Symbols appearing in a: marks them in used[] (n = sx_n_symbols(); may be
+ * NULL) and as used (sx_symbol_used). */
 void sx_symbols_of(sx_int a, bool *used);
 
 /* The site recorded with the assumptions made from now on (a line). */

@@ -21,3 +21,16 @@ if(TARGET tensorlint_cli)
     set_tests_properties(interp.runner PROPERTIES LABELS "interp" TIMEOUT 600)
   endif()
 endif()
+
+# Symbolic sizes (tests/symbolic/run.py): each program's formulas, evaluated
+# at three bindings, equal the bound report, which verify compares with a run.
+if(TARGET tensorlint_cli)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME symbolic.runs
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/symbolic/run.py
+                     $<TARGET_FILE:tensorlint_cli>
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(symbolic.runs PROPERTIES LABELS "interp" TIMEOUT 600)
+  endif()
+endif()

@@ -139,6 +139,38 @@ bool cli_parse_count(const char *s, int64_t *out)
     return true;
 }
 
+bool cli_parse_bind(const char *s, an_options *o)
+{
+    enum { MAX_BINDS = 256 };
+    static const char *names[MAX_BINDS];
+    static int64_t values[MAX_BINDS];
+    const char *eq = strchr(s, '=');
+    char *end;
+    if (!eq || eq == s) {
+        fprintf(stderr, "tensorlint: --bind takes NAME=VALUE (a symbol of the report), not '%s'\n", s);
+        return false;
+    }
+    errno = 0;
+    long long v = strtoll(eq + 1, &end, 10);
+    if (errno || end == eq + 1 || *end) {
+        fprintf(stderr, "tensorlint: --bind %s: '%s' is not a whole number\n", s, eq + 1);
+        return false;
+    }
+    if (o->n_binds >= MAX_BINDS) {
+        fprintf(stderr, "tensorlint: more than %d --bind options\n", MAX_BINDS);
+        return false;
+    }
+    char *name = strndup(s, (size_t)(eq - s));
+    if (!name)
+        abort();
+    names[o->n_binds] = name; /* lives as long as the process: options are parsed once */
+    values[o->n_binds] = v;
+    o->n_binds++;
+    o->bind_names = names;
+    o->bind_values = values;
+    return true;
+}
+
 int cli_analyze(const char *cmd, const char *file, int n_args, const char *const *args,
                 const an_options *ao, bool no_checks, ir_unit **u, an_report **r)
 {

@@ -86,5 +86,7 @@ int cli_write_data(const char *cmd, const char *path, const char *data, size_t l
 
 /* A non-negative count: "1000", "1e6" is not accepted.  Prints an error when false. */
 bool cli_parse_count(const char *s, int64_t *out);
+/* --bind NAME=VALUE: the symbol NAME takes VALUE in the analysis (repeatable). */
+bool cli_parse_bind(const char *s, an_options *o);
 
 #endif /* TL_CLI_H */

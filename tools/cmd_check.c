@@ -59,6 +59,7 @@ static const char usage[] =
     "  --slice-pin-max-percent=N    a view reaching less than N%% of a storage pins it\n"
     "                               (default 25)\n"
     "  --max-calls=N, --max-iterations=N, --max-events=N   analysis limits\n"
+    "  --bind NAME=VALUE       give the run-time size NAME a value (repeatable)\n"
     "  --budget=FUNCTION=BYTES      FUNCTION's peak may not exceed BYTES (an over-budget\n"
     "                               error); repeatable; overrides a `// tensorlint: budget`\n"
     "  --baseline=BASE.json         compare with the base revision's `report --format=json`:\n"
@@ -117,7 +118,7 @@ static bool parse_percent(const char *s, int *out)
 
 enum { OPT_CHECKS = 256, OPT_WAE, OPT_LIST, OPT_FORMAT, OPT_SRCROOT, OPT_DOC_URL, OPT_UPCAST,
        OPT_LATE_BYTES, OPT_LATE_PCT, OPT_TINY, OPT_PIN, OPT_MAX_CALLS, OPT_MAX_ITER,
-       OPT_MAX_EVENTS, OPT_BUDGET, OPT_BASELINE, OPT_REGRESSION };
+       OPT_MAX_EVENTS, OPT_BIND, OPT_BUDGET, OPT_BASELINE, OPT_REGRESSION };
 
 /* --budget=FUNCTION=BYTES */
 static bool parse_budget(const char *arg, check_opts *o)
@@ -175,6 +176,7 @@ static bool parse_one(int c, check_opts *o)
     case OPT_MAX_CALLS: return cli_parse_count(optarg, &an->max_calls);
     case OPT_MAX_ITER: return cli_parse_count(optarg, &an->max_iterations);
     case OPT_MAX_EVENTS: return cli_parse_count(optarg, &an->max_events);
+    case OPT_BIND: return cli_parse_bind(optarg, an);
     case OPT_BUDGET: return parse_budget(optarg, o);
     case OPT_BASELINE: return add_baseline(optarg, o);
     case OPT_REGRESSION: return parse_bytes(optarg, &o->job.regression_min_bytes);
@@ -202,6 +204,7 @@ static int parse(int argc, char **argv, check_opts *o)
         {"max-calls", required_argument, 0, OPT_MAX_CALLS},
         {"max-iterations", required_argument, 0, OPT_MAX_ITER},
         {"max-events", required_argument, 0, OPT_MAX_EVENTS},
+        {"bind", required_argument, 0, OPT_BIND},
         {"budget", required_argument, 0, OPT_BUDGET},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"regression-min-bytes", required_argument, 0, OPT_REGRESSION},

@@ -35,6 +35,7 @@ static const char usage[] =
     "  --no-checks             leave out the warnings of the checks (errors stay)\n"
     "  --function=NAME         draw NAME (default: main, else the first root)\n"
     "  --max-nodes=N           tensors drawn at most, the first in program order (default 100)\n"
+    "  --bind NAME=VALUE       give the run-time size NAME a value (repeatable)\n"
     "  --max-calls=N           stop after N executed API calls per root (default 2000000)\n"
     "  --max-iterations=N      stop a loop after N iterations (default 1000000)\n"
     "  --max-events=N          calls, releases and lost handles kept for drawing (default 1000000)\n"
@@ -75,7 +76,7 @@ static int parse(int argc, char **argv, graph_opts *o)
         {"max-iterations", required_argument, 0, 'i'},
         {"no-checks", no_argument, 0, 'K'},
         {"max-events", required_argument, 0, 'e'}, {"help", no_argument, 0, 'h'},
-        {"max-nodes", required_argument, 0, 'N'},
+        {"max-nodes", required_argument, 0, 'N'},   {"bind", required_argument, 0, 'b'},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -89,6 +90,7 @@ static int parse(int argc, char **argv, graph_opts *o)
         case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
         case 'e': if (!cli_parse_count(optarg, &o->an.max_events)) return 2; break;
         case 'N': if (!parse_nodes(optarg, &o->graph.max_nodes)) return 2; break;
+        case 'b': if (!cli_parse_bind(optarg, &o->an)) return 2; break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }

@@ -38,6 +38,7 @@ static const char usage[] =
     "  --max-columns=N         columns drawn before the middle is elided (default 120)\n"
     "  --max-rows=N            storage rows before the smallest are summed (default 40)\n"
     "  --width=N               text format: characters per line (default: the terminal's)\n"
+    "  --bind NAME=VALUE       give the run-time size NAME a value (repeatable)\n"
     "  --max-calls=N           stop after N executed API calls per root (default 2000000)\n"
     "  --max-iterations=N      stop a loop after N iterations (default 1000000)\n"
     "  --max-events=N          calls, releases and lost handles kept for drawing (default 1000000)\n"
@@ -83,6 +84,7 @@ static int parse_option(int c, life_opts *o)
     case 'c': return cli_parse_count(optarg, &o->an.max_calls) ? -1 : 2;
     case 'i': return cli_parse_count(optarg, &o->an.max_iterations) ? -1 : 2;
     case 'e': return cli_parse_count(optarg, &o->an.max_events) ? -1 : 2;
+    case 'b': return cli_parse_bind(optarg, &o->an) ? -1 : 2;
     case 'h': fputs(usage, stdout); return 0;
     default: fputs(usage, stderr); return 2;
     }
@@ -99,6 +101,7 @@ static int parse(int argc, char **argv, life_opts *o)
         {"max-iterations", required_argument, 0, 'i'},
         {"no-checks", no_argument, 0, 'K'},
         {"max-events", required_argument, 0, 'e'},  {"help", no_argument, 0, 'h'},
+        {"bind", required_argument, 0, 'b'},
         {0, 0, 0, 0}};
     int c, rc;
     optind = 1;

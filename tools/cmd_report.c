@@ -33,6 +33,8 @@ static const char usage[] =
     "  --baseline=BASE.json   markdown: compare with the base revision's report\n"
     "  --diagrams=DIR         markdown: draw each function's diagrams into DIR, linked\n"
     "  --function=NAME        only this function (text format)\n"
+    "  --bind NAME=VALUE      give the run-time size NAME (a symbol of the report) a value;\n"
+    "                         repeatable: with every symbol bound, the report is concrete\n"
     "  --max-calls=N          stop after N executed API calls per root (default 2000000)\n"
     "  --max-iterations=N     stop a loop after N iterations (default 1000000)\n"
     "  -o FILE, --output=FILE write the report to FILE instead of stdout\n"
@@ -71,6 +73,7 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         {"time-report", no_argument, 0, 'T'},        {"lifetimes", no_argument, 0, 'L'},
         {"width", required_argument, 0, 'W'},        {"no-checks", no_argument, 0, 'N'},
         {"baseline", required_argument, 0, 'B'},     {"diagrams", required_argument, 0, 'D'},
+        {"bind", required_argument, 0, 'b'},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -87,6 +90,7 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         case 'W': if (!cli_parse_count(optarg, &o->width)) return 2; break;
         case 'c': if (!cli_parse_count(optarg, &o->an.max_calls)) return 2; break;
         case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
+        case 'b': if (!cli_parse_bind(optarg, &o->an)) return 2; break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }

@@ -46,6 +46,9 @@ static const char usage[] =
     "options:\n"
     "  --cc=CC               compiler (default: $CC, else cc)\n"
     "  --arg=ARG             an argument for the program (repeatable)\n"
+    "  --bind NAME=VALUE     analyse with the run-time size NAME equal to VALUE (the value\n"
+    "                        the run will read; repeatable): sizes read at run time are\n"
+    "                        symbols, and a report of formulas cannot be compared\n"
     "  --timeout=SECONDS     stop the program after this long (default 60)\n"
     "  --function=NAME       the function the program starts in (default main)\n"
     "  --keep                keep the build directory (its path is printed)\n"
@@ -62,6 +65,7 @@ typedef struct verify_opts {
     int n_run_args;
     int64_t timeout, perturb_line;
     bool keep;
+    an_options binds; /* --bind */
 } verify_opts;
 
 static int parse(int argc, char **argv, verify_opts *o, int *first)
@@ -71,6 +75,7 @@ static int parse(int argc, char **argv, verify_opts *o, int *first)
         {"timeout", required_argument, 0, 't'}, {"function", required_argument, 0, 'f'},
         {"keep", no_argument, 0, 'k'},          {"help", no_argument, 0, 'h'},
         {"test-perturb-line", required_argument, 0, 'p'}, /* test hook: see an_verify.h */
+        {"bind", required_argument, 0, 'b'},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -79,6 +84,7 @@ static int parse(int argc, char **argv, verify_opts *o, int *first)
         case 'c': o->cc = optarg; break;
         case 'f': o->function = optarg; break;
         case 'k': o->keep = true; break;
+        case 'b': if (!cli_parse_bind(optarg, &o->binds)) return 2; break;
         case 't':
             if (!cli_parse_count(optarg, &o->timeout))
                 return 2;
@@ -318,6 +324,9 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
         return rc;
     an_options_default(&ao);
     ao.max_events = ao.max_calls * 2;
+    ao.n_binds = o->binds.n_binds;
+    ao.bind_names = o->binds.bind_names;
+    ao.bind_values = o->binds.bind_values;
     an_report *r = an_analyze(u, &ao);
     const char *tmp = getenv("TMPDIR");
     snprintf(b.dir, sizeof b.dir, "%s/tensorlint-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");

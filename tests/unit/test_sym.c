@@ -1,0 +1,135 @@
+/* The symbolic integers of rules/sym.h: normal forms, exact division,
+ * comparisons decided or recorded as assumptions, printing, evaluation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sym.h"
+
+static sx_int K(int64_t v) { return (sx_int){v, 0}; }
+
+static const char *str(sx_int a)
+{
+    static char buf[512];
+    return sx_str(a, buf, sizeof buf);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    sx_reset();
+    return 0;
+}
+
+static void normal_forms_are_unique(void **state)
+{
+    (void)state;
+    sx_int b = sx_symbol("B", "argv", 1, 1), s = sx_symbol("S", "argv", 2, 1);
+    sx_int x = sx_mul(sx_mul(b, s), K(4)), y = sx_mul(K(4), sx_mul(s, b));
+    assert_int_equal(x.e, y.e);
+    assert_string_equal(str(x), "4*B*S");
+    assert_string_equal(str(sx_sub(sx_add(x, b), x)), "B");
+    sx_int zero = sx_sub(x, y);
+    assert_int_equal(zero.e, 0);
+    assert_int_equal(zero.c, 0);
+    assert_string_equal(str(sx_add(sx_mul(b, b), sx_neg(K(3)))), "B*B - 3");
+}
+
+static void division(void **state)
+{
+    (void)state;
+    sx_int b = sx_symbol("B", "argv", 1, 1), d = sx_symbol("config.dim", "fread", 2, 1);
+    sx_int h = sx_symbol("p->n_heads", "fread", 3, 1);
+    sx_int numel = sx_mul(sx_mul(b, d), K(6));
+    assert_int_equal(sx_div(numel, sx_mul(b, K(3))).e, sx_mul(d, K(2)).e); /* exact */
+    assert_string_equal(str(sx_div(sx_add(sx_mul(b, K(2)), K(1)), K(2))), "B"); /* floor */
+    assert_string_equal(str(sx_mul(sx_div(d, h), K(2))), "2*(config.dim/p->n_heads)");
+    assert_string_equal(str(sx_mod(b, K(2))), "B - 2*(B/2)");
+}
+
+static void comparisons_and_assumptions(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "argv", 1, 1), m = sx_symbol("m", "argv", 2, 1);
+    bool r;
+    /* decided by the symbols being sizes (>= 1): nothing assumed */
+    assert_true(sx_cmp(sx_mul(n, m), SX_GT, K(0)));
+    assert_true(sx_prove(n, SX_GE, K(1), &r) && r);
+    assert_int_equal(sx_n_assumptions(), 0);
+    /* not decided: generic sizes decide, and the condition is recorded */
+    sx_set_site(7);
+    assert_false(sx_cmp(n, SX_EQ, K(1)));
+    assert_int_equal(sx_n_assumptions(), 1);
+    assert_string_equal(sx_assumption_text(0), "n > 1");
+    assert_int_equal(sx_assumption_line(0), 7);
+    assert_false(sx_prove(n, SX_LT, m, &r));
+    (void)sx_cmp(n, SX_LT, m);
+    assert_int_equal(sx_n_assumptions(), 2);
+    (void)sx_cmp(n, SX_EQ, K(1)); /* the same condition is listed once */
+    assert_int_equal(sx_n_assumptions(), 2);
+    /* max keeps both when neither is provably larger, one when it is */
+    assert_string_equal(str(sx_max(sx_add(n, K(1)), n)), "n + 1");
+    assert_string_equal(str(sx_max(n, m)), "max(n, m)");
+}
+
+static void evaluation(void **state)
+{
+    (void)state;
+    sx_int b = sx_symbol("B", "argv", 1, 1), d = sx_symbol("d", "argv", 2, 1);
+    sx_int e = sx_add(sx_mul(sx_mul(b, d), K(4)), sx_mul(sx_div(d, K(3)), K(2)));
+    int64_t v[2] = {7, 10}, out;
+    bool has[2] = {true, true};
+    assert_true(sx_eval(e, v, has, &out));
+    assert_int_equal(out, 4 * 7 * 10 + 2 * (10 / 3));
+    has[1] = false;
+    assert_false(sx_eval(e, v, has, &out));
+}
+
+/* 100 chained reshapes: (B, S, d) viewed as (B*S, d) and back; the sizes
+ * stay the same three small expressions, never grow. */
+static void chained_reshapes_stay_small(void **state)
+{
+    (void)state;
+    sx_int b = sx_symbol("B", "argv", 1, 1), s = sx_symbol("S", "argv", 2, 1);
+    sx_int d = sx_symbol("d", "argv", 3, 1);
+    sx_int numel = sx_mul(sx_mul(b, s), d), shape[3] = {b, s, d};
+    for (int k = 0; k < 100; k++) {
+        sx_int rows = sx_div(numel, shape[2]);    /* -1 inferred */
+        sx_int back = sx_div(numel, sx_mul(b, d)); /* and split again */
+        shape[0] = sx_div(rows, back);
+        shape[1] = back;
+    }
+    assert_int_equal(shape[0].e, b.e);
+    assert_int_equal(shape[1].e, s.e);
+    assert_false(sx_failed());
+}
+
+static void too_big_is_unknown(void **state)
+{
+    (void)state;
+    sx_int x = K(1);
+    for (int k = 0; k < 10; k++) /* (n_0 + 1)(n_1 + 1)...: 2^10 terms */
+        x = sx_mul(x, sx_add(sx_symbol("n", "argv", k, 1), K(1)));
+    assert_int_equal(x.e, SX_TOO_BIG);
+    assert_true(sx_failed());
+    assert_string_equal(str(x), "?");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(normal_forms_are_unique, setup),
+        cmocka_unit_test_setup(division, setup),
+        cmocka_unit_test_setup(comparisons_and_assumptions, setup),
+        cmocka_unit_test_setup(evaluation, setup),
+        cmocka_unit_test_setup(chained_reshapes_stay_small, setup),
+        cmocka_unit_test_setup(too_big_is_unknown, setup),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    sx_reset();
+    return rc;
+}
