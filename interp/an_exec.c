@@ -108,6 +108,13 @@ static void *dup_mem(const void *p, size_t n)
     return q;
 }
 
+/* memcpy that accepts the null pointers of empty tables (n == 0). */
+static void put_mem(void *dst, const void *src, size_t n)
+{
+    if (n)
+        memcpy(dst, src, n);
+}
+
 /* A frame's variables, compacted: entry j is variable func_vars[f][j]. */
 static void snap_frame(const an_ctx *cx, const an_frame *fr, int **t, int64_t **i, bool **kn)
 {
@@ -157,11 +164,11 @@ static void snap_take(an_ctx *cx, snapshot *sn)
 /* Restore the state of sn; storages made since are no longer live. */
 static void snap_restore(an_ctx *cx, const snapshot *sn)
 {
-    memcpy(cx->handles, sn->handles, sizeof *cx->handles * (size_t)sn->n_handles);
+    put_mem(cx->handles, sn->handles, sizeof *cx->handles * (size_t)sn->n_handles);
     cx->live = sn->live;
     cx->live_sx = sn->live_sx;
-    memcpy(cx->refs, sn->refs, sizeof *cx->refs * (size_t)sn->n_storages);
-    memcpy(cx->live_storage, sn->live_storage, sizeof(bool) * (size_t)sn->n_storages);
+    put_mem(cx->refs, sn->refs, sizeof *cx->refs * (size_t)sn->n_storages);
+    put_mem(cx->live_storage, sn->live_storage, sizeof(bool) * (size_t)sn->n_storages);
     for (int s = 0; s < sn->n_storages; s++) {
         an_storage *st = &cx->r->storages[s];
         st->free_line = sn->storages[s].free_line;
@@ -186,9 +193,9 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
         fr->n_mem = sn->frames[k].n_mem;
     }
     int g = cx->n_globals;
-    memcpy(cx->gframe->tensor, sn->g_tensor, sizeof(int) * (size_t)g);
-    memcpy(cx->gframe->ints, sn->g_ints, sizeof(int64_t) * (size_t)g);
-    memcpy(cx->gframe->int_known, sn->g_known, sizeof(bool) * (size_t)g);
+    put_mem(cx->gframe->tensor, sn->g_tensor, sizeof(int) * (size_t)g);
+    put_mem(cx->gframe->ints, sn->g_ints, sizeof(int64_t) * (size_t)g);
+    put_mem(cx->gframe->int_known, sn->g_known, sizeof(bool) * (size_t)g);
     an_mem_copy_into(&cx->mem, &sn->mem);
     if (sn->cuda) { /* blocks of storages made since are gone with the arm */
         ca_free(cx->cuda);
@@ -198,7 +205,7 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
         if (cx->cap_cuda_block)
             memset(cx->cuda_block, 0, sizeof(int64_t) * (size_t)cx->cap_cuda_block);
         if (sn->n_cuda_block)
-            memcpy(cx->cuda_block, sn->cuda_block, sizeof(int64_t) * (size_t)sn->n_cuda_block);
+            put_mem(cx->cuda_block, sn->cuda_block, sizeof(int64_t) * (size_t)sn->n_cuda_block);
     }
 }
 

@@ -58,7 +58,8 @@ def replies(out):
 
 def main():
     srv, sample, seeds = sys.argv[1], sys.argv[2], sys.argv[3:]
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=1",
+    # use_sigaltstack=0: see tests/lsp.cmake (LLVM's alternate signal stack)
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:use_sigaltstack=0",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
     failed = 0
     for seed in seeds:
