@@ -32,11 +32,11 @@ bool mt_is_contiguous(const mt_layout *l)
     if (mi_eq(mt_numel(l), 0))
         return true;
     for (int d = l->ndim - 1; d >= 0; d--) {
-        if (mi_eq(l->shape[d], 1))
-            continue;
-        if (mi_ne(l->strides[d], expected))
+        /* a size-1 dim's stride is free; the stride is compared first, so
+         * that symbolic sizes need no guard where the strides are dense */
+        if (mi_ne(l->strides[d], expected) && mi_ne(l->shape[d], 1))
             return false;
-        expected = mt_mul_wrap(expected, l->shape[d]);
+        expected = mt_mul_wrap(expected, l->shape[d]); /* a size 1 leaves it */
     }
     return true;
 }
@@ -50,9 +50,7 @@ bool mt_is_channels_last(const mt_layout *l)
         return false;
     for (int k = 0; k < 4; k++) {
         int d = order[k];
-        if (mi_eq(l->shape[d], 1))
-            continue;
-        if (mi_ne(l->strides[d], expected))
+        if (mi_ne(l->strides[d], expected) && mi_ne(l->shape[d], 1))
             return false;
         expected = mt_mul_wrap(expected, l->shape[d]);
     }
@@ -113,7 +111,7 @@ void mt_contiguous_strides(int ndim, const mt_int *shape, mt_int *strides)
     mt_int acc = mi_c(1);
     for (int d = ndim - 1; d >= 0; d--) {
         strides[d] = acc; /* wraps as PyTorch's does, only when a size is 0 */
-        acc = mt_mul_wrap(acc, mi_gt(shape[d], 1) ? shape[d] : mi_c(1));
+        acc = mt_mul_wrap(acc, mi_max(shape[d], mi_c(1)));
     }
 }
 
@@ -201,8 +199,9 @@ bool mt_compute_stride(int ndim, const mt_int *shape, const mt_int *strides, int
     mt_int base = strides[ndim - 1], tn = mi_c(1), vn = mi_c(1);
     for (int td = ndim - 1; td >= 0; td--) {
         tn = mt_mul_wrap(tn, shape[td]);
-        bool chunk_ends = td == 0 || (mi_ne(shape[td - 1], 1) &&
-                                      mi_ne(strides[td - 1], mt_mul_wrap(tn, base)));
+        /* the stride first: a dense one needs no guard on a symbolic size */
+        bool chunk_ends = td == 0 || (mi_ne(strides[td - 1], mt_mul_wrap(tn, base)) &&
+                                      mi_ne(shape[td - 1], 1));
         if (!chunk_ends)
             continue;
         while (vd >= 0 && (mi_lt(vn, tn) || mi_eq(newshape[vd], 1))) {
@@ -269,6 +268,14 @@ bool mt_broadcast_shapes(int na, const mt_int *a, int nb, const mt_int *b, int *
     for (int k = 0; k < n; k++) {
         int da = na - n + k, db = nb - n + k;
         mt_int sa = da >= 0 ? a[da] : mi_c(1), sb = db >= 0 ? b[db] : mi_c(1);
+        if (mi_same(sa, sb) || mi_same(sb, 1)) { /* no guard where the sizes settle it */
+            out[k] = sa;
+            continue;
+        }
+        if (mi_same(sa, 1)) {
+            out[k] = sb;
+            continue;
+        }
         if (mi_ne(sa, sb) && mi_ne(sa, 1) && mi_ne(sb, 1))
             return false;
         out[k] = mi_eq(sa, 1) ? sb : sa;
@@ -282,8 +289,10 @@ static void broadcast_strides(const mt_layout *op, int ndim, const mt_int *shape
 {
     for (int k = 0; k < ndim; k++) {
         int d = op->ndim - ndim + k;
-        st[k] = (d < 0 || (mi_eq(op->shape[d], 1) && mi_ne(shape[k], 1))) ? mi_c(0)
-                                                                            : op->strides[d];
+        st[k] = (d < 0 || (!mi_same(op->shape[d], shape[k]) && mi_eq(op->shape[d], 1) &&
+                           mi_ne(shape[k], 1)))
+                    ? mi_c(0)
+                    : op->strides[d];
     }
 }
 
@@ -336,7 +345,7 @@ static void dense_strides_in_perm(int ndim, const mt_int *shape, const int *perm
     mt_int acc = mi_c(1);
     for (int k = 0; k < ndim; k++) {
         out[perm[k]] = acc;
-        acc = mt_mul_wrap(acc, raw || mi_gt(shape[perm[k]], 1) ? shape[perm[k]] : mi_c(1));
+        acc = mt_mul_wrap(acc, raw ? shape[perm[k]] : mi_max(shape[perm[k]], mi_c(1)));
     }
 }
 

@@ -94,6 +94,14 @@ static inline bool mi_cmp_(mt_int a, sx_rel rel, mt_int b)
     }
     return sx_cmp(a, rel, b);
 }
+/* a == b for every value of the symbols (no assumption recorded). */
+static inline bool mi_same_(mt_int a, mt_int b)
+{
+    bool eq;
+    if (!a.e && !b.e)
+        return a.c == b.c;
+    return sx_prove(a, SX_EQ, b, &eq) && eq;
+}
 /* *out = a x b; false when a known product overflows int64.  A symbolic
  * product is exact (sizes that fit int64 are an assumption of the analysis). */
 static inline bool mi_mul_ovf(mt_int a, mt_int b, mt_int *out)
@@ -148,6 +156,7 @@ static inline bool mi_cmp_(mt_int a, sx_rel rel, mt_int b)
     }
     return false;
 }
+static inline bool mi_same_(mt_int a, mt_int b) { return a == b; }
 static inline bool mi_mul_ovf(mt_int a, mt_int b, mt_int *out)
 {
     return !__builtin_mul_overflow(a, b, out);
@@ -175,6 +184,9 @@ static inline const char *mi_str(mt_int a, char *buf, unsigned long size)
 #define mi_max(a, b) mi_max_(MI(a), MI(b))
 #define mi_min(a, b) mi_min_(MI(a), MI(b))
 /* Comparisons (symbolic ones decided for generic sizes, recorded as assumptions). */
+/* Equal for every value: decides nothing, so it records nothing.  Rules test
+ * it first where equal operands settle the answer whatever their values. */
+#define mi_same(a, b) mi_same_(MI(a), MI(b))
 #define mi_eq(a, b) mi_cmp_(MI(a), SX_EQ, MI(b))
 #define mi_ne(a, b) mi_cmp_(MI(a), SX_NE, MI(b))
 #define mi_lt(a, b) mi_cmp_(MI(a), SX_LT, MI(b))

@@ -14,9 +14,13 @@
  * a >= 0, max/min from their operands); a polynomial whose coefficients are
  * all positive is at least its constant plus each coefficient times its
  * monomial's bound.  That decides most comparisons of sizes ("n*d > 0",
- * "n >= 1"); the rest are decided at generic values (each symbol a distinct
- * value above 1000: PyTorch's "sizes are not 0 or 1" specialisation) and
- * recorded as assumptions.
+ * "n >= 1"); the rest are decided at the generic point and recorded as
+ * assumptions.  The generic point is an assignment of integers: symbol k is
+ * 2^(20 - k) (so no size is 0 or 1, PyTorch's specialisation, sizes read
+ * earlier are multiples of those read later, as a width is of a head
+ * count), floor(a / b) is the integer quotient there.  Every decision is
+ * then true at that one point, so the recorded assumptions never
+ * contradict each other.
  */
 #include "sym.h"
 
@@ -67,7 +71,21 @@ typedef struct symbol {
 typedef struct assumption {
     char *text;
     int line;
+    sx_int d;           /* the condition is "d op 0" */
+    const char *op;     /* a string literal */
 } assumption;
+
+typedef struct lb_raise {
+    uint32_t atom;
+    int64_t old;
+    size_t assumption; /* the assumption that raised it */
+} lb_raise;
+
+typedef struct exact_div { /* the assumption b*floor(a/b) == a */
+    uint32_t div;       /* the atom floor(a/b) */
+    uint32_t divisor;   /* b's atom (b is one symbol or atom) */
+    size_t assumption;
+} exact_div;
 
 /* A growable array of T: items, n, cap. */
 #define VEC(T) struct { T *items; size_t n, cap; }
@@ -103,6 +121,9 @@ typedef struct sx_state {
     VEC(term) terms;
     VEC(poly) polys;
     VEC(assumption) assumptions;
+    VEC(sx_int) facts;  /* expressions known to be >= 0 (sx_fact_push) */
+    VEC(lb_raise) raises; /* atom bounds raised by assumptions, to undo with them */
+    VEC(exact_div) exact; /* divisions an assumption made exact, to undo with it */
     table atom_tab, mono_tab, poly_tab;
     int site;
     bool failed;
@@ -217,14 +238,15 @@ static uint32_t atom_intern(atom k)
     switch (k.kind) {
     case A_SYM:
         k.lb = 1;
-        k.hint = 1000.0 + 13.0 * k.sym + 3.0;
+        k.hint = k.sym < 16 ? ldexp(1.0, 20 - k.sym) : 16.0 + k.sym; /* distinct, >= 2 */
         break;
     case A_DIV: {
         int64_t la = lb_of(k.a), lbb = lb_of(k.b);
         k.lb = la != NO_LB && la >= 0 && lbb != NO_LB && lbb >= 1 ? 0 : NO_LB;
-        /* exact at the generic point: n*(d/n) == d decides as "d is a multiple of
-         * n", and d/n == 1 as "d/n > 1" (a generic quotient is not an integer) */
-        k.hint = hint_of(k.a) / hint_of(k.b);
+        /* the integer quotient at the generic point (where n*(d/n) == d when
+         * d is read before n: a width is a multiple of a head count) */
+        double hb = hint_of(k.b);
+        k.hint = hb > 0 ? floor(hint_of(k.a) / hb) : 0.0;
         break;
     }
     case A_MAX: case A_MIN: {
@@ -303,8 +325,13 @@ static bool poly_same(uint32_t id, const void *key)
 {
     const poly *p = &S.polys.items[id];
     const spoly *k = key;
-    return p->c == k->c && p->n == k->n &&
-           memcmp(&S.terms.items[p->first], k->t, k->n * sizeof *k->t) == 0;
+    if (p->c != k->c || p->n != k->n)
+        return false;
+    for (uint32_t i = 0; i < k->n; i++) /* field by field: a term has padding */
+        if (S.terms.items[p->first + i].mono != k->t[i].mono ||
+            S.terms.items[p->first + i].coef != k->t[i].coef)
+            return false;
+    return true;
 }
 
 static void ensure_reserved(void)
@@ -403,6 +430,20 @@ static sx_int atom_expr(uint32_t atom_id)
 
 /* ---- facts ---- */
 
+/* A monomial's lower bound from its atoms' current ones (an assumption may
+ * have raised an atom's). */
+static int64_t mono_lb(uint32_t id)
+{
+    const mono *m = &S.monos.items[id];
+    int64_t lb = 1;
+    for (uint32_t i = 0; i < m->n; i++) {
+        factor f = S.factors.items[m->first + i];
+        for (uint32_t p = 0; p < f.pow; p++)
+            lb = lb_mul(lb, S.atoms.items[f.atom].lb);
+    }
+    return lb;
+}
+
 static int64_t lb_of(sx_int a)
 {
     if (a.e == 0)
@@ -413,7 +454,7 @@ static int64_t lb_of(sx_int a)
     int64_t lb;
     const term *t = terms_of(a, &n, &lb);
     for (uint32_t i = 0; i < n; i++) {
-        int64_t m = S.monos.items[t[i].mono].lb, x;
+        int64_t m = mono_lb(t[i].mono), x;
         if (t[i].coef < 0 || m == NO_LB)
             return NO_LB;
         if (__builtin_mul_overflow(t[i].coef, m, &x) || __builtin_add_overflow(lb, x, &lb))
@@ -610,25 +651,179 @@ sx_int sx_mod(sx_int a, sx_int b)
     return sx_sub(a, sx_mul(b, sx_div(a, b)));
 }
 
+/* The atom id when a is that one atom of kind alone (coefficient 1), else 0. */
+static uint32_t lone_atom(sx_int a, int kind)
+{
+    if (a.e == 0 || a.e == SX_TOO_BIG)
+        return 0;
+    uint32_t n;
+    int64_t c;
+    const term *t = terms_of(a, &n, &c);
+    if (n != 1 || c != 0 || t[0].coef != 1)
+        return 0;
+    const mono *m = &S.monos.items[t[0].mono];
+    if (m->n != 1 || S.factors.items[m->first].pow != 1)
+        return 0;
+    uint32_t id = S.factors.items[m->first].atom;
+    return S.atoms.items[id].kind == kind ? id : 0;
+}
+
+enum { MINMAX_OPS = 16 };
+
+/* The operands of nested max (min) atoms, flattened into ops. */
+static bool minmax_operands(int kind, sx_int a, sx_int *ops, int *n)
+{
+    uint32_t id = lone_atom(a, kind);
+    if (id) {
+        sx_int x = S.atoms.items[id].a, y = S.atoms.items[id].b;
+        return minmax_operands(kind, x, ops, n) && minmax_operands(kind, y, ops, n);
+    }
+    if (*n == MINMAX_OPS)
+        return false;
+    ops[(*n)++] = a;
+    return true;
+}
+
+static int sx_order(const void *p, const void *q)
+{
+    const sx_int *a = p, *b = q;
+    if (a->e != b->e)
+        return a->e < b->e ? -1 : 1;
+    return (a->c > b->c) - (a->c < b->c);
+}
+
+/* max (min) in a normal form: nested ones flattened, operands that another
+ * provably dominates dropped, the rest in id order. */
 static sx_int minmax(int kind, sx_int a, sx_int b)
 {
     if (big(a) || big(b))
         return too_big();
-    bool ge;
-    if (sx_prove(a, SX_GE, b, &ge))
-        return (kind == A_MAX) == ge ? a : b;
-    if (a.e > b.e || (a.e == b.e && a.c > b.c)) {
-        sx_int t = a;
-        a = b;
-        b = t;
+    sx_int ops[MINMAX_OPS];
+    int n = 0;
+    if (!minmax_operands(kind, a, ops, &n) || !minmax_operands(kind, b, ops, &n))
+        return too_big();
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        bool dominated = false;
+        for (int j = 0; j < n && !dominated; j++) {
+            bool ge;
+            if (i == j || !sx_prove(ops[j], kind == A_MAX ? SX_GE : SX_LE, ops[i], &ge) || !ge)
+                continue;
+            /* j covers i; of equal operands the first is kept */
+            bool eq = ops[i].e == ops[j].e && ops[i].c == ops[j].c;
+            dominated = !eq || j < i;
+        }
+        if (!dominated)
+            ops[kept++] = ops[i];
     }
-    return binary_atom(kind, a, b);
+    qsort(ops, (size_t)kept, sizeof *ops, sx_order);
+    sx_int r = ops[0];
+    for (int i = 1; i < kept; i++)
+        r = binary_atom(kind, r, ops[i]);
+    return r;
 }
 
 sx_int sx_max(sx_int a, sx_int b) { return minmax(A_MAX, a, b); }
 sx_int sx_min(sx_int a, sx_int b) { return minmax(A_MIN, a, b); }
 
 /* ---- comparisons ---- */
+
+/* The atom of an expression that is one atom alone (any kind), else 0. */
+static uint32_t lone_atom_any(sx_int a)
+{
+    uint32_t n;
+    int64_t c;
+    if (a.e == 0 || big(a))
+        return 0;
+    const term *t = terms_of(a, &n, &c);
+    if (n != 1 || c != 0 || t[0].coef != 1 || S.monos.items[t[0].mono].n != 1 ||
+        S.factors.items[S.monos.items[t[0].mono].first].pow != 1)
+        return 0;
+    return S.factors.items[S.monos.items[t[0].mono].first].atom;
+}
+
+static bool sx_same_neg(sx_int a, sx_int b)
+{
+    sx_int s = sx_add(a, b);
+    return s.e == 0 && s.c == 0;
+}
+
+/* d with each b*floor(a/b) an assumption made exact replaced by a. */
+static sx_int apply_exact(sx_int d)
+{
+    for (int round = 0; round < 8 && S.exact.n > 0 && d.e != 0 && !big(d); round++) {
+        uint32_t n;
+        int64_t c;
+        const term *t0 = terms_of(d, &n, &c);
+        term t[SX_MAX_TERMS];
+        memcpy(t, t0, n * sizeof *t);
+        sx_int r = {c, 0};
+        bool changed = false;
+        for (uint32_t i = 0; i < n; i++) {
+            mono m = S.monos.items[t[i].mono];
+            factor f[SX_MAX_TERMS];
+            if (m.n > SX_MAX_TERMS)
+                return d;
+            memcpy(f, &S.factors.items[m.first], m.n * sizeof *f);
+            sx_int num = {1, 0};
+            for (size_t e = 0; e < S.exact.n; e++) {
+                int at_div = -1, at_b = -1;
+                for (uint32_t j = 0; j < m.n; j++) {
+                    if (f[j].atom == S.exact.items[e].div && f[j].pow > 0)
+                        at_div = (int)j;
+                    if (f[j].atom == S.exact.items[e].divisor && f[j].pow > 0)
+                        at_b = (int)j;
+                }
+                if (at_div < 0 || at_b < 0)
+                    continue;
+                f[at_div].pow--;
+                f[at_b].pow--;
+                num = sx_mul(num, S.atoms.items[S.exact.items[e].div].a);
+                changed = true;
+                break;
+            }
+            sx_int x = sx_mul((sx_int){t[i].coef, 0}, num);
+            for (uint32_t j = 0; j < m.n; j++)
+                for (uint32_t p = 0; p < f[j].pow; p++)
+                    x = sx_mul(x, atom_expr(f[j].atom));
+            r = sx_add(r, x);
+        }
+        if (!changed)
+            break;
+        d = r;
+    }
+    return d;
+}
+
+/* An assumption "d == 0" that says b*floor(a/b) == a makes that division exact. */
+static void note_exact(sx_int d)
+{
+    uint32_t n;
+    int64_t c;
+    if (d.e == 0 || big(d))
+        return;
+    const term *t0 = terms_of(d, &n, &c);
+    term t[SX_MAX_TERMS]; /* copies: building expressions below may move the tables */
+    memcpy(t, t0, n * sizeof *t);
+    for (uint32_t i = 0; i < n; i++) {
+        mono m = S.monos.items[t[i].mono];
+        for (uint32_t j = 0; j < m.n; j++) {
+            uint32_t id = S.factors.items[m.first + j].atom;
+            atom k = S.atoms.items[id];
+            uint32_t b = k.kind == A_DIV ? lone_atom_any(k.b) : 0;
+            if (!b)
+                continue;
+            sx_int form = sx_sub(sx_mul(k.b, atom_expr(id)), k.a);
+            if ((form.e == d.e && form.c == d.c) || sx_same_neg(form, d)) {
+                exact_div e = {id, b, S.assumptions.n - 1};
+                VEC_PUSH(S.exact, e);
+                return;
+            }
+        }
+    }
+}
+
+static bool prove_diff(sx_int d, sx_rel rel, bool *out);
 
 bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
 {
@@ -639,6 +834,15 @@ bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
     sx_int d = sx_sub(a, b);
     if (big(d))
         return false;
+    if (prove_diff(d, rel, out))
+        return true;
+    sx_int x = apply_exact(d); /* with the divisions assumed exact */
+    return x.e != d.e && !big(x) && prove_diff(x, rel, out);
+}
+
+/* Decide d rel 0 from the bounds and facts. */
+static bool prove_diff(sx_int d, sx_rel rel, bool *out)
+{
     if (d.e == 0) {
         switch (rel) {
         case SX_EQ: *out = d.c == 0; break;
@@ -651,6 +855,14 @@ bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
         return true;
     }
     int64_t lo = lb_of(d), hi_neg = lb_of(sx_neg(d)); /* d >= lo, -d >= hi_neg */
+    for (size_t i = 0; i < S.facts.n; i++) { /* d = f + r with f >= 0: d >= lb(r) */
+        int64_t r = lb_of(sx_sub(d, S.facts.items[i]));
+        if (r != NO_LB && (lo == NO_LB || r > lo))
+            lo = r;
+        r = lb_of(sx_sub(sx_neg(d), S.facts.items[i]));
+        if (r != NO_LB && (hi_neg == NO_LB || r > hi_neg))
+            hi_neg = r;
+    }
     bool pos = lo != NO_LB && lo > 0, nonneg = lo != NO_LB && lo >= 0;
     bool neg = hi_neg != NO_LB && hi_neg > 0, nonpos = hi_neg != NO_LB && hi_neg >= 0;
     switch (rel) {
@@ -676,6 +888,7 @@ bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
 }
 
 static void record(sx_int d, const char *op);
+static uint32_t symbol_atom(sx_int sym);
 
 bool sx_cmp(sx_int a, sx_rel rel, sx_int b)
 {
@@ -853,9 +1066,83 @@ const char *sx_str(sx_int a, char *buf, size_t size)
 }
 
 /* "d rel 0" as "L rel R": the positive terms on the left, the rest on the right. */
+/* "k*X + c > 0" (or >=) on one atom X with k > 0 raises X's lower bound. */
+static void raise_bound(sx_int d, const char *op)
+{
+    uint32_t n;
+    int64_t c;
+    if (op[0] != '>' || d.e == 0)
+        return;
+    const term *t = terms_of(d, &n, &c);
+    if (n != 1 || t[0].coef <= 0 || S.monos.items[t[0].mono].n != 1 ||
+        S.factors.items[S.monos.items[t[0].mono].first].pow != 1 || c == INT64_MIN)
+        return;
+    uint32_t id = S.factors.items[S.monos.items[t[0].mono].first].atom;
+    int64_t k = t[0].coef, need = -c; /* k*X >= need (+1 when strict) */
+    if (op[1] == 0 && __builtin_add_overflow(need, 1, &need))
+        return;
+    int64_t lb = need / k + (need % k > 0); /* ceil(need / k) */
+    if (S.atoms.items[id].lb != NO_LB && S.atoms.items[id].lb >= lb)
+        return;
+    lb_raise r = {id, S.atoms.items[id].lb, S.assumptions.n - 1};
+    VEC_PUSH(S.raises, r);
+    S.atoms.items[id].lb = lb;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    uint64_t x = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
+    uint64_t y = b < 0 ? (uint64_t)0 - (uint64_t)b : (uint64_t)b;
+    while (y) {
+        uint64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return x > INT64_MAX ? 1 : (int64_t)x;
+}
+
+/* "d op 0" in its plainest form: d divided by the gcd of its coefficients
+ * and constant (rounding the constant toward the condition for < and >),
+ * and of "d < 0" and "d + 1 <= 0" the one with the smaller constant. */
+static void plain_condition(sx_int *d, const char **op)
+{
+    uint32_t n;
+    int64_t c, g = 0;
+    const term *t = terms_of(*d, &n, &c);
+    for (uint32_t i = 0; i < n; i++)
+        g = gcd64(g, t[i].coef);
+    if (g > 1) { /* g*p + c op 0  <=>  p + c/g op 0, c/g rounded the safe way */
+        spoly *q = scratch(2);
+        q->n = n;
+        for (uint32_t i = 0; i < n; i++)
+            q->t[i] = (term){t[i].mono, t[i].coef / g};
+        int64_t fl = c / g - (c % g != 0 && c < 0), ce = fl + (c % g != 0);
+        if (c % g == 0)
+            q->c = c / g;
+        else if ((*op)[0] == '=')
+            return; /* g*p == -c has no integer solution: leave it as it is */
+        else /* g*p + c >= 0 is p + floor(c/g) >= 0; > and <= take the ceiling */
+            q->c = (*op)[0] == '>' ? ((*op)[1] ? fl : ce) : ((*op)[1] ? ce : fl);
+        *d = intern(q);
+        t = terms_of(*d, &n, &c);
+    }
+    if ((*op)[0] == '=')
+        return;
+    /* strict or not: d < 0 is d + 1 <= 0, d > 0 is d - 1 >= 0 */
+    bool strict = (*op)[1] == 0, less = (*op)[0] == '<';
+    int64_t other = strict ? (less ? c + 1 : c - 1) : (less ? c - 1 : c + 1);
+    if ((other < 0 ? -(uint64_t)other : (uint64_t)other) < (c < 0 ? -(uint64_t)c : (uint64_t)c)) {
+        *d = sx_add(*d, (sx_int){other - c, 0});
+        *op = less ? (strict ? "<=" : "<") : (strict ? ">=" : ">");
+    }
+}
+
 static void record(sx_int d, const char *op)
 {
     char left[256], right[256], text[600];
+    plain_condition(&d, &op);
+    sx_int d0 = d;
+    const char *op0 = op;
     uint32_t n;
     int64_t c;
     const term *t = terms_of(d, &n, &c);
@@ -877,14 +1164,47 @@ static void record(sx_int d, const char *op)
     memcpy(r->t, rt, nr * sizeof *rt);
     r->c = c < 0 ? -c : 0;
     sx_int R = intern(r);
+    if (L.e == 0 && R.e != 0) { /* "dim > 1", not "1 < dim" */
+        sx_int t = L;
+        L = R;
+        R = t;
+        op = op[0] == '<' ? (op[1] ? ">=" : ">") : op[0] == '>' ? (op[1] ? "<=" : "<") : op;
+    }
     sx_str(L, left, sizeof left);
     sx_str(R, right, sizeof right);
     snprintf(text, sizeof text, "%s %s %s", left, op, right);
-    for (size_t i = 0; i < S.assumptions.n; i++)
-        if (strcmp(S.assumptions.items[i].text, text) == 0)
+    for (size_t i = 0; i < S.assumptions.n; i++) /* the same condition (symbols may share names) */
+        if (S.assumptions.items[i].d.e == d0.e && S.assumptions.items[i].d.c == d0.c &&
+            strcmp(S.assumptions.items[i].op, op0) == 0)
             return;
-    assumption a = {xstrdup(text), S.site};
+    assumption a = {xstrdup(text), S.site, d0, op0};
     VEC_PUSH(S.assumptions, a);
+    raise_bound(d0, op0);
+    if (op0[0] == '=')
+        note_exact(d0);
+}
+
+void sx_assume(sx_int d, const char *op)
+{
+    if (!big(d) && d.e != 0)
+        record(d, op);
+}
+
+void sx_assumption_get(int i, sx_int *d, const char **op)
+{
+    *d = S.assumptions.items[i].d;
+    *op = S.assumptions.items[i].op;
+}
+
+sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, sx_int like)
+{
+    double h = hint_of(like);
+    symbol s = {xstrdup(name ? name : "?"), xstrdup(origin ? origin : ""), line, col, false};
+    VEC_PUSH(S.syms, s);
+    atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
+    uint32_t id = atom_intern(k);
+    S.atoms.items[id].hint = h; /* before its monomial caches it */
+    return atom_expr(id);
 }
 
 /* ---- symbols, evaluation ---- */
@@ -990,10 +1310,191 @@ static void symbols_of_atom(uint32_t id, bool *used)
     sx_symbols_of(a->b, used);
 }
 
+static bool atom_mentions(uint32_t id, uint32_t sym_atom);
+
+static bool expr_mentions(sx_int a, uint32_t sym_atom)
+{
+    if (a.e == 0 || a.e == SX_TOO_BIG)
+        return false;
+    uint32_t n;
+    int64_t c;
+    const term *t = terms_of(a, &n, &c);
+    for (uint32_t i = 0; i < n; i++) {
+        const mono *m = &S.monos.items[t[i].mono];
+        for (uint32_t f = 0; f < m->n; f++)
+            if (atom_mentions(S.factors.items[m->first + f].atom, sym_atom))
+                return true;
+    }
+    return false;
+}
+
+static bool atom_mentions(uint32_t id, uint32_t sym_atom)
+{
+    if (id == sym_atom)
+        return true;
+    const atom *a = &S.atoms.items[id];
+    return a->kind != A_SYM && (expr_mentions(a->a, sym_atom) || expr_mentions(a->b, sym_atom));
+}
+
+/* The atom of a lone symbol expression, 0 if sym is not one. */
+static uint32_t symbol_atom(sx_int sym)
+{
+    uint32_t n;
+    int64_t c;
+    if (sym.e == 0 || sym.e == SX_TOO_BIG)
+        return 0;
+    const term *t = terms_of(sym, &n, &c);
+    if (n != 1 || c != 0 || t[0].coef != 1 || S.monos.items[t[0].mono].n != 1 ||
+        S.factors.items[S.monos.items[t[0].mono].first].pow != 1)
+        return 0;
+    uint32_t id = S.factors.items[S.monos.items[t[0].mono].first].atom;
+    return S.atoms.items[id].kind == A_SYM ? id : 0;
+}
+
+static sx_int subst(sx_int a, uint32_t sym_atom, sx_int v);
+
+static sx_int subst_atom(uint32_t id, uint32_t sym_atom, sx_int v)
+{
+    if (id == sym_atom)
+        return v;
+    atom k = S.atoms.items[id]; /* a copy: building may move the table */
+    if (k.kind == A_SYM || !atom_mentions(id, sym_atom))
+        return atom_expr(id);
+    sx_int x = subst(k.a, sym_atom, v), y = subst(k.b, sym_atom, v);
+    switch (k.kind) {
+    case A_DIV: return sx_div(x, y);
+    case A_MAX: return sx_max(x, y);
+    default: return sx_min(x, y);
+    }
+}
+
+static sx_int subst(sx_int a, uint32_t sym_atom, sx_int v)
+{
+    if (a.e == 0 || a.e == SX_TOO_BIG || !expr_mentions(a, sym_atom))
+        return a;
+    uint32_t n;
+    int64_t c;
+    const term *t0 = terms_of(a, &n, &c);
+    term t[SX_MAX_TERMS];
+    memcpy(t, t0, n * sizeof *t);
+    sx_int r = {c, 0};
+    for (uint32_t i = 0; i < n; i++) {
+        factor f[SX_MAX_TERMS];
+        mono m = S.monos.items[t[i].mono];
+        if (m.n > SX_MAX_TERMS)
+            return too_big();
+        memcpy(f, &S.factors.items[m.first], m.n * sizeof *f);
+        sx_int x = {t[i].coef, 0};
+        for (uint32_t j = 0; j < m.n; j++) {
+            sx_int y = subst_atom(f[j].atom, sym_atom, v);
+            for (uint32_t p = 0; p < f[j].pow; p++)
+                x = sx_mul(x, y);
+        }
+        r = sx_add(r, x);
+    }
+    return r;
+}
+
+sx_int sx_subst(sx_int a, sx_int sym, sx_int v)
+{
+    uint32_t id = symbol_atom(sym);
+    return id ? subst(a, id, v) : a;
+}
+
+/* n(n+1)(2n+1)/6 */
+static sx_int sum_squares_to(sx_int n)
+{
+    sx_int one = {1, 0};
+    return sx_div(sx_mul(sx_mul(n, sx_add(n, one)), sx_add(sx_mul((sx_int){2, 0}, n), one)),
+                  (sx_int){6, 0});
+}
+
+/* a = c0 + c1*sym + c2*sym^2, c1 and c2 free of sym, checked by rebuilding a. */
+static bool coeffs(sx_int a, uint32_t id, sx_int sym, sx_int *c)
+{
+    sx_int p1 = subst(a, id, (sx_int){1, 0}), m1 = subst(a, id, (sx_int){-1, 0}), two = {2, 0};
+    c[0] = subst(a, id, (sx_int){0, 0});
+    c[1] = sx_div(sx_sub(p1, m1), two);
+    c[2] = sx_div(sx_sub(sx_add(p1, m1), sx_mul(two, c[0])), two);
+    if (expr_mentions(c[1], id) || expr_mentions(c[2], id))
+        return false;
+    sx_int again = sx_add(c[0], sx_add(sx_mul(c[1], sym), sx_mul(c[2], sx_mul(sym, sym))));
+    return again.e == a.e && again.c == a.c && !big(again);
+}
+
+bool sx_sum(sx_int a, sx_int sym, sx_int lo, sx_int hi, sx_int *out)
+{
+    uint32_t id = symbol_atom(sym);
+    sx_int c[3], one = {1, 0}, two = {2, 0};
+    if (!id || big(a) || big(lo) || big(hi))
+        return false;
+    sx_int count = sx_add(sx_sub(hi, lo), one);
+    if (!expr_mentions(a, id)) {
+        *out = sx_mul(a, count);
+        return !big(*out);
+    }
+    if (!coeffs(a, id, sym, c))
+        return false;
+    /* the sums over lo..hi of l and of l^2 */
+    sx_int s1 = sx_div(sx_mul(sx_add(lo, hi), count), two);
+    sx_int s2 = sx_sub(sum_squares_to(hi), sum_squares_to(sx_sub(lo, one)));
+    *out = sx_add(sx_mul(c[0], count), sx_add(sx_mul(c[1], s1), sx_mul(c[2], s2)));
+    return !big(*out);
+}
+
+bool sx_poly_coeffs(sx_int a, sx_int sym, sx_int *c1, sx_int *c2)
+{
+    uint32_t id = symbol_atom(sym);
+    sx_int c[3];
+    if (!id || big(a) || !coeffs(a, id, sym, c))
+        return false;
+    *c1 = c[1];
+    *c2 = c[2];
+    return true;
+}
+
+bool sx_depends_on(sx_int a, sx_int sym)
+{
+    uint32_t n;
+    int64_t c;
+    if (sym.e == 0 || sym.e == SX_TOO_BIG)
+        return false;
+    const term *t = terms_of(sym, &n, &c);
+    if (n != 1 || S.monos.items[t[0].mono].n != 1)
+        return false;
+    return expr_mentions(a, S.factors.items[S.monos.items[t[0].mono].first].atom);
+}
+
 /* ---- state ---- */
 
 void sx_set_site(int line) { S.site = line; }
 int sx_n_assumptions(void) { return (int)S.assumptions.n; }
+
+void sx_forget_assumptions(int n)
+{
+    while (S.exact.n > 0 && S.exact.items[S.exact.n - 1].assumption >= (size_t)n)
+        S.exact.n--;
+    while (S.raises.n > 0 && S.raises.items[S.raises.n - 1].assumption >= (size_t)n) {
+        lb_raise r = S.raises.items[--S.raises.n];
+        S.atoms.items[r.atom].lb = r.old;
+    }
+    while (S.assumptions.n > (size_t)n)
+        free(S.assumptions.items[--S.assumptions.n].text);
+}
+
+void sx_fact_push(sx_int nonneg)
+{
+    if (!big(nonneg))
+        VEC_PUSH(S.facts, nonneg);
+}
+
+int sx_n_facts(void) { return (int)S.facts.n; }
+
+void sx_forget_facts(int n)
+{
+    if (S.facts.n > (size_t)n)
+        S.facts.n = (size_t)n;
+}
 const char *sx_assumption_text(int i) { return S.assumptions.items[i].text; }
 int sx_assumption_line(int i) { return S.assumptions.items[i].line; }
 bool sx_failed(void) { return S.failed; }
@@ -1014,6 +1515,9 @@ void sx_reset(void)
     free(S.terms.items);
     free(S.polys.items);
     free(S.assumptions.items);
+    free(S.facts.items);
+    free(S.raises.items);
+    free(S.exact.items);
     free(S.atom_tab.slot);
     free(S.atom_tab.hash);
     free(S.mono_tab.slot);

@@ -10,9 +10,10 @@
  *
  * Symbols stand for sizes: the analysis assumes each is >= 1 and that every
  * product fits int64.  A comparison that these facts do not decide is decided
- * as it comes out for generic sizes (each symbol a distinct value above 1000),
- * and the condition is recorded as an assumption with the current site; the
- * answer is then exact under the recorded assumptions.  An expression that
+ * as it comes out at the generic point (symbol k = 2^(20 - k): no size is 0
+ * or 1, and an earlier size is a multiple of a later one), and the condition
+ * is recorded as an assumption with the current site; the answer is then
+ * exact under the recorded assumptions, which all hold at that point.  An expression that
  * grows past SX_MAX_TERMS terms, or a coefficient that overflows, becomes
  * SX_TOO_BIG: the analysis then treats the value as unknown (sx_failed()).
  *
@@ -69,12 +70,37 @@ bool sx_eval(sx_int a, const int64_t *values, const bool *has, int64_t *out);
 /* Symbols appearing in a: marks them in used[] (n = sx_n_symbols(); may be
  * NULL) and as used (sx_symbol_used). */
 void sx_symbols_of(sx_int a, bool *used);
+/* Whether a mentions the symbol sym (an expression sx_symbol made). */
+bool sx_depends_on(sx_int a, sx_int sym);
+/* a with the symbol sym replaced by v. */
+sx_int sx_subst(sx_int a, sx_int sym, sx_int v);
+/* The sum of a over sym = lo .. hi (1 <= lo, lo - 1 <= hi), when a is a
+ * polynomial of degree <= 2 in sym: false otherwise. */
+bool sx_sum(sx_int a, sx_int sym, sx_int lo, sx_int hi, sx_int *out);
+/* a = c0 + c1*sym + c2*sym^2 with c1, c2 free of sym: false when a is not. */
+bool sx_poly_coeffs(sx_int a, sx_int sym, sx_int *c1, sx_int *c2);
 
 /* The site recorded with the assumptions made from now on (a line). */
 void sx_set_site(int line);
 int sx_n_assumptions(void);
 const char *sx_assumption_text(int i); /* "n_heads > 1" */
 int sx_assumption_line(int i);
+/* Drop the assumptions recorded after the first n (a trial that is undone). */
+void sx_forget_assumptions(int n);
+/* Assumption i as the condition "d op 0" (op: "<", "<=", ">", ">=", "=="). */
+void sx_assumption_get(int i, sx_int *d, const char **op);
+/* Record "d op 0" as an assumption at the current site (op a string literal). */
+void sx_assume(sx_int d, const char *op);
+/* A symbol whose comparisons that nothing proves are decided as for a value
+ * near like's (a loop counter near its first value), not a generic one. */
+sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, sx_int like);
+
+/* Facts: expressions known to be >= 0 while they are pushed (a loop counter
+ * between its bounds).  sx_prove and sx_cmp use them; sx_forget_facts(n)
+ * keeps the first n. */
+void sx_fact_push(sx_int nonneg);
+int sx_n_facts(void);
+void sx_forget_facts(int n);
 /* An expression became SX_TOO_BIG, or a comparison met one, since the last
  * sx_clear_failed(). */
 bool sx_failed(void);

@@ -119,6 +119,86 @@ static void too_big_is_unknown(void **state)
     assert_string_equal(str(x), "?");
 }
 
+static int64_t at(sx_int e, int n, const int64_t *v)
+{
+    bool has[8] = {true, true, true, true, true, true, true, true};
+    int64_t out = -1;
+    assert_true(n <= 8 && sx_eval(e, v, has, &out));
+    return out;
+}
+
+/* Renaming a symbol, and sums over a loop counter in closed form. */
+static void substitution_and_sums(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "argv", 1, 1), d = sx_symbol("d", "argv", 2, 1);
+    sx_int l = sx_symbol("l", "loop", 3, 1), l2 = sx_symbol("l", "loop", 3, 1);
+    sx_int e = sx_add(sx_mul(sx_mul(K(4), l), d), K(3));
+    assert_string_equal(str(sx_subst(e, l, K(5))), "20*d + 3");
+    /* the same polynomial built twice is one id (terms compare field by field) */
+    assert_int_equal(sx_subst(e, l, l2).e, sx_add(K(3), sx_mul(d, sx_mul(l2, K(4)))).e);
+    assert_false(sx_depends_on(sx_subst(e, l, l2), l));
+    assert_true(sx_depends_on(sx_subst(e, l, l2), l2));
+    /* sum over l = 1 .. n - 1: linear and quadratic in l, checked at n = 7, d = 3 */
+    sx_int sum, lo = K(1), hi = sx_sub(n, K(1));
+    int64_t v[4] = {7, 3, 0, 0};
+    assert_true(sx_sum(sx_add(sx_mul(K(2), l), d), l, lo, hi, &sum));
+    assert_int_equal(at(sum, 4, v), 2 * 21 + 6 * 3);
+    assert_true(sx_sum(sx_mul(sx_mul(l, l), d), l, lo, hi, &sum));
+    assert_int_equal(at(sum, 4, v), 91 * 3);
+    assert_true(sx_sum(d, l, lo, hi, &sum)); /* free of l: times the count */
+    assert_string_equal(str(sum), "n*d - d");
+    sx_int c1, c2;
+    assert_true(sx_poly_coeffs(sx_add(sx_mul(K(3), l), n), l, &c1, &c2));
+    assert_int_equal(c1.c, 3);
+    assert_int_equal(c2.c, 0);
+    /* not a polynomial in l: no closed form */
+    assert_false(sx_sum(sx_max(l, d), l, lo, hi, &sum));
+    assert_false(sx_sum(sx_mul(sx_mul(l, l), l), l, lo, hi, &sum));
+}
+
+/* Facts (a counter between its bounds) decide comparisons without assumptions. */
+static void facts_decide(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "argv", 1, 1), l = sx_symbol("l", "loop", 2, 1);
+    bool r;
+    assert_false(sx_prove(l, SX_LT, n, &r));
+    int mark = sx_n_facts();
+    sx_fact_push(sx_sub(l, K(1)));                   /* l >= 1 */
+    sx_fact_push(sx_sub(sx_sub(n, K(1)), l));        /* l <= n - 1 */
+    assert_true(sx_prove(l, SX_LT, n, &r) && r);
+    assert_true(sx_prove(sx_add(l, K(1)), SX_LE, n, &r) && r);
+    assert_true(sx_cmp(l, SX_LT, n));
+    assert_int_equal(sx_n_assumptions(), 0);
+    sx_forget_facts(mark);
+    assert_false(sx_prove(l, SX_LT, n, &r));
+}
+
+/* Conditions are recorded in their plainest form, all true at the generic
+ * point, and forgetting them undoes what they implied. */
+static void recorded_conditions(void **state)
+{
+    (void)state;
+    sx_int seq = sx_symbol("seq", "fread", 1, 1), steps = sx_symbol("steps", "argv", 2, 1);
+    sx_int dim = sx_symbol("dim", "fread", 3, 1), heads = sx_symbol("heads", "fread", 4, 1);
+    bool r;
+    assert_true(sx_cmp(sx_sub(steps, K(1)), SX_LT, seq));
+    assert_string_equal(sx_assumption_text(0), "steps <= seq");
+    (void)sx_cmp(sx_mul(K(2), steps), SX_LT, sx_add(sx_mul(K(2), seq), K(1)));
+    assert_int_equal(sx_n_assumptions(), 1); /* 2*steps < 2*seq + 1 is steps <= seq */
+    /* a width read before a head count divides by it at the generic point */
+    sx_int hs = sx_div(dim, heads);
+    assert_true(sx_cmp(sx_mul(heads, hs), SX_EQ, dim));
+    assert_true(sx_cmp(hs, SX_GT, K(1)));
+    int n = sx_n_assumptions();
+    assert_string_equal(sx_assumption_text(n - 1), "dim/heads > 1");
+    assert_true(sx_prove(sx_mul(hs, heads), SX_GT, K(1), &r) && r); /* dim/heads >= 2 */
+    sx_forget_assumptions(n - 1);
+    assert_false(sx_prove(sx_mul(hs, heads), SX_GT, K(1), &r));
+    assert_int_equal(sx_n_assumptions(), n - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +208,9 @@ int main(void)
         cmocka_unit_test_setup(evaluation, setup),
         cmocka_unit_test_setup(chained_reshapes_stay_small, setup),
         cmocka_unit_test_setup(too_big_is_unknown, setup),
+        cmocka_unit_test_setup(substitution_and_sums, setup),
+        cmocka_unit_test_setup(facts_decide, setup),
+        cmocka_unit_test_setup(recorded_conditions, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     sx_reset();
