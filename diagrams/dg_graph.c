@@ -439,7 +439,11 @@ static void title_peak(dg_buf *h, const graph_build *b)
     const an_func_report *f = b->f;
     const an_report *r = b->r;
     dg_buf_puts(h, "peak ");
-    dg_buf_bytes(h, f->peak_live_bytes);
+    dg_buf_total(h, f, 'p', true);
+    if (f->symbolic && f->n_peak_cands > 1) { /* where depends on the sizes */
+        dg_buf_puts(h, "<BR ALIGN=\"LEFT\"/>");
+        return;
+    }
     dg_buf_printf(h, " after line %d; live there: ", f->peak_line);
     for (int k = 0; k < f->n_peak_storages; k++) {
         const an_storage *s = &r->storages[f->peak_storages[k]];
@@ -480,12 +484,14 @@ static void make_title(graph_build *b)
     title_peak(&h, b);
     if (f->is_root) {
         dg_buf_puts(&h, "live at the end ");
-        dg_buf_bytes(&h, f->end_live_bytes);
+        dg_buf_total(&h, f, 'e', true);
         dg_buf_puts(&h, "; ");
     }
     dg_buf_puts(&h, "bytes moved ");
-    dg_buf_bytes(&h, f->moved_bytes);
-    dg_buf_printf(&h, " in %lld calls<BR ALIGN=\"LEFT\"/>", (long long)f->n_calls);
+    dg_buf_total(&h, f, 'm', true);
+    dg_buf_puts(&h, " in ");
+    dg_buf_total(&h, f, 'c', true);
+    dg_buf_puts(&h, " calls<BR ALIGN=\"LEFT\"/>");
     dg_buf_puts(&h, "<FONT POINT-SIZE=\"11\" COLOR=\"#44505c\">boxes: storages (red: live at the "
                     "peak) · edges: <FONT COLOR=\"" C_VIEW "\">dashed = view (no bytes)</FONT> · "
                     "bold = copy (bytes moved) · <FONT COLOR=\"" C_CAST "\">orange = cast</FONT> "

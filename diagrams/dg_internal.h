@@ -45,6 +45,9 @@ char *dg_xstrdup(const char *s);
 
 /* "128 MiB" (an_format_bytes) into b; "?" when unknown. */
 void dg_buf_bytes(dg_buf *b, int64_t bytes);
+/* A function's total, a formula when it depends on run-time sizes ("4*dim*dim + 16 B"):
+ * which is 'p' (peak), 'e' (live at the end), 'm' (moved) or 'c' (calls, no unit). */
+void dg_buf_total(dg_buf *b, const an_func_report *f, char which, bool html);
 /* "640M", "1.5G", "64K", "96B": at most 4 characters and a unit letter. */
 void dg_buf_bytes_short(dg_buf *b, int64_t bytes);
 

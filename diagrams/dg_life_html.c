@@ -236,7 +236,7 @@ static void totals_row(const html_ctx *h)
     dg_buf_printf(b, "<TR><TD COLSPAN=\"%d\" ALIGN=\"RIGHT\"><B>live after the call</B></TD>",
                   LABEL_COLS);
     for (int c = 0; c < h->v->n_cols; c++) {
-        int64_t live = col_event(h, c)->live_bytes;
+        int64_t live = h->t->f->symbolic ? -1 : col_event(h, c)->live_bytes; /* formulas: ? */
         double t = peak > 0 ? (double)live / (double)peak : 0;
         char fill[8];
         dg_color_mix(fill, TOTAL_LO, TOTAL_HI, t);

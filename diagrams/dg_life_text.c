@@ -294,6 +294,8 @@ static void totals_line(dg_buf *b, const text_chart *c)
     put_blank_labels(b, c, "live after the call");
     for (int col = 0; col < c->v.n_cols; col++) {
         int64_t live = c->t->r->events[c->t->cols[c->v.cols[col].col].ev].live_bytes;
+        if (c->t->f->symbolic)
+            live = -1; /* the bytes are formulas: "?" */
         if (c->cw >= MAX_CELL) {
             dg_buf s = {0};
             dg_buf_bytes_short(&s, live);
@@ -313,7 +315,7 @@ static void totals_line(dg_buf *b, const text_chart *c)
 
 static void peak_line(dg_buf *b, const text_chart *c)
 {
-    if (c->v.peak_vcol < 0)
+    if (c->v.peak_vcol < 0 || c->t->f->symbolic) /* a formula has no one column */
         return;
     dg_buf s = {0};
     dg_buf_puts(&s, "peak ");

@@ -664,5 +664,6 @@ void dg_buf_span(dg_buf *b, const dg_timeline *t, const dg_span *s)
         dg_buf_printf(b, "%s()", u->funcs[s->func]->name);
     else
         dg_buf_puts(b, "repeated");
-    dg_buf_printf(b, " ×%lld", (long long)s->n_iter);
+    /* over run-time sizes a loop may stand for many more runs than were analysed */
+    dg_buf_printf(b, t->f->symbolic ? " ×%lld analysed" : " ×%lld", (long long)s->n_iter);
 }

@@ -122,6 +122,28 @@ void dg_buf_bytes(dg_buf *b, int64_t bytes)
     dg_buf_puts(b, an_format_bytes(tmp, sizeof tmp, bytes));
 }
 
+void dg_buf_total(dg_buf *b, const an_func_report *f, char which, bool html)
+{
+    if (!f->symbolic) {
+        if (which == 'c')
+            dg_buf_printf(b, "%lld", (long long)f->n_calls);
+        else
+            dg_buf_bytes(b, which == 'p' ? f->peak_live_bytes
+                            : which == 'e' ? f->end_live_bytes : f->moved_bytes);
+        return;
+    }
+    sx_int v = which == 'p' ? f->peak_sx : which == 'e' ? f->end_sx
+             : which == 'm' ? f->moved_sx : f->calls_sx;
+    char text[2048];
+    sx_str(v, text, sizeof text);
+    if (html)
+        dg_buf_html(b, text);
+    else
+        dg_buf_puts(b, text);
+    if (which != 'c')
+        dg_buf_puts(b, " B");
+}
+
 void dg_buf_bytes_short(dg_buf *b, int64_t bytes)
 {
     static const char units[] = "BKMGTPE";

@@ -204,6 +204,17 @@ int64_t dg_view_cell(const dg_view *v, int k, int c, int64_t *n_live)
 /* "main(): 7 calls, peak 640 MiB after line 29 (clone f)" */
 void dg_life_summary(dg_buf *b, const dg_timeline *t)
 {
+    if (t->f->symbolic) { /* the sizes are formulas: so are the totals */
+        dg_buf_printf(b, "%s(): ", t->f->name);
+        dg_buf_total(b, t->f, 'c', false);
+        dg_buf_puts(b, " calls, peak ");
+        dg_buf_total(b, t->f, 'p', false);
+        if (t->f->is_root) {
+            dg_buf_puts(b, ", live at the end ");
+            dg_buf_total(b, t->f, 'e', false);
+        }
+        return;
+    }
     dg_buf_printf(b, "%s(): %lld call%s", t->f->name, (long long)t->n_calls,
                   t->n_calls == 1 ? "" : "s");
     if (t->peak_col < 0)

@@ -98,6 +98,8 @@ typedef struct an_storage {
     int64_t alloc_event; /* index of its allocation in the event log */
     int64_t free_event;  /* index of its free, -1 */
     bool discarded;      /* made on an arm of an unknown branch the analysis did not keep */
+    bool summarised;     /* made by an iteration that stands for many (a loop run a symbolic
+                            number of times): counted in the totals, not listed */
     bool external;       /* the caller's memory (tl_from_blob): nbytes is 0, nothing is
                             allocated, counted or freed */
     int64_t external_nbytes; /* bytes of the caller's buffer the storage spans */
@@ -171,6 +173,7 @@ typedef struct an_func_report {
     int64_t cuda_reserved_end;   /* bytes: segments still reserved when the function returns */
     bool symbolic;          /* the totals depend on symbols: the _sx fields hold them whole */
     sx_int peak_sx, end_sx, moved_sx;
+    sx_int calls_sx;        /* symbolic: API calls executed (during the run: beyond n_calls) */
     int n_peak_cands;       /* symbolic: the peak is the max of these (each its line) */
     int peak_cand_line[8];
     sx_int peak_cand[8];

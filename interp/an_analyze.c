@@ -250,8 +250,16 @@ static void fill_lists(an_report *r, const int *report_of)
     }
     for (int st = 0; st < r->n_storages; st++) {
         int k = r->storages[st].func >= 0 ? report_of[r->storages[st].func] : -1;
-        if (k >= 0)
+        if (k >= 0 && !r->storages[st].summarised)
             r->funcs[k].storages[r->funcs[k].n_storages++] = st;
+    }
+    for (int k = 0; k < r->n_funcs; k++) { /* the live sets list what is listed */
+        an_func_report *fr = &r->funcs[k];
+        int n = 0;
+        for (int j = 0; j < fr->n_peak_storages; j++)
+            if (!r->storages[fr->peak_storages[j]].summarised)
+                fr->peak_storages[n++] = fr->peak_storages[j];
+        fr->n_peak_storages = n;
     }
     for (int k = 0; k < r->n_funcs; k++)
         fill_storages(r, &r->funcs[k], mark, report_of);
@@ -306,6 +314,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
             fr->peak_sx = (sx_int){fr->peak_live_bytes, 0};
         fr->end_sx = sx_add(fr->end_sx, (sx_int){fr->end_live_bytes, 0});
         fr->moved_sx = sx_add(fr->moved_sx, (sx_int){fr->moved_bytes, 0});
+        fr->calls_sx = sx_add(fr->calls_sx, (sx_int){fr->n_calls, 0});
     }
     if (cx.r->n_diags > 1)
         qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
@@ -331,6 +340,17 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.global_vars);
     return cx.r;
 }
+void an_diag_free(an_diag *d)
+{
+    free(d->message);
+    for (int n = 0; n < d->n_notes; n++)
+        free(d->notes[n].message);
+    free(d->notes);
+    for (int n = 0; n < d->n_fixits; n++)
+        free(d->fixits[n].text);
+    free(d->fixits);
+}
+
 
 void an_report_free(an_report *r)
 {
@@ -345,15 +365,8 @@ void an_report_free(an_report *r)
     }
     for (int v = 0; v < r->n_values; v++)
         free(r->values[v].reason);
-    for (int d = 0; d < r->n_diags; d++) {
-        free(r->diags[d].message);
-        for (int n = 0; n < r->diags[d].n_notes; n++)
-            free(r->diags[d].notes[n].message);
-        free(r->diags[d].notes);
-        for (int n = 0; n < r->diags[d].n_fixits; n++)
-            free(r->diags[d].fixits[n].text);
-        free(r->diags[d].fixits);
-    }
+    for (int d = 0; d < r->n_diags; d++)
+        an_diag_free(&r->diags[d]);
     free(r->funcs);
     free(r->values);
     free(r->storages);

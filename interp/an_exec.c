@@ -422,6 +422,522 @@ static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
     return AN_FLOW_NEXT;
 }
 
+/* ---- loops whose trip count is a symbol ----
+ *
+ * `for (l = 0; l < p->n_layers; l++)` runs T = n_layers times, T a symbol.
+ * The loop is summarised, not unrolled: iteration 1 runs as any iteration
+ * does; then two probe iterations run with the counter a fresh symbol each
+ * (the facts 1 <= l < T hold while they run), so that nothing in them can
+ * depend on which iteration it is without showing.  When both probes have
+ * the same effect (the same bytes moved and calls made, live bytes back to
+ * where iteration 1 left them, every variable and memory cell with the same
+ * layout or value, or a value that grows by the same step), iterations 2..T
+ * are that effect T - 1 times: the totals get formulas in T, counters their
+ * final values.  Anything else (a probe that makes a total a bound, records
+ * an assumption, grows the live bytes, or depends on the counter) undoes
+ * the trial and the loop is analysed as one with an unknown trip count. */
+
+typedef struct fr_saved { /* a function report's totals, to undo a trial */
+    an_func_report fr;
+    int *peak_storages;
+    an_fstate fs;
+} fr_saved;
+
+static fr_saved *frs_save(an_ctx *cx)
+{
+    an_report *r = cx->r;
+    fr_saved *sv = malloc(sizeof *sv * (size_t)(r->n_funcs + 1));
+    if (!sv)
+        abort();
+    for (int k = 0; k < r->n_funcs; k++) {
+        sv[k].fr = r->funcs[k];
+        sv[k].peak_storages = dup_mem(r->funcs[k].peak_storages,
+                                      sizeof(int) * (size_t)r->funcs[k].n_peak_storages);
+        sv[k].fs = cx->fs[r->funcs[k].func];
+    }
+    return sv;
+}
+
+static void frs_restore(an_ctx *cx, fr_saved *sv)
+{
+    an_report *r = cx->r;
+    for (int k = 0; k < r->n_funcs; k++) {
+        free(r->funcs[k].peak_storages);
+        r->funcs[k] = sv[k].fr;
+        r->funcs[k].peak_storages = sv[k].peak_storages;
+        cx->fs[r->funcs[k].func] = sv[k].fs;
+    }
+    free(sv);
+}
+
+static void frs_free(an_ctx *cx, fr_saved *sv)
+{
+    for (int k = 0; k < cx->r->n_funcs; k++)
+        free(sv[k].peak_storages);
+    free(sv);
+}
+
+/* Bytes moved and calls made so far by function report k, as sx_ints. */
+static void fr_effect(const an_func_report *fr, sx_int *moved, sx_int *calls)
+{
+    moved[0] = sx_add(fr->moved_sx, (sx_int){fr->moved_bytes, 0});
+    calls[0] = sx_add(fr->calls_sx, (sx_int){fr->n_calls, 0});
+}
+
+static bool mentions(sx_int a, uint32_t sym_a, uint32_t sym_b)
+{
+    if (a.e == 0)
+        return false;
+    if (a.e == SX_TOO_BIG)
+        return true;
+    return sx_depends_on(a, (sx_int){0, sym_a}) || sx_depends_on(a, (sx_int){0, sym_b});
+}
+
+/* Handle a as the snapshot `then` held it and handle b now stand for tensors
+ * of one layout (known or symbolic). */
+typedef struct steady_ctx {
+    an_ctx *cx;
+    const snapshot *then;
+} steady_ctx;
+
+static bool steady_handles(void *ctx, int a, int b)
+{
+    const steady_ctx *sc = ctx;
+    an_ctx *cx = sc->cx;
+    if (a < 0 || b < 0 || a >= sc->then->n_handles)
+        return a == b;
+    const an_handle *x = &sc->then->handles[a], *y = &cx->handles[b];
+    if (x->released != y->released)
+        return false;
+    if (x->released)
+        return true; /* dead: its layout no longer matters */
+    if (x->known != y->known)
+        return false;
+    if (x->known)
+        return same_layout(&x->l, &y->l) && x->offset_unknown == y->offset_unknown;
+    if (x->sl == 0 || y->sl == 0)
+        return x->sl == y->sl && a == b;
+    const an_slayout *p = &cx->r->slayouts[x->sl - 1], *q = &cx->r->slayouts[y->sl - 1];
+    if (p->ndim != q->ndim || p->dtype != q->dtype || p->device != q->device ||
+        p->offset.e != q->offset.e || p->offset.c != q->offset.c)
+        return false;
+    for (int d = 0; d < p->ndim; d++)
+        if (p->shape[d].e != q->shape[d].e || p->shape[d].c != q->shape[d].c ||
+            p->strides[d].e != q->strides[d].e || p->strides[d].c != q->strides[d].c)
+            return false;
+    return true;
+}
+
+static sx_int live_total(int64_t live, sx_int live_sx) { return sx_add(live_sx, (sx_int){live, 0}); }
+
+static bool sx_same(sx_int a, sx_int b) { return a.e == b.e && a.c == b.c; }
+
+/* One integer slot across the trial: s1 after iteration 1, a after the
+ * first probe, c (updated) after the second.  Returns false when the slot
+ * is not steady; an integer that steps by d per iteration gets its final
+ * value v1 + (trips - 1)*d, one that depends on the counter becomes unknown. */
+static void steady_int(sx_int trips, uint32_t la, uint32_t lb, bool k1, int64_t v1, bool ka,
+                       int64_t va, bool *kc, int64_t *vc)
+{
+    sx_int x1, xa, xc;
+    if (ka == *kc && va == *vc)
+        return;
+    if (an_int_get(k1, v1, &x1) && an_int_get(ka, va, &xa) && an_int_get(*kc, *vc, &xc)) {
+        sx_int d1 = sx_sub(xa, x1), d2 = sx_sub(xc, xa);
+        if (sx_same(d1, d2) && !mentions(d1, la, lb) && !mentions(x1, la, lb)) {
+            an_int_put(true, sx_add(x1, sx_mul(sx_sub(trips, (sx_int){1, 0}), d1)), kc, vc);
+            return;
+        }
+    }
+    *kc = false; /* depends on the iteration: unknown after the loop */
+    *vc = 0;
+}
+
+/* The state now (after the second probe) against a (after the first) and
+ * s1 (after iteration 1): handles of one layout; integers equal, stepping
+ * or made unknown.  *first_differs: iteration 1 left another layout. */
+static bool steady_state(an_ctx *cx, const snapshot *s1, const snapshot *a, sx_int trips,
+                         uint32_t la, uint32_t lb, int counter, bool *first_differs)
+{
+    if (cx->depth != a->depth || cx->depth != s1->depth)
+        return false;
+    *first_differs = false;
+    steady_ctx at_a = {cx, a}, at_s1 = {cx, s1};
+    for (int k = 0; k < cx->depth; k++) {
+        an_frame *fr = cx->stack[k];
+        const int *ids = cx->func_vars[fr->func];
+        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+            int sl = cx->slot[ids[j]];
+            if (!steady_handles(&at_a, a->tensors[k][j], fr->tensor[sl]))
+                return false;
+            if (!steady_handles(&at_s1, s1->tensors[k][j], fr->tensor[sl]))
+                *first_differs = true;
+            if (ids[j] != counter)
+                steady_int(trips, la, lb, s1->known[k][j], s1->ints[k][j], a->known[k][j],
+                           a->ints[k][j], &fr->int_known[sl], &fr->ints[sl]);
+        }
+    }
+    for (int g = 0; g < cx->n_globals; g++) {
+        if (!steady_handles(&at_a, a->g_tensor[g], cx->gframe->tensor[g]))
+            return false;
+        if (!steady_handles(&at_s1, s1->g_tensor[g], cx->gframe->tensor[g]))
+            *first_differs = true;
+        if (cx->global_vars[g] != counter)
+            steady_int(trips, la, lb, s1->g_known[g], s1->g_ints[g], a->g_known[g], a->g_ints[g],
+                       &cx->gframe->int_known[g], &cx->gframe->ints[g]);
+    }
+    return an_mem_steady(cx, &a->mem, steady_handles, &at_a);
+}
+
+/* `v < E`, `v <= E`, `E > v`, `E >= v` on an integer variable v whose trip
+ * count E - v (+1) is a symbol: *var, *v0 (its value now), *trips. */
+static bool counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips)
+{
+    const ir_expr *c = s->loop.cond;
+    if (!c || c->kind != IR_EXPR_BINARY || s->loop.kind == IR_LOOP_DO)
+        return false;
+    const ir_expr *v = c->a, *e = c->b;
+    ir_op op = c->op;
+    if (op == IR_OP_GT || op == IR_OP_GE) {
+        v = c->b;
+        e = c->a;
+        op = op == IR_OP_GT ? IR_OP_LT : IR_OP_LE;
+    }
+    if ((op != IR_OP_LT && op != IR_OP_LE) || v->kind != IR_EXPR_VAR ||
+        cx->u->vars[v->var].kind != IR_VAR_INT)
+        return false;
+    sx_int end;
+    if (!an_eval_sx(cx, v, v0) || v0->e != 0 || !an_eval_sx(cx, e, &end))
+        return false;
+    *trips = sx_sub(end, *v0);
+    if (op == IR_OP_LE)
+        *trips = sx_add(*trips, (sx_int){1, 0});
+    *var = v->var;
+    return trips->e != 0 && trips->e != SX_TOO_BIG;
+}
+
+typedef struct loop_trial {
+    snapshot s0;        /* before iteration 1, to undo */
+    fr_saved *r0;
+    int n_diags, n_assumptions, n_facts, n_values, n_storages;
+    int64_t n_events, n_handles;
+} loop_trial;
+
+/* Undo a trial: the state, the totals, and whatever it added to the report. */
+static void trial_undo(an_ctx *cx, loop_trial *t)
+{
+    an_report *r = cx->r;
+    snap_restore(cx, &t->s0);
+    snap_free(&t->s0);
+    frs_restore(cx, t->r0);
+    while (r->n_diags > t->n_diags)
+        an_diag_free(&r->diags[--r->n_diags]);
+    drop_events(cx, t->n_events, r->n_events);
+    for (int k = 0; k < cx->u->n_call_sites; k++)
+        if (cx->site_value[k] >= t->n_values)
+            cx->site_value[k] = -1;
+    while (r->n_values > t->n_values)
+        free(r->values[--r->n_values].reason);
+    r->n_storages = t->n_storages;
+    cx->n_handles = t->n_handles;
+    sx_forget_assumptions(t->n_assumptions);
+    sx_forget_facts(t->n_facts);
+}
+
+/* Run the body once with the counter a fresh symbol l (1 <= l - v0 < trips). */
+static bool probe(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, sx_int trips, uint32_t *sym)
+{
+    const ir_var *iv = &cx->u->vars[var];
+    /* what nothing decides is decided as in an early iteration */
+    sx_int l = sx_symbol_near(iv->name, "loop", s->loc.line, s->loc.col,
+                              sx_add(v0, (sx_int){1, 0}));
+    *sym = l.e;
+    int facts = sx_n_facts();
+    sx_fact_push(sx_sub(sx_sub(l, v0), (sx_int){1, 0}));
+    sx_fact_push(sx_sub(sx_sub(sx_add(v0, trips), (sx_int){1, 0}), l));
+    bool *known;
+    int64_t *slot = an_int_slot(cx, var, &known);
+    an_int_put(true, l, known, slot);
+    bool leave;
+    an_flow fl = loop_body(cx, s, &leave);
+    sx_int after;
+    bool ok = fl == AN_FLOW_NEXT && !leave && !cx->stopped &&
+              an_int_get(*known, *slot, &after) && sx_same(after, sx_add(l, (sx_int){1, 0}));
+    sx_forget_facts(facts);
+    return ok;
+}
+
+/* A function's peak candidates after the probes, for the whole loop. */
+typedef struct loop_peak {
+    bool changed;
+    int n;
+    sx_int cand[8];
+    int line[8];
+    sx_int peak;
+} loop_peak;
+
+/* The candidates of fr with the probes' counters a (first) and b (second)
+ * resolved: one of the first probe is the second's, renamed; one of the
+ * second that grows with the counter (non-negative coefficients) is largest
+ * at the last iteration, hi.  False when some candidate is neither. */
+static bool loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int hi, loop_peak *out)
+{
+    out->changed = false;
+    out->n = 0;
+    for (int c = 0; c < fr->n_peak_cands; c++) {
+        sx_int x = fr->peak_cand[c];
+        if (sx_depends_on(x, a)) {
+            sx_int renamed = sx_subst(x, a, b);
+            bool found = false;
+            for (int d = 0; d < fr->n_peak_cands && !found; d++)
+                found = sx_same(renamed, fr->peak_cand[d]);
+            if (!found)
+                return false;
+            out->changed = true;
+            continue;
+        }
+        if (sx_depends_on(x, b)) {
+            sx_int c1, c2;
+            bool ge1, ge2;
+            if (!sx_poly_coeffs(x, b, &c1, &c2) || !sx_prove(c1, SX_GE, (sx_int){0, 0}, &ge1) ||
+                !ge1 || !sx_prove(c2, SX_GE, (sx_int){0, 0}, &ge2) || !ge2)
+                return false;
+            x = sx_subst(x, b, hi);
+            out->changed = true;
+        }
+        out->cand[out->n] = x;
+        out->line[out->n++] = fr->peak_cand_line[c];
+    }
+    if (!out->changed)
+        return !sx_depends_on(fr->peak_sx, a) && !sx_depends_on(fr->peak_sx, b);
+    int kept = 0; /* drop the candidates another one covers */
+    for (int c = 0; c < out->n; c++) {
+        bool covered = false;
+        for (int d = 0; d < out->n && !covered; d++) {
+            bool ge;
+            covered = d != c && sx_prove(out->cand[d], SX_GE, out->cand[c], &ge) && ge &&
+                      (!sx_same(out->cand[d], out->cand[c]) || d < c);
+        }
+        if (!covered) {
+            out->cand[kept] = out->cand[c];
+            out->line[kept++] = out->line[c];
+        }
+    }
+    out->n = kept;
+    out->peak = out->cand[0];
+    for (int c = 1; c < kept; c++)
+        out->peak = sx_max(out->peak, out->cand[c]);
+    return kept > 0;
+}
+
+static bool holds(int64_t c, const char *op)
+{
+    switch (op[0]) {
+    case '<': return op[1] ? c <= 0 : c < 0;
+    case '>': return op[1] ? c >= 0 : c > 0;
+    default: return c == 0;
+    }
+}
+
+/* The assumptions the probes recorded (from index `from` on), made to hold
+ * for every iteration lo..hi: one of the first probe's counter a is the
+ * second's renamed; one linear in the second's counter b holds for the
+ * range when it holds at both ends.  False when some assumption is neither. */
+static bool loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi, int line)
+{
+    int total = sx_n_assumptions(), n = 0;
+    if (total == from)
+        return true;
+    sx_int *d = malloc(sizeof *d * 2 * (size_t)(total - from));
+    const char **op = malloc(sizeof *op * 2 * (size_t)(total - from));
+    if (!d || !op)
+        abort();
+    bool ok = true;
+    for (int i = from; i < total && ok; i++) {
+        sx_int x, y;
+        const char *o, *oy;
+        sx_assumption_get(i, &x, &o);
+        if (sx_depends_on(x, a)) {
+            sx_int renamed = sx_subst(x, a, b);
+            ok = false;
+            for (int j = from; j < total && !ok; j++) {
+                sx_assumption_get(j, &y, &oy);
+                ok = sx_same(renamed, y) && strcmp(o, oy) == 0;
+            }
+            continue;
+        }
+        if (!sx_depends_on(x, b)) {
+            d[n] = x;
+            op[n++] = o;
+            continue;
+        }
+        sx_int c1, c2, ends[2] = {sx_subst(x, b, lo), sx_subst(x, b, hi)};
+        if (!sx_poly_coeffs(x, b, &c1, &c2) || !sx_same(c2, (sx_int){0, 0})) {
+            ok = false;
+            continue;
+        }
+        if (o[0] == '=') /* c0 + c1*b == 0 throughout: c1 == 0 and c0 + c1*lo == 0 */
+            ends[1] = c1;
+        for (int e = 0; e < 2 && ok; e++) {
+            if (ends[e].e == 0) {
+                ok = holds(ends[e].c, o);
+            } else {
+                d[n] = ends[e];
+                op[n++] = o;
+            }
+        }
+    }
+    if (ok) {
+        sx_forget_assumptions(from);
+        sx_set_site(line);
+        for (int i = 0; i < n; i++)
+            sx_assume(d[i], op[i]);
+    }
+    free(d);
+    free(op);
+    return ok;
+}
+
+/* Summarise the loop; false (the state as before the loop's first
+ * iteration) when it is not a counted loop with a steady body. */
+static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out)
+{
+    int var;
+    sx_int v0, trips;
+    an_func_report *top = an_func_report_of(cx, an_top(cx)->func);
+    if (!top || cx->if_depth > 0 || !counted_loop(cx, s, &var, &v0, &trips))
+        return false;
+    bool ge1;
+    if (sx_prove(trips, SX_GE, (sx_int){1, 0}, &ge1) && !ge1)
+        return false;
+    loop_trial t = {.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
+                    .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
+                    .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
+                    .n_handles = cx->n_handles};
+    snap_take(cx, &t.s0);
+    t.r0 = frs_save(cx);
+    snapshot *sv = malloc(sizeof *sv * 2);
+    if (!sv)
+        abort();
+    snapshot *s1 = &sv[0], *a = &sv[1];
+    int n = cx->r->n_funcs;
+    sx_int *eff = malloc(sizeof *eff * 6 * (size_t)(n + 1)); /* moved, calls at s1, a, now */
+    sx_int *peak1 = malloc(sizeof *peak1 * (size_t)(n + 1));  /* the peaks at s1 */
+    sx_int *sum = malloc(sizeof *sum * 2 * (size_t)(n + 1));   /* moved, calls to add */
+    loop_peak *pk = malloc(sizeof *pk * (size_t)(n + 1));
+    if (!eff || !peak1 || !sum || !pk)
+        abort();
+    bool ok = false, taken_s1 = false, taken_a = false, first_differs = false;
+    int n_storages1 = 0, assumptions1 = 0;
+    int64_t marks1 = 0;
+    uint32_t la = 0, lb = 0;
+    bool leave;
+    an_flow fl = loop_body(cx, s, &leave); /* iteration 1 */
+    if (fl != AN_FLOW_NEXT || leave || cx->stopped)
+        goto undo;
+    snap_take(cx, s1);
+    taken_s1 = true;
+    marks1 = cx->n_bound_marks;
+    assumptions1 = sx_n_assumptions();
+    n_storages1 = cx->r->n_storages;
+    for (int k = 0; k < n; k++) {
+        fr_effect(&cx->r->funcs[k], &eff[6 * k], &eff[6 * k + 1]);
+        peak1[k] = cx->r->funcs[k].symbolic ? cx->r->funcs[k].peak_sx
+                                             : (sx_int){cx->r->funcs[k].peak_live_bytes, 0};
+    }
+    if (!probe(cx, s, var, v0, trips, &la))
+        goto undo;
+    snap_take(cx, a);
+    taken_a = true;
+    for (int k = 0; k < n; k++)
+        fr_effect(&cx->r->funcs[k], &eff[6 * k + 2], &eff[6 * k + 3]);
+    if (!probe(cx, s, var, v0, trips, &lb))
+        goto undo;
+    for (int k = 0; k < n; k++)
+        fr_effect(&cx->r->funcs[k], &eff[6 * k + 4], &eff[6 * k + 5]);
+    /* the probes: nothing became a bound or an assumption, live bytes steady */
+    if (cx->n_bound_marks != marks1)
+        goto undo;
+    sx_int l1 = live_total(s1->live, s1->live_sx);
+    if (!sx_same(l1, live_total(a->live, a->live_sx)) ||
+        !sx_same(l1, live_total(cx->live, cx->live_sx)))
+        goto undo;
+    for (int st = n_storages1; st < cx->r->n_storages; st++)
+        if (cx->r->storages[st].device == TL_CUDA)
+            goto undo; /* the caching allocator's state is simulated for known counts */
+    sx_int A = {0, la}, B = {0, lb}, lo = sx_add(v0, (sx_int){1, 0});
+    sx_int hi = sx_sub(sx_add(v0, trips), (sx_int){1, 0});
+    for (int k = 0; k < n; k++) {
+        const sx_int *e = &eff[6 * k];
+        for (int j = 0; j < 2; j++) { /* one step per iteration, a polynomial in the counter */
+            sx_int d1 = sx_sub(e[2 + j], e[j]), d2 = sx_sub(e[4 + j], e[2 + j]);
+            if (!sx_same(sx_subst(d1, A, B), d2) || sx_depends_on(d2, A) ||
+                !sx_sum(d2, B, lo, hi, &sum[2 * k + j]))
+                goto undo;
+            sum[2 * k + j] = sx_sub(sum[2 * k + j], sx_add(d1, d2)); /* counted already */
+        }
+        if (!loop_peaks(&cx->r->funcs[k], A, B, hi, &pk[k]))
+            goto undo;
+    }
+    if (!steady_state(cx, s1, a, trips, la, lb, var, &first_differs))
+        goto undo;
+    if (!loop_assumptions(assumptions1, A, B, lo, hi, s->loc.line))
+goto undo;
+    sx_set_site(s->loc.line);
+    ok = sx_cmp(trips, SX_GE, (sx_int){1, 0}); /* else the generic values skip the loop */
+undo:
+    if (!ok) {
+        trial_undo(cx, &t);
+    } else {
+        /* iterations 2..trips: their sums, less the two probes counted already;
+         * the peaks they reach, at the last iteration where they grow */
+        bool peak_moved = false;
+        for (int k = 0; k < n; k++) {
+            an_func_report *fr = &cx->r->funcs[k];
+            sx_int dm = sum[2 * k], dc = sum[2 * k + 1];
+            if (dm.e || dm.c || dc.e || dc.c) {
+                fr->moved_sx = sx_add(fr->moved_sx, dm);
+                fr->calls_sx = sx_add(fr->calls_sx, dc);
+                fr->symbolic = true;
+            }
+            if (pk[k].changed) {
+                fr->n_peak_cands = pk[k].n;
+                memcpy(fr->peak_cand, pk[k].cand, sizeof pk[k].cand);
+                memcpy(fr->peak_cand_line, pk[k].line, sizeof pk[k].line);
+                fr->peak_sx = pk[k].peak;
+            }
+            sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
+            /* a peak the probes raised must also hold for one trip (checked where
+             * the trip count is a symbol), or it holds when the loop runs twice */
+            bool ge;
+            sx_int at1 = sx_subst(now, trips, (sx_int){1, 0});
+            if (!sx_same(peak1[k], now) &&
+                !(sx_depends_on(now, trips) && sx_prove(peak1[k], SX_GE, at1, &ge) && ge))
+                peak_moved = true;
+        }
+        if (first_differs || peak_moved)
+            sx_cmp(trips, SX_GE, (sx_int){2, 0});
+        for (int st = n_storages1; st < cx->r->n_storages; st++)
+            cx->r->storages[st].summarised = true;
+        bool *known;
+        int64_t *slot = an_int_slot(cx, var, &known);
+        an_int_put(true, sx_add(v0, trips), known, slot);
+        snap_free(&t.s0);
+        frs_free(cx, t.r0);
+    }
+    if (taken_s1)
+        snap_free(s1);
+    if (taken_a)
+        snap_free(a);
+    free(sv);
+    free(eff);
+    free(peak1);
+    free(sum);
+    free(pk);
+    *out = AN_FLOW_NEXT;
+    return ok;
+}
+
 static an_flow exec_loop(an_ctx *cx, const ir_stmt *s)
 {
     bool leave = false;
@@ -436,6 +952,8 @@ static an_flow exec_loop(an_ctx *cx, const ir_stmt *s)
     while (!leave && fl == AN_FLOW_NEXT && !cx->stopped) {
         int t = loop_test(cx, s);
         if (t == 0)
+            break;
+        if (t < 0 && n == 0 && summarise_loop(cx, s, &fl))
             break;
         if (t < 0) {
             an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,

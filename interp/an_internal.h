@@ -133,6 +133,7 @@ typedef struct an_ctx {
     int64_t moved_total; /* bytes moved by every call executed, both arms of branches included */
     int64_t arm_peak;    /* bytes: the most live since the current branch arm began */
     int64_t n_calls;     /* in the current root */
+    int64_t n_bound_marks; /* an_mark_bound_of calls: a trial sees whether it made a bound */
     an_frame *stack[64];
     int depth;
     int loop_depth;
@@ -260,6 +261,11 @@ void an_mem_copy_into(an_mem *dst, const an_mem *src);
 void an_mem_free(an_mem *m);
 /* After the kept arm of an unknown branch: what differs from the other arm is weakened. */
 void an_mem_join(an_ctx *cx, const an_mem *other);
+/* Every cell now holds what it held in other: equal integers and pointers,
+ * handles that same_handle(ctx, theirs, mine) accepts. */
+bool an_mem_steady(an_ctx *cx, const an_mem *other, bool (*same_handle)(void *, int, int),
+                   void *ctx);
+void an_diag_free(an_diag *d);
 bool an_same_layout_handles(an_ctx *cx, int a, int b);
 
 /* Every function on the stack: its byte totals are bounds, not exact. */

@@ -131,7 +131,9 @@ static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
         fr->peak_cand[n] = total;
         fr->peak_cand_line[n++] = line;
         fr->n_peak_cands = n;
-        fr->peak_sx = sx_max(peak, total);
+        fr->peak_sx = fr->peak_cand[0]; /* the max of the candidates left */
+        for (int k = 1; k < n; k++)
+            fr->peak_sx = sx_max(fr->peak_sx, fr->peak_cand[k]);
     }
     fr->peak_line = line;
     cx->fs[f].peak_dirty = true;
@@ -385,6 +387,7 @@ void an_mark_bound(an_ctx *cx) { an_mark_bound_of(cx, AN_BOUND_ALL); }
 
 void an_mark_bound_of(an_ctx *cx, unsigned which)
 {
+    cx->n_bound_marks++;
     for (int k = 0; k < cx->depth; k++) {
         an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
         if (fr) {

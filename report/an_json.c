@@ -241,7 +241,8 @@ static json_t *func_json(const an_report *r, const an_func_report *f)
     json_object_set_new_nocheck(o, "peak_storages", id_list(f->n_peak_storages, f->peak_storages));
     json_object_set_new_nocheck(o, "root", json_boolean(f->is_root));
     json_object_set_new_nocheck(o, "executed", json_boolean(f->executed));
-    json_object_set_new_nocheck(o, "calls", json_integer(f->n_calls));
+    json_object_set_new_nocheck(o, "calls",
+                                f->symbolic ? sx_json(f->calls_sx) : json_integer(f->n_calls));
     json_object_set_new_nocheck(o, "bytes_are_lower_bounds", json_boolean(f->unknown_bytes));
     json_t *bounds = json_array();
     static const char *const totals[] = {"peak_live_bytes", "end_live_bytes", "moved_bytes"};
@@ -328,9 +329,14 @@ json_t *an_assumptions_json(void)
         json_array_append_new(a, json_pack("{s:s,s:i}", "condition", text, "line",
                                            sx_symbol_line(k)));
     }
-    for (int k = 0; k < sx_n_assumptions(); k++)
-        json_array_append_new(a, json_pack("{s:s,s:i}", "condition", sx_assumption_text(k),
-                                           "line", sx_assumption_line(k)));
+    for (int k = 0; k < sx_n_assumptions(); k++) {
+        bool seen = false; /* one line per text, where symbols share a name */
+        for (int j = 0; j < k && !seen; j++)
+            seen = strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;
+        if (!seen)
+            json_array_append_new(a, json_pack("{s:s,s:i}", "condition", sx_assumption_text(k),
+                                               "line", sx_assumption_line(k)));
+    }
     return a;
 }
 

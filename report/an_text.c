@@ -433,8 +433,9 @@ static void print_totals_sx(FILE *out, const an_func_report *f)
     } else {
         fprintf(out, "\n");
     }
-    fprintf(out, "moved: %s B%s in %" PRId64 " calls\n", sx_str(f->moved_sx, b, sizeof b),
-            f->bound & AN_BOUND_MOVED ? bound : "", f->n_calls);
+    fprintf(out, "moved: %s B%s", sx_str(f->moved_sx, b, sizeof b),
+            f->bound & AN_BOUND_MOVED ? bound : "");
+    fprintf(out, " in %s calls\n", sx_str(f->calls_sx, b, sizeof b));
     if (f->unknown_bytes)
         fprintf(out, "note: the totals marked as bounds depend on what the analysis could not "
                      "follow exactly (the notes say where)\n");
@@ -487,6 +488,56 @@ void an_diag_write_text(FILE *out, const an_diag *d)
                 d->notes[k].message);
 }
 
+/* The symbols the printed numbers of f use, marked for the list below them. */
+static void mark_symbols(const an_report *r, const an_func_report *f)
+{
+    for (int k = 0; k < f->n_values; k++) {
+        const an_value *v = &r->values[f->values[k]];
+        if (v->sl <= 0)
+            continue;
+        const an_slayout *l = &r->slayouts[v->sl - 1];
+        for (int d = 0; d < l->ndim; d++) {
+            sx_symbols_of(l->shape[d], NULL);
+            sx_symbols_of(l->strides[d], NULL);
+        }
+        sx_symbols_of(l->offset, NULL);
+        sx_symbols_of(v->bytes_moved_sx, NULL);
+    }
+    for (int k = 0; k < f->n_storages; k++)
+        sx_symbols_of(r->storages[f->storages[k]].nbytes_sx, NULL);
+    if (f->symbolic) {
+        sx_symbols_of(f->peak_sx, NULL);
+        sx_symbols_of(f->end_sx, NULL);
+        sx_symbols_of(f->moved_sx, NULL);
+        sx_symbols_of(f->calls_sx, NULL);
+    }
+}
+
+/* Where the formulas' symbols come from, and what the analysis assumed. */
+static void print_symbols(FILE *out)
+{
+    int n = 0;
+    for (int k = 0; k < sx_n_symbols(); k++) {
+        if (!sx_symbol_used(k))
+            continue;
+        fprintf(out, "%s%s (line %d, %s)", n++ ? ", " : "\nsizes known at run time: ",
+                sx_symbol_name(k), sx_symbol_line(k), sx_symbol_origin(k));
+    }
+    if (!n)
+        return;
+    fprintf(out, "\nassumed (each size >= 1, and):");
+    int shown = 0;
+    for (int k = 0; k < sx_n_assumptions(); k++) {
+        bool seen = false;
+        for (int j = 0; j < k && !seen; j++)
+            seen = strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;
+        if (!seen)
+            fprintf(out, "\n  %s (line %d)", sx_assumption_text(k), sx_assumption_line(k));
+        shown += !seen;
+    }
+    fprintf(out, "%s\n", shown ? "" : " nothing else");
+}
+
 void an_report_write_text(FILE *out, const an_report *r, const an_text_options *opt)
 {
     text_writer tw = {out, {0}, {0}};
@@ -500,7 +551,9 @@ void an_report_write_text(FILE *out, const an_report *r, const an_text_options *
         fputc('\n', out);
         print_storages(&tw, r, f);
         print_totals(out, r, f);
+        mark_symbols(r, f);
     }
+    print_symbols(out);
     an_tb_free(&tw.cells);
     an_tb_free(&tw.lines);
     if (r->n_diags)
