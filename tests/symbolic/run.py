@@ -19,10 +19,13 @@ run (a Python script, from the repository root: it writes the checkpoint
 the program reads, say).  The programs are tests/symbolic/*.c and the
 samples in samples/checkpoint/.
 
-The symbolic report of main must mark no total as a bound, unless the file
-names the ones it must mark on an `// expect-bounds: KEY ...` line (a loop
-the analysis cannot summarise, say); those are not compared with the bound
-report.  Every assumption the report lists must hold at each set of values.
+The program's root function is main, or the file's root when it has none
+(an exported function: `// verify-flags: -DNAME` then compiles the test's
+main for the run).  Its symbolic report must mark no total as a bound,
+unless the file names the ones it must mark on an `// expect-bounds: KEY
+...` line (a loop the analysis cannot summarise, say); those are not
+compared with the bound report.  Every assumption the report lists must
+hold at each set of values.
 usage: run.py TENSORLINT
 """
 import json
@@ -69,7 +72,8 @@ def main():
         env = re.search(r"^// env: (\S+)$", text, re.M)
         rep = json.loads(subprocess.run([tool, "report", "--format=json", path], check=True,
                                         capture_output=True, text=True).stdout)
-        main_f = [f for f in rep["functions"] if f["name"] == "main"][0]
+        roots = [f for f in rep["functions"] if f["root"]]
+        main_f = ([f for f in roots if f["name"] == "main"] or roots)[0]
         symbols = {s["name"] for s in rep["symbols"]}
         want_bounds = re.search(r"^// expect-bounds: (.*)$", text, re.M)
         want_bounds = sorted(want_bounds.group(1).split()) if want_bounds else []
@@ -92,7 +96,7 @@ def main():
             bind_args = ["--bind=%s=%d" % kv for kv in values.items()]
             bound = json.loads(subprocess.run([tool, "report", "--format=json", path] + bind_args,
                                               check=True, capture_output=True, text=True).stdout)
-            bf = [f for f in bound["functions"] if f["name"] == "main"][0]
+            bf = [f for f in bound["functions"] if f["name"] == main_f["name"]][0]
             for a in rep["assumptions"]:
                 cond = re.sub(r"(?<![<>=!])=(?!=)", "==", a["condition"])
                 checked += 1
@@ -123,7 +127,10 @@ def main():
             if env:
                 run_env[env.group(1)] = group[0]
                 run_args = ["--arg=%s" % v for v in group[1:]]
-            v = subprocess.run([tool, "verify"] + bind_args + run_args + [path, "--", "-DDEVICE=TL_CPU"],
+            flags = re.search(r"^// verify-flags: (.*)$", text, re.M)
+            flags = flags.group(1).split() if flags else []
+            v = subprocess.run([tool, "verify"] + bind_args + run_args +
+                               [path, "--", "-DDEVICE=TL_CPU"] + flags,
                                capture_output=True, text=True, env=run_env)
             checked += 1
             last = (v.stdout.strip().splitlines() or ["(no output)"])[-1]
