@@ -724,9 +724,7 @@ static bool loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int hi, 
         }
     }
     out->n = kept;
-    out->peak = out->cand[0];
-    for (int c = 1; c < kept; c++)
-        out->peak = sx_max(out->peak, out->cand[c]);
+    out->peak = sx_max_of(out->cand, kept);
     return kept > 0;
 }
 

@@ -118,6 +118,11 @@ static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
     } else if (sx_prove(total, SX_GT, peak, &gt)) {
         return; /* provably not above the peak */
     } else {
+        for (int k = 0; k < fr->n_peak_cands; k++) {
+            bool ge;
+            if (sx_prove(fr->peak_cand[k], SX_GE, total, &ge) && ge)
+                return; /* a candidate covers it */
+        }
         int n = 0; /* the candidates the new one does not dominate, then it */
         for (int k = 0; k < fr->n_peak_cands; k++) {
             bool ge;
@@ -131,9 +136,7 @@ static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
         fr->peak_cand[n] = total;
         fr->peak_cand_line[n++] = line;
         fr->n_peak_cands = n;
-        fr->peak_sx = fr->peak_cand[0]; /* the max of the candidates left */
-        for (int k = 1; k < n; k++)
-            fr->peak_sx = sx_max(fr->peak_sx, fr->peak_cand[k]);
+        fr->peak_sx = sx_max_of(fr->peak_cand, n); /* none dominates another */
     }
     fr->peak_line = line;
     cx->fs[f].peak_dirty = true;

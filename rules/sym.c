@@ -131,6 +131,9 @@ typedef struct sx_state {
 } sx_state;
 
 static _Thread_local sx_state S; /* one per thread: check -j analyses files on several threads */
+/* Bumped when the exact divisions change or the state is reset: apply_exact's memo is valid
+ * for one generation. */
+static _Thread_local uint64_t exact_generation = 1;
 
 static char *xstrdup(const char *s)
 {
@@ -343,18 +346,18 @@ static void ensure_reserved(void)
     }
 }
 
-static int term_cmp(const void *a, const void *b)
-{
-    const term *x = a, *y = b;
-    return x->mono < y->mono ? -1 : x->mono > y->mono;
-}
-
 /* Sort, merge equal monomials, drop zero terms, intern. */
 static sx_int intern(spoly *s)
 {
     if (s->big)
         goto too_big;
-    qsort(s->t, s->n, sizeof s->t[0], term_cmp);
+    for (uint32_t i = 1; i < s->n; i++) { /* insertion sort: a few terms, mostly in order */
+        term x = s->t[i];
+        uint32_t j = i;
+        for (; j > 0 && s->t[j - 1].mono > x.mono; j--)
+            s->t[j] = s->t[j - 1];
+        s->t[j] = x;
+    }
     uint32_t w = 0;
     for (uint32_t i = 0; i < s->n; i++) { /* merge equal monomials */
         if (w > 0 && s->t[w - 1].mono == s->t[i].mono) {
@@ -444,24 +447,32 @@ static int64_t mono_lb(uint32_t id)
     return lb;
 }
 
-static int64_t lb_of(sx_int a)
+/* A lower bound of sign*a (sign 1 or -1), NO_LB when none is known. */
+static int64_t lb_signed(sx_int a, int64_t sign)
 {
     if (a.e == 0)
-        return a.c;
+        return a.c == INT64_MIN && sign < 0 ? NO_LB : sign * a.c;
     if (a.e == SX_TOO_BIG)
         return NO_LB;
     uint32_t n;
     int64_t lb;
     const term *t = terms_of(a, &n, &lb);
+    if (lb == INT64_MIN && sign < 0)
+        return NO_LB;
+    lb *= sign;
     for (uint32_t i = 0; i < n; i++) {
-        int64_t m = mono_lb(t[i].mono), x;
-        if (t[i].coef < 0 || m == NO_LB)
+        if (t[i].coef == INT64_MIN)
             return NO_LB;
-        if (__builtin_mul_overflow(t[i].coef, m, &x) || __builtin_add_overflow(lb, x, &lb))
+        int64_t m = mono_lb(t[i].mono), x, k = t[i].coef * sign;
+        if (k < 0 || m == NO_LB)
+            return NO_LB;
+        if (__builtin_mul_overflow(k, m, &x) || __builtin_add_overflow(lb, x, &lb))
             return INT64_MAX;
     }
     return lb;
 }
+
+static int64_t lb_of(sx_int a) { return lb_signed(a, 1); }
 
 static double hint_of(sx_int a)
 {
@@ -724,6 +735,30 @@ static sx_int minmax(int kind, sx_int a, sx_int b)
 }
 
 sx_int sx_max(sx_int a, sx_int b) { return minmax(A_MAX, a, b); }
+
+sx_int sx_max_of(const sx_int *v, int n)
+{
+    sx_int ops[MINMAX_OPS];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (big(v[i]))
+            return too_big();
+        bool dup = false;
+        for (int j = 0; j < k && !dup; j++)
+            dup = ops[j].e == v[i].e && ops[j].c == v[i].c;
+        if (!dup && k == MINMAX_OPS)
+            return too_big();
+        if (!dup)
+            ops[k++] = v[i];
+    }
+    if (k == 0)
+        return (sx_int){0, 0};
+    qsort(ops, (size_t)k, sizeof *ops, sx_order);
+    sx_int r = ops[0];
+    for (int i = 1; i < k; i++)
+        r = binary_atom(A_MAX, r, ops[i]);
+    return r;
+}
 sx_int sx_min(sx_int a, sx_int b) { return minmax(A_MIN, a, b); }
 
 /* ---- comparisons ---- */
@@ -748,8 +783,27 @@ static bool sx_same_neg(sx_int a, sx_int b)
     return s.e == 0 && s.c == 0;
 }
 
-/* d with each b*floor(a/b) an assumption made exact replaced by a. */
+/* d with each b*floor(a/b) an assumption made exact replaced by a,
+ * remembered per expression while the exact divisions stay the same. */
+static sx_int apply_exact_uncached(sx_int d);
+
 static sx_int apply_exact(sx_int d)
+{
+    enum { SLOTS = 4096 };
+    static _Thread_local struct { uint32_t e; uint64_t gen; sx_int out; } memo[SLOTS];
+    if (S.exact.n == 0 || d.e == 0 || big(d))
+        return d;
+    uint32_t slot = (d.e * 2654435761u) % SLOTS;
+    if (memo[slot].e == d.e && memo[slot].gen == exact_generation)
+        return memo[slot].out;
+    sx_int out = apply_exact_uncached(d);
+    memo[slot].e = d.e;
+    memo[slot].gen = exact_generation;
+    memo[slot].out = out;
+    return out;
+}
+
+static sx_int apply_exact_uncached(sx_int d)
 {
     for (int round = 0; round < 8 && S.exact.n > 0 && d.e != 0 && !big(d); round++) {
         uint32_t n;
@@ -817,6 +871,7 @@ static void note_exact(sx_int d)
             if ((form.e == d.e && form.c == d.c) || sx_same_neg(form, d)) {
                 exact_div e = {id, b, S.assumptions.n - 1};
                 VEC_PUSH(S.exact, e);
+                exact_generation++;
                 return;
             }
         }
@@ -854,7 +909,7 @@ static bool prove_diff(sx_int d, sx_rel rel, bool *out)
         }
         return true;
     }
-    int64_t lo = lb_of(d), hi_neg = lb_of(sx_neg(d)); /* d >= lo, -d >= hi_neg */
+    int64_t lo = lb_of(d), hi_neg = lb_signed(d, -1); /* d >= lo, -d >= hi_neg */
     for (size_t i = 0; i < S.facts.n; i++) { /* d = f + r with f >= 0: d >= lb(r) */
         int64_t r = lb_of(sx_sub(d, S.facts.items[i]));
         if (r != NO_LB && (lo == NO_LB || r > lo))
@@ -1472,8 +1527,10 @@ int sx_n_assumptions(void) { return (int)S.assumptions.n; }
 
 void sx_forget_assumptions(int n)
 {
-    while (S.exact.n > 0 && S.exact.items[S.exact.n - 1].assumption >= (size_t)n)
+    while (S.exact.n > 0 && S.exact.items[S.exact.n - 1].assumption >= (size_t)n) {
         S.exact.n--;
+        exact_generation++;
+    }
     while (S.raises.n > 0 && S.raises.items[S.raises.n - 1].assumption >= (size_t)n) {
         lb_raise r = S.raises.items[--S.raises.n];
         S.atoms.items[r.atom].lb = r.old;
@@ -1527,4 +1584,5 @@ void sx_reset(void)
     for (int k = 0; k < 3; k++)
         free(S.scratch[k]);
     memset(&S, 0, sizeof S);
+    exact_generation++;
 }

@@ -56,6 +56,9 @@ sx_int sx_div(sx_int a, sx_int b); /* floor division; b > 0 */
 sx_int sx_mod(sx_int a, sx_int b);
 sx_int sx_max(sx_int a, sx_int b);
 sx_int sx_min(sx_int a, sx_int b);
+/* max of v[0..n), none of which another dominates (the caller has pruned
+ * them): no comparisons, only the normal form's order. */
+sx_int sx_max_of(const sx_int *v, int n);
 sx_int sx_neg(sx_int a);
 /* Decide a rel b, recording an assumption when the symbols do not decide it. */
 bool sx_cmp(sx_int a, sx_rel rel, sx_int b);
