@@ -56,16 +56,18 @@ void ck_rule_hidden_copy(ck_ctx *cx)
     const an_report *r = cx->r;
     for (int v = 0; v < r->n_values; v++) {
         const an_value *x = &r->values[v];
-        if ((x->op != MT_OP_reshape && x->op != MT_OP_flatten) || !ck_value_allocates(cx, v))
+        if ((x->op != MT_OP_reshape && x->op != MT_OP_flatten) || !ck_value_allocates_any(cx, v))
             continue;
         int in = ck_operand(cx, v, 0);
-        if (in < 0 || !r->values[in].known || mt_has_internal_overlap(&r->values[in].l))
+        if (in < 0 || ck_value_overlaps(cx, in) != 0)
             continue;
-        int64_t bytes = ck_value_bytes(cx, v);
-        char *times = ck_times(cx, v, bytes), *label = ck_value_label(cx, in);
+        const an_storage *st = &r->storages[x->storage];
+        int64_t bytes = st->symbolic ? -1 : ck_value_bytes(cx, v);
+        char *times = st->symbolic ? ck_strfmt("%s", "") : ck_times(cx, v, bytes);
+        char *label = ck_value_label(cx, in);
         an_diag *d = ck_diag_add(cx, CK_hidden_copy, x->line, x->col,
                                  "tl_%s silently copies %s of %s: %s%s", mt_ops[x->op].name,
-                                 ck_bytes(bytes).s, label, ck_copy_reason(x), times);
+                                 ck_storage_bytes(st).s, label, ck_copy_reason(x), times);
         int cause = ck_layout_cause(cx, in);
         if (d && cause >= 0) {
             const an_value *c = &r->values[cause];

@@ -174,6 +174,17 @@ ck_bytes_text ck_bytes(int64_t n)
     return t;
 }
 
+ck_bytes_text ck_storage_bytes(const an_storage *st)
+{
+    ck_bytes_text t;
+    if (!st->symbolic)
+        return ck_bytes(st->nbytes);
+    char f[sizeof t.s - 8];
+    sx_str(st->nbytes_sx, f, sizeof f);
+    snprintf(t.s, sizeof t.s, "%s B", f);
+    return t;
+}
+
 char *ck_times(const ck_ctx *cx, int value, int64_t bytes_per_run)
 {
     int64_t n = value >= 0 ? cx->r->values[value].n_exec : 1;

@@ -259,6 +259,42 @@ bool ck_value_allocates(const ck_ctx *cx, int value)
            ck_value_bytes(cx, value) > 0 && !cx->r->storages[v->storage].discarded;
 }
 
+bool ck_storage_counts(const an_storage *st)
+{
+    return st->nbytes > 0 || (st->symbolic && !st->external);
+}
+
+bool ck_value_allocates_any(const ck_ctx *cx, int value)
+{
+    const an_value *v = &cx->r->values[value];
+    if (v->known || v->sl <= 0)
+        return ck_value_allocates(cx, value);
+    return v->executed && !v->error && v->kind == MT_KIND_NEW && v->storage >= 0 &&
+           ck_storage_counts(&cx->r->storages[v->storage]) &&
+           !cx->r->storages[v->storage].discarded;
+}
+
+int ck_value_overlaps(const ck_ctx *cx, int value)
+{
+    const an_value *v = &cx->r->values[value];
+    if (v->known)
+        return mt_has_internal_overlap(&v->l);
+    if (v->sl <= 0)
+        return -1;
+    const an_slayout *l = &cx->r->slayouts[v->sl - 1];
+    bool undecided = false;
+    for (int d = 0; d < l->ndim; d++) {
+        bool zero, big;
+        if (!sx_prove(l->strides[d], SX_EQ, (sx_int){0, 0}, &zero))
+            undecided = true;
+        else if (zero && sx_prove(l->shape[d], SX_GT, (sx_int){1, 0}, &big) && big)
+            return 1;
+        else if (zero)
+            undecided = true; /* stride 0, size 1 or more: it depends */
+    }
+    return undecided ? -1 : 0;
+}
+
 int64_t ck_value_bytes(const ck_ctx *cx, int value)
 {
     int s = cx->r->values[value].storage;

@@ -154,6 +154,12 @@ int ck_view_root(const ck_ctx *cx, int value);
 /* Whether the value made a new storage of a known, positive size. */
 bool ck_value_allocates(const ck_ctx *cx, int value);
 int64_t ck_value_bytes(const ck_ctx *cx, int value); /* its storage's bytes, or -1 */
+/* Sizes that are formulas (docs/symbolic.md).  The rules that take them use
+ * these; the others look at values whose sizes are known. */
+bool ck_value_allocates_any(const ck_ctx *cx, int value); /* known or symbolic sizes */
+bool ck_storage_counts(const an_storage *st);  /* > 0 bytes, or a formula (sizes >= 1) */
+/* 1: has a stride-0 dim of size > 1, 0: has none, -1: the sizes do not say. */
+int ck_value_overlaps(const ck_ctx *cx, int value);
 /* The last CALL event in [from, to) that uses storage s (wide calls included), or -1. */
 int64_t ck_last_use_before(const ck_ctx *cx, int s, int64_t from, int64_t to);
 /* Whether some CALL in [from, to) has more operands than the log records. */
@@ -223,9 +229,11 @@ char *ck_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Bytes for messages: "128 MiB", "4000 B".  Use as ck_bytes(n).s in one expression. */
 typedef struct ck_bytes_text {
-    char s[32];
+    char s[512];
 } ck_bytes_text;
 ck_bytes_text ck_bytes(int64_t n);
+/* A storage's bytes: ck_bytes, or the formula ("4*n*d B") when its size is one. */
+ck_bytes_text ck_storage_bytes(const an_storage *st);
 
 /* " (per execution; runs 40 times, 40 MiB in all)" for a value run more than
  * once, "" otherwise; newly allocated. */

@@ -553,7 +553,7 @@ static bool ck_lost_leaks(const ck_ctx *cx, int64_t i, ck_holders *hs)
     int s = e->storage;
     if (e->var >= 0 && cx->r->unit->vars[e->var].is_temp)
         return false; /* a temporary reused by a loop: ck_temporaries' */
-    if (s < 0 || s >= cx->r->n_storages || cx->r->storages[s].nbytes <= 0 ||
+    if (s < 0 || s >= cx->r->n_storages || !ck_storage_counts(&cx->r->storages[s]) ||
         cx->r->storages[s].discarded || cx->r->storages[s].free_event >= 0)
         return false;
     if (!ck_ir_is_main(cx, e->func) || e->loop_depth > 0)
@@ -597,7 +597,7 @@ static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
                             : ck_strfmt("the returned tensor");
     int64_t all;
     char *times = site->count <= 1 ? ck_strfmt("%s", "")
-                : __builtin_mul_overflow(st->nbytes, site->count, &all)
+                : st->symbolic || __builtin_mul_overflow(st->nbytes, site->count, &all)
                 ? ck_strfmt(" (%lld times here)", (long long)site->count)
                 : ck_strfmt(" (%lld times here, %s in all)", (long long)site->count,
                             ck_bytes(all).s);
@@ -605,7 +605,7 @@ static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
                              "%s is %s while its handle keeps %s alive (the storage of %s): it "
                              "can never be released%s", who,
                              strcmp(why, "result discarded") == 0 ? "discarded" : why,
-                             ck_bytes(st->nbytes).s, maker, times);
+                             ck_storage_bytes(st).s, maker, times);
     if (e->handle_value >= 0)
         ck_note(d, cx->r->values[e->handle_value].line, cx->r->values[e->handle_value].col,
                 "the handle is made here");
@@ -634,8 +634,8 @@ static bool ck_temp_leaks(const ck_ctx *cx, const an_event *e, ck_holders *hs)
 {
     const an_report *r = cx->r;
     int s = e->storage;
-    if (s < 0 || s >= r->n_storages || r->storages[s].nbytes <= 0 || r->storages[s].discarded ||
-        r->storages[s].free_event >= 0)
+    if (s < 0 || s >= r->n_storages || !ck_storage_counts(&r->storages[s]) ||
+        r->storages[s].discarded || r->storages[s].free_event >= 0)
         return false;
     if (!ck_ir_is_main(cx, e->func) || e->loop_depth > 0 || r->storages[s].value == e->value)
         return true;
@@ -649,11 +649,13 @@ static void ck_temp_report(ck_ctx *cx, int v, int64_t first, int64_t count)
     const an_value *x = &r->values[v];
     const an_storage *st = &r->storages[ck_event(cx, first)->storage];
     bool own = st->value == v;
-    char *times = count > 1 ? ck_strfmt(" (%lld times, %s in all)", (long long)count,
-                                        ck_bytes(st->nbytes * count).s)
-                            : ck_strfmt("%s", "");
-    char *owner = own ? ck_strfmt("its own %s storage", ck_bytes(st->nbytes).s)
-                      : ck_strfmt("the %s storage made at line %d", ck_bytes(st->nbytes).s,
+    char *times = count > 1 && !st->symbolic
+                      ? ck_strfmt(" (%lld times, %s in all)", (long long)count,
+                                  ck_bytes(st->nbytes * count).s)
+                  : count > 1 ? ck_strfmt(" (%lld times)", (long long)count)
+                              : ck_strfmt("%s", "");
+    char *owner = own ? ck_strfmt("its own %s storage", ck_storage_bytes(st).s)
+                      : ck_strfmt("the %s storage made at line %d", ck_storage_bytes(st).s,
                                   st->alloc_line);
     ck_diag_add(cx, CK_leaked_tensor, x->line, x->col,
                 "the temporary made by tl_%s is never released and keeps %s alive%s; assign it "

@@ -161,6 +161,7 @@ static void run_root(an_ctx *cx, an_func_report *fr)
     cx->cuda = ca_new(&cfg);
     fr->is_root = true;
     cx->root = fr->func;
+    cx->root_symbols = sx_n_symbols(); /* names are told apart within a root */
     an_frame *f = an_frame_new(cx, fr->func);
     fr->first_event = cx->r->n_events;
     an_run_function(cx, fr->func, f);

@@ -89,10 +89,11 @@ sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line,
     for (int k = 0; k < cx->opt.n_binds; k++)
         if (strcmp(cx->opt.bind_names[k], name) == 0)
             return (sx_int){cx->opt.bind_values[k], 0};
-    /* a second symbol of the same spelling (a value read again after it changed) */
+    /* a second symbol of the same spelling in this root (a value read again after it
+     * changed); another root's parameter n is its own n */
     int same = 0;
     size_t len = strlen(name);
-    for (int k = 0; k < sx_n_symbols(); k++) {
+    for (int k = cx->root_symbols; k < sx_n_symbols(); k++) {
         const char *o = sx_symbol_name(k);
         if (strncmp(o, name, len) == 0 && (o[len] == 0 || o[len] == '#'))
             same++;

@@ -145,6 +145,7 @@ typedef struct an_ctx {
     int n_globals;       /* variables outside any function (slots 0 .. n_globals-1) */
     int *global_vars;    /* their ids, by slot */
     int root;            /* function index of the current root */
+    int root_symbols;    /* symbols made before the current root began */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
     an_frame *gframe;    /* the globals (and static locals): one for the whole run */
