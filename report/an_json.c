@@ -200,17 +200,9 @@ static json_t *peak_line_json(const an_func_report *f)
     if (f->n_peak_cands <= 1)
         return int_or_null(f->peak_line > 0, f->peak_line);
     json_t *a = json_array();
-    char when[2048], x[512], y[512];
+    char when[2048];
     for (int k = 0; k < f->n_peak_cands; k++) {
-        size_t len = 0;
-        when[0] = 0;
-        for (int j = 0; j < f->n_peak_cands; j++) {
-            if (j == k || len >= sizeof when)
-                continue;
-            len += (size_t)snprintf(when + len, sizeof when - len, "%s%s >= %s", len ? " and " : "",
-                                    sx_str(f->peak_cand[k], x, sizeof x),
-                                    sx_str(f->peak_cand[j], y, sizeof y));
-        }
+        an_peak_when(f, k, when, sizeof when);
         json_array_append_new(a, json_pack("{s:i,s:s}", "line", f->peak_cand_line[k], "when", when));
     }
     return a;

@@ -415,6 +415,20 @@ static const char *total_text(char *b, size_t size, int64_t bytes, bool bound, b
 }
 
 /* Totals over run-time symbols: formulas, the peak as a max of candidates. */
+const char *an_peak_when(const an_func_report *f, int k, char *buf, size_t size)
+{
+    size_t len = 0;
+    char c[1024];
+    buf[0] = 0;
+    for (int j = 0; j < f->n_peak_cands && len < size; j++) {
+        if (j == k)
+            continue;
+        sx_cond_str(f->peak_cand[k], SX_GE, f->peak_cand[j], c, sizeof c);
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " and " : "", c);
+    }
+    return buf;
+}
+
 static void print_totals_sx(FILE *out, const an_func_report *f)
 {
     char b[2048], b2[1024];
@@ -425,9 +439,11 @@ static void print_totals_sx(FILE *out, const an_func_report *f)
             f->bound & AN_BOUND_PEAK ? bound : "");
     if (f->n_peak_cands > 1) {
         fprintf(out, ", the largest of:\n");
-        for (int k = 0; k < f->n_peak_cands; k++)
-            fprintf(out, "  %s B at line %d\n", sx_str(f->peak_cand[k], b2, sizeof b2),
-                    f->peak_cand_line[k]);
+        for (int k = 0; k < f->n_peak_cands; k++) {
+            char when[2048];
+            fprintf(out, "  %s B at line %d, when %s\n", sx_str(f->peak_cand[k], b2, sizeof b2),
+                    f->peak_cand_line[k], an_peak_when(f, k, when, sizeof when));
+        }
     } else if (f->peak_line > 0) {
         fprintf(out, " at line %d\n", f->peak_line);
     } else {
@@ -487,6 +503,7 @@ void an_diag_write_text(FILE *out, const an_diag *d)
         fprintf(out, "%s:%d:%d: note: %s\n", d->file, d->notes[k].line, d->notes[k].col,
                 d->notes[k].message);
 }
+
 
 /* The symbols the printed numbers of f use, marked for the list below them. */
 static void mark_symbols(const an_report *r, const an_func_report *f)

@@ -1192,12 +1192,10 @@ static void plain_condition(sx_int *d, const char **op)
     }
 }
 
-static void record(sx_int d, const char *op)
+/* "d op 0" (plain) as text "L op R", the positive terms on the left. */
+static void cond_text(sx_int d, const char *op, char *text, size_t size)
 {
-    char left[256], right[256], text[600];
-    plain_condition(&d, &op);
-    sx_int d0 = d;
-    const char *op0 = op;
+    char left[256], right[256];
     uint32_t n;
     int64_t c;
     const term *t = terms_of(d, &n, &c);
@@ -1227,16 +1225,38 @@ static void record(sx_int d, const char *op)
     }
     sx_str(L, left, sizeof left);
     sx_str(R, right, sizeof right);
-    snprintf(text, sizeof text, "%s %s %s", left, op, right);
+    snprintf(text, size, "%s %s %s", left, op, right);
+}
+
+const char *sx_cond_str(sx_int a, sx_rel rel, sx_int b, char *buf, size_t size)
+{
+    static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+    sx_int d = sx_sub(a, b);
+    const char *op = ops[rel];
+    if (big(d) || d.e == 0 || rel == SX_NE) {
+        char x[512], y[512];
+        snprintf(buf, size, "%s %s %s", sx_str(a, x, sizeof x), op, sx_str(b, y, sizeof y));
+        return buf;
+    }
+    plain_condition(&d, &op);
+    cond_text(d, op, buf, size);
+    return buf;
+}
+
+static void record(sx_int d, const char *op)
+{
+    char text[600];
+    plain_condition(&d, &op);
     for (size_t i = 0; i < S.assumptions.n; i++) /* the same condition (symbols may share names) */
-        if (S.assumptions.items[i].d.e == d0.e && S.assumptions.items[i].d.c == d0.c &&
-            strcmp(S.assumptions.items[i].op, op0) == 0)
+        if (S.assumptions.items[i].d.e == d.e && S.assumptions.items[i].d.c == d.c &&
+            strcmp(S.assumptions.items[i].op, op) == 0)
             return;
-    assumption a = {xstrdup(text), S.site, d0, op0};
+    cond_text(d, op, text, sizeof text);
+    assumption a = {xstrdup(text), S.site, d, op};
     VEC_PUSH(S.assumptions, a);
-    raise_bound(d0, op0);
-    if (op0[0] == '=')
-        note_exact(d0);
+    raise_bound(d, op);
+    if (op[0] == '=')
+        note_exact(d);
 }
 
 void sx_assume(sx_int d, const char *op)

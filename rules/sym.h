@@ -65,6 +65,8 @@ bool sx_cmp(sx_int a, sx_rel rel, sx_int b);
 /* Decide a rel b only if it holds (or fails) for every value: *out, true; else false. */
 bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out);
 
+/* "a rel b" as text in its plainest form ("dim*steps + steps <= 6*dim").  Returns buf. */
+const char *sx_cond_str(sx_int a, sx_rel rel, sx_int b, char *buf, size_t size);
 /* The expression as text, the report's syntax: "4*config.dim*(n/2)".  Returns buf. */
 const char *sx_str(sx_int a, char *buf, size_t size);
 /* The value with symbols bound to values[i] (symbol i); false when a symbol

@@ -55,6 +55,12 @@ def evaluate(expr, values):
     return eval(NAME.sub(sub, expr).replace("/", "//"), {"max": max, "min": min})
 
 
+def holds(cond, values):
+    """A condition of the report ("a >= b and c == d"), evaluated."""
+    return all(evaluate(re.sub(r"(?<![<>=!])=(?!=)", "==", part), values)
+               for part in cond.split(" and "))
+
+
 def main():
     tool = os.path.abspath(sys.argv[1])
     here = os.path.dirname(os.path.abspath(__file__))
@@ -98,11 +104,18 @@ def main():
                                               check=True, capture_output=True, text=True).stdout)
             bf = [f for f in bound["functions"] if f["name"] == main_f["name"]][0]
             for a in rep["assumptions"]:
-                cond = re.sub(r"(?<![<>=!])=(?!=)", "==", a["condition"])
                 checked += 1
-                if not evaluate(cond, values):
+                if not holds(a["condition"], values):
                     print("FAIL %s: the values %s break the assumption %r (line %d)"
                           % (name, values, a["condition"], a["line"]))
+                    failed += 1
+            if isinstance(main_f["peak_line"], list) and "peak_live_bytes" not in want_bounds:
+                # the candidates whose condition holds there: the run's peak is at one of them
+                lines = [c["line"] for c in main_f["peak_line"] if holds(c["when"], values)]
+                checked += 1
+                if bf["peak_line"] not in lines:
+                    print("FAIL %s: at %s the peak is at line %r, the candidates whose 'when' holds"
+                          " are at %s" % (name, values, bf["peak_line"], lines))
                     failed += 1
             for key in ("peak_live_bytes", "end_live_bytes", "moved_bytes"):
                 if key in want_bounds:
