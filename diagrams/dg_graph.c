@@ -181,7 +181,10 @@ static void storage_label(dg_buf *h, const graph_build *b, const an_storage *s)
 {
     const an_report *r = b->r;
     dg_buf_printf(h, "<B>S%d</B> · ", s->id);
-    dg_buf_bytes(h, s->nbytes);
+    dg_buf storage = {0};
+    dg_buf_storage_bytes(&storage, s);
+    dg_buf_html(h, storage.s);
+    dg_buf_free(&storage);
     dg_buf_printf(h, " · %s<BR/>allocated line %d", mt_device_name(s->device), s->alloc_line);
     if (s->value >= 0 && r->values[s->value].name) {
         dg_buf_puts(h, " (");
@@ -279,7 +282,7 @@ static void node_label(dg_buf *h, const graph_build *b, int v)
     dg_buf_printf(h, "</TD><TD ALIGN=\"RIGHT\"><FONT COLOR=\"#6b7785\">  line %d</FONT></TD></TR>"
                   "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"2\">", x->line);
     dg_buf shape = {0};
-    dg_buf_shape(&shape, x);
+    dg_buf_shape(&shape, b->r, x);
     dg_buf_html(h, x->executed ? shape.s : "not run");
     dg_buf_free(&shape);
     dg_buf_puts(h, "</TD></TR>");

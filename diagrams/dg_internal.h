@@ -57,7 +57,9 @@ void dg_color_mix(char out[8], unsigned lo, unsigned hi, double t);
 /* A value's display name: its variable, or its op for a temporary. */
 const char *dg_value_name(const an_value *v);
 /* "(65536, 1024) f32", "?" when unknown. */
-void dg_buf_shape(dg_buf *b, const an_value *v);
+void dg_buf_shape(dg_buf *b, const an_report *r, const an_value *v);
+/* A storage's bytes, its formula when its size is one ("4*n*d B"). */
+void dg_buf_storage_bytes(dg_buf *b, const an_storage *s);
 
 /* ---- dg_render.c: Graphviz ---- */
 

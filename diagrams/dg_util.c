@@ -184,8 +184,27 @@ const char *dg_value_name(const an_value *v)
     return v->name ? v->name : mt_ops[v->op].name;
 }
 
-void dg_buf_shape(dg_buf *b, const an_value *v)
+void dg_buf_storage_bytes(dg_buf *b, const an_storage *s)
 {
+    if (!s->symbolic) {
+        dg_buf_bytes(b, s->nbytes);
+        return;
+    }
+    char text[1024];
+    dg_buf_printf(b, "%s B", sx_str(s->nbytes_sx, text, sizeof text));
+}
+
+void dg_buf_shape(dg_buf *b, const an_report *r, const an_value *v)
+{
+    if (v->executed && !v->known && !v->error && v->sl > 0) { /* sizes over symbols */
+        const an_slayout *l = &r->slayouts[v->sl - 1];
+        char text[512];
+        dg_buf_puts(b, "(");
+        for (int d = 0; d < l->ndim; d++)
+            dg_buf_printf(b, "%s%s", d ? ", " : "", sx_str(l->shape[d], text, sizeof text));
+        dg_buf_printf(b, "%s) %s", l->ndim == 1 ? "," : "", mt_dtype_name(l->dtype));
+        return;
+    }
     if (!v->executed || !v->known || v->error) {
         dg_buf_puts(b, "?");
         return;
