@@ -274,6 +274,47 @@ bool ck_value_allocates_any(const ck_ctx *cx, int value)
            !cx->r->storages[v->storage].discarded;
 }
 
+char *ck_when(const ck_ctx *cx, int value)
+{
+    const an_value *v = &cx->r->values[value];
+    if (v->known || v->sl <= 0)
+        return ck_strfmt("%s", "");
+    const an_slayout *l = &cx->r->slayouts[v->sl - 1];
+    size_t len = 0, cap = 256;
+    char *out = malloc(cap);
+    if (!out)
+        abort();
+    out[0] = 0;
+    for (int k = 0; k < sx_n_assumptions(); k++) {
+        sx_int d;
+        const char *op;
+        sx_assumption_get(k, &d, &op);
+        bool mine = sx_assumption_line(k) <= v->line;
+        bool related = false;
+        for (int j = 0; mine && !related && j < l->ndim; j++)
+            related = sx_shares_symbol(d, l->shape[j]);
+        bool seen = false; /* one line per text */
+        for (int j = 0; related && j < k && !seen; j++)
+            seen = strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0 &&
+                   sx_assumption_line(j) <= v->line;
+        if (!related || seen)
+            continue;
+        const char *text = sx_assumption_text(k);
+        size_t need = len + strlen(text) + 16;
+        if (need > cap) {
+            cap = need * 2;
+            char *grown = realloc(out, cap);
+            if (!grown)
+                abort();
+            out = grown;
+        }
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? " and " : " (when ", text);
+    }
+    if (len)
+        snprintf(out + len, cap - len, ")");
+    return out;
+}
+
 int ck_value_overlaps(const ck_ctx *cx, int value)
 {
     const an_value *v = &cx->r->values[value];

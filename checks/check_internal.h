@@ -158,6 +158,10 @@ int64_t ck_value_bytes(const ck_ctx *cx, int value); /* its storage's bytes, or 
  * these; the others look at values whose sizes are known. */
 bool ck_value_allocates_any(const ck_ctx *cx, int value); /* known or symbolic sizes */
 bool ck_storage_counts(const an_storage *st);  /* > 0 bytes, or a formula (sizes >= 1) */
+/* " (when d > 1 and n > 1)": the assumptions made up to the value's line on
+ * the symbols of its sizes (its facts hold under them), "" when none or its
+ * sizes are known; newly allocated. */
+char *ck_when(const ck_ctx *cx, int value);
 /* 1: has a stride-0 dim of size > 1, 0: has none, -1: the sizes do not say. */
 int ck_value_overlaps(const ck_ctx *cx, int value);
 /* The last CALL event in [from, to) that uses storage s (wide calls included), or -1. */

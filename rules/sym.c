@@ -1159,10 +1159,67 @@ static int64_t gcd64(int64_t a, int64_t b)
 /* "d op 0" in its plainest form: d divided by the gcd of its coefficients
  * and constant (rounding the constant toward the condition for < and >),
  * and of "d < 0" and "d + 1 <= 0" the one with the smaller constant. */
+/* d with a symbol every term has divided out (no constant term; a symbol is
+ * >= 1, so the sign and a zero stay as they were): n*d - n is d - 1. */
+static sx_int divide_common_symbols(sx_int d)
+{
+    for (int round = 0; round < 8; round++) {
+        uint32_t n;
+        int64_t c;
+        const term *t = terms_of(d, &n, &c);
+        if (c != 0 || n < 2)
+            return d;
+        mono m0 = S.monos.items[t[0].mono];
+        uint32_t common = 0;
+        for (uint32_t j = 0; j < m0.n && !common; j++) {
+            uint32_t a = S.factors.items[m0.first + j].atom;
+            if (S.atoms.items[a].kind != A_SYM)
+                continue;
+            bool everywhere = true;
+            for (uint32_t i = 1; i < n && everywhere; i++) {
+                mono m = S.monos.items[t[i].mono];
+                bool has = false;
+                for (uint32_t k = 0; k < m.n && !has; k++)
+                    has = S.factors.items[m.first + k].atom == a;
+                everywhere = has;
+            }
+            if (everywhere)
+                common = a;
+        }
+        if (!common)
+            return d;
+        term tt[SX_MAX_TERMS];
+        memcpy(tt, t, n * sizeof *tt);
+        spoly *q = scratch(2);
+        q->n = n;
+        q->c = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            mono m = S.monos.items[tt[i].mono];
+            factor f[SX_MAX_TERMS];
+            uint32_t nf = 0;
+            for (uint32_t k = 0; k < m.n && nf < SX_MAX_TERMS; k++) {
+                factor x = S.factors.items[m.first + k];
+                if (x.atom == common && --x.pow == 0)
+                    continue;
+                f[nf++] = x;
+            }
+            if (nf == 0) { /* the term was the symbol alone: a constant now */
+                q->c += tt[i].coef;
+                q->n--;
+                continue;
+            }
+            q->t[i - (n - q->n)] = (term){mono_intern(f, nf), tt[i].coef};
+        }
+        d = intern(q);
+    }
+    return d;
+}
+
 static void plain_condition(sx_int *d, const char **op)
 {
     uint32_t n;
     int64_t c, g = 0;
+    *d = divide_common_symbols(*d);
     const term *t = terms_of(*d, &n, &c);
     for (uint32_t i = 0; i < n; i++)
         g = gcd64(g, t[i].coef);
@@ -1527,6 +1584,27 @@ bool sx_poly_coeffs(sx_int a, sx_int sym, sx_int *c1, sx_int *c2)
     *c2 = c[2];
     return true;
 }
+
+static bool shares(sx_int a, sx_int b)
+{
+    uint32_t n;
+    int64_t c;
+    if (a.e == 0 || big(a))
+        return false;
+    const term *t = terms_of(a, &n, &c);
+    for (uint32_t i = 0; i < n; i++) {
+        const mono *m = &S.monos.items[t[i].mono];
+        for (uint32_t f = 0; f < m->n; f++) {
+            uint32_t id = S.factors.items[m->first + f].atom;
+            const atom *k = &S.atoms.items[id];
+            if (k->kind == A_SYM ? expr_mentions(b, id) : shares(k->a, b) || shares(k->b, b))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool sx_shares_symbol(sx_int a, sx_int b) { return shares(a, b); }
 
 bool sx_depends_on(sx_int a, sx_int sym)
 {

@@ -77,6 +77,8 @@ bool sx_eval(sx_int a, const int64_t *values, const bool *has, int64_t *out);
 void sx_symbols_of(sx_int a, bool *used);
 /* Whether a mentions the symbol sym (an expression sx_symbol made). */
 bool sx_depends_on(sx_int a, sx_int sym);
+/* Whether a and b mention a symbol in common. */
+bool sx_shares_symbol(sx_int a, sx_int b);
 /* a with the symbol sym replaced by v. */
 sx_int sx_subst(sx_int a, sx_int sym, sx_int v);
 /* The sum of a over sym = lo .. hi (1 <= lo, lo - 1 <= hi), when a is a
