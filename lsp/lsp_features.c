@@ -155,6 +155,31 @@ static const char *lsp_bytes(char *buf, size_t size, int64_t n)
     return n < 0 ? "unknown" : an_format_bytes(buf, size, n);
 }
 
+/* Sizes over run-time symbols (docs/symbolic.md): formulas. */
+static void lsp_sx_tuple(FILE *f, int n, const sx_int *v)
+{
+    char b[512];
+    fputc('(', f);
+    for (int k = 0; k < n; k++)
+        fprintf(f, "%s%s", k ? ", " : "", sx_str(v[k], b, sizeof b));
+    fputs(n == 1 ? ",)" : ")", f);
+}
+
+/* A storage's bytes, its formula when its size is one. */
+static const char *lsp_storage_bytes(char *buf, size_t size, const an_storage *s)
+{
+    if (!s->symbolic)
+        return lsp_bytes(buf, size, s->nbytes);
+    char f[480];
+    snprintf(buf, size, "%s B", sx_str(s->nbytes_sx, f, sizeof f));
+    return buf;
+}
+
+static const an_slayout *lsp_slayout(const an_report *rep, const an_value *v)
+{
+    return !v->known && v->sl > 0 ? &rep->slayouts[v->sl - 1] : NULL;
+}
+
 /* One row of the hover: a table row in markdown, "name: value" in plain text. */
 static void lsp_row(FILE *f, bool md, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -171,12 +196,24 @@ static void lsp_row(FILE *f, bool md, const char *name, const char *fmt, ...)
 
 static void lsp_hover_storage(FILE *f, bool md, const an_report *rep, const an_value *v)
 {
-    char b1[32], b2[32];
+    char b1[512], b2[512];
     const an_storage *s = v->storage >= 0 ? &rep->storages[v->storage] : NULL;
     if (!s)
         return;
     const an_value *base = v->view_of >= 0 ? &rep->values[v->view_of] : NULL;
-    if (v->kind == MT_KIND_VIEW) {
+    if (s->symbolic || lsp_slayout(rep, v)) { /* formulas: no comparison of reach */
+        if (v->kind == MT_KIND_VIEW) {
+            lsp_row(f, md, "storage", "S%d (%s), a view of %s", s->id,
+                    lsp_storage_bytes(b1, sizeof b1, s),
+                    base && base->name ? base->name : "its input");
+            lsp_row(f, md, "bytes", "0 (a view: no new memory)");
+            lsp_row(f, md, "keeps alive", "S%d (%s)", s->id, lsp_storage_bytes(b2, sizeof b2, s));
+        } else {
+            lsp_row(f, md, "storage", "S%d, new", s->id);
+            lsp_row(f, md, "bytes", "%s", lsp_storage_bytes(b1, sizeof b1, s));
+            lsp_row(f, md, "keeps alive", "its own storage only");
+        }
+    } else if (v->kind == MT_KIND_VIEW) {
         lsp_row(f, md, "storage", "S%d (%s), a view of %s", s->id,
                 lsp_bytes(b1, sizeof b1, s->nbytes), base && base->name ? base->name : "its input");
         lsp_row(f, md, "bytes", "0 (a view: no new memory)");
@@ -216,6 +253,27 @@ static void lsp_hover_known(FILE *f, bool md, const an_report *rep, const an_val
     lsp_row(f, md, "bytes moved", "%s", lsp_bytes(b, sizeof b, v->bytes_moved));
 }
 
+static void lsp_hover_symbolic(FILE *f, bool md, const an_report *rep, const an_value *v)
+{
+    const an_slayout *l = lsp_slayout(rep, v);
+    char b[512];
+    if (md)
+        fputs("| | |\n|:--|:--|\n", f);
+    fprintf(f, md ? "| shape | `" : "shape: ");
+    lsp_sx_tuple(f, l->ndim, l->shape);
+    fprintf(f, md ? "` |\n| strides | `" : "\nstrides: ");
+    lsp_sx_tuple(f, l->ndim, l->strides);
+    fputs(md ? "` |\n" : "\n", f);
+    if (l->offset.e != 0 || l->offset.c != 0)
+        lsp_row(f, md, "offset", "%s elements", sx_str(l->offset, b, sizeof b));
+    lsp_row(f, md, "dtype", "%s", mt_dtype_name(l->dtype));
+    lsp_row(f, md, "device", "%s", mt_device_name(l->device));
+    lsp_hover_storage(f, md, rep, v);
+    lsp_row(f, md, "bytes moved", "%s B", sx_str(v->bytes_moved_sx, b, sizeof b));
+    fputs(md ? "\n*sizes read at run time: formulas (tensorlint report lists the assumptions)*\n"
+             : "\nsizes read at run time: formulas (tensorlint report lists the assumptions)\n", f);
+}
+
 static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_value *v)
 {
     char *text = NULL;
@@ -228,13 +286,15 @@ static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_va
                                                                                     : "new";
     fprintf(f, md ? "**%s** = `tl_%s` (line %d)" : "%s = tl_%s (line %d)",
             v->name ? v->name : "(result)", mt_ops[v->op].name, v->line);
-    if (v->executed && v->known && !v->error)
+    if (v->executed && (v->known || lsp_slayout(rep, v)) && !v->error)
         fprintf(f, md ? " · *%s*" : ", %s", kind);
     fputs("\n\n", f);
     if (!v->executed)
         fputs("not run: the analysis did not reach this call\n", f);
     else if (v->error)
         fputs("this call fails (see the error)\n", f);
+    else if (lsp_slayout(rep, v))
+        lsp_hover_symbolic(f, md, rep, v);
     else if (!v->known)
         fputs("layout unknown: the analysis could not follow it\n", f);
     else
@@ -285,16 +345,20 @@ static size_t lsp_stmt_end(const lsp_result *r, size_t off)
 
 static char *lsp_hint_label(const an_report *rep, const an_value *v)
 {
-    char *text = NULL, b[32];
+    char *text = NULL, b[512];
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f)
         abort();
-    lsp_tuple(f, v->l.ndim, v->l.shape);
-    fprintf(f, " %s", mt_dtype_name(v->l.dtype));
+    const an_slayout *l = lsp_slayout(rep, v);
+    if (l)
+        lsp_sx_tuple(f, l->ndim, l->shape);
+    else
+        lsp_tuple(f, v->l.ndim, v->l.shape);
+    fprintf(f, " %s", mt_dtype_name(l ? l->dtype : v->l.dtype));
     const an_storage *s = v->storage >= 0 ? &rep->storages[v->storage] : NULL;
     if (v->kind == MT_KIND_NEW && s)
-        fprintf(f, ", new %s", lsp_bytes(b, sizeof b, s->nbytes));
+        fprintf(f, ", new %s", lsp_storage_bytes(b, sizeof b, s));
     else if (v->kind == MT_KIND_VIEW)
         fputs(", view", f);
     fclose(f);
@@ -307,7 +371,8 @@ json_t *lsp_inlay_hints_json(const lsp_ctx *cx, const lsp_result *r, lsp_pos fro
     const an_report *rep = r->report;
     for (int k = 0; rep && k < rep->n_values; k++) {
         const an_value *v = &rep->values[k];
-        if (!v->name || !v->executed || !v->known || v->error || v->line - 1 < from.line ||
+        if (!v->name || !v->executed || !(v->known || lsp_slayout(rep, v)) || v->error ||
+            v->line - 1 < from.line ||
             v->line - 1 > to.line)
             continue;
         size_t end = lsp_stmt_end(r, lsp_offset_of(r, v->line, v->col));

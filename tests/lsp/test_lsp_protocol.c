@@ -328,6 +328,54 @@ static void test_diagnostics_and_hover(void **state)
     workdir_remove(&w);
 }
 
+/* Sizes read at run time (an exported function's parameters): the hover and
+ * the inlay hints give formulas, not "unknown". */
+static const char *symbolic_program =
+    "#include <tensorlint/tensor.h>\n"                                          /* 1 */
+    "void layer(int batch, int dim)\n"                                          /* 2 */
+    "{\n"                                                                       /* 3 */
+    "    tl_tensor *x = tl_randn(TL_SHAPE(batch, dim), TL_F32, TL_CPU);\n"      /* 4 */
+    "    tl_tensor *t = tl_transpose(x, 0, 1);\n"                               /* 5 */
+    "    tl_release(t);\n"                                                      /* 6 */
+    "    tl_release(x);\n"                                                      /* 7 */
+    "}\n";
+
+static void test_symbolic_sizes(void **state)
+{
+    (void)state;
+    workdir w;
+    workdir_make(&w);
+    lsp_child *c = child_start(NULL);
+    json_decref(child_initialize(c));
+    open_doc(c, &w, symbolic_program, 1);
+    json_decref(child_diagnostics(c));
+    json_t *h = hover(c, &w, 30, 3, 16); /* x */
+    assert_non_null(strstr(hover_text(h), "(batch, dim)"));
+    assert_non_null(strstr(hover_text(h), "4*batch*dim B"));
+    assert_null(strstr(hover_text(h), "unknown"));
+    json_decref(h);
+    h = hover(c, &w, 31, 4, 16); /* t, a view */
+    assert_non_null(strstr(hover_text(h), "(dim, batch)")); /* shape; strides (1, dim) */
+    assert_non_null(strstr(hover_text(h), "(1, dim)"));
+    assert_non_null(strstr(hover_text(h), "view"));
+    json_decref(h);
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}}}}", "jsonrpc",
+                            "2.0", "id", 32, "method", "textDocument/inlayHint", "params",
+                            "textDocument", "uri", w.uri, "range", "start", "line", 0,
+                            "character", 0, "end", "line", 8, "character", 0));
+    json_t *r = child_reply(c, 32);
+    json_t *hints = json_object_get(r, "result");
+    assert_int_equal(json_array_size(hints), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(hints, 0), "label")),
+                        "(batch, dim) f32, new 4*batch*dim B");
+    json_decref(r);
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":33,\"method\":\"shutdown\"}");
+    json_decref(child_reply(c, 33));
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    assert_int_equal(child_end(c), 0);
+    workdir_remove(&w);
+}
+
 /* Apply the first action titled with prefix, for check, as an incremental didChange. */
 static void apply_action(lsp_child *c, const workdir *w, json_t *actions, const char *prefix,
                          const char *check, int version)
@@ -592,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_fixes_and_bursts),
         cmocka_unit_test(test_compile_commands),
         cmocka_unit_test(test_cancel_during_analysis),
+        cmocka_unit_test(test_symbolic_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
