@@ -154,6 +154,8 @@ static bool sx_binary(ir_op op, sx_int a, sx_int b, sx_int *out)
                                      [IR_OP_GE] = SX_GE, [IR_OP_EQ] = SX_EQ, [IR_OP_NE] = SX_NE};
         if (!sx_prove(a, rel[op], b, &r))
             return false; /* a condition on a symbol: the branch is not known */
+        sx_symbols_of(a, NULL); /* decided by their being sizes (>= 1): listed, with that */
+        sx_symbols_of(b, NULL);
         *out = (sx_int){r, 0};
         return true;
     }
@@ -182,8 +184,23 @@ bool an_eval_sx(an_ctx *cx, const ir_expr *e, sx_int *out)
         }
         break;
     case IR_EXPR_BINARY:
-        if (e->op == IR_OP_LAND || e->op == IR_OP_LOR)
-            break;
+        if (e->op == IR_OP_LAND || e->op == IR_OP_LOR) { /* decided when a side decides it */
+            bool is_or = e->op == IR_OP_LOR, ka = an_eval_sx(cx, e->a, &a) && a.e == 0;
+            if (ka && (a.c != 0) == is_or) {
+                *out = (sx_int){is_or, 0};
+                return true;
+            }
+            bool kb = an_eval_sx(cx, e->b, &b) && b.e == 0;
+            if (kb && (b.c != 0) == is_or) {
+                *out = (sx_int){is_or, 0};
+                return true;
+            }
+            if (ka && kb) {
+                *out = (sx_int){!is_or ? 1 : 0, 0}; /* && of two trues, || of two falses */
+                return true;
+            }
+            return false;
+        }
         if (!an_eval_sx(cx, e->a, &a) || !an_eval_sx(cx, e->b, &b))
             return false;
         if (a.e == 0 && b.e == 0) {

@@ -108,6 +108,8 @@ static void *dup_mem(const void *p, size_t n)
     return q;
 }
 
+static bool sx_same(sx_int a, sx_int b) { return a.e == b.e && a.c == b.c; }
+
 /* memcpy that accepts the null pointers of empty tables (n == 0). */
 static void put_mem(void *dst, const void *src, size_t n)
 {
@@ -331,6 +333,71 @@ static void keep_alternative(an_ctx *cx, int64_t from, int64_t to, int64_t at, i
     r->n_alt_events += to - from;
 }
 
+/* The comparison c decides, as `a op b` over sizes, once the parts of an
+ * && or || that the sizes decide are set aside (`steps <= 0 || steps > n`
+ * is `steps > n`). */
+static bool cond_compare(an_ctx *cx, const ir_expr *c, sx_int *a, sx_int *b, ir_op *op)
+{
+    sx_int x;
+    if (!c || c->kind != IR_EXPR_BINARY)
+        return false;
+    if (c->op == IR_OP_LAND || c->op == IR_OP_LOR) {
+        bool neutral = c->op == IR_OP_LAND; /* the value that leaves the other side deciding */
+        if (an_eval_sx(cx, c->a, &x) && x.e == 0 && (x.c != 0) == neutral)
+            return cond_compare(cx, c->b, a, b, op);
+        if (an_eval_sx(cx, c->b, &x) && x.e == 0 && (x.c != 0) == neutral)
+            return cond_compare(cx, c->a, a, b, op);
+        return false;
+    }
+    if (c->op != IR_OP_LT && c->op != IR_OP_LE && c->op != IR_OP_GT && c->op != IR_OP_GE)
+        return false;
+    *op = c->op;
+    return an_eval_sx(cx, c->a, a) && an_eval_sx(cx, c->b, b);
+}
+
+/* An integer that one arm of `if (a op b)` sets to one side and the other
+ * leaves at the other is their min or max after the branch (a clamp such as
+ * `if (steps > n) steps = n;`).  Both arms' slots get it; false otherwise. */
+static bool select_int(ir_op op, sx_int a, sx_int b, bool *kt, int64_t *vt, bool *ke,
+                       int64_t *ve)
+{
+    sx_int t, e;
+    if (!an_int_get(*kt, *vt, &t) || !an_int_get(*ke, *ve, &e))
+        return false;
+    bool greater = op == IR_OP_GT || op == IR_OP_GE; /* then: a is the larger */
+    sx_int r;
+    if (sx_same(t, b) && sx_same(e, a))
+        r = greater ? sx_min(a, b) : sx_max(a, b);
+    else if (sx_same(t, a) && sx_same(e, b))
+        r = greater ? sx_max(a, b) : sx_min(a, b);
+    else
+        return false;
+    if (r.e == SX_TOO_BIG)
+        return false;
+    an_int_put(true, r, kt, vt);
+    an_int_put(true, r, ke, ve);
+    return true;
+}
+
+/* select_int over every integer the arms left different. */
+static void select_ints(an_ctx *cx, snapshot *then, ir_op op, sx_int a, sx_int b)
+{
+    for (int k = 0; k < cx->depth && k < then->depth; k++) {
+        an_frame *fr = cx->stack[k];
+        const int *ids = cx->func_vars[fr->func];
+        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+            int sl = cx->slot[ids[j]];
+            if (then->known[k][j] != fr->int_known[sl] || then->ints[k][j] != fr->ints[sl])
+                select_int(op, a, b, &then->known[k][j], &then->ints[k][j], &fr->int_known[sl],
+                           &fr->ints[sl]);
+        }
+    }
+    for (int g = 0; g < cx->n_globals; g++)
+        if (then->g_known[g] != cx->gframe->int_known[g] || then->g_ints[g] != cx->gframe->ints[g])
+            select_int(op, a, b, &then->g_known[g], &then->g_ints[g], &cx->gframe->int_known[g],
+                       &cx->gframe->ints[g]);
+}
+
 static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 {
     snapshot *sv = malloc(sizeof *sv * 3); /* on the heap: else-if chains nest one per arm */
@@ -340,10 +407,14 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     int64_t outer_peak = cx->arm_peak;
     snap_take(cx, before);
     cx->arm_peak = cx->live;
-    int64_t moved0 = cx->moved_total;
+    int64_t moved0 = cx->moved_total, sym0 = cx->sym_events;
+    sx_int ca, cb;
+    ir_op cop;
+    bool compares = cond_compare(cx, s->branch.cond, &ca, &cb, &cop);
     cx->if_depth++;
     an_flow f_then = an_exec_block(cx, s->branch.then_blk);
     int64_t then_peak = cx->arm_peak, then_moved = cx->moved_total - moved0;
+    int64_t then_sym = cx->sym_events - sym0;
     snap_take(cx, after_then);
     snap_restore(cx, before);
     cx->arm_peak = cx->live;
@@ -351,8 +422,17 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     cx->if_depth--;
     int64_t else_peak = cx->arm_peak, else_live = cx->live;
     int64_t else_moved = cx->moved_total - moved0 - then_moved;
+    int64_t else_sym = cx->sym_events - sym0 - then_sym;
+    if (compares) /* the integers one arm set to a side of the comparison: min or max */
+        select_ints(cx, after_then, cop, ca, cb);
+    /* bytes that are formulas: the arms are not compared, so what they touch is a bound */
+    bool sym_live_differs = !sx_same(after_then->live_sx, cx->live_sx);
+    bool sym_arms = then_sym > 0 || else_sym > 0;
+    bool ge;
     bool keep_then = after_then->live > cx->live ||
-                     (after_then->live == cx->live && then_peak > else_peak);
+                     (after_then->live == cx->live && then_peak > else_peak) ||
+                     (after_then->live == cx->live && sym_live_differs &&
+                      sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge) && ge);
     cx->arm_peak = outer_peak > then_peak ? outer_peak : then_peak;
     if (cx->arm_peak < cx->live)
         cx->arm_peak = cx->live;
@@ -373,15 +453,15 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     }
     /* what holds for one arm only: the peak (the larger is kept), the live
      * bytes from here on, and the bytes moved (both arms are counted) */
-    unsigned bound = (then_peak != else_peak ? AN_BOUND_PEAK : 0u) |
-                     (after_then->live != else_live ? AN_BOUND_PEAK | AN_BOUND_END : 0u) |
-                     (then_moved || else_moved ? AN_BOUND_MOVED : 0u);
+    bool live_differs = after_then->live != else_live || sym_live_differs;
+    unsigned bound = (then_peak != else_peak || sym_arms ? AN_BOUND_PEAK : 0u) |
+                     (live_differs ? AN_BOUND_PEAK | AN_BOUND_END : 0u) |
+                     (then_moved || else_moved || sym_arms ? AN_BOUND_MOVED : 0u);
     if (bound & (AN_BOUND_PEAK | AN_BOUND_END))
         an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
                     "the condition is not known statically and its arms %s: the larger arm is "
                     "kept, and the byte totals after it are bounds",
-                    after_then->live != else_live ? "leave different live bytes"
-                                                  : "reach different peaks");
+                    live_differs ? "leave different live bytes" : "reach different peaks");
     if (bound)
         an_mark_bound_of(cx, bound);
     snap_free(before);
@@ -394,8 +474,11 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 static an_flow exec_if(an_ctx *cx, const ir_stmt *s)
 {
     int64_t c;
+    sx_int x;
     if (an_eval(cx, s->branch.cond, &c))
         return an_exec_block(cx, c ? s->branch.then_blk : s->branch.else_blk);
+    if (an_eval_sx(cx, s->branch.cond, &x) && x.e == 0) /* the sizes decide it (n > 0) */
+        return an_exec_block(cx, x.c ? s->branch.then_blk : s->branch.else_blk);
     return exec_unknown_if(cx, s);
 }
 
@@ -529,8 +612,6 @@ static bool steady_handles(void *ctx, int a, int b)
 }
 
 static sx_int live_total(int64_t live, sx_int live_sx) { return sx_add(live_sx, (sx_int){live, 0}); }
-
-static bool sx_same(sx_int a, sx_int b) { return a.e == b.e && a.c == b.c; }
 
 /* One integer slot across the trial: s1 after iteration 1, a after the
  * first probe, c (updated) after the second.  Returns false when the slot
@@ -788,8 +869,17 @@ static bool loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi,
     if (ok) {
         sx_forget_assumptions(from);
         sx_set_site(line);
-        for (int i = 0; i < n; i++)
-            sx_assume(d[i], op[i]);
+        for (int i = 0; i < n && ok; i++) { /* what the sizes decide needs no assumption */
+            static const char *const rel_ops[] = {"==", "!=", "<", "<=", ">", ">="};
+            int rel = 0;
+            while (rel < 6 && strcmp(rel_ops[rel], op[i]) != 0)
+                rel++;
+            bool r;
+            if (rel < 6 && sx_prove(d[i], (sx_rel)rel, (sx_int){0, 0}, &r))
+                ok = r;
+            else
+                sx_assume(d[i], op[i]);
+        }
     }
     free(d);
     free(op);

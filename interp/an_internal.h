@@ -134,6 +134,7 @@ typedef struct an_ctx {
     int64_t arm_peak;    /* bytes: the most live since the current branch arm began */
     int64_t n_calls;     /* in the current root */
     int64_t n_bound_marks; /* an_mark_bound_of calls: a trial sees whether it made a bound */
+    int64_t sym_events;  /* calls, storages and frees whose bytes are formulas, so far */
     an_frame *stack[64];
     int depth;
     int loop_depth;

@@ -202,6 +202,7 @@ void an_account_moved(an_ctx *cx, int64_t bytes)
 void an_account_moved_sx(an_ctx *cx, sx_int bytes)
 {
     int funcs[64], depth_of[64];
+    cx->sym_events++;
     for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
         an_func_report *fr = an_func_report_of(cx, funcs[j]);
         if (fr) {
@@ -225,6 +226,7 @@ int an_storage_new_sx(an_ctx *cx, int func, int value, int line, int col, tl_dev
     if (nbytes.e == 0)
         return an_storage_new(cx, func, value, line, col, dev, nbytes.c);
     cx->live_sx = sx_add(cx->live_sx, nbytes); /* counted before the new storage's peak */
+    cx->sym_events++;
     int id = an_storage_new(cx, func, value, line, col, dev, -2);
     an_storage *s = &cx->r->storages[id];
     s->nbytes = s->block_bytes = s->alloc_bytes = s->made_nbytes = -1;
@@ -321,8 +323,10 @@ void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)
     cuda_free(cx, s);
     if (s->nbytes > 0)
         cx->live -= s->nbytes;
-    if (s->symbolic)
+    if (s->symbolic) {
         cx->live_sx = sx_sub(cx->live_sx, s->nbytes_sx);
+        cx->sym_events++;
+    }
     if (s->free_line == 0) {
         s->free_line = line;
         s->free_col = col;

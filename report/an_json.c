@@ -83,13 +83,15 @@ static json_t *int_or_null(bool known, int64_t v) { return known ? json_integer(
  * as a string ("4*config.dim"); null when it is not followed at all. */
 static json_t *sx_json(sx_int v)
 {
-    char buf[1024];
     if (v.e == 0)
         return json_integer(v.c);
     if (v.e == SX_TOO_BIG)
         return json_null();
     sx_symbols_of(v, NULL); /* listed in "symbols" */
-    return user_str(sx_str(v, buf, sizeof buf));
+    char *text = sx_strdup(v);
+    json_t *j = user_str(text);
+    free(text);
+    return j;
 }
 
 static json_t *sx_list(int n, const sx_int *v)
@@ -200,7 +202,7 @@ static json_t *peak_line_json(const an_func_report *f)
     if (f->n_peak_cands <= 1)
         return int_or_null(f->peak_line > 0, f->peak_line);
     json_t *a = json_array();
-    char when[2048];
+    static _Thread_local char when[1 << 16];
     for (int k = 0; k < f->n_peak_cands; k++) {
         an_peak_when(f, k, when, sizeof when);
         json_array_append_new(a, json_pack("{s:i,s:s}", "line", f->peak_cand_line[k], "when", when));

@@ -191,11 +191,13 @@ static void fill_known(an_textbuf *c, cell_row *row, const an_report *r, const a
 /* A size that may be a formula: "4096" or "4*config.dim". */
 static void tb_sx(an_textbuf *c, sx_int v)
 {
-    char buf[1024];
-    if (v.e == 0)
+    if (v.e == 0) {
         tb_int(c, v.c);
-    else
-        an_tb_str(c, sx_str(v, buf, sizeof buf));
+        return;
+    }
+    char *text = sx_strdup(v);
+    an_tb_str(c, text);
+    free(text);
 }
 
 /* Bytes that may be a formula: "1 MiB", or "4*B*S bytes". */
@@ -334,12 +336,18 @@ static void print_table(text_writer *tw, const an_report *r, const an_func_repor
 static void append_storage(an_textbuf *b, const an_report *r, const an_storage *s)
 {
     const an_value *v = s->value >= 0 ? &r->values[s->value] : NULL;
-    char bytes[1024];
-    size_t n_bytes = s->symbolic ? strlen(sx_str(s->nbytes_sx, bytes, sizeof bytes - 2))
-                                 : (size_t)(put_bytes(bytes, s->nbytes) - bytes);
-    if (s->symbolic) {
-        memcpy(bytes + n_bytes, " B", 3);
-        n_bytes += 2;
+    char known[64], *bytes = known;
+    size_t n_bytes;
+    if (s->symbolic) { /* the formula, whole */
+        char *f = sx_strdup(s->nbytes_sx);
+        n_bytes = strlen(f) + 2;
+        bytes = malloc(n_bytes + 1);
+        if (!bytes)
+            abort();
+        snprintf(bytes, n_bytes + 1, "%s B", f);
+        free(f);
+    } else {
+        n_bytes = (size_t)(put_bytes(known, s->nbytes) - known);
     }
     an_tb_str(b, "  S");
     size_t at = b->len;
@@ -378,6 +386,8 @@ static void append_storage(an_textbuf *b, const an_report *r, const an_storage *
         tb_bytes(b, s->alloc_bytes);
     }
     an_tb_str(b, "\n");
+    if (bytes != known)
+        free(bytes);
 }
 
 static void print_storages(text_writer *tw, const an_report *r, const an_func_report *f)
@@ -418,7 +428,7 @@ static const char *total_text(char *b, size_t size, int64_t bytes, bool bound, b
 const char *an_peak_when(const an_func_report *f, int k, char *buf, size_t size)
 {
     size_t len = 0;
-    char c[1024];
+    static _Thread_local char c[1 << 14];
     buf[0] = 0;
     for (int j = 0; j < f->n_peak_cands && len < size; j++) {
         if (j == k)
@@ -429,29 +439,41 @@ const char *an_peak_when(const an_func_report *f, int k, char *buf, size_t size)
     return buf;
 }
 
+/* The formula, whole, to out. */
+static void put_sx(FILE *out, sx_int v)
+{
+    char *text = sx_strdup(v);
+    fputs(text, out);
+    free(text);
+}
+
 static void print_totals_sx(FILE *out, const an_func_report *f)
 {
-    char b[2048], b2[1024];
     const char *bound = " (a bound, not exact)";
-    fprintf(out, "live at end: %s B%s\n", sx_str(f->end_sx, b, sizeof b),
-            f->bound & AN_BOUND_END ? bound : "");
-    fprintf(out, "peak: %s B%s", sx_str(f->peak_sx, b, sizeof b),
-            f->bound & AN_BOUND_PEAK ? bound : "");
+    fputs("live at end: ", out);
+    put_sx(out, f->end_sx);
+    fprintf(out, " B%s\npeak: ", f->bound & AN_BOUND_END ? bound : "");
+    put_sx(out, f->peak_sx);
+    fprintf(out, " B%s", f->bound & AN_BOUND_PEAK ? bound : "");
     if (f->n_peak_cands > 1) {
+        static _Thread_local char when[1 << 16];
         fprintf(out, ", the largest of:\n");
         for (int k = 0; k < f->n_peak_cands; k++) {
-            char when[2048];
-            fprintf(out, "  %s B at line %d, when %s\n", sx_str(f->peak_cand[k], b2, sizeof b2),
-                    f->peak_cand_line[k], an_peak_when(f, k, when, sizeof when));
+            fputs("  ", out);
+            put_sx(out, f->peak_cand[k]);
+            fprintf(out, " B at line %d, when %s\n", f->peak_cand_line[k],
+                    an_peak_when(f, k, when, sizeof when));
         }
     } else if (f->peak_line > 0) {
         fprintf(out, " at line %d\n", f->peak_line);
     } else {
         fprintf(out, "\n");
     }
-    fprintf(out, "moved: %s B%s", sx_str(f->moved_sx, b, sizeof b),
-            f->bound & AN_BOUND_MOVED ? bound : "");
-    fprintf(out, " in %s calls\n", sx_str(f->calls_sx, b, sizeof b));
+    fputs("moved: ", out);
+    put_sx(out, f->moved_sx);
+    fprintf(out, " B%s in ", f->bound & AN_BOUND_MOVED ? bound : "");
+    put_sx(out, f->calls_sx);
+    fputs(" calls\n", out);
     if (f->unknown_bytes)
         fprintf(out, "note: the totals marked as bounds depend on what the analysis could not "
                      "follow exactly (the notes say where)\n");

@@ -879,6 +879,8 @@ static void note_exact(sx_int d)
 }
 
 static bool prove_diff(sx_int d, sx_rel rel, bool *out);
+static bool prove_by_operands(sx_int d, sx_rel rel, bool *out);
+static sx_int subst(sx_int a, uint32_t sym_atom, sx_int v);
 
 bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
 {
@@ -892,7 +894,46 @@ bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
     if (prove_diff(d, rel, out))
         return true;
     sx_int x = apply_exact(d); /* with the divisions assumed exact */
-    return x.e != d.e && !big(x) && prove_diff(x, rel, out);
+    if (x.e != d.e && !big(x) && prove_diff(x, rel, out))
+        return true;
+    return prove_by_operands(d, rel, out);
+}
+
+/* d >= 0 follows from d' >= 0 where d' <= d puts an operand in place of a
+ * min with a negative coefficient or a max with a positive one
+ * (n - min(s, n) >= n - n); d <= 0 likewise.  One atom at a time. */
+static bool prove_by_operands(sx_int d, sx_rel rel, bool *out)
+{
+    uint32_t n;
+    int64_t c;
+    if (d.e == 0 || big(d) || rel == SX_EQ || rel == SX_NE)
+        return false;
+    bool lower = rel == SX_GT || rel == SX_GE; /* want d > 0 or d >= 0: bound d below */
+    const term *t0 = terms_of(d, &n, &c);
+    term t[SX_MAX_TERMS];
+    memcpy(t, t0, n * sizeof *t);
+    for (uint32_t i = 0; i < n; i++) {
+        mono m = S.monos.items[t[i].mono];
+        if (m.n != 1 || S.factors.items[m.first].pow != 1)
+            continue;
+        uint32_t id = S.factors.items[m.first].atom;
+        atom k = S.atoms.items[id];
+        bool neg = (t[i].coef < 0) == lower; /* the term pulls d down (up) */
+        if (!((k.kind == A_MIN && neg) || (k.kind == A_MAX && !neg)))
+            continue;
+        sx_int ops[2] = {k.a, k.b};
+        for (int o = 0; o < 2; o++) {
+            sx_int relaxed = subst(d, id, ops[o]);
+            bool r;
+            if (big(relaxed) || !prove_diff(relaxed, rel, &r))
+                continue;
+            if (r) { /* the relaxed side holds, so d's does */
+                *out = true;
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 /* Decide d rel 0 from the bounds and facts. */
@@ -1111,12 +1152,26 @@ static void put_expr(out *o, sx_int a, bool in_product)
         put(o, ")");
 }
 
+char *sx_strdup(sx_int a)
+{
+    out count = {NULL, 0, 0};
+    put_expr(&count, a, false); /* measures */
+    char *buf = malloc(count.len + 1);
+    if (!buf) {
+        fputs("tensorlint: out of memory\n", stderr);
+        abort();
+    }
+    return (char *)sx_str(a, buf, count.len + 1);
+}
+
 const char *sx_str(sx_int a, char *buf, size_t size)
 {
     out o = {buf, size, 0};
     if (size)
         buf[0] = 0;
     put_expr(&o, a, false);
+    if (o.len >= size && size > 4) /* cut: say so, never a shorter formula */
+        memcpy(buf + size - 4, "...", 4);
     return buf;
 }
 
@@ -1252,7 +1307,6 @@ static void plain_condition(sx_int *d, const char **op)
 /* "d op 0" (plain) as text "L op R", the positive terms on the left. */
 static void cond_text(sx_int d, const char *op, char *text, size_t size)
 {
-    char left[256], right[256];
     uint32_t n;
     int64_t c;
     const term *t = terms_of(d, &n, &c);
@@ -1280,9 +1334,10 @@ static void cond_text(sx_int d, const char *op, char *text, size_t size)
         R = t;
         op = op[0] == '<' ? (op[1] ? ">=" : ">") : op[0] == '>' ? (op[1] ? "<=" : "<") : op;
     }
-    sx_str(L, left, sizeof left);
-    sx_str(R, right, sizeof right);
+    char *left = sx_strdup(L), *right = sx_strdup(R);
     snprintf(text, size, "%s %s %s", left, op, right);
+    free(left);
+    free(right);
 }
 
 const char *sx_cond_str(sx_int a, sx_rel rel, sx_int b, char *buf, size_t size)
@@ -1291,8 +1346,10 @@ const char *sx_cond_str(sx_int a, sx_rel rel, sx_int b, char *buf, size_t size)
     sx_int d = sx_sub(a, b);
     const char *op = ops[rel];
     if (big(d) || d.e == 0 || rel == SX_NE) {
-        char x[512], y[512];
-        snprintf(buf, size, "%s %s %s", sx_str(a, x, sizeof x), op, sx_str(b, y, sizeof y));
+        char *x = sx_strdup(a), *y = sx_strdup(b);
+        snprintf(buf, size, "%s %s %s", x, op, y);
+        free(x);
+        free(y);
         return buf;
     }
     plain_condition(&d, &op);
@@ -1302,7 +1359,7 @@ const char *sx_cond_str(sx_int a, sx_rel rel, sx_int b, char *buf, size_t size)
 
 static void record(sx_int d, const char *op)
 {
-    char text[600];
+    char text[8192];
     plain_condition(&d, &op);
     for (size_t i = 0; i < S.assumptions.n; i++) /* the same condition (symbols may share names) */
         if (S.assumptions.items[i].d.e == d.e && S.assumptions.items[i].d.c == d.c &&
@@ -1529,7 +1586,7 @@ static sx_int subst(sx_int a, uint32_t sym_atom, sx_int v)
 
 sx_int sx_subst(sx_int a, sx_int sym, sx_int v)
 {
-    uint32_t id = symbol_atom(sym);
+    uint32_t id = lone_atom_any(sym); /* a symbol, or any one atom (min(steps, n)) */
     return id ? subst(a, id, v) : a;
 }
 

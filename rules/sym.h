@@ -67,7 +67,10 @@ bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out);
 
 /* "a rel b" as text in its plainest form ("dim*steps + steps <= 6*dim").  Returns buf. */
 const char *sx_cond_str(sx_int a, sx_rel rel, sx_int b, char *buf, size_t size);
-/* The expression as text, the report's syntax: "4*config.dim*(n/2)".  Returns buf. */
+/* The expression as text, newly allocated, whatever its length. */
+char *sx_strdup(sx_int a);
+/* The expression as text, the report's syntax: "4*config.dim*(n/2)".  Returns buf;
+ * a text longer than size ends in "..." (for messages: sx_strdup where it must be whole). */
 const char *sx_str(sx_int a, char *buf, size_t size);
 /* The value with symbols bound to values[i] (symbol i); false when a symbol
  * has no value (has[i] false) or the arithmetic overflows. */

@@ -126,6 +126,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int steps = atoi(argv[2]);
+    if (steps <= 0 || steps > config.seq_len) /* llama2.c's clamp: min(steps, seq_len) */
+        steps = config.seq_len;
     int dim = config.dim, hidden = config.hidden_dim, layers = config.n_layers;
     int n_heads = config.n_heads, vocab = config.vocab_size, seq = config.seq_len;
     int head_size = dim / n_heads;

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -108,6 +109,23 @@ static void chained_reshapes_stay_small(void **state)
     assert_false(sx_failed());
 }
 
+/* A formula is printed whole (sx_strdup) or visibly cut, never shortened. */
+static void printing_long_formulas(void **state)
+{
+    (void)state;
+    sx_int x = K(0);
+    for (int k = 0; k < 40; k++)
+        x = sx_add(x, sx_mul(K(k + 1), sx_symbol("config.some_long_field_name", "fread", k, 1)));
+    char *whole = sx_strdup(x), small[64];
+    assert_true(strlen(whole) > 1000);
+    assert_null(strstr(whole, "..."));
+    sx_str(x, small, sizeof small);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_string_equal(small + sizeof small - 4, "...");
+    assert_int_equal(strncmp(small, whole, sizeof small - 4), 0);
+    free(whole);
+}
+
 static void too_big_is_unknown(void **state)
 {
     (void)state;
@@ -208,6 +226,7 @@ int main(void)
         cmocka_unit_test_setup(evaluation, setup),
         cmocka_unit_test_setup(chained_reshapes_stay_small, setup),
         cmocka_unit_test_setup(too_big_is_unknown, setup),
+        cmocka_unit_test_setup(printing_long_formulas, setup),
         cmocka_unit_test_setup(substitution_and_sums, setup),
         cmocka_unit_test_setup(facts_decide, setup),
         cmocka_unit_test_setup(recorded_conditions, setup),
