@@ -886,6 +886,39 @@ static bool loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi,
     return ok;
 }
 
+/* The summary's totals: iterations 2..trips are the sums (less the two
+ * probes counted already) and the peaks at the last iteration where they
+ * grow.  A peak the probes raised must also hold for one trip (checked
+ * where the trip count is one atom), or it is assumed the loop runs twice. */
+static void commit_totals(an_ctx *cx, sx_int trips, const sx_int *sum, const loop_peak *pk,
+                          const sx_int *peak1, bool first_differs)
+{
+    bool peak_moved = false;
+    for (int k = 0; k < cx->r->n_funcs; k++) {
+        an_func_report *fr = &cx->r->funcs[k];
+        sx_int dm = sum[2 * k], dc = sum[2 * k + 1];
+        if (dm.e || dm.c || dc.e || dc.c) {
+            fr->moved_sx = sx_add(fr->moved_sx, dm);
+            fr->calls_sx = sx_add(fr->calls_sx, dc);
+            fr->symbolic = true;
+        }
+        if (pk[k].changed) {
+            fr->n_peak_cands = pk[k].n;
+            memcpy(fr->peak_cand, pk[k].cand, sizeof pk[k].cand);
+            memcpy(fr->peak_cand_line, pk[k].line, sizeof pk[k].line);
+            fr->peak_sx = pk[k].peak;
+        }
+        sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
+        bool ge;
+        sx_int at1 = sx_subst(now, trips, (sx_int){1, 0});
+        if (!sx_same(peak1[k], now) &&
+            !(sx_depends_on(now, trips) && sx_prove(peak1[k], SX_GE, at1, &ge) && ge))
+            peak_moved = true;
+    }
+    if (first_differs || peak_moved)
+        (void)sx_cmp(trips, SX_GE, (sx_int){2, 0});
+}
+
 /* Summarise the loop; false (the state as before the loop's first
  * iteration) when it is not a counted loop with a steady body. */
 static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out)
@@ -970,41 +1003,14 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out)
     if (!steady_state(cx, s1, a, trips, la, lb, var, &first_differs))
         goto undo;
     if (!loop_assumptions(assumptions1, A, B, lo, hi, s->loc.line))
-goto undo;
+        goto undo;
     sx_set_site(s->loc.line);
     ok = sx_cmp(trips, SX_GE, (sx_int){1, 0}); /* else the generic values skip the loop */
 undo:
     if (!ok) {
         trial_undo(cx, &t);
     } else {
-        /* iterations 2..trips: their sums, less the two probes counted already;
-         * the peaks they reach, at the last iteration where they grow */
-        bool peak_moved = false;
-        for (int k = 0; k < n; k++) {
-            an_func_report *fr = &cx->r->funcs[k];
-            sx_int dm = sum[2 * k], dc = sum[2 * k + 1];
-            if (dm.e || dm.c || dc.e || dc.c) {
-                fr->moved_sx = sx_add(fr->moved_sx, dm);
-                fr->calls_sx = sx_add(fr->calls_sx, dc);
-                fr->symbolic = true;
-            }
-            if (pk[k].changed) {
-                fr->n_peak_cands = pk[k].n;
-                memcpy(fr->peak_cand, pk[k].cand, sizeof pk[k].cand);
-                memcpy(fr->peak_cand_line, pk[k].line, sizeof pk[k].line);
-                fr->peak_sx = pk[k].peak;
-            }
-            sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
-            /* a peak the probes raised must also hold for one trip (checked where
-             * the trip count is a symbol), or it holds when the loop runs twice */
-            bool ge;
-            sx_int at1 = sx_subst(now, trips, (sx_int){1, 0});
-            if (!sx_same(peak1[k], now) &&
-                !(sx_depends_on(now, trips) && sx_prove(peak1[k], SX_GE, at1, &ge) && ge))
-                peak_moved = true;
-        }
-        if (first_differs || peak_moved)
-            sx_cmp(trips, SX_GE, (sx_int){2, 0});
+        commit_totals(cx, trips, sum, pk, peak1, first_differs);
         for (int st = n_storages1; st < cx->r->n_storages; st++)
             cx->r->storages[st].summarised = true;
         bool *known;
