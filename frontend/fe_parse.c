@@ -252,6 +252,37 @@ int fe_children(CXCursor c, CXCursor *kids, int max)
     return k.n;
 }
 
+/* `0 ? 0 : x` (the API's builders reject an empty argument list with it):
+ * *x, true. */
+static bool fe_builder_guard(CXCursor c, CXCursor *x)
+{
+    CXCursor kids[3];
+    int64_t a, b;
+    if (fe_children(c, kids, 3) != 3)
+        return false;
+    CXCursor ca = kids[0], cb = kids[1];
+    while (clang_getCursorKind(ca) == CXCursor_UnexposedExpr ||
+           clang_getCursorKind(ca) == CXCursor_ParenExpr) {
+        CXCursor k1[2];
+        if (fe_children(ca, k1, 2) != 1)
+            break;
+        ca = k1[0];
+    }
+    while (clang_getCursorKind(cb) == CXCursor_UnexposedExpr ||
+           clang_getCursorKind(cb) == CXCursor_ParenExpr) {
+        CXCursor k1[2];
+        if (fe_children(cb, k1, 2) != 1)
+            break;
+        cb = k1[0];
+    }
+    if (clang_getCursorKind(ca) != CXCursor_IntegerLiteral ||
+        clang_getCursorKind(cb) != CXCursor_IntegerLiteral || !fe_eval_int(ca, &a) || a != 0 ||
+        !fe_eval_int(cb, &b) || b != 0)
+        return false;
+    *x = kids[2];
+    return true;
+}
+
 CXCursor fe_strip(CXCursor c, bool casts)
 {
     for (;;) {
@@ -267,6 +298,8 @@ CXCursor fe_strip(CXCursor c, bool casts)
             if (n < 1 || n > 2)
                 return c;
             c = kids[n - 1];
+        } else if (k == CXCursor_ConditionalOperator && fe_builder_guard(c, &c)) {
+            continue; /* TL_SHAPE's and TL_LIST's "0 ? 0 : x" is x */
         } else {
             return c;
         }

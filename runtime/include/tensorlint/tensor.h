@@ -67,8 +67,9 @@ typedef struct tl_list {
 #define TL_DIMS(...) TL_SHAPE(__VA_ARGS__)
 /* The empty tl_ints: the shape of a 0-dim tensor. */
 #define TL_SHAPE0 ((tl_ints){0, {0}})
-/* TL_LIST(a, b, c): a tl_list of 1 to 16 tensors. */
-#define TL_LIST(...) ((tl_list){TL__NARG(__VA_ARGS__), {__VA_ARGS__}})
+/* TL_LIST(a, b, c): a tl_list of 1 to 16 tensors.  TL_LIST() does not compile
+ * ("expected expression"), as torch.cat([]) is an error ("0 ? 0 :" rejects it). */
+#define TL_LIST(...) ((tl_list){TL__NARG(__VA_ARGS__), {0 ? 0 : __VA_ARGS__}})
 
 /* ---- errors ------------------------------------------------------------ */
 
