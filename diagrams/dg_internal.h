@@ -109,6 +109,8 @@ typedef struct dg_row {   /* one storage, or one call site's storages in a repea
     int64_t n_members;
     int64_t nbytes;       /* of its smallest member; -1 unknown */
     int64_t nbytes_max;   /* of its largest member */
+    bool formula;         /* every member's size is the one formula nbytes_sx */
+    sx_int nbytes_sx;
     int alloc_col;        /* model column of its allocation, -1 made before the range */
     bool discarded;       /* made on an unknown branch's arm that was not kept */
     bool external;        /* the caller's memory (tl_from_blob): 0 bytes, drawn "external" */

@@ -124,6 +124,13 @@ static void row_size(dg_buf *b, const dg_row *w)
         dg_buf_puts(b, "external, 0 B");
         return;
     }
+    if (w->formula) { /* a size read at run time */
+        char *f = sx_strdup(w->nbytes_sx);
+        dg_buf_html(b, f);
+        dg_buf_puts(b, w->n_members > 1 ? " B each" : " B");
+        free(f);
+        return;
+    }
     dg_buf_bytes(b, w->nbytes);
     if (w->nbytes_max != w->nbytes) {
         dg_buf_puts(b, " to ");

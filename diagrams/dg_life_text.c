@@ -83,10 +83,15 @@ static void row_label_texts(const dg_timeline *t, int m, char **out, int n_hidde
     out[0] = dg_buf_take(&b);
     dg_buf_row_names(&b, t, m, false);
     out[1] = dg_buf_take(&b);
-    if (w->external)
+    if (w->external) {
         dg_buf_puts(&b, "external");
-    else
+    } else if (w->formula) { /* a size read at run time */
+        char *f = sx_strdup(w->nbytes_sx);
+        dg_buf_printf(&b, "%s B", f);
+        free(f);
+    } else {
         dg_buf_bytes(&b, w->nbytes_max);
+    }
     out[2] = dg_buf_take(&b);
     dg_buf_printf(&b, "%d → ", w->alloc_line);
     if (w->discarded && w->free_line == 0)

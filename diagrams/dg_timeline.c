@@ -441,6 +441,7 @@ static int row_new(dg_timeline *t, int *cap, int s, int alloc_col)
     }
     const an_storage *st = &t->r->storages[s];
     t->rows[t->n_rows] = (dg_row){.first = s, .nbytes = st->nbytes, .nbytes_max = st->nbytes,
+                                  .formula = st->symbolic, .nbytes_sx = st->nbytes_sx,
                                   .alloc_col = alloc_col, .alloc_line = st->alloc_line,
                                   .free_line = st->free_line, .external = st->external};
     return t->n_rows++;
@@ -452,6 +453,8 @@ static void row_add(dg_timeline *t, int row, int s)
     const an_storage *st = &t->r->storages[s];
     w->n_members++;
     w->discarded = w->discarded || st->discarded;
+    w->formula = w->formula && st->symbolic && st->nbytes_sx.e == w->nbytes_sx.e &&
+                 st->nbytes_sx.c == w->nbytes_sx.c;
     if (st->free_event >= 0)
         w->free_count++;
     if (st->nbytes < 0 || w->nbytes < 0)
