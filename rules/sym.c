@@ -29,108 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum atom_kind { A_SYM, A_DIV, A_MAX, A_MIN };
+#include "sym_internal.h"
 
-typedef struct atom {
-    int kind;
-    int sym;          /* A_SYM */
-    sx_int a, b;      /* A_DIV, A_MAX, A_MIN */
-    int64_t lb;       /* lower bound; INT64_MIN: none known */
-    double hint;      /* its generic value */
-} atom;
-
-typedef struct factor {
-    uint32_t atom;
-    uint32_t pow;
-} factor;
-
-typedef struct mono {
-    uint32_t first, n; /* factors[first .. first + n) */
-    int64_t lb;        /* INT64_MIN: none known */
-    double hint;
-    int degree;
-} mono;
-
-typedef struct term {
-    uint32_t mono;
-    int64_t coef;
-} term;
-
-typedef struct poly {
-    int64_t c;
-    uint32_t first, n; /* terms[first .. first + n) */
-} poly;
-
-typedef struct symbol {
-    char *name;
-    char *origin;
-    int line, col;
-    bool used;
-} symbol;
-
-typedef struct assumption {
-    char *text;
-    int line;
-    sx_int d;           /* the condition is "d op 0" */
-    const char *op;     /* a string literal */
-} assumption;
-
-typedef struct lb_raise {
-    uint32_t atom;
-    int64_t old;
-    size_t assumption; /* the assumption that raised it */
-} lb_raise;
-
-typedef struct exact_div { /* the assumption b*floor(a/b) == a */
-    uint32_t div;       /* the atom floor(a/b) */
-    uint32_t divisor;   /* b's atom (b is one symbol or atom) */
-    size_t assumption;
-} exact_div;
-
-/* A growable array of T: items, n, cap. */
-#define VEC(T) struct { T *items; size_t n, cap; }
-#define VEC_PUSH(v, x)                                                                   \
-    do {                                                                                 \
-        if ((v).n == (v).cap) {                                                          \
-            size_t cap_ = (v).cap ? 2 * (v).cap : 64;                                    \
-            void *p_ = realloc((v).items, cap_ * sizeof *(v).items);                     \
-            if (!p_) {                                                                   \
-                fputs("tensorlint: out of memory\n", stderr);                            \
-                abort();                                                                 \
-            }                                                                            \
-            (v).items = p_;                                                              \
-            (v).cap = cap_;                                                              \
-        }                                                                                \
-        (v).items[(v).n++] = (x);                                                        \
-    } while (0)
-
-/* An open-addressing table of ids (0: empty) keyed by a hash of the content. */
-typedef struct table {
-    uint32_t *slot;
-    uint64_t *hash;
-    size_t cap, n;
-} table;
-
-typedef struct spoly spoly;
-
-typedef struct sx_state {
-    VEC(symbol) syms;
-    VEC(atom) atoms;
-    VEC(factor) factors;
-    VEC(mono) monos;
-    VEC(term) terms;
-    VEC(poly) polys;
-    VEC(assumption) assumptions;
-    VEC(sx_int) facts;  /* expressions known to be >= 0 (sx_fact_push) */
-    VEC(lb_raise) raises; /* atom bounds raised by assumptions, to undo with them */
-    VEC(exact_div) exact; /* divisions an assumption made exact, to undo with it */
-    table atom_tab, mono_tab, poly_tab;
-    int site;
-    bool failed;
-    spoly *scratch[3];  /* the polynomials being built */
-} sx_state;
-
-static _Thread_local sx_state S; /* one per thread: check -j analyses files on several threads */
+_Thread_local sx_state S; /* one per thread: check -j analyses files on several threads */
 /* Bumped when the exact divisions change or the state is reset: apply_exact's memo is valid
  * for one generation. */
 static _Thread_local uint64_t exact_generation = 1;
@@ -409,7 +310,7 @@ static spoly *scratch(int which)
 }
 
 /* Terms of a (0 for a known value). */
-static const term *terms_of(sx_int a, uint32_t *n, int64_t *c)
+const term *terms_of(sx_int a, uint32_t *n, int64_t *c)
 {
     if (a.e == 0) {
         *n = 0;
@@ -422,7 +323,7 @@ static const term *terms_of(sx_int a, uint32_t *n, int64_t *c)
     return &S.terms.items[p->first];
 }
 
-static sx_int atom_expr(uint32_t atom_id)
+sx_int atom_expr(uint32_t atom_id)
 {
     factor f = {atom_id, 1};
     spoly *s = scratch(0);
@@ -489,13 +390,6 @@ static double hint_of(sx_int a)
 
 /* ---- arithmetic ---- */
 
-static bool big(sx_int a) { return a.e == SX_TOO_BIG; }
-
-static sx_int too_big(void)
-{
-    S.failed = true;
-    return (sx_int){0, SX_TOO_BIG};
-}
 
 static sx_int add_scaled(sx_int a, sx_int b, int64_t k)
 {
@@ -764,7 +658,7 @@ sx_int sx_min(sx_int a, sx_int b) { return minmax(A_MIN, a, b); }
 /* ---- comparisons ---- */
 
 /* The atom of an expression that is one atom alone (any kind), else 0. */
-static uint32_t lone_atom_any(sx_int a)
+uint32_t lone_atom_any(sx_int a)
 {
     uint32_t n;
     int64_t c;
@@ -880,7 +774,6 @@ static void note_exact(sx_int d)
 
 static bool prove_diff(sx_int d, sx_rel rel, bool *out);
 static bool prove_by_operands(sx_int d, sx_rel rel, bool *out);
-static sx_int subst(sx_int a, uint32_t sym_atom, sx_int v);
 
 bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
 {
@@ -984,7 +877,6 @@ static bool prove_diff(sx_int d, sx_rel rel, bool *out)
 }
 
 static void record(sx_int d, const char *op);
-static uint32_t symbol_atom(sx_int sym);
 
 bool sx_cmp(sx_int a, sx_rel rel, sx_int b)
 {
@@ -1015,167 +907,7 @@ bool sx_cmp(sx_int a, sx_rel rel, sx_int b)
     return r;
 }
 
-/* ---- printing ---- */
 
-typedef struct out {
-    char *buf;
-    size_t size, len;
-} out;
-
-static void put(out *o, const char *s)
-{
-    size_t n = strlen(s);
-    if (o->size && o->len + 1 < o->size) {
-        size_t k = o->size - 1 - o->len < n ? o->size - 1 - o->len : n;
-        memcpy(o->buf + o->len, s, k);
-        o->buf[o->len + k] = 0;
-    }
-    o->len += n;
-}
-
-static void put_expr(out *o, sx_int a, bool in_product);
-
-static bool is_single_atom_or_known(sx_int a)
-{
-    if (a.e == 0)
-        return a.c >= 0;
-    uint32_t n;
-    int64_t c;
-    const term *t = terms_of(a, &n, &c);
-    return n == 1 && c == 0 && t[0].coef == 1 && S.monos.items[t[0].mono].n == 1 &&
-           S.factors.items[S.monos.items[t[0].mono].first].pow == 1 &&
-           S.atoms.items[S.factors.items[S.monos.items[t[0].mono].first].atom].kind == A_SYM;
-}
-
-static void put_atom(out *o, uint32_t id, bool alone)
-{
-    const atom *a = &S.atoms.items[id];
-    switch (a->kind) {
-    case A_SYM:
-        put(o, S.syms.items[a->sym].name);
-        return;
-    case A_DIV: {
-        sx_int x = a->a, y = a->b;
-        if (!alone)
-            put(o, "(");
-        bool px = !is_single_atom_or_known(x), py = !is_single_atom_or_known(y);
-        if (px)
-            put(o, "(");
-        put_expr(o, x, false);
-        put(o, px ? ")/" : "/");
-        if (py)
-            put(o, "(");
-        put_expr(o, y, false);
-        if (py)
-            put(o, ")");
-        if (!alone)
-            put(o, ")");
-        return;
-    }
-    case A_MAX: case A_MIN: {
-        sx_int x = a->a, y = a->b;
-        put(o, a->kind == A_MAX ? "max(" : "min(");
-        put_expr(o, x, false);
-        put(o, ", ");
-        put_expr(o, y, false);
-        put(o, ")");
-        return;
-    }
-    }
-}
-
-static void put_mono(out *o, uint32_t m, bool alone)
-{
-    const mono *mm = &S.monos.items[m];
-    bool first = true;
-    for (uint32_t i = 0; i < mm->n; i++) {
-        factor f = S.factors.items[mm->first + i];
-        for (uint32_t p = 0; p < f.pow; p++) {
-            if (!first)
-                put(o, "*");
-            put_atom(o, f.atom, alone && mm->n == 1 && f.pow == 1);
-            first = false;
-        }
-    }
-}
-
-/* Display order: higher degree first, then the order monomials were made. */
-static int display_cmp(const void *a, const void *b)
-{
-    const term *x = a, *y = b;
-    int dx = S.monos.items[x->mono].degree, dy = S.monos.items[y->mono].degree;
-    if (dx != dy)
-        return dx > dy ? -1 : 1;
-    return x->mono < y->mono ? -1 : x->mono > y->mono;
-}
-
-static void put_expr(out *o, sx_int a, bool in_product)
-{
-    char num[32];
-    if (a.e == 0) {
-        snprintf(num, sizeof num, "%lld", (long long)a.c);
-        put(o, num);
-        return;
-    }
-    if (a.e == SX_TOO_BIG) {
-        put(o, "?");
-        return;
-    }
-    uint32_t n;
-    int64_t c;
-    const term *t0 = terms_of(a, &n, &c);
-    term t[SX_MAX_TERMS];
-    memcpy(t, t0, n * sizeof *t);
-    qsort(t, n, sizeof *t, display_cmp);
-    bool paren = in_product && (n > 1 || c != 0);
-    if (paren)
-        put(o, "(");
-    for (uint32_t i = 0; i < n; i++) {
-        int64_t k = t[i].coef;
-        if (i > 0)
-            put(o, k < 0 ? " - " : " + ");
-        else if (k < 0)
-            put(o, "-");
-        uint64_t mag = k < 0 ? (uint64_t)0 - (uint64_t)k : (uint64_t)k;
-        if (mag != 1) {
-            snprintf(num, sizeof num, "%llu*", (unsigned long long)mag);
-            put(o, num);
-        }
-        put_mono(o, t[i].mono, n == 1 && c == 0 && mag == 1 && !in_product);
-    }
-    if (c != 0) {
-        uint64_t mag = c < 0 ? (uint64_t)0 - (uint64_t)c : (uint64_t)c;
-        snprintf(num, sizeof num, "%s%llu", c < 0 ? " - " : " + ", (unsigned long long)mag);
-        put(o, num);
-    }
-    if (paren)
-        put(o, ")");
-}
-
-char *sx_strdup(sx_int a)
-{
-    out count = {NULL, 0, 0};
-    put_expr(&count, a, false); /* measures */
-    char *buf = malloc(count.len + 1);
-    if (!buf) {
-        fputs("tensorlint: out of memory\n", stderr);
-        abort();
-    }
-    return (char *)sx_str(a, buf, count.len + 1);
-}
-
-const char *sx_str(sx_int a, char *buf, size_t size)
-{
-    out o = {buf, size, 0};
-    if (size)
-        buf[0] = 0;
-    put_expr(&o, a, false);
-    if (o.len >= size && size > 4) /* cut: say so, never a shorter formula */
-        memcpy(buf + size - 4, "...", 4);
-    return buf;
-}
-
-/* "d rel 0" as "L rel R": the positive terms on the left, the rest on the right. */
 /* "k*X + c > 0" (or >=) on one atom X with k > 0 raises X's lower bound. */
 static void raise_bound(sx_int d, const char *op)
 {
@@ -1497,182 +1229,6 @@ static void symbols_of_atom(uint32_t id, bool *used)
     }
     sx_symbols_of(a->a, used);
     sx_symbols_of(a->b, used);
-}
-
-static bool atom_mentions(uint32_t id, uint32_t sym_atom);
-
-static bool expr_mentions(sx_int a, uint32_t sym_atom)
-{
-    if (a.e == 0 || a.e == SX_TOO_BIG)
-        return false;
-    uint32_t n;
-    int64_t c;
-    const term *t = terms_of(a, &n, &c);
-    for (uint32_t i = 0; i < n; i++) {
-        const mono *m = &S.monos.items[t[i].mono];
-        for (uint32_t f = 0; f < m->n; f++)
-            if (atom_mentions(S.factors.items[m->first + f].atom, sym_atom))
-                return true;
-    }
-    return false;
-}
-
-static bool atom_mentions(uint32_t id, uint32_t sym_atom)
-{
-    if (id == sym_atom)
-        return true;
-    const atom *a = &S.atoms.items[id];
-    return a->kind != A_SYM && (expr_mentions(a->a, sym_atom) || expr_mentions(a->b, sym_atom));
-}
-
-/* The atom of a lone symbol expression, 0 if sym is not one. */
-static uint32_t symbol_atom(sx_int sym)
-{
-    uint32_t n;
-    int64_t c;
-    if (sym.e == 0 || sym.e == SX_TOO_BIG)
-        return 0;
-    const term *t = terms_of(sym, &n, &c);
-    if (n != 1 || c != 0 || t[0].coef != 1 || S.monos.items[t[0].mono].n != 1 ||
-        S.factors.items[S.monos.items[t[0].mono].first].pow != 1)
-        return 0;
-    uint32_t id = S.factors.items[S.monos.items[t[0].mono].first].atom;
-    return S.atoms.items[id].kind == A_SYM ? id : 0;
-}
-
-static sx_int subst(sx_int a, uint32_t sym_atom, sx_int v);
-
-static sx_int subst_atom(uint32_t id, uint32_t sym_atom, sx_int v)
-{
-    if (id == sym_atom)
-        return v;
-    atom k = S.atoms.items[id]; /* a copy: building may move the table */
-    if (k.kind == A_SYM || !atom_mentions(id, sym_atom))
-        return atom_expr(id);
-    sx_int x = subst(k.a, sym_atom, v), y = subst(k.b, sym_atom, v);
-    switch (k.kind) {
-    case A_DIV: return sx_div(x, y);
-    case A_MAX: return sx_max(x, y);
-    default: return sx_min(x, y);
-    }
-}
-
-static sx_int subst(sx_int a, uint32_t sym_atom, sx_int v)
-{
-    if (a.e == 0 || a.e == SX_TOO_BIG || !expr_mentions(a, sym_atom))
-        return a;
-    uint32_t n;
-    int64_t c;
-    const term *t0 = terms_of(a, &n, &c);
-    term t[SX_MAX_TERMS];
-    memcpy(t, t0, n * sizeof *t);
-    sx_int r = {c, 0};
-    for (uint32_t i = 0; i < n; i++) {
-        factor f[SX_MAX_TERMS];
-        mono m = S.monos.items[t[i].mono];
-        if (m.n > SX_MAX_TERMS)
-            return too_big();
-        memcpy(f, &S.factors.items[m.first], m.n * sizeof *f);
-        sx_int x = {t[i].coef, 0};
-        for (uint32_t j = 0; j < m.n; j++) {
-            sx_int y = subst_atom(f[j].atom, sym_atom, v);
-            for (uint32_t p = 0; p < f[j].pow; p++)
-                x = sx_mul(x, y);
-        }
-        r = sx_add(r, x);
-    }
-    return r;
-}
-
-sx_int sx_subst(sx_int a, sx_int sym, sx_int v)
-{
-    uint32_t id = lone_atom_any(sym); /* a symbol, or any one atom (min(steps, n)) */
-    return id ? subst(a, id, v) : a;
-}
-
-/* n(n+1)(2n+1)/6 */
-static sx_int sum_squares_to(sx_int n)
-{
-    sx_int one = {1, 0};
-    return sx_div(sx_mul(sx_mul(n, sx_add(n, one)), sx_add(sx_mul((sx_int){2, 0}, n), one)),
-                  (sx_int){6, 0});
-}
-
-/* a = c0 + c1*sym + c2*sym^2, c1 and c2 free of sym, checked by rebuilding a. */
-static bool coeffs(sx_int a, uint32_t id, sx_int sym, sx_int *c)
-{
-    sx_int p1 = subst(a, id, (sx_int){1, 0}), m1 = subst(a, id, (sx_int){-1, 0}), two = {2, 0};
-    c[0] = subst(a, id, (sx_int){0, 0});
-    c[1] = sx_div(sx_sub(p1, m1), two);
-    c[2] = sx_div(sx_sub(sx_add(p1, m1), sx_mul(two, c[0])), two);
-    if (expr_mentions(c[1], id) || expr_mentions(c[2], id))
-        return false;
-    sx_int again = sx_add(c[0], sx_add(sx_mul(c[1], sym), sx_mul(c[2], sx_mul(sym, sym))));
-    return again.e == a.e && again.c == a.c && !big(again);
-}
-
-bool sx_sum(sx_int a, sx_int sym, sx_int lo, sx_int hi, sx_int *out)
-{
-    uint32_t id = symbol_atom(sym);
-    sx_int c[3], one = {1, 0}, two = {2, 0};
-    if (!id || big(a) || big(lo) || big(hi))
-        return false;
-    sx_int count = sx_add(sx_sub(hi, lo), one);
-    if (!expr_mentions(a, id)) {
-        *out = sx_mul(a, count);
-        return !big(*out);
-    }
-    if (!coeffs(a, id, sym, c))
-        return false;
-    /* the sums over lo..hi of l and of l^2 */
-    sx_int s1 = sx_div(sx_mul(sx_add(lo, hi), count), two);
-    sx_int s2 = sx_sub(sum_squares_to(hi), sum_squares_to(sx_sub(lo, one)));
-    *out = sx_add(sx_mul(c[0], count), sx_add(sx_mul(c[1], s1), sx_mul(c[2], s2)));
-    return !big(*out);
-}
-
-bool sx_poly_coeffs(sx_int a, sx_int sym, sx_int *c1, sx_int *c2)
-{
-    uint32_t id = symbol_atom(sym);
-    sx_int c[3];
-    if (!id || big(a) || !coeffs(a, id, sym, c))
-        return false;
-    *c1 = c[1];
-    *c2 = c[2];
-    return true;
-}
-
-static bool shares(sx_int a, sx_int b)
-{
-    uint32_t n;
-    int64_t c;
-    if (a.e == 0 || big(a))
-        return false;
-    const term *t = terms_of(a, &n, &c);
-    for (uint32_t i = 0; i < n; i++) {
-        const mono *m = &S.monos.items[t[i].mono];
-        for (uint32_t f = 0; f < m->n; f++) {
-            uint32_t id = S.factors.items[m->first + f].atom;
-            const atom *k = &S.atoms.items[id];
-            if (k->kind == A_SYM ? expr_mentions(b, id) : shares(k->a, b) || shares(k->b, b))
-                return true;
-        }
-    }
-    return false;
-}
-
-bool sx_shares_symbol(sx_int a, sx_int b) { return shares(a, b); }
-
-bool sx_depends_on(sx_int a, sx_int sym)
-{
-    uint32_t n;
-    int64_t c;
-    if (sym.e == 0 || sym.e == SX_TOO_BIG)
-        return false;
-    const term *t = terms_of(sym, &n, &c);
-    if (n != 1 || S.monos.items[t[0].mono].n != 1)
-        return false;
-    return expr_mentions(a, S.factors.items[S.monos.items[t[0].mono].first].atom);
 }
 
 /* ---- state ---- */

@@ -1,0 +1,147 @@
+/*
+ * sym_internal.h: the representation behind rules/sym.h, shared by the files
+ * of the symbolic domain (sym.c: interning, arithmetic, comparisons and
+ * assumptions; sym_print.c: the text of expressions; sym_subst.c: renaming,
+ * sums over a counter, which symbols an expression mentions).  Nothing
+ * outside these files includes it.
+ */
+#ifndef TL_SYM_INTERNAL_H
+#define TL_SYM_INTERNAL_H
+
+#include "sym.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum atom_kind { A_SYM, A_DIV, A_MAX, A_MIN };
+
+typedef struct atom {
+    int kind;
+    int sym;          /* A_SYM */
+    sx_int a, b;      /* A_DIV, A_MAX, A_MIN */
+    int64_t lb;       /* lower bound; INT64_MIN: none known */
+    double hint;      /* its generic value */
+} atom;
+
+typedef struct factor {
+    uint32_t atom;
+    uint32_t pow;
+} factor;
+
+typedef struct mono {
+    uint32_t first, n; /* factors[first .. first + n) */
+    int64_t lb;        /* INT64_MIN: none known */
+    double hint;
+    int degree;
+} mono;
+
+typedef struct term {
+    uint32_t mono;
+    int64_t coef;
+} term;
+
+typedef struct poly {
+    int64_t c;
+    uint32_t first, n; /* terms[first .. first + n) */
+} poly;
+
+typedef struct symbol {
+    char *name;
+    char *origin;
+    int line, col;
+    bool used;
+} symbol;
+
+typedef struct assumption {
+    char *text;
+    int line;
+    sx_int d;           /* the condition is "d op 0" */
+    const char *op;     /* a string literal */
+} assumption;
+
+typedef struct lb_raise {
+    uint32_t atom;
+    int64_t old;
+    size_t assumption; /* the assumption that raised it */
+} lb_raise;
+
+typedef struct exact_div { /* the assumption b*floor(a/b) == a */
+    uint32_t div;       /* the atom floor(a/b) */
+    uint32_t divisor;   /* b's atom (b is one symbol or atom) */
+    size_t assumption;
+} exact_div;
+
+/* A growable array of T: items, n, cap. */
+#define VEC(T) struct { T *items; size_t n, cap; }
+#define VEC_PUSH(v, x)                                                                   \
+    do {                                                                                 \
+        if ((v).n == (v).cap) {                                                          \
+            size_t cap_ = (v).cap ? 2 * (v).cap : 64;                                    \
+            void *p_ = realloc((v).items, cap_ * sizeof *(v).items);                     \
+            if (!p_) {                                                                   \
+                fputs("tensorlint: out of memory\n", stderr);                            \
+                abort();                                                                 \
+            }                                                                            \
+            (v).items = p_;                                                              \
+            (v).cap = cap_;                                                              \
+        }                                                                                \
+        (v).items[(v).n++] = (x);                                                        \
+    } while (0)
+
+/* An open-addressing table of ids (0: empty) keyed by a hash of the content. */
+typedef struct table {
+    uint32_t *slot;
+    uint64_t *hash;
+    size_t cap, n;
+} table;
+
+typedef struct spoly spoly;
+
+typedef struct sx_state {
+    VEC(symbol) syms;
+    VEC(atom) atoms;
+    VEC(factor) factors;
+    VEC(mono) monos;
+    VEC(term) terms;
+    VEC(poly) polys;
+    VEC(assumption) assumptions;
+    VEC(sx_int) facts;  /* expressions known to be >= 0 (sx_fact_push) */
+    VEC(lb_raise) raises; /* atom bounds raised by assumptions, to undo with them */
+    VEC(exact_div) exact; /* divisions an assumption made exact, to undo with it */
+    table atom_tab, mono_tab, poly_tab;
+    int site;
+    bool failed;
+    spoly *scratch[3];  /* the polynomials being built */
+} sx_state;
+
+/* The internal names, kept short in the code, are prefixed in the objects. */
+#define S sx__state
+#define terms_of sx__terms_of
+#define atom_expr sx__atom_expr
+#define lone_atom_any sx__lone_atom_any
+#define symbol_atom sx__symbol_atom
+#define expr_mentions sx__expr_mentions
+#define atom_mentions sx__atom_mentions
+#define subst sx__subst
+
+extern _Thread_local sx_state S; /* one per thread: check -j analyses files on several threads */
+
+/* sym.c */
+const term *terms_of(sx_int a, uint32_t *n, int64_t *c);
+sx_int atom_expr(uint32_t atom_id);
+uint32_t lone_atom_any(sx_int a); /* the atom of a lone-atom expression, else 0 */
+static inline bool big(sx_int a) { return a.e == SX_TOO_BIG; }
+/* An expression past the limits: unknown from here on (sx_failed). */
+static inline sx_int too_big(void)
+{
+    S.failed = true;
+    return (sx_int){0, SX_TOO_BIG};
+}
+
+/* sym_subst.c */
+uint32_t symbol_atom(sx_int sym);  /* the atom of a lone symbol, else 0 */
+bool expr_mentions(sx_int a, uint32_t atom_id);
+bool atom_mentions(uint32_t id, uint32_t atom_id);
+sx_int subst(sx_int a, uint32_t atom_id, sx_int v); /* the atom replaced by v */
+
+#endif /* TL_SYM_INTERNAL_H */
