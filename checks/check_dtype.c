@@ -78,12 +78,63 @@ static void ck_consumer_notes(const ck_ctx *cx, an_diag *d, int s, tl_dtype narr
 /* tl_to from f16/bf16 to f32/f64 (or f32 to f64) whose result is at least
  * the threshold: the copy is size(b)/size(a) times the input's bytes, and
  * every later read of it moves that ratio more than the narrow tensor. */
+/* The dtype of a value, known or over run-time sizes: false when neither. */
+static bool ck_dtype_of(const ck_ctx *cx, int value, tl_dtype *out)
+{
+    const an_value *v = &cx->r->values[value];
+    if (v->known)
+        *out = v->l.dtype;
+    else if (v->sl > 0)
+        *out = cx->r->slayouts[v->sl - 1].dtype;
+    else
+        return false;
+    return true;
+}
+
+/* upcast over run-time sizes: the bytes are formulas, and the threshold is
+ * a condition on them ("when 2*n*d >= 1048576") unless the sizes decide it. */
+static void ck_upcast_symbolic(ck_ctx *cx, int v, int in)
+{
+    const an_report *r = cx->r;
+    const an_value *c = &r->values[v];
+    tl_dtype from, to;
+    const an_storage *st = &r->storages[c->storage];
+    if (!ck_dtype_of(cx, in, &from) || !ck_dtype_of(cx, v, &to) || !ck_is_upcast(from, to) ||
+        !st->symbolic)
+        return;
+    sx_int bytes = st->nbytes_sx, min = {cx->o->upcast_min_bytes, 0};
+    sx_int narrow = sx_div(sx_mul(bytes, (sx_int){(int64_t)mt_dtype_size(from), 0}),
+                           (sx_int){(int64_t)mt_dtype_size(to), 0});
+    bool ge, decided = sx_prove(bytes, SX_GE, min, &ge);
+    if (decided && !ge)
+        return; /* below the threshold for every size */
+    char cond[1024] = "";
+    if (!decided) {
+        char c2[1000];
+        snprintf(cond, sizeof cond, " (when %s)", sx_cond_str(bytes, SX_GE, min, c2, sizeof c2));
+    }
+    char *b = sx_strdup(bytes), *nw = sx_strdup(narrow), *more = sx_strdup(sx_sub(bytes, narrow));
+    char *label = ck_value_label(cx, in);
+    ck_diag_add(cx, CK_upcast, c->line, c->col,
+                "tl_to widens %s from %s to %s: %s B instead of %s B (%s B more), and every "
+                "read of it moves %dx the bytes%s", label, mt_dtype_name(from),
+                mt_dtype_name(to), b, nw, more, mt_dtype_size(to) / mt_dtype_size(from), cond);
+    free(b);
+    free(nw);
+    free(more);
+    free(label);
+}
+
 void ck_rule_upcast(ck_ctx *cx)
 {
     const an_report *r = cx->r;
     for (int v = 0; v < r->n_values; v++) {
         const an_value *c = &r->values[v];
         int in = ck_operand(cx, v, 0);
+        if (c->op == MT_OP_to && in >= 0 && !c->known && ck_value_allocates_any(cx, v)) {
+            ck_upcast_symbolic(cx, v, in);
+            continue;
+        }
         if (c->op != MT_OP_to || !ck_value_allocates(cx, v) || in < 0 || !r->values[in].known)
             continue;
         tl_dtype from = r->values[in].l.dtype, to = c->l.dtype;

@@ -945,7 +945,7 @@ static int64_t gcd64(int64_t a, int64_t b)
 
 /* "d op 0" in its plainest form: d divided by the gcd of its coefficients
  * and constant (rounding the constant toward the condition for < and >),
- * and of "d < 0" and "d + 1 <= 0" the one with the smaller constant. */
+ * and of "d < 0" and "d + 1 <= 0" the one without a constant when there is one. */
 /* d with a symbol every term has divided out (no constant term; a symbol is
  * >= 1, so the sign and a zero stay as they were): n*d - n is d - 1. */
 static sx_int divide_common_symbols(sx_int d)
@@ -1027,10 +1027,11 @@ static void plain_condition(sx_int *d, const char **op)
     }
     if ((*op)[0] == '=')
         return;
-    /* strict or not: d < 0 is d + 1 <= 0, d > 0 is d - 1 >= 0 */
+    /* strict or not: d < 0 is d + 1 <= 0, d > 0 is d - 1 >= 0; the other form
+     * when it drops the constant ("steps <= seq_len", not "steps < seq_len + 1") */
     bool strict = (*op)[1] == 0, less = (*op)[0] == '<';
     int64_t other = strict ? (less ? c + 1 : c - 1) : (less ? c - 1 : c + 1);
-    if ((other < 0 ? -(uint64_t)other : (uint64_t)other) < (c < 0 ? -(uint64_t)c : (uint64_t)c)) {
+    if (other == 0) {
         *d = sx_add(*d, (sx_int){other - c, 0});
         *op = less ? (strict ? "<=" : "<") : (strict ? ">=" : ">");
     }

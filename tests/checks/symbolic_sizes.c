@@ -1,7 +1,7 @@
 /* The checks on sizes known only at run time: an exported function's
  * parameters are symbols, and a rule whose condition holds for every value
  * of them fires, with its bytes as a formula ("4*n*d B"). */
-// CHECK-OPTIONS: --checks=-*,hidden-copy,leaked-tensor
+// CHECK-OPTIONS: --checks=-*,hidden-copy,leaked-tensor,upcast
 #include <tensorlint/tensor.h>
 
 void copies(int n, int d)
@@ -23,4 +23,12 @@ void leaks(int n, int d)
     y = tl_exp(x); // expected-warning {{leaked-tensor}}
     tl_release(y);
     tl_release(x);
+}
+
+void widens(int n, int d)
+{
+    tl_tensor *h = tl_randn(TL_SHAPE(n, d), TL_F16, TL_CPU);
+    tl_tensor *f = tl_to(h, TL_F32); // expected-warning {{upcast}}
+    tl_release(f);
+    tl_release(h);
 }
