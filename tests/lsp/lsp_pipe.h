@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -159,6 +160,17 @@ static json_t *child_initialize(lsp_child *c)
 static int reply_error(json_t *m)
 {
     return (int)json_integer_value(json_object_get(json_object_get(m, "error"), "code"));
+}
+
+/* shutdown (request id), exit, and the server ends with 0. */
+static void child_shutdown(lsp_child *c, int id)
+{
+    char body[96];
+    snprintf(body, sizeof body, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"shutdown\"}", id);
+    child_send_text(c, body);
+    json_decref(child_reply(c, id));
+    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    assert_int_equal(child_end(c), 0);
 }
 
 #endif /* TL_TEST_LSP_PIPE_H */

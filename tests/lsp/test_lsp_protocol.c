@@ -321,10 +321,7 @@ static void test_diagnostics_and_hover(void **state)
     h = hover(c, &w, 23, 15, 5); /* "return": no tensor */
     assert_true(json_is_null(json_object_get(h, "result")));
     json_decref(h);
-    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":24,\"method\":\"shutdown\"}");
-    json_decref(child_reply(c, 24));
-    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
-    assert_int_equal(child_end(c), 0);
+    child_shutdown(c, 24);
     workdir_remove(&w);
 }
 
@@ -369,10 +366,7 @@ static void test_symbolic_sizes(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(hints, 0), "label")),
                         "(batch, dim) f32, new 4*batch*dim B");
     json_decref(r);
-    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":33,\"method\":\"shutdown\"}");
-    json_decref(child_reply(c, 33));
-    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
-    assert_int_equal(child_end(c), 0);
+    child_shutdown(c, 33);
     workdir_remove(&w);
 }
 
@@ -518,10 +512,7 @@ static void test_fixes_and_bursts(void **state)
     pub = child_diagnostics(c);
     assert_int_equal(json_array_size(json_object_get(json_object_get(pub, "params"), "diagnostics")), 0);
     json_decref(pub);
-    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"shutdown\"}");
-    json_decref(child_reply(c, 41));
-    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
-    assert_int_equal(child_end(c), 0);
+    child_shutdown(c, 41);
     workdir_remove(&w);
 }
 
@@ -550,10 +541,7 @@ static void test_compile_commands(void **state)
     assert_non_null(strstr(hover_text(h), "cpu"));
     assert_null(strstr(hover_text(h), "cuda"));
     json_decref(h);
-    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"id\":51,\"method\":\"shutdown\"}");
-    json_decref(child_reply(c, 51));
-    child_send_text(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
-    assert_int_equal(child_end(c), 0);
+    child_shutdown(c, 51);
     /* --compile-commands-dir: the same database in a directory the search does not try */
     char other[160], moved[192];
     snprintf(other, sizeof other, "%s/elsewhere", w.dir);
