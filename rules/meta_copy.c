@@ -257,7 +257,8 @@ tl_status mt_index(const mt_call *c, mt_result *r)
     return mt_new_storage(r, &out, read, "index (gather) allocates");
 }
 
-/* t.index_select(dim, idx): idx a vector of I64/I32; the dim takes idx.numel entries. */
+/* t.index_select(dim, idx): idx a vector of I64/I32; the dim takes idx.numel entries; a
+ * non-empty idx into a dim of size 0 raises (torch 1.13's CPU check). */
 tl_status mt_index_select(const mt_call *c, mt_result *r)
 {
     const mt_layout *t = c->in[0], *idx = c->in[1];
@@ -270,6 +271,13 @@ tl_status mt_index_select(const mt_call *c, mt_result *r)
         return mt_fail(r, TL_ERR_BAD_ARGUMENT, "index_select(): Index is supposed to be a vector");
     if (!mt_dim(r, c->i[0], t->ndim, &dim) || check_same_device(r, t, idx) != TL_OK)
         return r->status;
+    /* an index into a dim of size 0 is out of range whatever its values (a size that is
+       only known at run time is left to the run, as the index values are) */
+    if (t->ndim > 0 && mi_known(t->shape[dim]) && mi_eq(t->shape[dim], 0) &&
+        mi_known(mt_numel(idx)) && mi_gt(mt_numel(idx), 0))
+        return mt_fail(r, TL_ERR_BAD_DIM, "%s", t->ndim > 1
+                       ? "index_select(): self indexing axis dim should be positive"
+                       : "index out of range in self");
     memcpy(shape, t->shape, sizeof shape);
     if (t->ndim > 0)
         shape[dim] = mt_numel(idx);

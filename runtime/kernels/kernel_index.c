@@ -163,18 +163,33 @@ static gather_row gather_row_at(const rt_buf *out, const rt_buf *t, int dim, con
     return g;
 }
 
+/* The one row of a gather where t or idx is 0-dim (both have at most one dim; a 0-dim
+   operand has size 1 and stride 0 along dim 0). */
+static gather_row gather_row_0d(const rt_buf *out, const rt_buf *t, const int64_t *v, int64_t n)
+{
+    const mt_layout *ol = out->l, *tl = t->l;
+    int sz = mt_dtype_size(tl->dtype);
+    gather_row g = {(char *)out->base + ol->offset * sz, ol->ndim ? ol->strides[0] : 0,
+                    (const char *)t->base + tl->offset * sz, 0, tl->ndim ? tl->strides[0] : 0,
+                    tl->ndim ? tl->shape[0] : 1, v, n};
+    return g;
+}
+
 void rt_gather(const rt_buf *out, const rt_buf *t, int dim, const rt_buf *idx)
 {
     assert(out->l->dtype == t->l->dtype && out->l->ndim == idx->l->ndim);
     int64_t numel = mt_numel(idx->l);
     if (numel == 0)
         return;
-    if (out->l->ndim == 0) { /* 0-dim t and idx: the index can only be 0 */
-        copy_slice(out->l, out->base, t->l, t->base);
+    int64_t *v = index_values(idx);
+    gather_fn f = gather_for_size(mt_dtype_size(t->l->dtype));
+    if (out->l->ndim == 0 || t->l->ndim == 0) { /* a 0-dim t or idx is one element along dim */
+        gather_row g = gather_row_0d(out, t, v, numel);
+        f(&g);
+        free(v);
         return;
     }
-    int64_t *v = index_values(idx), row = out->l->shape[out->l->ndim - 1];
-    gather_fn f = gather_for_size(mt_dtype_size(t->l->dtype));
+    int64_t row = out->l->shape[out->l->ndim - 1];
     for (int64_t r = 0; r < numel / row; r++) {
         gather_row g = gather_row_at(out, t, dim, v, r);
         f(&g);

@@ -30,6 +30,7 @@ import random
 import re
 import sys
 import warnings
+from itertools import combinations, permutations
 
 import numpy as np
 import torch
@@ -67,6 +68,7 @@ ERROR_MAP = [
     (r"^select\(\): index -?\d+ out of range", "bad-dim"),
     (r"^index out of range in self", "bad-dim"),
     (r"^INDICES element is out of DATA bounds", "bad-dim"),
+    (r"^index_select\(\): self indexing axis dim should be positive", "bad-dim"),
     (r"^start out of range", "bad-dim"),
     (r"^start \(-?\d+\) \+ length \(-\d+\) exceeds dimension size", "bad-argument"),  # a negative length
     (r"^start \(-?\d+\) \+ length \(\d+\) exceeds dimension size", "bad-dim"),
@@ -76,6 +78,7 @@ ERROR_MAP = [
     (r"^repeated dim in permute", "bad-dim"),
     (r"^permute\(\): duplicate dims are not allowed", "bad-dim"),
     (r"^select\(\) cannot be applied to a 0-dim tensor", "bad-dim"),
+    (r"^slice\(\) cannot be applied to a 0-dim tensor", "bad-dim"),
     (r"^shape '\[.*\]' is invalid for input of size", "shape-mismatch"),
     (r"must match the size of tensor b", "shape-mismatch"),
     (r"^The expanded size of the tensor \(-?\d+\) must match the existing size", "shape-mismatch"),
@@ -164,7 +167,8 @@ def data_dependent(op, exc):
     if op == "masked_fill" and str(exc).startswith("Mask tensor can take 0 and 1 values only"):
         return True
     return op in ("index", "index_select", "gather") and status_of(exc) == "bad-dim" and \
-        not str(exc).startswith("Dimension out of range")
+        not str(exc).startswith("Dimension out of range") and \
+        not str(exc).startswith("index_select(): self indexing axis dim should be positive")
 
 
 def backend_gap(exc):
@@ -2649,10 +2653,1079 @@ def fam_devices():
     return f
 
 
+# ---- ported.json: the layout cases of PyTorch's own test suite ----
+#
+# Every case is named ported/<test file>/<test function>/<what>.  The cases check what
+# the PyTorch test checks (shape, strides, offset, dtype, view or copy, writes through a
+# view, contiguity, the error) with this API's ops.  Where the test calls an op the API
+# spells otherwise (split, chunk, tensor_split, unbind, movedim, swapdims, .T/.mT,
+# expand_as, view_as, reshape_as, ravel, broadcast_to, atleast_nd, t[...] indexing), the
+# case spells it by PyTorch's own decomposition (narrow, slice, select, permute,
+# transpose, expand, view, reshape, unsqueeze), and ported_like() checks at generation
+# time that the decomposition answers exactly as the op itself.
+
+def ported_like(c, var, ref, base):
+    """The step's result c.env[var] must have ref's layout and share storage with base
+    exactly when ref does."""
+    got = c.env[var]
+    def shares(a, b):
+        return a.storage()._cdata == b.storage()._cdata or \
+            (a.storage().data_ptr() != 0 and a.storage().data_ptr() == b.storage().data_ptr())
+    if (tuple(got.shape) != tuple(ref.shape) or got.stride() != ref.stride() or got.dtype != ref.dtype
+            or got.storage_offset() != ref.storage_offset() or shares(got, base) != shares(ref, base)):
+        raise GenError("%s: %s answers %s %s +%d, the op itself %s %s +%d" % (
+            c.name, var, tuple(got.shape), got.stride(), got.storage_offset(), tuple(ref.shape),
+            ref.stride(), ref.storage_offset()))
+
+
+def movedim_perm(nd, src, dst):
+    """torch.movedim(x, src, dst) as the permutation it applies."""
+    src = [s % nd for s in src]
+    dst = [d % nd for d in dst]
+    perm = [None] * nd
+    for s, d in zip(src, dst):
+        perm[d] = s
+    rest = iter([k for k in range(nd) if k not in src])
+    return [p if p is not None else next(rest) for p in perm]
+
+
+def ported_view_ops(f):
+    """test/test_view_ops.py: TestViewOps and TestOldViewOps."""
+    def case(test, name, **kw):
+        return f.case("test_view_ops/%s/%s" % (test, name), **kw)
+
+    def through(c, view, vidx, base, bidx, value=0.0):
+        """v[vidx] = value, then base[bidx]: the write reaches the base (or not, for a copy)."""
+        c("set", view, vidx, value)
+        c("get", base, bidx)
+
+    # is_view_of + a write through the view, one op each
+    c = case("test_select_view", "5x5-d0-2")
+    t = c.ones([5, 5])
+    through(c, c("select", t, 0, 2), [0], t, [2, 0])
+    c = case("test_unbind_view", "5x5-all-rows")  # unbind(t) is select(t, 0, i) for each i
+    t = c.zeros([5, 5])
+    for i in range(5):
+        through(c, c("select", t, 0, i), [0], t, [i, 0], float(i + 1))
+    for dt in DNAMES:  # tensor_split(7, dim) slices; every piece is a view
+        c = case("test_view_tensor_split", dt)
+        a = c.data([40, 30], dt)
+        for dim in (0, 1):
+            size, start = c.env[a].shape[dim], 0
+            for piece, ref in zip(range(7), torch.tensor_split(c.env[a], 7, dim)):
+                n = size // 7 + (1 if piece < size % 7 else 0)
+                ported_like(c, c("slice", a, dim, start, start + n, 1), ref, c.env[a])
+                start += n
+    for test, fn, dim, vidx in (("test_view_tensor_hsplit", torch.hsplit, 1, [2, 0, 2]),
+                                ("test_view_tensor_vsplit", torch.vsplit, 0, [0, 2, 2]),
+                                ("test_view_tensor_dsplit", torch.dsplit, 2, [2, 2, 0])):
+        for dt in ("f32", "i64", "bool"):
+            c = case(test, "4x4x4-%s" % dt)
+            t = c.data([4, 4, 4], dt)
+            pieces = [c("slice", t, dim, 0, 2, 1), c("slice", t, dim, 2, 4, 1)]
+            for p, ref in zip(pieces, fn(c.env[t], 2)):
+                ported_like(c, p, ref, c.env[t])
+            c("set", t, [2, 2, 2], 7.0 if dt != "bool" else 1.0)
+            c("get", pieces[1], vidx)
+    c = case("test_expand_view", "5x1-to-5x5")
+    t = c.ones([5, 1])
+    through(c, c("expand", t, [5, 5]), [2, 2], t, [2, 0])
+    c = case("test_expand_as_view", "5x1-as-5x5")
+    t = c.ones([5, 1])
+    e = c.empty([5, 5])
+    v = c("expand", t, list(c.env[e].shape))
+    ported_like(c, v, c.env[t].expand_as(c.env[e]), c.env[t])
+    through(c, v, [2, 2], t, [2, 0])
+    c = case("test_narrow_view", "5x5-d1-2-2")
+    t = c.ones([5, 5])
+    through(c, c("narrow", t, 1, 2, 2), [0, 0], t, [0, 2])
+    c = case("test_permute_view", "5x5-1-0")
+    t = c.ones([5, 5])
+    through(c, c("permute", t, [1, 0]), [0, 1], t, [1, 0])
+    for name, d0, d1 in (("transpose-0-1", 0, 1), ("swapdims-1-0", 1, 0), ("swapaxes-neg", -1, -2)):
+        c = case("test_transpose_view", name)
+        t = c.ones([5, 5])
+        v = c("transpose", t, d0, d1)
+        ported_like(c, v, torch.swapaxes(c.env[t], d0, d1), c.env[t])
+        through(c, v, [0, 1], t, [1, 0])
+    c = case("test_transpose_inplace_view", "view-as-then-transpose")
+    t = c.ones([5, 5])
+    through(c, c("transpose", c("view", t, [5, 5]), 0, 1), [0, 1], t, [1, 0])
+    c = case("test_t_view", "5x5")
+    t = c.ones([5, 5])
+    through(c, c("t", t), [0, 1], t, [1, 0])
+    c = case("test_t_inplace_view", "view-as-then-t")
+    t = c.ones([5, 5])
+    through(c, c("t", c("view", t, [5, 5])), [0, 1], t, [1, 0])
+    c = case("test_T_view", "T-and-mT")  # .T reverses the dims, .mT swaps the last two
+    t = c.ones([5, 5])
+    v = c("permute", t, [1, 0])
+    ported_like(c, v, c.env[t].T, c.env[t])
+    through(c, v, [0, 1], t, [1, 0])
+    w = c("transpose", t, -2, -1)
+    ported_like(c, w, c.env[t].mT, c.env[t])
+    through(c, w, [0, 2], t, [2, 0], 5.0)
+    c = case("test_squeeze_view", "5x1x5")  # squeeze() of (5, 1, 5) drops dim 1
+    t = c.ones([5, 1, 5])
+    v = c("squeeze", t, 1)
+    ported_like(c, v, torch.squeeze(c.env[t]), c.env[t])
+    through(c, v, [0, 1], t, [0, 0, 1])
+    c = case("test_squeeze_inplace_view", "5x5-nothing-to-squeeze")
+    t = c.ones([5, 5])
+    v = c("squeeze", c("squeeze", c("view", t, [5, 5]), 0), 1)
+    through(c, v, [0, 1], t, [0, 1])
+    c = case("test_unsqueeze_view", "5x5-d1")
+    t = c.ones([5, 5])
+    through(c, c("unsqueeze", t, 1), [0, 0, 1], t, [0, 1])
+    c = case("test_unsqueeze_inplace_view", "view-as-then-unsqueeze")
+    t = c.ones([5, 5])
+    through(c, c("unsqueeze", c("view", t, [5, 5]), 1), [0, 0, 1], t, [0, 1])
+    c = case("test_as_strided_view", "5x5-to-25")
+    t = c.ones([5, 5])
+    through(c, c("as_strided", t, [25], [1], 0), [6], t, [1, 1])
+    c = case("test_as_strided_inplace_view", "view-as-then-as-strided")
+    t = c.ones([5, 5])
+    through(c, c("as_strided", c("view", t, [5, 5]), [25], [1], 0), [6], t, [1, 1])
+    # as_strided's size, stride and (absolute) offset from the gradient test's inputs
+    for name, mk, size, stride, off in (
+            ("arange25-5x5-3x3", lambda c: c("view", c.arange(25, "f64"), [5, 5]), [3, 3], [6, 2], 2),
+            ("size1-crazy-stride", lambda c: c.data([12], "f64"), [1, 2, 1, 5], [0, 5, 100, 1], 2),
+            ("expand-0-1-0", lambda c: c.data([5], "f64"), [3, 3, 3], [0, 1, 0], 2),
+            ("expand-all-0", lambda c: c.data([5], "f64"), [3, 3, 3], [0, 0, 0], 4),
+            ("of-expanded", lambda c: c("expand", c.data([5], "f64"), [5, 5]), [5, 5], [0, 1], 0),
+            ("overlapping-6x6", lambda c: c.data([35], "f64"), [6, 6], [5, 1], 2),
+            ("overlapping-3x2", lambda c: c.data([15], "f64"), [3, 2], [3, 6], 2),
+            ("transpose", lambda c: c.data([3, 4], "f64"), [4, 3], [1, 4], 0),
+            ("of-offset-view-reads-before-it", lambda c: c("slice", c.data([6, 2], "f64"), 0, 3, TL_END, 1),
+             [3, 2], [2, 1], 0),
+            ("of-expanded-3d", lambda c: c("expand", c.data([2, 3], "f64"), [10, 2, 3]), [2, 3], [3, 1], 0)):
+        c = case("test_as_strided_gradients", name)
+        c("as_strided", mk(c), size, stride, off)
+    c = case("test_view_view", "5x5-to-25")
+    t = c.ones([5, 5])
+    through(c, c("view", t, [25]), [6], t, [1, 1])
+    c = case("test_view_as_view", "5x5-as-25")
+    t = c.ones([5, 5])
+    e = c.empty([25])
+    through(c, c("view", t, list(c.env[e].shape)), [6], t, [1, 1])
+    c = case("test_contiguous_self", "5x5")
+    c("contiguous", c.ones([5, 5]))
+    c = case("test_contiguous_nonview", "5x5-t")
+    t = c.ones([5, 5])
+    through(c, c("contiguous", c("t", t)), [0, 0], t, [0, 0])
+    c = case("test_reshape_view", "5x5-to-25")
+    t = c.ones([5, 5])
+    through(c, c("reshape", t, [25]), [6], t, [1, 1])
+    c = case("test_reshape_as_view", "5x5-as-25")
+    t = c.ones([5, 5])
+    e = c.empty([25])
+    through(c, c("reshape", t, list(c.env[e].shape)), [6], t, [1, 1])
+    c = case("test_reshape_nonview", "5x5-t-to-25")
+    t = c.ones([5, 5])
+    through(c, c("reshape", c("t", t), [25]), [6], t, [1, 1])
+    # flatten: views where strides merge, copies where they do not
+    c = case("test_flatten_view", "1x2x3x4")
+    t = c.ones([1, 2, 3, 4])
+    through(c, c("flatten", t, 0, -1), [0], t, [0, 0, 0, 0])
+    c = case("test_flatten_view", "0d")
+    t = c.scalar(1.0, "i64")
+    through(c, c("flatten", t, 0, -1), [0], t, [])
+    c = case("test_flatten_view", "transposed-flatten-0-1")
+    t = c("transpose", c.ones([1, 2, 3, 4]), 2, 3)
+    through(c, c("flatten", t, 0, 1), [0, 0, 0], t, [0, 0, 0, 0])
+    c = case("test_flatten_view", "three-mergeable-groups")
+    t = c("as_strided", c.ones([720]), [2, 3, 2, 3, 5, 4], [6, 2, 15, 5, 1, 0], 0)
+    v1 = c("flatten", t, 0, 1)
+    v2 = c("flatten", v1, 1, 3)
+    v3 = c("flatten", v2, 2, 2)
+    for v, n in ((v1, 5), (v2, 3), (v3, 3)):
+        through(c, v, [0] * n, t, [0] * 6)
+    c = case("test_flatten_nonview", "transposed-flatten-1-3")
+    t = c("transpose", c.ones([2, 3, 2, 3]), 2, 3)
+    through(c, c("flatten", t, 1, 3), [0, 0], t, [0, 0, 0, 0])
+    c = case("test_flatten_nonview", "T-flatten")
+    t = c("t", c.ones([2, 2]))
+    through(c, c("flatten", t, 0, -1), [0], t, [0, 0])
+    c = case("test_flatten_nonview", "start-equals-end-returns-self")
+    c("flatten", c.ones([2, 2]), 1, 1)
+    # basic indexing: t[:2, :3], t[..., :2], t[None, :2, 3]
+    c = case("test_basic_indexing_slice_view", "5x5-:2-:3")
+    t = c.ones([5, 5])
+    through(c, c("slice", c("slice", t, 0, 0, 2, 1), 1, 0, 3, 1), [0, 0], t, [0, 0])
+    c = case("test_basic_indexing_ellipses_view", "5x5-...-:2")
+    t = c.ones([5, 5])
+    through(c, c("slice", t, -1, 0, 2, 1), [0, 0], t, [0, 0])
+    c = case("test_basic_indexing_newaxis_view", "5x5-None-:2-3")
+    t = c.ones([5, 5])
+    v = c("select", c("slice", c("unsqueeze", t, 0), 1, 0, 2, 1), 2, 3)
+    ported_like(c, v, c.env[t][None, :2, 3], c.env[t])
+    through(c, v, [0, 0], t, [0, 3])
+    c = case("test_advanced_indexing_nonview", "3x3-one-index-tensor")  # t[rows] (one index tensor)
+    t = c.ones([3, 3])
+    rows = c("view", build_vector(c, [0.0, 0.0, 2.0, 2.0], "i64"), [2, 2])
+    through(c, c("index", t, rows), [1, 1, 2], t, [2, 2])
+    c = case("test_movedim_view", "3x3")  # movedim((0, 1), (1, 0)) and movedim(0, 1): permute([1, 0])
+    t = c.zeros([3, 3])
+    for k, (src, dst) in enumerate((((0, 1), (1, 0)), ((0,), (1,)))):
+        out = c("permute", t, movedim_perm(2, src, dst))
+        ported_like(c, out, torch.movedim(c.env[t], src, dst), c.env[t])
+        for i, j in ((0, 2), (2, 1), (1, 1)):
+            through(c, out, [i, j], t, [j, i], float(10 * k + 3 * i + j))
+
+    # TestOldViewOps
+    def ravel(c, t):  # ravel is contiguous().view(-1)
+        v = c("view", c("contiguous", t), [-1])
+        ported_like(c, v, c.env[t].ravel(), c.env[t])
+    c = case("test_ravel", "0d")
+    ravel(c, c.scalar(123.0, "i64"))
+    c.full([1], 123.0, "i64")
+    c = case("test_ravel", "strided-copies")
+    ravel(c, c("slice", c.ones([10]), 0, 0, TL_END, 2))
+    for shape in ([5, 5, 5, 5], [0, 2, 3], [3, 0, 2], [5, 5]):
+        c = case("test_ravel", sname(shape))
+        t = c.data(shape)
+        ravel(c, t)
+        if len(shape) == 2:
+            ravel(c, c("t", t))
+    c = case("test_empty_reshape", "0x6-to-1x0x6x1x1")
+    c("reshape", c.zeros([0, 6]), [1, 0, 6, 1, 1])
+    c = case("test_empty_reshape", "0x6-to-0x-1")
+    c("reshape", c.zeros([0, 6]), [0, -1], err=True)
+    c = case("test_expand", "1x8x1-to-4x8x5")
+    t = c.data([1, 8, 1])
+    c("expand", t, [4, 8, 5])
+    c("expand", t, [4, -1, 5])
+    c = case("test_expand", "5-to-4x8x5")
+    c("expand", c.data([5]), [4, 8, 5])
+    c = case("test_expand", "double-expand")
+    c("expand", c("expand", c.data([5]), [1, 5]), [2, 2, 5])
+    c = case("test_expand", "noncontiguous")
+    c("expand", c("select", c.data([5, 2, 1, 3]), 1, 0), [2, 5, 4, 3])
+    c = case("test_expand", "like-unsqueeze")
+    t = c.data([5])
+    c("expand", t, [1, 1, 5])
+    c("unsqueeze", c("unsqueeze", t, 0), 1)
+    c = case("test_expand", "minus-one-leading-err")
+    c("expand", c.data([5]), [-1, -1], err=True)
+    c = case("test_expand", "empty-to-empty")
+    c("expand", c.zeros([0]), [0])
+    c = case("test_view_empty", "0x6-to-1x0x6x1x1")
+    c("view", c.zeros([0, 6]), [1, 0, 6, 1, 1])
+    c = case("test_reshape", "3x3")
+    x = c.data([3, 3])
+    c("reshape", x, [-1])
+    c("reshape", x, [1, 9, 1])
+    c("reshape", x, [9])
+    c("reshape", x, list(c.env[c.data([9])].shape))  # reshape_as(rand(9))
+    c("reshape", x, [1, 9, 1])
+    for name, target in (("3x3-to--1x-1", [-1, -1]), ("3x3-as-10", [10])):
+        c = case("test_reshape", name + "-err")
+        c("reshape", c.data([3, 3]), target, err=True)
+    c = case("test_reshape", "4x4x4-select")
+    y = c("select", c.data([4, 4, 4]), 1, 0)
+    c("reshape", y, [-1])
+    c("reshape", y, [2, 2, 4])
+    c = case("test_reshape", "0d")
+    s = c.scalar(0.5)
+    c("reshape", s, [])
+    c("reshape", s, [-1])
+    c = case("test_reshape", "0d-to-2-err")
+    c("reshape", c.scalar(0.5), [2], err=True)
+    c = case("test_reshape", "empty-1d")
+    e = c.zeros([0])
+    for target in ([-1], [0], [0, 1], [1, -1]):
+        c("reshape", e, target)
+    c = case("test_reshape", "empty-1d-to-1-err")
+    c("reshape", c.zeros([0]), [1], err=True)
+    c = case("test_flatten", "0d")
+    c("flatten", c.scalar(123.0, "i64"), 0, -1)
+    c = case("test_flatten", "5x5x5x5")
+    x = c.data([5, 5, 5, 5])
+    for s, e in ((0, -1), (0, 2), (0, 1), (1, 2), (2, 3), (-2, -1), (2, 2)):
+        c("flatten", x, s, e)
+    for name, s, e in (("dim-out-of-range", 5, 10), ("start-after-end", 2, 0)):
+        c = case("test_flatten", "5x5x5x5-%s-err" % name)
+        c("flatten", c.data([5, 5, 5, 5]), s, e, err=True)
+    c = case("test_narrow", "3x3")
+    x = c.data([3, 3], "i64")
+    for dim, start, length in ((0, 0, 1), (0, 0, 2), (0, 1, 1), (0, -1, 1), (0, -2, 2), (0, -3, 3),
+                               (-1, -1, 1), (-2, -1, 1)):
+        c("narrow", x, dim, start, length)
+    c = case("test_narrow_tensor", "3x3-start-0")
+    c("narrow", c.data([3, 3], "i64"), 0, 0, 1)
+    c = case("test_t", "0d-1d-2d")
+    c("t", c.scalar(0.25))
+    c("t", c.arange(4, "i64"))
+    x = c.data([2, 2])
+    c("t", x)
+    c("transpose", x, 0, 1)
+    c = case("test_t", "3d-err")
+    c("t", c.data([2, 2, 2]), err=True)
+    c = case("test_split", "7x4-by-3-d0")  # split is narrow per piece
+    t = c.data([7, 4])
+    for start, n in ((0, 3), (3, 3), (6, 1)):
+        c("narrow", t, 0, start, n)
+    c = case("test_split", "20x10-sizes-5-5-10-d0")
+    t = c.data([20, 10])
+    for start, n in ((0, 5), (5, 5), (10, 10)):
+        c("narrow", t, 0, start, n)
+    c = case("test_split", "20x10-sizes-2-2-6-d1")
+    t = c.data([20, 10])
+    for start, n in ((0, 2), (2, 2), (4, 6)):
+        c("narrow", t, 1, start, n)
+    c = case("test_chunk", "4x7-in-3-d1")
+    t = c.data([4, 7])
+    refs = c.env[t].chunk(3, 1)
+    for (start, n), ref in zip(((0, 3), (3, 3), (6, 1)), refs):
+        ported_like(c, c("narrow", t, 1, start, n), ref, c.env[t])
+    c = case("test_unsqueeze", "2x3x4")
+    x = c.data([2, 3, 4])
+    c("unsqueeze", x, 1)
+    c("view", x, [2, 1, 3, 4])
+    c("unsqueeze", c("clone", x), 2)
+    c("view", x, [2, 3, 1, 4])
+    c = case("test_unsqueeze", "noncontiguous-select")
+    x = c("select", c.data([2, 3, 4]), 1, 1)
+    c("unsqueeze", x, 1)
+    c("view", c("contiguous", x), [2, 1, 4])
+    c("unsqueeze", c("clone", x), 2)
+    c("view", c("contiguous", x), [2, 4, 1])
+    c = case("test_big_transpose", "456x789")
+    c("contiguous", c("t", c.data([456, 789])))
+    c = case("test_T", "3d-1d-0d")  # .T reverses the dims
+    for t in (c.data([2, 3, 4]), c.data([10]), c.scalar(5.0, "i64")):
+        nd = c.env[t].dim()
+        v = c("permute", t, list(range(nd))[::-1])
+        ported_like(c, v, c.env[t].T if nd != 3 else c.env[t].permute(2, 1, 0), c.env[t])
+    for dt in DNAMES:
+        c = case("test_transposes", dt)
+        for shape in ([], [2, 3]):
+            t = c.data(shape, dt) if shape else c.scalar(1.0, dt)
+            c("permute", t, list(range(len(shape)))[::-1])
+        for shape in ([2, 3], [2, 3, 4]):
+            t = c.data(shape, dt)
+            v = c("transpose", t, -2, -1)
+            ported_like(c, v, c.env[t].mT, c.env[t])
+    c = case("test_transposes_errors", "mT-of-1d-err")
+    c("transpose", c.data([2]), -2, -1, err=True)
+    c = case("test_transposes_errors", "H-of-3d-err")
+    c("t", c.data([2, 3, 4]), err=True)
+    for dt in ("i64", "f32"):
+        for d0, d1 in ((5, 0), (0, 5)):
+            c = case("test_transpose_invalid", "%s-%d-%d-err" % (dt, d0, d1))
+            c("transpose", c.data([5, 6, 7, 8], dt), d0, d1, err=True)
+    for nd in range(2, 5):
+        for src, dst in permutations(range(nd), 2):
+            c = case("test_transpose_vs_numpy", "%dd-%d-%d" % (nd, src, dst))
+            t = c.data([5, 6, 7, 8][:nd], "i64")
+            for s, d in ((src, dst), (src - nd, dst), (src, dst - nd), (src - nd, dst - nd)):
+                c("transpose", t, s, d)
+    c = case("test_transpose_vs_numpy", "5d-0-0")
+    c("transpose", c.data([2, 3, 5, 7, 11]), 0, 0)
+    # atleast_1d/2d/3d as PyTorch writes them: reshape of a 0-d, unsqueeze of a 1-d or 2-d
+    for nd in range(5):
+        for transposed in (False, True):
+            c = case("test_atleast", "%dd%s" % (nd, "-T" if transposed else ""))
+            x = c.data([5, 6, 7, 8][:nd]) if nd else c.scalar(0.5)
+            if transposed:
+                x = c("permute", x, list(range(nd))[::-1])
+            tx = c.env[x]
+            if nd == 0:
+                for fn, shape in ((torch.atleast_1d, [1]), (torch.atleast_2d, [1, 1]),
+                                  (torch.atleast_3d, [1, 1, 1])):
+                    ported_like(c, c("reshape", x, shape), fn(tx), tx)
+            elif nd == 1:
+                ported_like(c, c("unsqueeze", x, 0), torch.atleast_2d(tx), tx)
+                ported_like(c, c("unsqueeze", c("unsqueeze", x, 0), -1), torch.atleast_3d(tx), tx)
+            elif nd == 2:
+                ported_like(c, c("unsqueeze", x, -1), torch.atleast_3d(tx), tx)
+    c = case("test_broadcast_tensors", "2x1x3-3-3x1")
+    for shape in ([2, 1, 3], [3], [3, 1]):
+        c("expand", c.data(shape), [2, 3, 3])
+    examples = [[], [1], [2], [1, 1], [3, 1], [3, 2], [4, 1, 1], [4, 3, 2]]
+    for s0 in examples:
+        c = case("test_broadcast_shapes", "with-%s" % sname(s0))
+        x0 = c.zeros(s0)
+        for s1 in examples:
+            c("add", x0, c.zeros(s1))
+    for name, shapes in (("ints-1-4", [[1], [4]]), ("ints-4-1", [[4], [1]]), ("ints-1-1-3", [[1], [1], [3]]),
+                         ("int-and-5", [[1], [5]]), ("int-and-1", [[3], [1]]), ("int-and-3x4", [[1], [3, 4]])):
+        c = case("test_broadcast_shapes", name)
+        acc = c.zeros(shapes[0])
+        for s in shapes[1:]:
+            acc = c("add", acc, c.zeros(s))
+    for shape in ([-1], [1, -12], [4, -11], [-4, 1], [1, 1, -2]):
+        c = case("test_broadcast_shapes", "negative-%s-err" % "x".join(str(s) for s in shape))
+        c.zeros(shape, err=True)
+    for s0, s1 in ([3, 5], [2, 4, 1]), ([2, 4, 1], [3, 5]):
+        c = case("test_broadcast_shapes", "mismatch-%s-%s-err" % (sname(s0), sname(s1)))
+        c("add", c.zeros(s0), c.zeros(s1), err=True)
+    sizes = [[], [1], [2], [1, 1], [3, 1], [3, 2], [4, 1, 1], [4, 3, 2]]
+    dts = [d for d in DNAMES if d != "bf16"]
+    for k, (s0, s1) in enumerate(combinations(sizes, 2)):
+        ok = all(a == 1 or a == b for a, b in zip(reversed(s0), reversed(s1)))
+        dt = dts[k % len(dts)]
+        c = case("test_broadcast_to", "%s-to-%s-%s" % (sname(s0), sname(s1), dt))
+        x = c.data(s0, dt) if s0 else c.scalar(1.0, dt)
+        v = c("expand", x, s1, err=not ok)
+        if ok:
+            ported_like(c, v, torch.broadcast_to(c.env[x], s1), c.env[x])
+    c = case("test_view", "15")
+    x = c.data([15])
+    c("view", x, list(c.env[c.data([3, 5])].shape))  # view_as(template)
+    for target in ([3, 5], [-1, 5], [3, -1]):
+        c("view", x, target)
+    c("fill_", c("view", x, [5, 3]), 0.5)
+    c = case("test_view", "empty")
+    e = c.zeros([0])
+    c("view", e, [0])
+    v = c("view", e, [0, 3, 0, 1])
+    c("view", v, [0])
+    c("view", e, [-1])
+    c("view", e, [10, 3, -1])
+    for name, mk, target in (("empty-to--1x0", lambda c: c.zeros([0]), [-1, 0]),
+                             ("empty-to-3x0x-1x0", lambda c: c.zeros([0]), [3, 0, -1, 0]),
+                             ("15-to-15x0", lambda c: c.data([15]), [15, 0]),
+                             ("15-to-7x-1", lambda c: c.data([15]), [7, -1]),
+                             ("15-to-15x-1x-1", lambda c: c.data([15]), [15, -1, -1])):
+        c = case("test_view", name + "-err")
+        c("view", mk(c), target, err=True)
+
+    def chunked(c):  # (4, 2, 3, 9, 6, 2, 1, 5): contiguous chunks [4, 2] [3] [9] [6, 2] [1, 5]
+        x = c.data([4, 2, 5, 1, 6, 2, 9, 3])
+        return c("transpose", c("transpose", x, -1, 2), -2, 3)
+    c = case("test_view", "only-contiguous-chunks-touched")
+    x = chunked(c)
+    for target in ([8, 3, 9, 12, 5], [8, 3, 3, 3, 4, 3, 5], [2, 4, 3, 9, 2, 2, 3, 5], [8, 3, 9, 6, 2, 5],
+                   [1, 8, 3, 9, 12, 1, 5, 1]):
+        c("view", x, target)
+    for name, target in (("flat", [-1]), ("crossing-4x2-3", [24, 9, 6, 2, 1, 5]),
+                         ("crossing-6x2-1x5", [8, 3, 9, 6, 10]), ("crossing-9-6x2", [8, 3, 54, 2, 1, 5])):
+        c = case("test_view", "chunks-%s-err" % name)
+        c("view", chunked(c), target, err=True)
+    c = case("test_view", "stride-0-dims")
+    x = c("expand", c.data([1, 1]), [3, 4])
+    for target in ([-1], [1, -1, 1], [-1, 1], [6, 2, 1], [1, 6, 2, 1]):
+        c("view", x, target)
+    for dt in DNAMES:
+        c = case("test_reshape_view_semantics", dt)
+        t = c.data([15, 4], dt)
+        c("reshape", t, [20, 3])
+        c("reshape", c("transpose", t, 0, 1), [20, 3])
+    c = case("test_contiguous", "size1-dim-stride-20")
+    x = c("as_strided", c.data([1, 16, 5, 5]), [1, 16, 5, 5], [20, 25, 5, 1], 0)
+    c("contiguous", x)
+
+    # tensor_split: slices of Python's clamping, checked against torch.tensor_split
+    def split_slices(c, t, dim, bounds, ref):
+        for (start, end), r in zip(bounds, ref):
+            ported_like(c, c("slice", t, dim, start, end, 1), r, c.env[t])
+    for shape in ([0], [10], [10, 0], [0, 10], [4, 10], [12, 3]):
+        for dim in range(-len(shape), len(shape)):
+            size = shape[dim]
+            for sections in sorted({1, 2, 3, size, size + 3} & set(range(1, 2 * size))):
+                c = case("test_tensor_split_sections", "%s-d%d-%d" % (sname(shape), dim, sections))
+                t = c.data(shape)
+                base, extra = divmod(size, sections)
+                bounds, start = [], 0
+                for i in range(sections):
+                    n = base + (1 if i < extra else 0)
+                    bounds.append((start, start + n))
+                    start += n
+                split_slices(c, t, dim, bounds, torch.tensor_split(c.env[t], sections, dim))
+    indices_args = [(), (0,), (3,), (10,), (-1,), (-10,), (2, -1), (3, 4, 10), (0, -1, 0, 10), (1, 5, 2, 8)]
+    for shape, dims in (([10], [0]), ([10, 0], [0]), ([0, 10], [1]), ([4, 10], [0, -1]), ([12, 3], [0])):
+        for dim in dims:
+            for ind in indices_args:
+                c = case("test_tensor_split_indices", "%s-d%d-%s" % (sname(shape), dim,
+                                                                    "_".join(str(i) for i in ind) or "none"))
+                t = c.data(shape)
+                edges = [0] + list(ind) + [shape[dim]]
+                split_slices(c, t, dim, list(zip(edges[:-1], edges[1:])),
+                             torch.tensor_split(c.env[t], list(ind), dim))
+    c = case("test_tensor_split_errors", "1d-dim-1-err")
+    c("slice", c.data([10]), 1, 0, 10, 1, err=True)
+    c = case("test_tensor_split_errors", "0d-err")
+    c("slice", c.scalar(1.5), 0, 0, 10, 1, err=True)
+    for dt in DNAMES:
+        c = case("test_view_all_dtypes_and_devices", dt)
+        c("view", c.data([3, 2], dt, shift=1) if dt != "bool" else c.data([3, 2], dt), [6])
+
+
+def ported_shape_ops(f):
+    """test/test_shape_ops.py (TestShapeOps): the tests of ops this API has."""
+    def case(test, name, **kw):
+        return f.case("test_shape_ops/%s/%s" % (test, name), **kw)
+
+    for dim in range(4):  # unbind(x, dim) is select(x, dim, i) for each i
+        c = case("test_unbind", "2x3x4x5-d%d" % dim)
+        x = c.data([2, 3, 4, 5])
+        refs = c.env[x].unbind(dim)
+        for i, ref in enumerate(refs):
+            ported_like(c, c("select", x, dim, i), ref, c.env[x])
+    c = case("test_tolist", "noncontiguous-select")
+    x = c("view", c("add", c.arange(8, "i64"), c.scalar(1.0, "i64")), [2, 2, 2])
+    c("select", x, 1, 1)
+    c = case("test_tolist", "1d-2d")
+    c("view", c("add", c.arange(4, "i64"), c.scalar(1.0, "i64")), [2, 2])
+    c("add_scalar", c.arange(3, "f32"), 1.0)
+    rng = random.Random(13)
+    for nd in range(5):
+        shape = [5, 6, 7, 8][:nd]
+        for dt in ("i64", "f32"):
+            c = case("test_movedim", "%dd-%s" % (nd, dt))
+            x = c.data(shape, dt) if nd else c.scalar(2.0, dt)
+            moves = [((s,), (d,)) for s, d in permutations(range(nd), 2)]
+            moves += [((s - nd,), (d,)) for s, d in permutations(range(nd), 2)][:3]
+            moves += [((s,), (d - nd,)) for s, d in permutations(range(nd), 2)][-3:]
+            for _ in range(3 if nd else 0):  # sequences of source and destination dims
+                src = rng.sample(range(nd), rng.randint(1, nd))
+                moves.append((tuple(src), tuple(rng.sample(range(nd), len(src)))))
+            moves += [((0, 1)[:nd], (0, 1)[:nd]), ((), ())]
+            for src, dst in moves:
+                ref = torch.movedim(c.env[x], src, dst)
+                ported_like(c, c("permute", x, movedim_perm(nd, src, dst)), ref, c.env[x])
+
+
+def ported_torch(f):
+    """test/test_torch.py (TestTorchDeviceType, TestTorch, TestDevicePrecision)."""
+    def case(test, name, **kw):
+        return f.case("test_torch/%s/%s" % (test, name), **kw)
+
+    # test_scalar_check: 0-dim stays 0-dim, 1-element 1-d stays 1-d
+    c = case("test_scalar_check", "unary-binary-clone-gather-amax")
+    zero_d, one_d = c.scalar(0.5), c.full([1], 0.25)
+    for op in ("exp", "cos", "tanh"):
+        c(op, zero_d)
+        c(op, one_d)
+    for op in ("maximum", "minimum"):
+        c(op, zero_d, zero_d)
+        c(op, one_d, zero_d)
+        c(op, zero_d, one_d)
+    c("clone", zero_d)
+    for src in (zero_d, one_d):
+        c("gather", src, 0, c.zeros([], "i64"))
+        c("gather", src, 0, c.zeros([1], "i64"))
+        c("max", src, 0, True)
+        c("max", src, 0, False)
+    c = case("test_scalar_check", "conv2d-of-0d-err")
+    c("conv2d", c.scalar(0.5), c.data([2, 1, 3, 3]), 1, 0, err=True)
+    # test_broadcast: the result of the expanded operands equals the result of broadcasting
+    for cfg, small, large, full in (("3x1-2x1x4", [3, 1], [2, 1, 4], [2, 3, 4]),
+                                    ("4-3x1", [4], [3, 1], [3, 4]),
+                                    ("1x3x1-2x1x5", [1, 3, 1], [2, 1, 5], [2, 3, 5])):
+        for op in ("add", "sub", "mul", "div", "eq", "lt", "maximum", "minimum"):
+            c = case("test_broadcast", "%s-%s" % (op, cfg))
+            s, l = c.data(small, shift=1.0, scale=0.5), c.data(large, shift=2.0, scale=0.25)
+            se, le = c("expand", s, full), c("expand", l, full)
+            for a, b in ((l, s), (s, l)):
+                c(op, a, b)
+            for a, b in ((le, se), (se, le)):
+                c(op, a, b)
+        c = case("test_broadcast", "masked_fill-%s" % cfg)
+        s, l = c.data(small, scale=0.25), c.data(large, scale=0.125)
+        half = c.scalar(0.5)
+        c("masked_fill", l, c("lt", s, half), 1.0)
+        c("masked_fill", s, c("lt", l, half), 1.0)
+        for op in ("add_", "sub_", "mul_", "div_", "copy_"):
+            c = case("test_broadcast", "%s-%s" % (op, cfg))
+            s, l = c.data(small, shift=1.0), c.data(large, shift=1.0)
+            big = c("clone", c("expand", l, full))
+            c(op, big, s)
+            c(op, big, c("expand", s, full))
+            c = case("test_broadcast", "%s-%s-into-small-err" % (op, cfg))
+            s, l = c.data(small, shift=1.0), c.data(large, shift=1.0)
+            c(op, s, l, err=True)
+    # test_copy_mem_overlap: internal overlap, then input/output overlap
+    c = case("test_copy_mem_overlap", "expanded-dst-err")
+    c("copy_", c("expand", c.data([1], "f64"), [3, 3]), c.data([3, 3], "f64"), err=True)
+    c = case("test_copy_mem_overlap", "identical-and-independent")
+    d = c.data([18], "f64")
+    c("copy_", c("slice", d, 0, 0, 9, 1), c("slice", d, 0, 0, 9, 1))
+    c("copy_", c("slice", d, 0, 0, 9, 1), c("slice", d, 0, 9, 18, 1))
+    c = case("test_copy_mem_overlap", "partial-overlap-err")
+    d = c.data([18], "f64")
+    c("copy_", c("slice", d, 0, 0, 9, 1), c("slice", d, 0, 1, 10, 1), err=True)
+    c = case("test_copy_mem_overlap", "transpose-of-input-err")
+    inp = c("view", c("slice", c.data([18], "f64"), 0, 0, 9, 1), [3, 3])
+    c("copy_", c("t", inp), inp, err=True)
+    c = case("test_narrow_empty", "2x3x4")
+    x = c.data([2, 3, 4])
+    for d in range(3):
+        c("narrow", x, d, [2, 3, 4][d], 0)
+    # test_tensor_shape_empty: (0, 1, 3, 0)
+    c = case("test_tensor_shape_empty", "0x1x3x0")
+    x = c.zeros([0, 1, 3, 0])
+    for s, e in ((0, 3), (0, 2), (1, 2)):
+        c("flatten", x, s, e)
+    c("unsqueeze", x, 1)
+    c("squeeze", x, 1)
+    c("transpose", x, 1, 3)
+    c("t", c.zeros([5, 0]))
+    c("select", x, 2, 2)
+    c("permute", x, [2, 3, 0, 1])
+    c("stack", [x, x, x, x], 0)
+    for start, n in ((0, 0), (0, 1), (1, 2)):  # split(x, (0, 1, 2), dim=2)
+        c("narrow", x, 2, start, n)
+    for start in range(3):  # chunk(x, 3, dim=2)
+        c("narrow", x, 2, start, 1)
+    # test_dim_function_empty: (0, 1, 2, 0)
+    c = case("test_dim_function_empty", "0x1x2x0")
+    x = c.zeros([0, 1, 2, 0])
+    for d in (0, 2, 3):
+        c("softmax", x, d)
+    for d in (0, 2):
+        c("gather", x, d, c.zeros([0, 1, 2, 0], "i64"))
+    c("gather", x, 2, c.zeros([0, 1, 3, 0], "i64"))
+    c("gather", x, 2, c.zeros([0, 1, 0, 0], "i64"))
+    c("gather", c.data([2, 3, 4]), 0, c.zeros([0, 3, 4], "i64"))
+    ind_empty = c.zeros([0], "i64")
+    ind_01 = c("to", c.arange(2, "f32"), "i64")
+    c("index_select", x, 0, ind_empty)
+    c("index_select", x, 2, ind_empty)
+    c("index_select", x, 2, ind_01)
+    c("index_select", c.data([2, 3, 4]), 0, ind_empty)
+    c("index_select", c.zeros([0, 1, 2]), 0, ind_empty)
+    c("index_select", c.zeros([0, 3]), 1, ind_01)
+    w = c.zeros([3, 0])
+    c("index_select", w, 0, ind_01)
+    c("index_select", w, 0, c("to", ind_01, "i32"))
+    c("index_select", c.scalar(0.5), 0, c.zeros([1], "i32"))
+    # torch 1.13 takes an empty index into a 0-dim tensor (later versions raise "Index to scalar
+    # can have only 1 value"); nothing is written, so the result's value is not determined
+    c = case("test_dim_function_empty", "index_select-0d-empty-index", values=False)
+    c("index_select", c.ones([]), 0, c.zeros([0], "i64"))
+    c = case("test_dim_function_empty", "index_select-of-empty-dim-err")
+    c("index_select", c.zeros([0, 3]), 0, c("to", c.arange(2, "f32"), "i64"), err=True)
+    c = case("test_dim_function_empty", "index_select-out-of-bounds-err")
+    c("index_select", c.zeros([0, 3]), 1, build_vector(c, [0.0, 5.0], "i64"), err=True)
+    # masked_fill: every dtype, bool and u8 masks (torch 1.13 takes a u8 mask with a warning)
+    for dt in DNAMES:
+        for mdt in ("bool", "u8"):
+            c = case("test_masked_fill", "%s-mask-%s" % (dt, mdt))
+            mask = c.data([10], "bool")
+            if mdt == "u8":
+                mask = c("to", mask, "u8")
+            c("masked_fill", c.zeros([10], dt), mask, 0.5 if dt != "u8" else 1.0)
+            dst = c("permute", c.sdata([5, 5, 5], dt), [2, 0, 1])
+            m = c("lt", c.scalar(0.0, dt), dst)
+            if mdt == "u8":
+                m = c("to", m, "u8")
+            c("masked_fill", dst, m, 0.5 if dt != "u8" else 1.0)
+            c("masked_fill", c("contiguous", dst), m, 0.5 if dt != "u8" else 1.0)
+    c = case("test_masked_fill_bool_tensor", "bool")
+    dst = c("to", build_vector(c, [1.0, 0.0, 1.0], "i64"), "bool")
+    mask = c("to", build_vector(c, [0.0, 1.0, 0.0], "i64"), "bool")
+    c("masked_fill", dst, mask, 1.0)
+    c("masked_fill", dst, mask, 0.0)
+    # memory formats
+    c = case("test_memory_format_preserved_after_permute", "channels-last")
+    y = c("permute", c("permute", c.cl([4, 3, 8, 8]), [0, 1, 3, 2]), [0, 1, 3, 2])
+    c("contiguous", y)
+    c = case("test_memory_format_preserved_after_permute", "channels-last-3d")  # built by permute
+    x = c("permute", c.data([4, 8, 8, 8, 3]), [0, 4, 1, 2, 3])
+    c("permute", c("permute", x, [0, 1, 4, 3, 2]), [0, 1, 4, 3, 2])
+    for second in (False, True):  # the second round goes through to(memory_format=...)
+        c = case("test_memory_format_propagation_rules", "round%d" % (2 if second else 1))
+        contiguous = c.data([10, 3, 5, 5])
+        cl = c.cl([10, 3, 5, 5])
+        ambiguous = c.cl([10, 3, 1, 1])
+        bias = c.cl([1, 1, 1, 1])
+        if second:
+            cl, ambiguous, bias = (c("to_format", t, "channels_last") for t in (cl, ambiguous, bias))
+        for a, b in ((ambiguous, contiguous), (ambiguous, cl), (contiguous, ambiguous), (contiguous, cl),
+                     (cl, ambiguous), (cl, contiguous), (bias, cl), (cl, bias)):
+            c("add", a, b)
+    for fmt in ("channels_last", "contiguous"):
+        c = case("test_memory_format_propagation_rules", "ambiguous-%s-plus-bias" % fmt)
+        ambiguous = c("to_format", c.data([10, 3, 1, 1]), fmt)
+        bias = c.data([3, 1, 1])
+        c("add", ambiguous, bias)
+        c("add", bias, ambiguous)
+        c("mul_scalar", ambiguous, 5.0)
+    c = case("test_memory_format_consistency", "10x3x1x1")
+    x = c.data([10, 3, 1, 1])
+    c("as_strided", x, list(c.env[x].shape), list(c.env[x].stride()), 0)
+    for variant in ("channels-last", "channels-last-3d"):
+        c = case("test_memory_format_operators", variant)
+        if variant == "channels-last":
+            x = c.cl([4, 3, 8, 8], scale=0.01, shift=0.5)
+            y = c.data([4, 3, 8, 8], scale=0.02, shift=1.0)
+            bias = c.cl([1, 3, 1, 1], shift=1.0)
+        else:  # channels_last_3d, built by permute
+            x = c("permute", c.data([2, 4, 4, 4, 3], scale=0.01, shift=0.5), [0, 4, 1, 2, 3])
+            y = c.data([2, 3, 4, 4, 4], scale=0.02, shift=1.0)
+            bias = c("permute", c.data([1, 1, 1, 1, 3], shift=1.0), [0, 4, 1, 2, 3])
+        c("clone", x)
+        c("add_scalar", x, 3.0)
+        c("mul_scalar", x, 3.0)
+        c("add", x, y)
+        c("mul", x, y)
+        c("div", x, y)
+        for op in ("neg", "exp", "sigmoid", "sqrt", "rsqrt", "log", "sin", "cos", "tanh", "relu"):
+            c(op, x)
+        c("div_scalar", x, 0.5)
+        c("pow_scalar", x, 3.0)
+        for op, arg in (("add_", y), ("mul_", y), ("div_", y)):
+            c(op, c("clone", x), arg)
+        c("mul_scalar_", c("clone", x), 3.0)
+        if variant == "channels-last":  # x.chunk(2, dim=1): x1 + x2; x[0].unsqueeze(0) + 3 and clone
+            c("add", c("narrow", x, 1, 0, 2), c("narrow", x, 1, 2, 1))
+            c("add_scalar", c("unsqueeze", c("select", x, 0, 0), 0), 3.0)
+            c("clone", c("unsqueeze", c("select", x, 0, 0), 0))
+        c("add", x, bias)
+        c("add", bias, x)
+        c("add", y, x)  # the first operand's layout wins: contiguous
+        c("mul", y, x)
+    xs = (("2x3x4", lambda c: c.data([2, 3, 4])),
+          ("2x3x8-sliced", lambda c: c("slice", c.data([2, 3, 8]), 2, 0, TL_END, 2)),
+          ("1x1x4x12-sliced", lambda c: c("slice", c.data([1, 1, 4, 12]), 3, 0, TL_END, 2)))
+    for name, mk in xs:
+        nd = 4 if name.startswith("1x1") else 3
+        for p in permutations(range(nd)):
+            c = case("test_strides_propagation", "%s-%s" % (name, "".join(map(str, p))))
+            xp = c("permute", mk(c), list(p))
+            y = c.data([c.env[xp].shape[-1]], shift=1.0)
+            for op in ("eq", "add"):
+                for a, b in ((xp, xp), (xp, y), (y, xp)):
+                    c(op, a, b)
+            c("exp", xp)
+    for test, dst in (("test_memory_format_to", "f64"), ("test_memory_format_type", "f64"),
+                      ("test_memory_format_clone", None)):
+        def tf(c, x):
+            return c("clone", x) if dst is None else c("to", x, dst)
+        c = case(test, "channels-last-sliced")  # not dense: preserve_format gives channels-last
+        tf(c, c("slice", c("slice", c.cl([4, 3, 8, 8]), 2, 0, TL_END, 2), 3, 0, TL_END, 2))
+        c = case(test, "channels-last")
+        tf(c, c.cl([4, 3, 8, 8]))
+        c = case(test, "permuted-7d")
+        rng = random.Random(7)
+        x = c.data([3, 4, 5, 6, 7, 8, 9])
+        for _ in range(10):
+            perm = list(range(7))
+            rng.shuffle(perm)
+            x = c("permute", x, perm)
+            tf(c, x)
+    for dt in ("u8", "i8", "f64", "bool", "f16", "i32", "i64", "i16", "bf16"):
+        c = case("test_memory_format_type_shortcuts", "f32-to-%s" % dt)
+        x = c.cl([4, 3, 8, 8], scale=0.01)
+        c("to", c("slice", c("slice", x, 2, 0, TL_END, 2), 3, 0, TL_END, 2), dt)
+        c("to", x, dt)
+    c = case("test_memory_format_type_shortcuts", "f64-to-f32")
+    x = c.cl([4, 3, 8, 8], "f64", scale=0.01)
+    c("to", c("slice", c("slice", x, 2, 0, TL_END, 2), 3, 0, TL_END, 2), "f32")
+    c("to", x, "f32")
+    c = case("test_memory_format", "4x3x8x8")
+    c("to_format", c.data([4, 3, 8, 8]), "channels_last")
+    c = case("test_memory_format_contiguous_returns_same_tensor_if_already_satisfies", "nhwc-permuted")
+    x = c("permute", c.data([4, 8, 8, 3]), [0, 3, 1, 2])
+    alias = c("to_format", x, "channels_last")
+    c("fill_", alias, 7.0)
+    c("get", x, [1, 2, 3, 4])
+    c = case("test_permute", "7d")
+    perm = list(range(7))
+    random.Random(11).shuffle(perm)
+    c("permute", c.zeros([1, 2, 3, 4, 5, 6, 7]), perm)
+    c = case("test_t_not_2d_error", "3d-err")
+    c("t", c.data([2, 3, 4]), err=True)
+    c = case("test_ndim", "shapes")
+    c.data([1, 2, 3])
+    c.scalar(0.5)
+    c.zeros([1, 0])
+    c = case("test_nbytes", "shapes")
+    c.data([1, 2, 3], "f64")
+    c.scalar(0.5)
+    c.zeros([1, 0])
+    c = case("test_tensoriterator_output_setup", "contiguous")
+    c("add", c.data([2, 3, 4, 4]), c.data([2, 3, 4, 4], scale=0.5))
+    c = case("test_tensoriterator_output_setup", "channels-last")
+    c("add", c.cl([2, 3, 4, 4]), c.cl([2, 3, 4, 4], scale=0.5))
+    c = case("test_tensoriterator_output_setup", "permuted-same-strides")
+    c("add", c("permute", c.data([2, 3, 4, 4]), [0, 2, 3, 1]), c("permute", c.data([2, 3, 4, 4]), [0, 2, 3, 1]))
+    c = case("test_tensoriterator_output_setup", "permuted-different-strides")
+    c("add", c("permute", c.data([2, 3, 4, 4]), [0, 2, 3, 1]), c("permute", c.data([2, 3, 4, 4]), [0, 3, 2, 1]))
+    c = case("test_empty_storage_view", "zero-size-strided-write")
+    t = c("from_blob", [], [0, 4], "f64")
+    c("mul_scalar_", c("slice", t, 1, 1, TL_END, 2), 1.0)
+    c = case("test_data_ptr_of_empty_view_with_storage", "2x2-0:0-view")
+    c("view", c("slice", c.empty([2, 2]), 0, 0, 0, 1), [0, 1])
+    c = case("test_size_stride", "2x3")
+    c("t", c.data([2, 3]))
+    # the negative-dim tests: the op with dim d and with d - ndim answer alike
+    for op, shape, nd in (("narrow", [10, 20, 30], 3), ("transpose", [10, 20, 30], 3), ("squeeze", [10, 1, 20, 1], 4),
+                          ("unsqueeze", [10, 20], 3), ("mean", [10, 20], 2), ("sum", [10, 20], 2),
+                          ("max", [10, 20], 2), ("select", [10, 20], 2), ("cat", [2, 3, 4], 3),
+                          ("gather", [10, 20], 2), ("index_select", [10, 10], 2)):
+        c = case("test_%s_neg_dim" % ("max" if op == "max" else op), sname(shape))
+        x = c.data(shape)
+        dims = list(combinations(range(nd), 2)) if op == "transpose" else [(d,) for d in range(nd)]
+        for ds in dims:
+            for sign in (0, 1):
+                dd = [d - nd * sign for d in ds]
+                if op == "narrow":
+                    c("narrow", x, dd[0], 0, 5)
+                elif op == "transpose":
+                    c("transpose", x, dd[0], dd[1])
+                elif op in ("squeeze", "unsqueeze"):
+                    c(op, x, dd[0])
+                elif op in ("mean", "sum", "max"):
+                    c(op, x, dd[0], False)
+                elif op == "select":
+                    c("select", x, dd[0], 3)
+                elif op == "cat":
+                    c("cat", [x, x], dd[0])
+                elif op == "gather":
+                    c("gather", x, dd[0], c("to", c("mul_scalar", c("exp", c.data(shape, scale=-0.01)), 9.0), "i64"))
+                else:
+                    c("index_select", x, dd[0], build_vector(c, [3.0, 0.0, 9.0], "i64"))
+    # copies
+    c = case("test_copy_transpose", "100x100")
+    x = c("t", c("reshape", c.arange(10000, "f32"), [100, 100]))
+    for dt in ("f32", "f64"):
+        y = c.empty([100, 100], dt)
+        c("copy_", y, x)
+        c("get", y, [5, 0])
+        c("get", y, [5, 40])
+    c = case("test_copy_broadcast", "5x6-from-6")
+    c("copy_", c.zeros([5, 6]), c.data([6]))
+    c = case("test_copy_broadcast", "5x6-from-30-err")
+    c("copy_", c.zeros([5, 6]), c.data([30]), err=True)
+    c = case("test_copy_broadcast", "10x5-from-5")
+    x = c.data([10, 5])
+    c("copy_", x, c.data([5], scale=-1.0))
+    c("get", x, [3, 2])
+    c = case("test_copy_many_to_one", "expanded-dst-err")
+    c("copy_", c("expand", c.zeros([1, 6]), [5, 6]), c.zeros([5, 6]), err=True)
+    for out_shape, src_shape, ok in (([1, 2, 3], [0, 2, 3], False), ([1, 5, 6], [4, 5, 6], False),
+                                     ([1], [0, 2, 3], False), ([4, 5, 6], [0, 2, 3], False),
+                                     ([4, 5, 6], [1, 2, 3], False), ([4, 5, 6], [6, 5, 4], False),
+                                     ([4, 5, 6], [1, 5, 6], True), ([4, 5, 6], [4, 5, 6], True),
+                                     ([0, 2, 3], [1], True), ([4, 5, 6], [4, 5, 1], True)):
+        for odt, sdt in (("f32", "f16"), ("f16", "f32"), ("f32", "f32")):
+            c = case("test_copy_float16", "%s-%s-from-%s-%s%s" % (sname(out_shape), odt, sname(src_shape), sdt,
+                                                                 "" if ok else "-err"))
+            c("copy_", c.zeros(out_shape, odt), c.ones(src_shape, sdt), err=not ok)
+    c = case("test_to", "same-dtype-and-device-alias")
+    a = c.scalar(5.0, "i64")
+    c("to", a, "i64")
+    c("to_device", a, "cpu")
+    c("to", a, "f32")
+    c = case("test_slice", "4x4")
+    x = c("view", c.arange(16, "f32"), [4, 4])
+    for start, end, step in ((0, TL_END, 1), (0, 4, 1), (0, 5, 1), (2, 1, 1), (2, 2, 1), (10, 12, 1), (0, 1, 1),
+                             (0, -3, 1), (0, -1, 2)):
+        c("slice", x, 0, start, end, step)
+    c("slice", x, 1, -2, 3, 1)
+    c = case("test_type", "f64-to-f32-i32")
+    x = c("to", c.data([3, 3]), "f64")
+    c("to", x, "f32")
+    c("to", c("to", x, "i32"), "f32")
+    c("to", x, "i32")
+    c = case("test_type_conversion_via_dtype_name", "i64")
+    x = c.full([1], 1.0, "i64")
+    for dt in ("u8", "bool", "i8", "f64", "f32", "f16", "i32", "bf16"):
+        c("to", x, dt)
+    c = case("test_clone_zero_stride_dim", "as-strided-2x1x5")
+    c("clone", c("as_strided", c.data([10]), [2, 1, 5], [1, 0, 2], 0))
+    c = case("test_clone_not_memory_dense", "10x8-t-step2")
+    x = c("t", c.data([10, 8]))
+    c("clone", c("slice", c("slice", x, 0, 0, TL_END, 2), 1, 0, TL_END, 2))
+    # test_has_internal_overlap: in-place writes raise only where two elements surely share memory
+    c = case("test_has_internal_overlap", "contiguous")
+    c("add_", c.data([3, 3]), c.ones([3, 3]))
+    c = case("test_has_internal_overlap", "expanded-err")
+    c("add_", c("expand", c.data([1, 3]), [4, 3]), c.ones([4, 3]), err=True)
+    c = case("test_has_internal_overlap", "size1-stride0-no-overlap")
+    c("add_", c("as_strided", c.data([10]), [2, 1, 5], [1, 0, 2], 0), c.ones([2, 1, 5]))
+    c = case("test_has_internal_overlap", "size1-stride0-too-hard")
+    x = c("slice", c.data([2, 1, 10]), 0, 0, TL_END, 2)
+    c("add_", c("as_strided", x, [2, 1, 5], [10, 0, 2], 0), c.ones([2, 1, 5]))
+    for dt in DNAMES:
+        c = case("test_copy_", "into-%s" % dt)
+        t = c.data([50], dt)
+        for src in DNAMES:
+            c("copy_", t, c.data([50], src))
+    c = case("test_item", "every-dtype")
+    for dt in DNAMES:
+        c("get", c.ones([], dt), [])
+    c = case("test_clone_all_dtypes_and_devices", "every-dtype")
+    for dt in DNAMES:
+        c("clone", c.ones([2], dt))
+    c = case("test_bool_tensor_value_change", "bool")
+    x = c("to", build_vector(c, [1.0, 0.0], "i64"), "bool")
+    c("set", x, [0], 0.0)
+    c("set", x, [1], 1.0)
+    c("clone", x)
+    for dt in ("bf16", "f16"):
+        for shape in ([20, 7], [1, 7, 19, 17], [3, 77, 11]):
+            c = case("test_reduced_type_float_copy", "%s-%s" % (sname(shape), dt))
+            x = c.data(shape, scale=0.01)
+            c("to", c("to", x, dt), "f32")
+            c("to", c("to", c("slice", x, -2, 0, TL_END, 2), dt), "f32")
+    c = case("test_is_set_to", "views")
+    t1 = c.empty([2, 3, 4])
+    c("view", t1, [4, 3, 2])
+    c("view", c.empty([2, 5, 0]), [0])
+    c = case("test_add_meta_scalar", "2")
+    c("add_scalar", c.empty([2]), 2.0)
+    c = case("test_empty_meta", "2^20x2^20-plus-2^20", values=False, device="cuda", exec_device="meta")
+    c("add", c.empty([2 ** 20, 2 ** 20]), c.empty([2 ** 20]))
+
+
+def ported_type_promotion(f):
+    """test/test_type_promotion.py (TestTypePromotion).  A Python int scalar is spelled as
+    a 0-dim i64 tensor where the result is the same (an integer 0-dim operand never
+    promotes an integer tensor), a Python float as add_scalar / mul_scalar / div_scalar."""
+    def case(test, name, **kw):
+        return f.case("test_type_promotion/%s/%s" % (test, name), **kw)
+
+    c = case("test_inplace", "i32-add-float-err")
+    c("add_scalar_", c.ones([4, 4, 4], "i32"), 1.5, err=True)
+    c = case("test_inplace", "i32-add-i64-and-int")
+    x = c.ones([4, 4, 4], "i32")
+    c("add_", x, c.ones([4, 4, 4], "i64"))
+    c("add_", x, c.scalar(1.0, "i64"))
+    c("get", x, [1, 2, 3])
+    c = case("test_inplace", "bool-add-u8-err")
+    c("add_", c.ones([3], "bool"), c.ones([3], "u8"), err=True)
+    c = case("test_inplace", "u8-mul-i16")
+    c("mul_", c.ones([3], "u8"), c.ones([3], "i16"))
+    c = case("test_unsigned", "u8-plus-int")
+    c("add", c.ones([3], "u8"), c.scalar(5.0, "i64"))
+    c = case("test_int_promotion", "i32-i64")
+    c("add", c.ones([4, 4, 4], "i32"), c.ones([4, 4, 4], "i64"))
+    c = case("test_float_promotion", "f32-f64")
+    a, b = c.ones([4, 4, 4], "f32"), c.ones([4, 4, 4], "f64")
+    c("add", a, b)
+    c("add", b, a)
+    c = case("test_add_wrapped", "i32-plus-int")
+    c("add", c.ones([4, 4, 4], "i32"), c.scalar(1.0, "i64"))
+    c = case("test_int_to_float", "i32-f32")
+    c("add", c.ones([4, 4, 4], "i32"), c.ones([4, 4, 4], "f32"))
+    c = case("test_from_issue", "f32-u8")
+    a = c.data([3], scale=0.25)
+    u = c("to", build_vector(c, [0.0, 0.0, 1.0], "i64"), "u8")
+    other = c.scalar(5.5, "f64")
+    c("mul_scalar", a, 5.0)
+    c("add", u, c.scalar(1.0, "i64"))
+    c("add", u, c.scalar(1000.0, "i64"))
+    c("add_scalar", u, 5.5)
+    c("add", u, other)
+    c("add", a, other)
+    c = case("test_half", "0d-f16")  # torch 1.13's CPU computes these in f16, as the test expects
+    half = c.scalar(5.5, "f16")
+    c("add_scalar", half, 2.2)
+    c("add_scalar", half, 100000.0)
+    c("add", half, c.scalar(100000.0))
+    c = case("test_bfloat16", "0d-bf16-with-scalars")
+    bf = c.scalar(5.5, "bf16")
+    for s in (2.2, 5.0, 100000.0):
+        c("add_scalar", bf, s)
+    c = case("test_bfloat16", "0d-bf16-with-0d-tensors")
+    bf = c.scalar(5.5, "bf16")
+    for dt in DNAMES:
+        t = c.scalar(1.0, dt)
+        c("add", bf, t)
+        c("add", t, bf)
+    # test_many_promotions: (5, 5, 5) operands of every math dtype pair, transposed or not
+    math_dts = ["u8", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]
+    for d1 in math_dts:
+        for d2 in math_dts:
+            if torch.promote_types(DTYPES[d1], DTYPES[d2]) == torch.float16:
+                continue  # the test skips a half result on the CPU
+            for noncontig in (False, True):
+                c = case("test_many_promotions", "%s-%s%s" % (d1, d2, "-noncontiguous" if noncontig else ""))
+                first = c.sdata([5, 5, 5], d1) if d1 != "u8" else c.data([5, 5, 5], d1)
+                second = c.data([5, 5, 5], d2, shift=1) if d2 in INTS else c.data([5, 5, 5], d2, scale=0.5,
+                                                                                  shift=1.0)
+                if noncontig:
+                    first = c("transpose", first, 0, 2)
+                    second = c("transpose", second, 2, 1)
+                for op in ("add", "mul", "div"):
+                    c(op, first, second)
+                c("sub", second, first)  # rsub
+    c = case("test_booleans", "bool-bool")
+    one = c.ones([1], "bool")
+    c("add", one, one)
+    z = c.ones([], "bool")
+    c("add", z, z)
+    for a in DNAMES:
+        c = case("test_result_type", a)
+        for b in DNAMES:
+            ta = c.data([2], a)
+            sa = c.ones([], a)
+            tb = c.data([2], b)
+            sb = c.ones([], b)
+            for x, y in ((ta, tb), (ta, sb), (sa, tb), (sa, sb)):
+                c("add", x, y)
+    c = case("test_result_type_tensor_vs_scalar", "spots")
+    for x, y in ((c.data([2], "f16"), c.ones([], "i64")), (c.ones([], "f32"), c.data([2], "f64")),
+                 (c.ones([], "i64"), c.data([2], "i32"))):
+        c("add", x, y)
+        c("add", y, x)
+    c("add_scalar", c.ones([], "i64"), 1.0)
+    c("add_scalar", c.data([2], "f32"), 1.0)
+    c("add_scalar", c.data([2], "bool"), 1.0)
+    value_for_type = {"u8": 1 << 5, "i8": 1 << 5, "i16": 1 << 10, "i32": 1 << 20, "i64": 1 << 35, "f16": 1 << 10,
+                      "f32": 1 << 20, "f64": 1 << 35}
+    for d1, v1 in value_for_type.items():
+        c = case("test_comparison_ops_with_type_promotion", d1)
+        for d2, v2 in value_for_type.items():
+            for op in ("lt", "eq"):
+                c(op, c.full([1], float(v1), d1), c.full([1], float(v2), d2))
+                c(op, c.scalar(float(v1), d1), c.scalar(float(v2), d2))
+    c = case("test_lt_with_type_promotion", "every-math-dtype")
+    half = c.scalar(0.5)
+    for dt in math_dts:
+        c("lt", c.zeros([1], dt), half)
+        c("lt", c.zeros([], dt), half)
+    c = case("test_promote_types", "pairs")
+    for a, b in (("f32", "i32"), ("f32", "f64"), ("i32", "u8")):
+        c("add", c.ones([2], a), c.ones([2], b))
+    c = case("test_promote_self", "every-dtype")
+    for dt in DNAMES:
+        x = c.ones([2], dt)
+        c("add", x, x)
+    c = case("test_indexing", "f32-plus-sliced-u8")
+    c("add", c.ones([9, 9]), c("slice", c("slice", c.ones([10, 10], "u8"), 0, 1, TL_END, 1), 1, 1, TL_END, 1))
+    c = case("test_transpose", "bool-t-eq")
+    a = c("to", c("view", build_vector(c, [1.0, 1.0, 0.0, 1.0], "i64"), [2, 2]), "bool")
+    c("eq", c("t", a), c.scalar(0.0, "i64"))
+    c("eq", c("t", a), c.scalar(0.0, "bool"))
+    for dt in ("bool", "u8", "i8", "i16", "i32", "i64"):
+        c = case("test_div_promotion", dt)
+        dividend = c.sdata([5], dt)
+        divisor = c("to", c("add_scalar", c.arange(5, "f32"), 1.0), dt)
+        c("div", dividend, divisor)
+        c("div_scalar", dividend, 2.0)
+    for dt in ("f32", "f64", "bool", "u8", "i8", "i16", "i32", "i64"):
+        c = case("test_div_promotion_inplace", dt)
+        dividend = c.sdata([5], dt)
+        divisor = c("to", c("add_scalar", c.arange(5, "f32"), 1.0), dt)
+        c("div_", dividend, divisor, err=dt not in FLOATS)
+    cat_dts = [d for d in DNAMES if d != "bf16"]
+    for a in cat_dts:
+        for b in cat_dts:
+            c = case("test_cat_different_dtypes", "%s-%s" % (a, b))
+            x = c("to", c("add_scalar", c.arange(3, "f64"), 1.0), a)
+            y = c("to", c("add_scalar", c.arange(3, "f64"), 4.0), b)
+            c("cat", [x, y], 0)
+            c("cat", [x, c.zeros([0], b)], 0)
+
+
+def fam_ported():
+    f = Family("ported")
+    ported_view_ops(f)
+    ported_shape_ops(f)
+    ported_torch(f)
+    ported_type_promotion(f)
+    return f
+
+
 FAMILIES = [("views", fam_views), ("reshape", fam_reshape), ("casts", fam_casts), ("compute", fam_compute),
             ("matmul", fam_matmul), ("index", fam_index), ("conv", fam_conv), ("inplace", fam_inplace),
             ("errors", fam_errors), ("layout", fam_layout), ("model", fam_model), ("opinfo", fam_opinfo),
-            ("chains", fam_chains), ("devices", fam_devices)]
+            ("chains", fam_chains), ("devices", fam_devices), ("ported", fam_ported)]
 
 
 def build_all():
