@@ -333,6 +333,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     an_mem_free(&cx.mem);
     an_frame_free(cx.gframe);
     free(cx.ptrs);
+    free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)
         free(cx.func_vars[f]);
     free(cx.func_vars);

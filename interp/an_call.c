@@ -275,8 +275,7 @@ static const char *var_name(an_ctx *cx, int var)
     return var >= 0 ? cx->u->vars[var].name : "NULL";
 }
 
-/* A known layout as a layout over symbols (every entry known). */
-static void sl_of_layout(const mt_layout *l, an_slayout *out)
+void an_sl_of_layout(const mt_layout *l, an_slayout *out)
 {
     memset(out, 0, sizeof *out);
     out->ndim = l->ndim;
@@ -315,7 +314,7 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     }
     a->poison = a->poison || hd->poison;
     if (hd->known)
-        sl_of_layout(&hd->l, &a->sc.in[k]);
+        an_sl_of_layout(&hd->l, &a->sc.in[k]);
     else if (hd->sl > 0 && !hd->offset_unknown)
         a->sc.in[k] = cx->r->slayouts[hd->sl - 1];
     else
@@ -795,9 +794,13 @@ void an_exec_release(an_ctx *cx, const ir_stmt *s)
                     "'%s' is released twice", var_name(cx, var));
         return;
     }
-    hd->released = true;
     bool was_live = hd->storage >= 0 && cx->live_storage[hd->storage];
-    an_storage_unref(cx, hd->storage, an_top(cx)->func, s->loc.line, s->loc.col);
+    if (hd->seg_elem) {
+        an_seg_release(cx, h, s->loc.line, s->loc.col);
+    } else {
+        hd->released = true;
+        an_storage_unref(cx, hd->storage, an_top(cx)->func, s->loc.line, s->loc.col);
+    }
     an_event *e = an_event_push(cx, AN_EV_RELEASE, s->loc.line, s->loc.col);
     if (!e)
         return;

@@ -27,6 +27,8 @@ typedef struct an_handle {
     int storage;    /* storage id, -1 when unknown */
     int value;      /* value id of the call that made it, -1 */
     int sl;         /* not known, but over symbols: cx->r->slayouts[sl - 1] (0: none) */
+    bool seg_elem;  /* an element read from a segment (its place: cx->ptrs[seg_place]) */
+    int seg_place;
 } an_handle;
 
 /* ---- the abstract memory (an_mem.c) ---- */
@@ -34,6 +36,30 @@ typedef struct an_handle {
 #define AN_MAX_PATH 8   /* keys in a location's path */
 #define AN_HEAP (-1)    /* loc.frame of a heap block (var: the block's number) */
 #define AN_RET (-2)     /* loc.frame of the return register (a struct returned by value) */
+
+/* An array index in a location's path is a known index, or a formula over
+ * symbols (AN_KEY_SYM + its sx id: the counter of a loop being summarised,
+ * say), or AN_KEY_SEG: the segment of the array, one cell standing for a
+ * run of elements whose bounds are formulas (its cell's ptr indexes
+ * cx->segs).  Known indices past AN_KEY_MAX are not followed. */
+#define AN_KEY_SYM (INT64_C(1) << 62)
+#define AN_KEY_SEG (INT64_MIN + 1)
+#define AN_KEY_MAX (INT64_C(1) << 61)
+
+static inline bool an_key_is_sym(int64_t k) { return k >= AN_KEY_SYM; }
+static inline sx_int an_key_sx(int64_t k)
+{
+    return an_key_is_sym(k) ? (sx_int){0, (uint32_t)(k - AN_KEY_SYM)} : (sx_int){k, 0};
+}
+
+/* The elements lo .. hi - 1 of an array, alike: one cell holds what each
+ * holds.  A segment of tensors each with a storage of its own has one
+ * storage standing for all of them (elem_bytes each); one of views has none. */
+typedef struct an_seg {
+    sx_int lo, hi;
+    sx_int elem_bytes;
+    int storage;        /* -1: none */
+} an_seg;
 
 typedef struct an_loc {
     int frame;          /* the frame's serial; 0: globals; AN_HEAP, AN_RET */
@@ -58,10 +84,11 @@ typedef enum an_cell_kind {
 typedef struct an_cell {
     an_cell_kind kind;
     bool known;      /* INT: i is known; PTR: the pointer is known (ptr -1: NULL) */
+    bool seg;        /* INT, TENSOR: a segment's cell (ptr: its index in cx->segs) */
     int64_t i;       /* INT: the value, or the symbolic expression; UNKNOWN marker: its
                       * fill source + 1 in cx->fills (0: none) */
     int handle;      /* TENSOR: handle index, AN_UNSET or AN_UNKNOWN */
-    int ptr;         /* PTR: index in cx->ptrs, -1 for NULL */
+    int ptr;         /* PTR: index in cx->ptrs, -1 for NULL; a segment's: cx->segs */
 } an_cell;
 
 typedef struct an_entry {
@@ -75,6 +102,7 @@ typedef struct an_mem {
     int *index;      /* open addressing over e: entry index or -1 */
     int index_cap;   /* a power of two */
     int n_dead;
+    bool has_sym;    /* some entry's path has a formula index or a segment (reads look for aliases) */
 } an_mem;
 
 typedef struct an_frame {
@@ -164,6 +192,8 @@ typedef struct an_ctx {
     int64_t cap_cuda_block;
     an_fill_src *fills;  /* sources of unknown contents (markers' i - 1) */
     int n_fills, cap_fills;
+    an_seg *segs;        /* segments, by index (append only: a change is a new one) */
+    int n_segs, cap_segs;
 } an_ctx;
 
 /* The integer (known, i) as an sx_int; false when it is unknown. */
@@ -233,6 +263,8 @@ sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line,
 void an_assign_int(an_ctx *cx, const ir_expr *e, const char *name, bool *known, int64_t *i);
 /* The handle of tensor operand var in the top frame, or AN_UNSET / AN_UNKNOWN. */
 int an_tensor_of(an_ctx *cx, int var);
+/* A known layout as a layout over symbols (every entry known). */
+void an_sl_of_layout(const mt_layout *l, an_slayout *out);
 
 /* an_mem.c */
 bool an_loc_eq(const an_loc *a, const an_loc *b);
@@ -267,6 +299,24 @@ void an_mem_join(an_ctx *cx, const an_mem *other);
  * handles that same_handle(ctx, theirs, mine) accepts. */
 bool an_mem_steady(an_ctx *cx, const an_mem *other, bool (*same_handle)(void *, int, int),
                    void *ctx);
+/* Walk the memory's cells beside other's (NULL: each cell alone): every
+ * live location of one is in the other, with a cell of the same kind;
+ * integer and tensor cells go to f (which may rewrite mine), pointers and
+ * markers must be equal.  False when the two differ or f says no. */
+bool an_mem_map(an_ctx *cx, const an_mem *other,
+                bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs), void *ctx);
+/* The location of an array element whose index is the formula v. */
+bool an_key_of(sx_int v, int64_t *key);
+int an_seg_add(an_ctx *cx, const an_seg *s);
+/* Entries of m by location: the index, -1 when none; put; remove (one entry). */
+int an_mem_find(const an_mem *m, const an_loc *l);
+void an_mem_put(an_mem *m, const an_loc *l, const an_cell *c);
+void an_mem_remove(an_mem *m, const an_loc *l);
+/* Could a write at l change what another entry holds (an index that may be
+ * the same as another's, an element inside a segment)? */
+bool an_mem_may_alias(an_ctx *cx, const an_loc *l);
+/* tl_release of an element of a segment: the segment loses it. */
+void an_seg_release(an_ctx *cx, int h, int line, int col);
 void an_diag_free(an_diag *d);
 bool an_same_layout_handles(an_ctx *cx, int a, int b);
 

@@ -123,6 +123,44 @@ static void mem_put(an_mem *m, const an_loc *l, const an_cell *c)
     m->e[m->n] = (an_entry){.loc = *l, .cell = *c};
     m->e[m->n].loc.elem = false;
     m->index[slot] = m->n++;
+    for (int k = 0; k < l->n && !m->has_sym; k++)
+        m->has_sym = an_key_is_sym(l->key[k]) || l->key[k] == AN_KEY_SEG;
+}
+
+int an_mem_find(const an_mem *m, const an_loc *l) { return mem_find(m, l, NULL); }
+
+void an_mem_put(an_mem *m, const an_loc *l, const an_cell *c) { mem_put(m, l, c); }
+
+void an_mem_remove(an_mem *m, const an_loc *l)
+{
+    int k = mem_find(m, l, NULL);
+    if (k < 0)
+        return;
+    m->e[k].loc.frame = DEAD;
+    m->n_dead++;
+    index_rebuild(m, m->index_cap);
+}
+
+int an_seg_add(an_ctx *cx, const an_seg *sg)
+{
+    if (cx->n_segs == cx->cap_segs) {
+        cx->cap_segs = cx->cap_segs ? cx->cap_segs * 2 : 16;
+        cx->segs = xrealloc(cx->segs, sizeof *cx->segs * (size_t)cx->cap_segs);
+    }
+    cx->segs[cx->n_segs] = *sg;
+    return cx->n_segs++;
+}
+
+bool an_key_of(sx_int v, int64_t *key)
+{
+    if (v.e == SX_TOO_BIG)
+        return false;
+    if (v.e == 0) {
+        *key = v.c;
+        return v.c > -AN_KEY_MAX && v.c < AN_KEY_MAX;
+    }
+    *key = AN_KEY_SYM + (int64_t)v.e;
+    return true;
 }
 
 /* Remove entries at or below p (p itself too when self); returns how many. */
@@ -158,6 +196,7 @@ void an_mem_copy_into(an_mem *dst, const an_mem *src)
     if (src->index_cap)
         memcpy(dst->index, src->index, sizeof *src->index * (size_t)src->index_cap);
     dst->n_dead = src->n_dead;
+    dst->has_sym = src->has_sym;
 }
 
 void an_mem_free(an_mem *m)
@@ -191,16 +230,116 @@ an_loc an_loc_of_var(an_ctx *cx, int var)
     return l;
 }
 
+/* ---- indices that are formulas, and segments ---- */
+
+typedef enum loc_rel {
+    REL_APART,   /* provably different places */
+    REL_ALIAS,   /* maybe the same place, maybe not */
+    REL_IN_SEG,  /* l is an element of the segment entry e stands for */
+    REL_NESTED   /* equal keys as far as both go: one is inside the other */
+} loc_rel;
+
+/* Is index k (sx) in the segment: 1 yes, 0 no, -1 not known. */
+static int seg_holds(const an_seg *sg, sx_int k)
+{
+    bool ge, lt;
+    if (sx_prove(k, SX_GE, sg->lo, &ge) && sx_prove(k, SX_LT, sg->hi, &lt)) {
+        if (ge && lt)
+            return 1;
+        return 0;
+    }
+    if ((sx_prove(k, SX_LT, sg->lo, &lt) && lt) || (sx_prove(k, SX_GE, sg->hi, &ge) && ge))
+        return 0;
+    return -1;
+}
+
+/* How the entry at e relates to the place l. */
+static loc_rel loc_relation(const an_ctx *cx, const an_entry *e, const an_loc *l)
+{
+    const an_loc *p = &e->loc;
+    if (p->frame != l->frame || p->var != l->var)
+        return REL_APART;
+    int n = p->n < l->n ? p->n : l->n;
+    for (int j = 0; j < n; j++) {
+        int64_t a = p->key[j], b = l->key[j];
+        if (a == b)
+            continue;
+        if (a == AN_KEY_SEG && b != AN_KEY_SEG && e->cell.seg) {
+            int in = seg_holds(&cx->segs[e->cell.ptr], an_key_sx(b));
+            return in == 0 ? REL_APART : in == 1 && l->n == j + 1 ? REL_IN_SEG : REL_ALIAS;
+        }
+        if (a == AN_KEY_SEG || b == AN_KEY_SEG)
+            return REL_ALIAS;
+        if (!an_key_is_sym(a) && !an_key_is_sym(b))
+            return REL_APART;
+        bool ne;
+        return sx_prove(an_key_sx(a), SX_NE, an_key_sx(b), &ne) && ne ? REL_APART : REL_ALIAS;
+    }
+    return REL_NESTED;
+}
+
+static bool loc_has_sym(const an_loc *l)
+{
+    for (int k = 0; k < l->n; k++)
+        if (an_key_is_sym(l->key[k]) || l->key[k] == AN_KEY_SEG)
+            return true;
+    return false;
+}
+
+/* A place no entry holds exactly: the segment it is an element of, or an
+ * entry that may be the same place (then nothing is known there).  1: *out
+ * is the segment's cell; -1: unknown; 0: neither. */
+static int mem_scan(const an_ctx *cx, const an_mem *m, const an_loc *l, an_cell *out)
+{
+    if (!cx || (!m->has_sym && !loc_has_sym(l)))
+        return 0;
+    int found = 0;
+    for (int k = 0; k < m->n; k++) {
+        const an_entry *e = &m->e[k];
+        if (e->loc.frame == DEAD)
+            continue;
+        switch (loc_relation(cx, e, l)) {
+        case REL_IN_SEG: *out = e->cell; found = 1; break;
+        case REL_ALIAS: return -1;
+        default: break;
+        }
+    }
+    return found;
+}
+
+bool an_mem_may_alias(an_ctx *cx, const an_loc *l)
+{
+    if (!cx->mem.has_sym && !loc_has_sym(l))
+        return false;
+    for (int k = 0; k < cx->mem.n; k++) {
+        const an_entry *e = &cx->mem.e[k];
+        if (e->loc.frame == DEAD || an_loc_eq(&e->loc, l))
+            continue;
+        loc_rel r = loc_relation(cx, e, l);
+        if (r == REL_ALIAS || r == REL_IN_SEG)
+            return true;
+    }
+    return false;
+}
+
 /* ---- reading and writing cells ---- */
 
-/* The cell at l: the entry, else the nearest marker above it; false when
- * l was never written (uninitialized). */
-static bool mem_read_at(const an_mem *m, const an_loc *l, an_cell *out, int *depth)
+/* The cell at l: the entry, else the segment it is an element of, else the
+ * nearest marker above it; false when l was never written (uninitialized).
+ * An entry that may be the same place as l makes it unknown. */
+static bool mem_read_at(const an_ctx *cx, const an_mem *m, const an_loc *l, an_cell *out,
+                        int *depth)
 {
     int k = mem_find(m, l, NULL);
     *depth = l->n;
     if (k >= 0) {
         *out = m->e[k].cell;
+        return true;
+    }
+    int sc = mem_scan(cx, m, l, out);
+    if (sc != 0) {
+        if (sc < 0)
+            *out = (an_cell){.kind = AN_CELL_UNKNOWN};
         return true;
     }
     an_loc p = *l;
@@ -218,10 +357,10 @@ static bool mem_read_at(const an_mem *m, const an_loc *l, an_cell *out, int *dep
     return false;
 }
 
-static bool mem_read(const an_mem *m, const an_loc *l, an_cell *out)
+static bool mem_read(const an_ctx *cx, const an_mem *m, const an_loc *l, an_cell *out)
 {
     int depth;
-    return mem_read_at(m, l, out, &depth);
+    return mem_read_at(cx, m, l, out, &depth);
 }
 
 bool an_mem_read(an_ctx *cx, const an_loc *l, an_cell *out)
@@ -237,7 +376,7 @@ bool an_mem_read(an_ctx *cx, const an_loc *l, an_cell *out)
             *out = (an_cell){.kind = AN_CELL_INT, .known = f->int_known[s], .i = f->ints[s]};
         return true;
     }
-    return mem_read(&cx->mem, l, out);
+    return mem_read(cx, &cx->mem, l, out);
 }
 
 /* The handle at l (AN_UNSET: none, AN_UNKNOWN: cannot be followed). */
@@ -247,7 +386,14 @@ int an_mem_handle(an_ctx *cx, const an_loc *l)
     if (!an_mem_read(cx, l, &c))
         return AN_UNSET;
     switch (c.kind) {
-    case AN_CELL_TENSOR: return c.handle;
+    case AN_CELL_TENSOR:
+        if (c.seg && c.handle >= 0) { /* an element of a segment: a handle of its own */
+            an_handle h = cx->handles[c.handle];
+            h.seg_elem = true;
+            h.seg_place = an_ptr_intern(cx, l);
+            return an_handle_new(cx, &h);
+        }
+        return c.handle;
     case AN_CELL_ZERO: return AN_UNSET;
     case AN_CELL_PTR: return c.known && c.ptr < 0 ? AN_UNSET : AN_UNKNOWN;
     default: return AN_UNKNOWN;
@@ -306,13 +452,50 @@ int an_ptr_intern(an_ctx *cx, const an_loc *l)
 }
 
 /* l moved by off elements: only along an array. */
-static bool loc_offset(an_loc *l, int64_t off)
+static bool loc_offset(an_loc *l, sx_int off)
 {
-    if (off == 0)
+    if (off.e == 0 && off.c == 0)
         return true;
-    if (!l->elem || l->n == 0)
+    if (!l->elem || l->n == 0 || l->key[l->n - 1] == AN_KEY_SEG)
         return false;
-    return !__builtin_add_overflow(l->key[l->n - 1], off, &l->key[l->n - 1]);
+    int64_t *k = &l->key[l->n - 1];
+    if (off.e == 0 && !an_key_is_sym(*k))
+        return !__builtin_add_overflow(*k, off.c, k) && *k > -AN_KEY_MAX && *k < AN_KEY_MAX;
+    return an_key_of(sx_add(an_key_sx(*k), off), k);
+}
+
+/* An index that is a formula already (no read of it would make a new
+ * symbol): a counter being summarised, a size read at run time. */
+static bool is_formula(an_ctx *cx, const ir_expr *e)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case IR_EXPR_CONST: return true;
+    case IR_EXPR_VAR: {
+        bool *known;
+        if (e->var < 0)
+            return false;
+        int64_t *v = an_int_slot(cx, e->var, &known);
+        return *known || *v > 0;
+    }
+    case IR_EXPR_UNARY: return e->op == IR_OP_NEG && is_formula(cx, e->a);
+    case IR_EXPR_BINARY:
+        return (e->op == IR_OP_ADD || e->op == IR_OP_SUB || e->op == IR_OP_MUL) &&
+               is_formula(cx, e->a) && is_formula(cx, e->b);
+    default: return false;
+    }
+}
+
+/* The index e: known, or a formula (*off); false when neither. */
+static bool index_of(an_ctx *cx, const ir_expr *e, sx_int *off)
+{
+    int64_t i;
+    if (an_eval(cx, e, &i)) {
+        *off = (sx_int){i, 0};
+        return true;
+    }
+    return is_formula(cx, e) && an_eval_sx(cx, e, off) && off->e != SX_TOO_BIG;
 }
 
 static void why_set(const char **why, const char *s)
@@ -335,8 +518,8 @@ static bool loc_deref(an_ctx *cx, an_loc *l, const ir_expr *index, const char **
         return false;
     }
     *l = cx->ptrs[c.ptr];
-    int64_t off = 0;
-    if (index && !an_eval(cx, index, &off)) {
+    sx_int off = {0, 0};
+    if (index && !index_of(cx, index, &off)) {
         why_set(why, "an index not known statically");
         return false;
     }
@@ -354,7 +537,8 @@ bool an_place_loc(an_ctx *cx, const ir_place *p, an_loc *out, int *bad_step, con
         *bad_step = -1;
     for (int k = 0; k < p->n_steps; k++) {
         const ir_step *st = &p->steps[k];
-        int64_t i;
+        int64_t i = 0;
+        sx_int ix;
         switch (st->kind) {
         case IR_STEP_FIELD:
         case IR_STEP_INDEX:
@@ -362,7 +546,7 @@ bool an_place_loc(an_ctx *cx, const ir_place *p, an_loc *out, int *bad_step, con
                 why_set(why, "a path deeper than the analysis follows");
                 return false;
             }
-            if (st->kind == IR_STEP_INDEX && !an_eval(cx, st->index, &i)) {
+            if (st->kind == IR_STEP_INDEX && (!index_of(cx, st->index, &ix) || !an_key_of(ix, &i))) {
                 if (bad_step)
                     *bad_step = k;
                 why_set(why, "an index not known statically");
@@ -384,7 +568,7 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out)
 {
     an_loc l;
     an_cell c;
-    int64_t off = 0;
+    sx_int off = {0, 0};
     *out = (an_cell){.kind = AN_CELL_PTR, .known = false, .ptr = -1};
     switch (p->kind) {
     case IR_PTR_NULL: out->known = true; return true;
@@ -414,7 +598,7 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out)
         l = cx->ptrs[c.ptr];
         break;
     }
-    if (p->offset && (!an_eval(cx, p->offset, &off) || !loc_offset(&l, off)))
+    if (p->offset && (!index_of(cx, p->offset, &off) || !loc_offset(&l, off)))
         return false;
     out->known = true;
     out->ptr = an_ptr_intern(cx, &l);
@@ -442,6 +626,9 @@ bool an_ptr_compare(void *ctx, const ir_expr *e, int64_t *out)
             d = 0;
         } else if (x->n > 0 && x->n == y->n && x->elem && y->elem &&
                    (xp.n--, yp.n--, an_loc_eq(&xp, &yp))) {
+            if (an_key_is_sym(x->key[x->n - 1]) || an_key_is_sym(y->key[y->n - 1]) ||
+                x->key[x->n - 1] == AN_KEY_SEG || y->key[y->n - 1] == AN_KEY_SEG)
+                return false;
             d = x->key[x->n - 1] - y->key[y->n - 1];
         } else if (e->op == IR_OP_EQ || e->op == IR_OP_NE) {
             d = 1; /* two different objects */
@@ -505,6 +692,8 @@ static const char *symbol_name(const ir_place *p, const an_loc *l, int depth,
         if (st->kind == IR_STEP_FIELD)
             len += (size_t)snprintf(buf + len, size - len, "%s%s",
                                     deref && j == p->n_steps - k ? "->" : ".", st->name);
+        else if (an_key_is_sym(l->key[key]))
+            return p->text; /* an index that is a formula: the read's own spelling */
         else
             len += (size_t)snprintf(buf + len, size - len, "[%lld]", (long long)l->key[key]);
     }
@@ -515,7 +704,7 @@ bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int
 {
     an_cell c;
     int depth = l->n;
-    bool found = loc_is_slot(cx, l) ? an_mem_read(cx, l, &c) : mem_read_at(&cx->mem, l, &c, &depth);
+    bool found = loc_is_slot(cx, l) ? an_mem_read(cx, l, &c) : mem_read_at(cx, &cx->mem, l, &c, &depth);
     if (!found)
         return false;
     if (c.kind == AN_CELL_ZERO) {
@@ -559,7 +748,7 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
 {
     int handles[MAX_DROPPED], n = 0, n_src = 0;
     an_cell marker;
-    bool has_marker = mem_read(&cx->mem, src, &marker);
+    bool has_marker = mem_read(cx, &cx->mem, src, &marker);
     an_entry *tmp = xrealloc(NULL, sizeof *tmp * (size_t)(cx->mem.n + 1));
     for (int k = 0; k < cx->mem.n; k++) {
         const an_entry *e = &cx->mem.e[k];
@@ -623,8 +812,10 @@ static bool same_cell(const an_ctx *cx, const an_cell *a, const an_cell *b)
     if (a->kind != b->kind)
         return false;
     switch (a->kind) {
-    case AN_CELL_INT: return a->known == b->known && a->i == b->i; /* a symbol, unknown: 0 */
-    case AN_CELL_TENSOR: return a->handle == b->handle;
+    case AN_CELL_INT:
+        return a->known == b->known && a->i == b->i && a->seg == b->seg &&
+               (!a->seg || a->ptr == b->ptr); /* a symbol, unknown: 0 */
+    case AN_CELL_TENSOR: return a->handle == b->handle && a->seg == b->seg && (!a->seg || a->ptr == b->ptr);
     case AN_CELL_PTR:
         if (a->known != b->known || !a->known)
             return a->known == b->known;
@@ -663,7 +854,7 @@ void an_mem_join(an_ctx *cx, const an_mem *other)
         an_entry *e = &cx->mem.e[k];
         if (e->loc.frame == DEAD)
             continue;
-        if (!mem_read(other, &e->loc, &theirs))
+        if (!mem_read(cx, other, &e->loc, &theirs))
             theirs = uninit;
         if (!same_cell(cx, &e->cell, &theirs))
             e->cell = weaker(cx, &e->cell, &theirs);
@@ -672,7 +863,7 @@ void an_mem_join(an_ctx *cx, const an_mem *other)
         const an_entry *o = &other->e[k];
         if (o->loc.frame == DEAD || mem_find(&cx->mem, &o->loc, NULL) >= 0)
             continue;
-        if (!mem_read(&cx->mem, &o->loc, &mine))
+        if (!mem_read(cx, &cx->mem, &o->loc, &mine))
             mine = uninit;
         if (!same_cell(cx, &mine, &o->cell)) {
             an_cell w = weaker(cx, &mine, &o->cell);
@@ -691,7 +882,7 @@ bool an_mem_steady(an_ctx *cx, const an_mem *other, bool (*same_handle)(void *, 
         if (e->loc.frame == DEAD)
             continue;
         live++;
-        if (mem_find(other, &e->loc, NULL) < 0 || !mem_read(other, &e->loc, &theirs) ||
+        if (mem_find(other, &e->loc, NULL) < 0 || !mem_read(cx, other, &e->loc, &theirs) ||
             theirs.kind != e->cell.kind)
             return false;
         if (e->cell.kind == AN_CELL_TENSOR ? !same_handle(ctx, theirs.handle, e->cell.handle)
@@ -701,4 +892,89 @@ bool an_mem_steady(an_ctx *cx, const an_mem *other, bool (*same_handle)(void *, 
     for (int k = 0; k < other->n; k++)
         live_other += other->e[k].loc.frame != DEAD;
     return live == live_other;
+}
+
+bool an_mem_map(an_ctx *cx, const an_mem *other,
+                bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs), void *ctx)
+{
+    int live = 0, live_other = 0;
+    for (int k = 0; k < cx->mem.n; k++) {
+        an_entry *e = &cx->mem.e[k];
+        if (e->loc.frame == DEAD)
+            continue;
+        live++;
+        an_cell theirs = e->cell;
+        if (other) {
+            int j = mem_find(other, &e->loc, NULL);
+            if (j < 0 || other->e[j].cell.kind != e->cell.kind)
+                return false;
+            theirs = other->e[j].cell;
+        }
+        bool ok = e->cell.kind == AN_CELL_INT || e->cell.kind == AN_CELL_TENSOR
+                      ? f(ctx, &e->cell, &theirs)
+                      : same_cell(cx, &e->cell, &theirs);
+        if (!ok)
+            return false;
+    }
+    if (!other)
+        return true;
+    for (int k = 0; k < other->n; k++)
+        live_other += other->e[k].loc.frame != DEAD;
+    return live == live_other;
+}
+
+/* The entry of the segment that the element at place l belongs to, or -1. */
+static int seg_entry_of(an_ctx *cx, const an_loc *l)
+{
+    if (l->n == 0)
+        return -1;
+    an_loc p = *l;
+    p.key[p.n - 1] = AN_KEY_SEG;
+    int k = mem_find(&cx->mem, &p, NULL);
+    return k >= 0 && cx->mem.e[k].cell.seg ? k : -1;
+}
+
+void an_seg_release(an_ctx *cx, int h, int line, int col)
+{
+    an_handle *hd = &cx->handles[h];
+    const an_loc *l = &cx->ptrs[hd->seg_place];
+    int k = seg_entry_of(cx, l);
+    hd->released = true;
+    if (k < 0)
+        return;
+    an_entry *e = &cx->mem.e[k];
+    an_seg sg = cx->segs[e->cell.ptr];
+    sx_int at = an_key_sx(l->key[l->n - 1]), last = sx_sub(sg.hi, (sx_int){1, 0});
+    bool eq;
+    if (sx_prove(at, SX_EQ, sg.lo, &eq) && eq) {
+        sg.lo = sx_add(sg.lo, (sx_int){1, 0});
+    } else if (sx_prove(at, SX_EQ, last, &eq) && eq) {
+        sg.hi = last;
+    } else { /* an element inside: the segment no longer says which are left */
+        an_diag_add(cx, AN_NOTE, "unsupported", line, col,
+                    "not followed: releasing an element in the middle of a run of array "
+                    "elements; every element is unknown from here, and totals that depend on "
+                    "them are bounds");
+        an_mark_bound(cx);
+        e->cell = (an_cell){.kind = AN_CELL_UNKNOWN};
+        return;
+    }
+    e->cell.ptr = an_seg_add(cx, &sg);
+    if (sg.storage < 0)
+        return;
+    an_storage *st = &cx->r->storages[sg.storage];
+    an_settle_peaks(cx); /* live bytes go down: record the peak's live set first */
+    st->nbytes_sx = sx_sub(st->nbytes_sx, sg.elem_bytes);
+    cx->live_sx = sx_sub(cx->live_sx, sg.elem_bytes);
+    cx->sym_events++;
+    bool empty;
+    if (sx_prove(sg.hi, SX_LE, sg.lo, &empty) && empty) { /* the last one: the segment is gone */
+        int rep = e->cell.handle;
+        e->loc.frame = INT_MIN;
+        cx->mem.n_dead++;
+        index_rebuild(&cx->mem, cx->mem.index_cap);
+        if (rep >= 0)
+            cx->handles[rep].released = true;
+        an_storage_unref(cx, sg.storage, an_top(cx)->func, line, col);
+    }
 }

@@ -420,8 +420,8 @@ int64_t *an_int_slot(an_ctx *cx, int var, bool **known)
 
 void an_handle_dropped(an_ctx *cx, int h, int var, int line, int col, const char *why)
 {
-    if (h < 0 || cx->handles[h].released || handle_held(cx, h))
-        return;
+    if (h < 0 || cx->handles[h].released || cx->handles[h].seg_elem || handle_held(cx, h))
+        return; /* an element read from a segment: the segment holds it */
     an_event *e = an_event_push(cx, AN_EV_LOST, line, col);
     if (!e)
         return;

@@ -4,7 +4,6 @@
  * of the report stays exact. */
 // bind: steps dim
 // values: 1 4 | 3 5 | 4 16
-// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
 #include <tensorlint/tensor.h>
 #include <stdlib.h>
 
