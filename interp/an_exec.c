@@ -671,28 +671,35 @@ static bool steady_state(an_ctx *cx, const snapshot *s1, const snapshot *a, sx_i
     return an_mem_steady(cx, &a->mem, steady_handles, &at_a);
 }
 
-/* `v < E`, `v <= E`, `E > v`, `E >= v` on an integer variable v whose trip
- * count E - v (+1) is a symbol: *var, *v0 (its value now), *trips. */
-static bool counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips)
+/* `v < E`, `v <= E` (counting up), `v > E`, `v >= E` (counting down), or
+ * the same with the sides swapped, on an integer variable v whose trip
+ * count is a formula: *var, *v0 (its value now), *trips, *dir (+1 or -1:
+ * the probes check that the body steps it so). */
+static bool counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,
+                         int *dir)
 {
     const ir_expr *c = s->loop.cond;
     if (!c || c->kind != IR_EXPR_BINARY || s->loop.kind == IR_LOOP_DO)
         return false;
     const ir_expr *v = c->a, *e = c->b;
     ir_op op = c->op;
-    if (op == IR_OP_GT || op == IR_OP_GE) {
+    static const ir_op swapped[] = {[IR_OP_LT] = IR_OP_GT, [IR_OP_LE] = IR_OP_GE,
+                                    [IR_OP_GT] = IR_OP_LT, [IR_OP_GE] = IR_OP_LE};
+    if (op != IR_OP_LT && op != IR_OP_LE && op != IR_OP_GT && op != IR_OP_GE)
+        return false;
+    if (v->kind != IR_EXPR_VAR) {
         v = c->b;
         e = c->a;
-        op = op == IR_OP_GT ? IR_OP_LT : IR_OP_LE;
+        op = swapped[op];
     }
-    if ((op != IR_OP_LT && op != IR_OP_LE) || v->kind != IR_EXPR_VAR ||
-        cx->u->vars[v->var].kind != IR_VAR_INT)
+    if (v->kind != IR_EXPR_VAR || cx->u->vars[v->var].kind != IR_VAR_INT)
         return false;
     sx_int end;
-    if (!an_eval_sx(cx, v, v0) || v0->e != 0 || !an_eval_sx(cx, e, &end))
+    if (!an_eval_sx(cx, v, v0) || !an_eval_sx(cx, e, &end))
         return false;
-    *trips = sx_sub(end, *v0);
-    if (op == IR_OP_LE)
+    *dir = op == IR_OP_LT || op == IR_OP_LE ? 1 : -1;
+    *trips = *dir > 0 ? sx_sub(end, *v0) : sx_sub(*v0, end);
+    if (op == IR_OP_LE || op == IR_OP_GE)
         *trips = sx_add(*trips, (sx_int){1, 0});
     *var = v->var;
     return trips->e != 0 && trips->e != SX_TOO_BIG;
@@ -745,23 +752,23 @@ static void trial_undo(an_ctx *cx, loop_trial *t)
 
 /* The counter's facts while a probe runs: 1 <= l - v0 < trips.  Returns
  * the mark to forget them at. */
-static int counter_facts(sx_int l, sx_int v0, sx_int trips)
+static int counter_facts(sx_int l, sx_int lo, sx_int hi)
 {
     int facts = sx_n_facts();
-    sx_fact_push(sx_sub(sx_sub(l, v0), (sx_int){1, 0}));
-    sx_fact_push(sx_sub(sx_sub(sx_add(v0, trips), (sx_int){1, 0}), l));
+    sx_fact_push(sx_sub(l, lo));
+    sx_fact_push(sx_sub(hi, l));
     return facts;
 }
 
-static sx_int counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0)
+static sx_int counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir)
 {
     /* what nothing decides is decided as in an early iteration */
     return sx_symbol_near(cx->u->vars[var].name, "loop", s->loc.line, s->loc.col,
-                          sx_add(v0, (sx_int){1, 0}));
+                          sx_add(v0, (sx_int){dir, 0}));
 }
 
-/* Run the body once with the counter l: it must end at l + 1. */
-static bool probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l)
+/* Run the body once with the counter l: it must end at l + dir. */
+static bool probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, int dir)
 {
     bool *known;
     int64_t *slot = an_int_slot(cx, var, &known);
@@ -771,16 +778,18 @@ static bool probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l)
     sx_int after;
     slot = an_int_slot(cx, var, &known);
     return fl == AN_FLOW_NEXT && !leave && !cx->stopped &&
-           an_int_get(*known, *slot, &after) && sx_same(after, sx_add(l, (sx_int){1, 0}));
+           an_int_get(*known, *slot, &after) && sx_same(after, sx_add(l, (sx_int){dir, 0}));
 }
 
-/* Run the body once with the counter a fresh symbol l (1 <= l - v0 < trips). */
-static bool probe(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, sx_int trips, uint32_t *sym)
+/* Run the body once with the counter a fresh symbol l, one of the values
+ * it takes in iterations 2..trips (lo <= l <= hi). */
+static bool probe(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir, sx_int lo, sx_int hi,
+                  uint32_t *sym)
 {
-    sx_int l = counter_symbol(cx, s, var, v0);
+    sx_int l = counter_symbol(cx, s, var, v0, dir);
     *sym = l.e;
-    int facts = counter_facts(l, v0, trips);
-    bool ok = probe_body(cx, s, var, l);
+    int facts = counter_facts(l, lo, hi);
+    bool ok = probe_body(cx, s, var, l, dir);
     sx_forget_facts(facts);
     return ok;
 }
@@ -960,6 +969,7 @@ static void commit_totals(an_ctx *cx, sx_int trips, const sx_int *sum, const loo
 typedef struct loop_sum {
     const ir_stmt *s;
     int var;                /* the counter */
+    int dir;                /* +1: it counts up; -1: down */
     sx_int v0, trips;       /* its first value, the trip count */
     sx_int lo, hi;          /* the counter's values in iterations 2..trips */
     int n;                  /* function reports */
@@ -983,6 +993,7 @@ static bool fail(loop_sum *ls, const char *why)
 }
 
 static const char *const LOOP_NOT_FOLLOWED = "an iteration is not followed exactly";
+static const char *const LOOP_NOT_COUNTED = "not counted";
 
 /* The effect of the last probe (from eff[2*from] to now) summed over the
  * iterations 2..trips, less what the probes counted already (counted: the
@@ -1027,7 +1038,8 @@ static bool probe_plain(const an_ctx *cx, loop_sum *ls)
  * both have one effect and leave one state (counters aside). */
 static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
 {
-    if (!probe(cx, ls->s, ls->var, ls->v0, ls->trips, &ls->lb) || !probe_plain(cx, ls))
+    if (!probe(cx, ls->s, ls->var, ls->v0, ls->dir, ls->lo, ls->hi, &ls->lb) ||
+        !probe_plain(cx, ls))
         return false;
     sx_int l1 = live_total(ls->s1.live, ls->s1.live_sx);
     if (!sx_same(l1, live_total(ls->a.live, ls->a.live_sx)) ||
@@ -1323,7 +1335,7 @@ static an_loc loc_with_key(const an_loc *p, int64_t k)
  * - 1 in the state now (s1), and in *other (a copy of a's memory, to walk
  * beside it).  False when the probe wrote some element at its counter that
  * does not fit. */
-static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0)
+static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir)
 {
     an_ctx *cx = g->cx;
     const an_mem *am = &g->o->mem;
@@ -1334,9 +1346,9 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0)
             continue;
         sx_int key = an_key_sx(e->loc.key[e->loc.n - 1]), d = sx_sub(key, g->A);
         int64_t k1, kseg = AN_KEY_SEG;
-        if (!sx_depends_on(key, g->A) || sx_depends_on(d, g->A) ||
+        if (dir < 0 || !sx_depends_on(key, g->A) || sx_depends_on(d, g->A) ||
             !an_key_of(sx_add(v0, d), &k1))
-            return false;
+            return false; /* (filled from the back: not followed) */
         an_loc first = loc_with_key(&e->loc, k1), seg = loc_with_key(&e->loc, kseg);
         int f = an_mem_find(&cx->mem, &first);
         if (f < 0 || an_mem_find(&cx->mem, &seg) >= 0)
@@ -1447,7 +1459,7 @@ static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
         return false;
     an_mem other = {0};
     an_mem_copy_into(&other, &o->mem);
-    bool ok = (g->back || form_segments(g, &other, ls->v0)) &&
+    bool ok = (g->back || form_segments(g, &other, ls->v0, ls->dir)) &&
               an_mem_map(cx, &other, gen_cell, g);
     an_mem_free(&other);
     /* storages both states hold whose bytes step (a segment's, as it empties) */
@@ -1465,7 +1477,8 @@ static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
     return ok && g->ok;
 }
 
-/* Does the state now (the end of the probe) equal `start` with lb := lb + 1? */
+/* Does the state now (the end of the probe) equal `start` at the next
+ * iteration's counter (lb := lb + dir)? */
 typedef struct ind_ctx {
     an_ctx *cx;
     const snapshot *start;
@@ -1620,14 +1633,16 @@ static void finish_state(an_ctx *cx, const final_ctx *c)
  * the first probe's state a or backward from the state before the loop. */
 static bool growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
 {
-    sx_int L = counter_symbol(cx, ls->s, ls->var, ls->v0);
+    sx_int L = counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
     ls->lb = L.e;
     ls->marks1 = cx->n_bound_marks; /* an undone probe's marks do not count */
-    int facts = counter_facts(L, ls->v0, ls->trips);
+    int facts = counter_facts(L, ls->lo, ls->hi);
     int64_t n_handles0 = cx->n_handles;
     gen_ctx g = {.cx = cx, .o = back ? s0 : &ls->a, .back = back,
                  .A = {0, back ? 0 : ls->la}, .L = L,
-                 .k = sx_sub(L, sx_add(ls->v0, (sx_int){1, 0})), .lm1 = sx_sub(L, (sx_int){1, 0}),
+                 /* iterations since the second: (L - v0 - dir)/dir */
+                 .k = sx_mul((sx_int){ls->dir, 0}, sx_sub(L, sx_add(ls->v0, (sx_int){ls->dir, 0}))),
+                 .lm1 = sx_sub(L, (sx_int){ls->dir, 0}),
                  .n_storages_new = back ? s0->n_storages : ls->n_storages1,
                  .n_map = (int)cx->n_handles, .ok = true};
     g.map = malloc(sizeof *g.map * (size_t)(g.n_map + 1));
@@ -1649,10 +1664,10 @@ static bool growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool ba
     taken = true;
     for (int k = 0; k < ls->n; k++)
         fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
-    if (!probe_body(cx, ls->s, ls->var, L) || !probe_plain(cx, ls))
+    if (!probe_body(cx, ls->s, ls->var, L, ls->dir) || !probe_plain(cx, ls))
         goto out;
     absorb_segments(cx);
-    ind_ctx ic = {cx, &start, L, sx_add(L, (sx_int){1, 0})};
+    ind_ctx ic = {cx, &start, L, sx_add(L, (sx_int){ls->dir, 0})}; /* the next iteration's */
     if (!induction_holds(cx, &ic)) {
         fail(ls, "its state changes from one iteration to the next in a way no formula in the "
                  "counter follows");
@@ -1684,7 +1699,8 @@ static bool growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool ba
         fail(ls, "a condition an iteration relies on does not hold for every iteration");
         goto out;
     }
-    finish_state(cx, &(final_ctx){cx, L, ls->hi, n_handles0});
+    /* the state after the loop: the end of its last iteration's */
+    finish_state(cx, &(final_ctx){cx, L, ls->dir > 0 ? ls->hi : ls->lo, n_handles0});
     ok = true;
 out:
     if (facts >= 0)
@@ -1704,6 +1720,10 @@ static char *loop_why(an_ctx *cx, const loop_sum *ls)
     char trips[160];
     sx_str(ls->trips, trips, sizeof trips);
     const an_diag *d = cx->r->n_diags > ls->n_diags1 ? &cx->r->diags[cx->r->n_diags - 1] : NULL;
+    if (ls->why == LOOP_NOT_COUNTED) /* the trip count assumed a step of one */
+        return an_strfmt("the loop's condition is a formula, but an iteration steps '%s' by "
+                         "other than %s or leaves the loop", cx->u->vars[ls->var].name,
+                         ls->dir > 0 ? "+1" : "-1");
     if (ls->why == LOOP_NOT_FOLLOWED && d)
         return an_strfmt("the loop runs %s times, but an iteration is not followed exactly "
                          "(line %d: %s)", trips, d->line, d->message);
@@ -1720,7 +1740,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     *why = NULL;
     an_func_report *top = an_func_report_of(cx, an_top(cx)->func);
     *out = AN_FLOW_NEXT;
-    if (!top || cx->if_depth > 0 || !counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips))
+    if (!top || cx->if_depth > 0 || !counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips, &ls.dir))
         return false;
     bool ge1;
     if (sx_prove(ls.trips, SX_GE, (sx_int){1, 0}, &ge1) && !ge1)
@@ -1738,8 +1758,11 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     ls.pk = malloc(sizeof *ls.pk * (size_t)(n + 1));
     if (!ls.eff || !ls.peak1 || !ls.sum || !ls.pk)
         abort();
-    ls.lo = sx_add(ls.v0, (sx_int){1, 0});
-    ls.hi = sx_sub(sx_add(ls.v0, ls.trips), (sx_int){1, 0});
+    /* the counter's values in iterations 2..trips */
+    sx_int second = sx_add(ls.v0, (sx_int){ls.dir, 0});
+    sx_int last = sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, sx_sub(ls.trips, (sx_int){1, 0})));
+    ls.lo = ls.dir > 0 ? second : last;
+    ls.hi = ls.dir > 0 ? last : second;
     bool ok = false, taken_s1 = false, taken_a = false, first_differs = false;
     bool leave;
     ls.n_diags1 = cx->r->n_diags;
@@ -1761,8 +1784,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     loop_trial t1;
     trial_begin(cx, &t1);
     ls.n_diags1 = cx->r->n_diags;
-    if (!probe(cx, s, ls.var, ls.v0, ls.trips, &ls.la))
-        fail(&ls, "an iteration leaves the loop or steps the counter by other than one");
+    if (!probe(cx, s, ls.var, ls.v0, ls.dir, ls.lo, ls.hi, &ls.la))
+        fail(&ls, LOOP_NOT_COUNTED);
     else if (probe_plain(cx, &ls)) {
         snap_take(cx, &ls.a);
         taken_a = true;
@@ -1812,7 +1835,7 @@ undo:
             cx->r->storages[st].summarised = true;
         bool *known;
         int64_t *slot = an_int_slot(cx, ls.var, &known);
-        an_int_put(true, sx_add(ls.v0, ls.trips), known, slot);
+        an_int_put(true, sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, ls.trips)), known, slot);
         snap_free(&t.s0);
         frs_free(cx, t.r0);
     }
@@ -2086,15 +2109,15 @@ static void exec_load(an_ctx *cx, const ir_stmt *s)
 
 /* A store at an index not known statically: every element may have
  * changed (a weak update), so the whole array becomes unknown. */
-static void weak_store(an_ctx *cx, const ir_stmt *s, const ir_place *p, int bad_step)
+static void weak_store(an_ctx *cx, const ir_stmt *s, const ir_place *p, int bad_step,
+                       const char *why)
 {
     ir_place prefix = *p;
     an_loc l;
     prefix.n_steps = bad_step;
     an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
-                "not followed: a store into '%s' at an index not known statically; every "
-                "element is unknown from here, and totals that depend on them are bounds",
-                p->text);
+                "not followed: a store into '%s' at %s; every element is unknown from here, "
+                "and totals that depend on them are bounds", p->text, why);
     an_mark_bound(cx);
     if (an_place_loc(cx, &prefix, &l, NULL, NULL))
         an_mem_fill(cx, &l, false, s->loc.line, s->loc.col);
@@ -2116,9 +2139,21 @@ static void exec_store(an_ctx *cx, const ir_stmt *s)
         *an_tensor_slot(cx, s->store.src) = AN_UNSET;
     if (!an_place_loc(cx, s->store.dst, &l, &bad, &why)) {
         if (bad >= 0)
-            weak_store(cx, s, s->store.dst, bad);
+            weak_store(cx, s, s->store.dst, bad, "an index not known statically");
         else
             place_not_followed(cx, s, s->store.dst, why, "a store into");
+        return;
+    }
+    if (an_mem_may_alias(cx, &l)) { /* it may overwrite an element that another index names */
+        int last = -1;
+        for (int k = 0; k < s->store.dst->n_steps; k++)
+            if (s->store.dst->steps[k].kind == IR_STEP_INDEX)
+                last = k;
+        if (last >= 0)
+            weak_store(cx, s, s->store.dst, last,
+                       "an index that may name an element another index wrote");
+        else
+            place_not_followed(cx, s, s->store.dst, "an index that may be another's", "a store into");
         return;
     }
     int old = s->store.kind == IR_VAR_TENSOR ? an_mem_handle(cx, &l) : AN_UNSET;

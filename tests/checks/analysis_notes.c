@@ -38,6 +38,14 @@ int main(int argc, char **argv)
         tl_tensor *y = tl_relu(x);
         tl_release(y);
     }
+    tl_tensor *rows[8];
+    int n = argc < 8 ? argc : 8;
+    for (int i = 0; i < n; i++) /* an array filled at its counter: summarised, no note */
+        rows[i] = tl_relu(x);
+    rows[0] = tl_relu(x); // expected-note {{unsupported}}
+    /* the store above may have replaced any element: they are unknown now */
+    for (int i = n - 1; i >= 0; i--) // expected-note {{unknown-trip-count}}
+        tl_release(rows[i]); // expected-note {{unsupported}}
     union { tl_tensor *t; long bits; } u;
     u.t = tl_relu(x); // expected-note {{unsupported}}
     tl_tensor *r = twice(x, 2);
