@@ -273,8 +273,43 @@ static void ck_budget_arm_storages(ck_ctx *cx, const an_func_report *f, an_diag 
     }
 }
 
+/* A peak over sizes known at run time: each candidate that can exceed the
+ * budget is an error at its line, with the condition under which it does
+ * ("(when n*dim > 131072)") unless it does for every value. */
+static void ck_budget_peak_sx(ck_ctx *cx, const an_func_report *f, int64_t budget, int budget_line)
+{
+    sx_int b = {budget, 0};
+    int n = f->n_peak_cands > 0 ? f->n_peak_cands : 1;
+    for (int k = 0; k < n; k++) {
+        sx_int peak = f->n_peak_cands > 0 ? f->peak_cand[k] : f->peak_sx;
+        int line = f->n_peak_cands > 0 ? f->peak_cand_line[k] : f->peak_line;
+        bool over;
+        if (sx_prove(peak, SX_GT, b, &over) && !over)
+            continue; /* within the budget for every value */
+        char cond[256] = "", c2[200];
+        if (!sx_prove(peak, SX_GT, b, &over))
+            snprintf(cond, sizeof cond, " (when %s)", sx_cond_str(peak, SX_GT, b, c2, sizeof c2));
+        char *p = sx_strdup(peak), *excess = sx_strdup(sx_sub(peak, b));
+        char *where = budget_line > 0 ? ck_strfmt("line %d", budget_line)
+                                      : ck_strfmt("%s", "--budget");
+        an_diag *d = ck_diag_add(cx, CK_over_budget, line, ck_call_col(cx, f, line),
+                                 "peak of '%s' is %s%s B, over its budget of %s (%s) by %s B%s",
+                                 f->name, f->bound & AN_BOUND_PEAK ? "at least " : "", p,
+                                 ck_bytes(budget).s, where, excess, cond);
+        if (budget_line > 0)
+            ck_note(d, budget_line, 1, "the budget is set here");
+        free(p);
+        free(excess);
+        free(where);
+    }
+}
+
 static void ck_budget_peak(ck_ctx *cx, const an_func_report *f, int64_t budget, int budget_line)
 {
+    if (f->symbolic) {
+        ck_budget_peak_sx(cx, f, budget, budget_line);
+        return;
+    }
     if (f->peak_live_bytes <= budget)
         return;
     char *live = ck_live_list(cx, f);
@@ -338,6 +373,25 @@ static char *ck_movers(const ck_ctx *cx, const an_func_report *f)
 
 static void ck_budget_moved(ck_ctx *cx, const an_func_report *f, int64_t budget, int budget_line)
 {
+    sx_int moved = sx_add(f->moved_sx, (sx_int){f->moved_bytes, 0}), b = {budget, 0};
+    bool over;
+    if (moved.e != 0) { /* over sizes known at run time: when it exceeds, as a condition */
+        if (sx_prove(moved, SX_GT, b, &over) && !over)
+            return;
+        char cond[256] = "", c2[200];
+        if (!sx_prove(moved, SX_GT, b, &over))
+            snprintf(cond, sizeof cond, " (when %s)", sx_cond_str(moved, SX_GT, b, c2, sizeof c2));
+        const ir_func *fn = cx->r->unit->funcs[f->func];
+        char *m = sx_strdup(moved), *excess = sx_strdup(sx_sub(moved, b));
+        an_diag *d = ck_diag_add(cx, CK_over_budget, fn->loc.line, fn->loc.col,
+                                 "'%s' moves %s%s B, over its budget of %s (line %d) by %s B%s",
+                                 f->name, f->bound & AN_BOUND_MOVED ? "at least " : "", m,
+                                 ck_bytes(budget).s, budget_line, excess, cond);
+        ck_note(d, budget_line, 1, "the budget is set here");
+        free(m);
+        free(excess);
+        return;
+    }
     if (f->moved_bytes <= budget)
         return;
     const ir_func *fn = cx->r->unit->funcs[f->func];

@@ -164,6 +164,27 @@ static bool sx_binary(ir_op op, sx_int a, sx_int b, sx_int *out)
     return out->e != SX_TOO_BIG;
 }
 
+/* `x < y ? x : y` and its kin, on a condition the sizes do not decide: the
+ * min or max of the two (a clamp written as an expression). */
+static bool select_sx(an_ctx *cx, const ir_expr *e, sx_int *out)
+{
+    const ir_expr *c = e->a;
+    sx_int x, y, t, f;
+    if (!c || c->kind != IR_EXPR_BINARY ||
+        (c->op != IR_OP_LT && c->op != IR_OP_LE && c->op != IR_OP_GT && c->op != IR_OP_GE) ||
+        !an_eval_sx(cx, c->a, &x) || !an_eval_sx(cx, c->b, &y) || !an_eval_sx(cx, e->b, &t) ||
+        !an_eval_sx(cx, e->c, &f))
+        return false;
+    bool less = c->op == IR_OP_LT || c->op == IR_OP_LE; /* the true arm is taken when x is smaller */
+    if (sx_same(t, x) && sx_same(f, y))
+        *out = less ? sx_min(x, y) : sx_max(x, y);
+    else if (sx_same(t, y) && sx_same(f, x))
+        *out = less ? sx_max(x, y) : sx_min(x, y);
+    else
+        return false;
+    return out->e != SX_TOO_BIG;
+}
+
 bool an_eval_sx(an_ctx *cx, const ir_expr *e, sx_int *out)
 {
     sx_int a, b;
@@ -211,9 +232,9 @@ bool an_eval_sx(an_ctx *cx, const ir_expr *e, sx_int *out)
         }
         return sx_binary(e->op, a, b, out);
     case IR_EXPR_COND: {
-        if (!an_eval_sx(cx, e->a, &a) || a.e)
-            break;
-        return an_eval_sx(cx, a.c ? e->b : e->c, out);
+        if (an_eval_sx(cx, e->a, &a) && a.e == 0)
+            return an_eval_sx(cx, a.c ? e->b : e->c, out);
+        return select_sx(cx, e, out);
     }
     default: break;
     }

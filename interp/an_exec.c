@@ -109,7 +109,6 @@ static void *dup_mem(const void *p, size_t n)
     return q;
 }
 
-static bool sx_same(sx_int a, sx_int b) { return a.e == b.e && a.c == b.c; }
 
 /* memcpy that accepts the null pointers of empty tables (n == 0). */
 static void put_mem(void *dst, const void *src, size_t n)

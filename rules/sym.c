@@ -795,12 +795,10 @@ bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
 /* d >= 0 follows from d' >= 0 where d' <= d puts an operand in place of a
  * min with a negative coefficient or a max with a positive one
  * (n - min(s, n) >= n - n); d <= 0 likewise.  One atom at a time. */
-static bool prove_by_operands(sx_int d, sx_rel rel, bool *out)
+static bool operands_hold(sx_int d, sx_rel rel)
 {
     uint32_t n;
     int64_t c;
-    if (d.e == 0 || big(d) || rel == SX_EQ || rel == SX_NE)
-        return false;
     bool lower = rel == SX_GT || rel == SX_GE; /* want d > 0 or d >= 0: bound d below */
     const term *t0 = terms_of(d, &n, &c);
     term t[SX_MAX_TERMS];
@@ -820,11 +818,28 @@ static bool prove_by_operands(sx_int d, sx_rel rel, bool *out)
             bool r;
             if (big(relaxed) || !prove_diff(relaxed, rel, &r))
                 continue;
-            if (r) { /* the relaxed side holds, so d's does */
-                *out = true;
+            if (r) /* the relaxed side holds, so d's does */
                 return true;
-            }
         }
+    }
+    return false;
+}
+
+/* d rel 0 decided by operands_hold: it holds, or its negation does
+ * (64*min(16, n) - 1024 > 0 is false: 64*16 - 1024 <= 0). */
+static bool prove_by_operands(sx_int d, sx_rel rel, bool *out)
+{
+    static const sx_rel negation[] = {[SX_LT] = SX_GE, [SX_LE] = SX_GT, [SX_GT] = SX_LE,
+                                      [SX_GE] = SX_LT};
+    if (d.e == 0 || big(d) || rel == SX_EQ || rel == SX_NE)
+        return false;
+    if (operands_hold(d, rel)) {
+        *out = true;
+        return true;
+    }
+    if (operands_hold(d, negation[rel])) {
+        *out = false;
+        return true;
     }
     return false;
 }

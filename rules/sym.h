@@ -79,6 +79,8 @@ bool sx_eval(sx_int a, const int64_t *values, const bool *has, int64_t *out);
  * NULL) and as used (sx_symbol_used). */
 void sx_symbols_of(sx_int a, bool *used);
 /* Whether a mentions the symbol sym (an expression sx_symbol made). */
+/* Is a the same expression as b (normal forms are unique)? */
+static inline bool sx_same(sx_int a, sx_int b) { return a.e == b.e && a.c == b.c; }
 bool sx_depends_on(sx_int a, sx_int sym);
 /* Whether a and b mention a symbol in common. */
 bool sx_shares_symbol(sx_int a, sx_int b);

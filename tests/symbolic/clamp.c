@@ -1,6 +1,7 @@
 /* A size clamped the way C programs clamp it: `if (steps > n) steps = n;`
- * is min(steps, n) from there on, not an unknown; a condition the sizes
- * decide (`steps > 0`) takes its arm; a loop runs min(steps, n) times. */
+ * is min(steps, n) from there on, not an unknown, and so is the clamp
+ * written as an expression (`n < 4 ? n : 4`); a condition the sizes decide
+ * (`steps > 0`) takes its arm; a loop runs min(steps, n) times. */
 // bind: steps n
 // values: 1 4 | 9 5 | 5 9 | 13 13
 #include <tensorlint/tensor.h>
@@ -26,6 +27,10 @@ int main(int argc, char **argv)
         tl_release(s);
         tl_release(past);
     }
+    int heads = n < 4 ? n : 4;
+    int wide = n > 6 ? n : 6;
+    tl_tensor *h = tl_zeros(TL_SHAPE(heads, wide), TL_F32, TL_CPU);
+    tl_release(h);
     tl_release(seen);
     tl_release(cache);
     return 0;
