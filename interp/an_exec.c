@@ -1719,6 +1719,14 @@ static char *loop_why(an_ctx *cx, const loop_sum *ls)
     char trips[160];
     sx_str(ls->trips, trips, sizeof trips);
     const an_diag *d = cx->r->n_diags > ls->n_diags1 ? &cx->r->diags[cx->r->n_diags - 1] : NULL;
+    const ir_block *body = ls->s->loop.body;
+    int last = body && body->end.line > 0 ? body->end.line
+               : body && body->n_stmts > 0 ? body->stmts[body->n_stmts - 1]->loc.line
+               : ls->s->loc.line;
+    for (int k = cx->r->n_diags - 1; !d && k >= 0; k--) /* said in iteration 1 already */
+        if (cx->r->diags[k].line >= ls->s->loc.line && cx->r->diags[k].line <= last &&
+            strcmp(cx->r->diags[k].check, "unsupported") == 0)
+            d = &cx->r->diags[k];
     if (ls->why == LOOP_NOT_COUNTED) /* the trip count assumed a step of one */
         return an_strfmt("the loop's condition is a formula, but an iteration steps '%s' by "
                          "other than %s or leaves the loop", cx->u->vars[ls->var].name,

@@ -768,7 +768,13 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
             continue;
         for (int j = 0; j < extra; j++)
             l.key[l.n++] = tmp[k].loc.key[src->n + j];
-        an_mem_write(cx, &l, &tmp[k].cell);
+        an_cell c = tmp[k].cell;
+        if (c.seg && c.kind == AN_CELL_TENSOR) {
+            /* two copies of one run of tensors would each free them: neither is followed */
+            c = (an_cell){.kind = AN_CELL_UNKNOWN};
+            mem_put(&cx->mem, &tmp[k].loc, &c);
+        }
+        an_mem_write(cx, &l, &c);
     }
     free(tmp);
     drop_handles(cx, handles, n, line, col, "overwritten");
@@ -829,6 +835,8 @@ static bool same_cell(const an_ctx *cx, const an_cell *a, const an_cell *b)
 /* What the current arm holds where the other held something else. */
 static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs)
 {
+    if (mine->seg || theirs->seg) /* which elements are left differs: none is known */
+        return (an_cell){.kind = AN_CELL_UNKNOWN};
     if (mine->kind == AN_CELL_TENSOR && mine->handle >= 0) {
         if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
             !an_same_layout_handles(cx, mine->handle, theirs->handle))
