@@ -348,7 +348,37 @@ static int64_t mono_lb(uint32_t id)
     return lb;
 }
 
-/* A lower bound of sign*a (sign 1 or -1), NO_LB when none is known. */
+/* Is monomial small a factor of big with what is left at least 1 (small <=
+ * big for every value: 16*d*d <= 16*d*d*n when n >= 1)? */
+static bool mono_under(uint32_t small, uint32_t big)
+{
+    const mono *ms = &S.monos.items[small], *mb = &S.monos.items[big];
+    for (uint32_t i = 0; i < ms->n; i++) { /* small's factors are in big, as often or more */
+        factor f = S.factors.items[ms->first + i];
+        bool found = false;
+        if (S.atoms.items[f.atom].lb == INT64_MIN || S.atoms.items[f.atom].lb < 0)
+            return false;
+        for (uint32_t j = 0; j < mb->n && !found; j++)
+            found = S.factors.items[mb->first + j].atom == f.atom &&
+                    S.factors.items[mb->first + j].pow >= f.pow;
+        if (!found)
+            return false;
+    }
+    for (uint32_t j = 0; j < mb->n; j++) { /* the rest of big is at least 1 */
+        factor f = S.factors.items[mb->first + j];
+        uint32_t in_small = 0;
+        for (uint32_t i = 0; i < ms->n; i++)
+            if (S.factors.items[ms->first + i].atom == f.atom)
+                in_small = S.factors.items[ms->first + i].pow;
+        if (f.pow > in_small && (S.atoms.items[f.atom].lb == INT64_MIN || S.atoms.items[f.atom].lb < 1))
+            return false;
+    }
+    return true;
+}
+
+/* A lower bound of sign*a (sign 1 or -1), NO_LB when none is known.  A
+ * negative term is paid for by positive ones whose monomials it divides
+ * (k*m' - k*m >= 0 when m' = m*q, q >= 1); what they pay counts 0. */
 static int64_t lb_signed(sx_int a, int64_t sign)
 {
     if (a.e == 0)
@@ -361,13 +391,34 @@ static int64_t lb_signed(sx_int a, int64_t sign)
     if (lb == INT64_MIN && sign < 0)
         return NO_LB;
     lb *= sign;
+    int64_t left[SX_MAX_TERMS]; /* each positive term's coefficient not yet paid out */
     for (uint32_t i = 0; i < n; i++) {
         if (t[i].coef == INT64_MIN)
             return NO_LB;
-        int64_t m = mono_lb(t[i].mono), x, k = t[i].coef * sign;
-        if (k < 0 || m == NO_LB)
+        left[i] = t[i].coef * sign;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t need = -left[i];
+        if (need <= 0)
+            continue;
+        for (uint32_t j = 0; j < n && need > 0; j++) {
+            if (j == i || left[j] <= 0 || !mono_under(t[i].mono, t[j].mono))
+                continue;
+            int64_t take = left[j] < need ? left[j] : need;
+            left[j] -= take;
+            need -= take;
+        }
+        if (need > 0)
             return NO_LB;
-        if (__builtin_mul_overflow(k, m, &x) || __builtin_add_overflow(lb, x, &lb))
+        left[i] = 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t m = mono_lb(t[i].mono), x;
+        if (left[i] == 0)
+            continue;
+        if (m == NO_LB)
+            return NO_LB;
+        if (__builtin_mul_overflow(left[i], m, &x) || __builtin_add_overflow(lb, x, &lb))
             return INT64_MAX;
     }
     return lb;

@@ -217,6 +217,26 @@ static void recorded_conditions(void **state)
     assert_int_equal(sx_n_assumptions(), n - 1);
 }
 
+/* A difference whose negative terms larger terms cover is decided: every
+ * size is at least 1, so 16*d*d*n >= 16*d*d; min and max operands decide
+ * both ways (64*min(16, n) <= 1024). */
+static void covered_terms_and_operands(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "argv", 1, 1), d = sx_symbol("d", "argv", 2, 1);
+    sx_int h = sx_symbol("h", "argv", 3, 1);
+    bool r;
+    sx_int dd = sx_mul(d, d), big = sx_add(sx_mul(K(16), sx_mul(dd, n)), sx_mul(K(8), sx_mul(d, h)));
+    assert_true(sx_prove(big, SX_GE, sx_mul(K(16), dd), &r) && r);
+    assert_true(sx_prove(sx_mul(K(16), dd), SX_GT, big, &r) && !r);
+    /* 16*d*d*n >= 17*d*d is not decided (n = 1 breaks it, n = 2 holds) */
+    assert_false(sx_prove(sx_mul(K(16), sx_mul(dd, n)), SX_GE, sx_mul(K(17), dd), &r));
+    sx_int m = sx_mul(K(64), sx_min(K(16), n));
+    assert_true(sx_prove(m, SX_GT, K(1024), &r) && !r);
+    assert_true(sx_prove(m, SX_LE, K(1024), &r) && r);
+    assert_false(sx_prove(m, SX_GT, K(512), &r));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +250,7 @@ int main(void)
         cmocka_unit_test_setup(substitution_and_sums, setup),
         cmocka_unit_test_setup(facts_decide, setup),
         cmocka_unit_test_setup(recorded_conditions, setup),
+        cmocka_unit_test_setup(covered_terms_and_operands, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     sx_reset();
