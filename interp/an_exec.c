@@ -1371,7 +1371,7 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir)
             return false;
         }
         an_seg sg = {.lo = sx_add(v0, d), .hi = sx_add(g->L, d), .elem_bytes = elem,
-                     .storage = -1};
+                     .storage = -1, .first = c1.kind == AN_CELL_TENSOR ? st : -1};
         an_cell sc1 = c1;
         sc1.seg = true;
         if (c1.kind == AN_CELL_TENSOR) { /* one handle, one storage for the elements so far */
@@ -1426,7 +1426,7 @@ static void absorb_segments(an_ctx *cx)
             cx->live_sx = sx_add(cx->live_sx, elem);
         }
         sg.hi = sx_add(sg.hi, (sx_int){1, 0});
-        an_mem_remove(&cx->mem, &next); /* e stays valid: removal only marks */
+        an_mem_remove(&cx->mem, &next); /* e stays where it is: removal only marks */
         e->cell.ptr = an_seg_add(cx, &sg);
     }
 }
@@ -1626,6 +1626,7 @@ static void finish_state(an_ctx *cx, const final_ctx *c)
             s->nbytes_sx = sx_subst(s->nbytes_sx, c->L, c->hi);
     }
     cx->live_sx = sx_subst(cx->live_sx, c->L, c->hi);
+    an_seg_collect(cx); /* a loop that released every element */
 }
 
 /* From s1 (the state is there again): the growth summary, forward from

@@ -59,6 +59,8 @@ typedef struct an_seg {
     sx_int lo, hi;
     sx_int elem_bytes;
     int storage;        /* -1: none */
+    int first;          /* the storage of the element iteration 1 made (listed), or -1 */
+    int free_line, free_col, free_func; /* where an element was last released (0: nowhere) */
 } an_seg;
 
 typedef struct an_loc {
@@ -317,6 +319,8 @@ void an_mem_remove(an_mem *m, const an_loc *l);
 bool an_mem_may_alias(an_ctx *cx, const an_loc *l);
 /* tl_release of an element of a segment: the segment loses it. */
 void an_seg_release(an_ctx *cx, int h, int line, int col);
+/* Segments whose last element is gone (lo >= hi for every value) are freed. */
+void an_seg_collect(an_ctx *cx);
 void an_diag_free(an_diag *d);
 bool an_same_layout_handles(an_ctx *cx, int a, int b);
 

@@ -131,6 +131,8 @@ int an_mem_find(const an_mem *m, const an_loc *l) { return mem_find(m, l, NULL);
 
 void an_mem_put(an_mem *m, const an_loc *l, const an_cell *c) { mem_put(m, l, c); }
 
+/* The entry at l goes; the others keep their places in m->e (a dead entry
+ * stays in the index, where no location matches it, until a rebuild). */
 void an_mem_remove(an_mem *m, const an_loc *l)
 {
     int k = mem_find(m, l, NULL);
@@ -138,7 +140,6 @@ void an_mem_remove(an_mem *m, const an_loc *l)
         return;
     m->e[k].loc.frame = DEAD;
     m->n_dead++;
-    index_rebuild(m, m->index_cap);
 }
 
 int an_seg_add(an_ctx *cx, const an_seg *sg)
@@ -967,6 +968,9 @@ void an_seg_release(an_ctx *cx, int h, int line, int col)
         e->cell = (an_cell){.kind = AN_CELL_UNKNOWN};
         return;
     }
+    sg.free_line = line;
+    sg.free_col = col;
+    sg.free_func = an_top(cx)->func;
     e->cell.ptr = an_seg_add(cx, &sg);
     if (sg.storage < 0)
         return;
@@ -975,14 +979,38 @@ void an_seg_release(an_ctx *cx, int h, int line, int col)
     st->nbytes_sx = sx_sub(st->nbytes_sx, sg.elem_bytes);
     cx->live_sx = sx_sub(cx->live_sx, sg.elem_bytes);
     cx->sym_events++;
-    bool empty;
-    if (sx_prove(sg.hi, SX_LE, sg.lo, &empty) && empty) { /* the last one: the segment is gone */
-        int rep = e->cell.handle;
-        e->loc.frame = INT_MIN;
-        cx->mem.n_dead++;
-        index_rebuild(&cx->mem, cx->mem.index_cap);
-        if (rep >= 0)
-            cx->handles[rep].released = true;
-        an_storage_unref(cx, sg.storage, an_top(cx)->func, line, col);
+    an_seg_collect(cx);
+}
+
+/* Free segment entry k, whose elements are all released. */
+static void seg_free(an_ctx *cx, int k)
+{
+    an_entry *e = &cx->mem.e[k];
+    an_seg sg = cx->segs[e->cell.ptr];
+    int rep = e->cell.kind == AN_CELL_TENSOR ? e->cell.handle : -1;
+    e->loc.frame = DEAD; /* the others keep their places: the caller walks them */
+    cx->mem.n_dead++;
+    if (rep >= 0)
+        cx->handles[rep].released = true;
+    if (sg.storage < 0 || sg.free_line == 0)
+        return;
+    an_storage_unref(cx, sg.storage, sg.free_func, sg.free_line, sg.free_col);
+    if (sg.first >= 0) { /* iteration 1's element went with the rest */
+        an_storage *f = &cx->r->storages[sg.first], *s = &cx->r->storages[sg.storage];
+        f->free_line = s->free_line;
+        f->free_col = s->free_col;
+        f->free_func = s->free_func;
+        f->free_event = s->free_event;
+    }
+}
+
+void an_seg_collect(an_ctx *cx)
+{
+    for (int k = 0; k < cx->mem.n; k++) {
+        const an_entry *e = &cx->mem.e[k];
+        bool empty;
+        if (e->loc.frame != DEAD && e->cell.seg &&
+            sx_prove(cx->segs[e->cell.ptr].hi, SX_LE, cx->segs[e->cell.ptr].lo, &empty) && empty)
+            seg_free(cx, k); /* (removal only marks: k stays valid) */
     }
 }
