@@ -1258,7 +1258,8 @@ static bool gen_seg(gen_ctx *g, an_cell *mine, const an_cell *theirs)
         return false;
     an_seg s1 = cx->segs[mine->ptr], so = cx->segs[theirs->ptr], sg = s1;
     if (!sx_same(s1.elem_bytes, so.elem_bytes) || s1.storage != so.storage ||
-        !gen_value(g, s1.lo, so.lo, &sg.lo) || !gen_value(g, s1.hi, so.hi, &sg.hi))
+        !gen_value(g, s1.lo, so.lo, &sg.lo) || !gen_value(g, s1.hi, so.hi, &sg.hi) ||
+        !gen_value(g, s1.full_bytes, so.full_bytes, &sg.full_bytes))
         return false;
     mine->ptr = an_seg_add(cx, &sg);
     return true;
@@ -1371,7 +1372,8 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir)
             return false;
         }
         an_seg sg = {.lo = sx_add(v0, d), .hi = sx_add(g->L, d), .elem_bytes = elem,
-                     .storage = -1, .first = c1.kind == AN_CELL_TENSOR ? st : -1};
+                     .storage = -1, .first = c1.kind == AN_CELL_TENSOR ? st : -1,
+                     .full_bytes = sx_mul(sx_sub(g->L, v0), elem)};
         an_cell sc1 = c1;
         sc1.seg = true;
         if (c1.kind == AN_CELL_TENSOR) { /* one handle, one storage for the elements so far */
@@ -1426,6 +1428,8 @@ static void absorb_segments(an_ctx *cx)
             cx->live_sx = sx_add(cx->live_sx, elem);
         }
         sg.hi = sx_add(sg.hi, (sx_int){1, 0});
+        if (tmpl.kind == AN_CELL_TENSOR)
+            sg.full_bytes = sx_add(sg.full_bytes, elem);
         an_mem_remove(&cx->mem, &next); /* e stays where it is: removal only marks */
         e->cell.ptr = an_seg_add(cx, &sg);
     }
@@ -1526,6 +1530,7 @@ static bool ind_cell(void *ctx, an_cell *mine, const an_cell *theirs)
             return false;
         const an_seg *se = &c->cx->segs[mine->ptr], *ss = &c->cx->segs[theirs->ptr];
         return ind_same(c, ss->lo, se->lo) && ind_same(c, ss->hi, se->hi) &&
+               ind_same(c, ss->full_bytes, se->full_bytes) &&
                sx_same(ss->elem_bytes, se->elem_bytes) && ss->storage == se->storage;
     }
     if (mine->kind == AN_CELL_INT)
@@ -1587,6 +1592,7 @@ static bool final_cell(void *ctx, an_cell *mine, const an_cell *theirs)
         an_seg sg = c->cx->segs[mine->ptr];
         sg.lo = sx_subst(sg.lo, c->L, c->hi);
         sg.hi = sx_subst(sg.hi, c->L, c->hi);
+        sg.full_bytes = sx_subst(sg.full_bytes, c->L, c->hi);
         mine->ptr = an_seg_add(c->cx, &sg);
     }
     if (mine->kind == AN_CELL_INT)

@@ -60,6 +60,7 @@ typedef struct an_seg {
     sx_int elem_bytes;
     int storage;        /* -1: none */
     int first;          /* the storage of the element iteration 1 made (listed), or -1 */
+    sx_int full_bytes;  /* the storage's bytes when the run was whole (before releases) */
     int free_line, free_col, free_func; /* where an element was last released (0: nowhere) */
 } an_seg;
 

@@ -994,9 +994,12 @@ static void seg_free(an_ctx *cx, int k)
         cx->handles[rep].released = true;
     if (sg.storage < 0 || sg.free_line == 0)
         return;
-    an_storage_unref(cx, sg.storage, sg.free_func, sg.free_line, sg.free_col);
+    an_storage *s = &cx->r->storages[sg.storage];
+    an_storage_unref(cx, sg.storage, sg.free_func, sg.free_line, sg.free_col); /* of 0 bytes left */
+    if (sg.full_bytes.e || sg.full_bytes.c)
+        s->nbytes_sx = sg.full_bytes; /* what the elements took together, for the tables */
     if (sg.first >= 0) { /* iteration 1's element went with the rest */
-        an_storage *f = &cx->r->storages[sg.first], *s = &cx->r->storages[sg.storage];
+        an_storage *f = &cx->r->storages[sg.first];
         f->free_line = s->free_line;
         f->free_col = s->free_col;
         f->free_func = s->free_func;
