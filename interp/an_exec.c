@@ -1378,16 +1378,15 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir)
         sc1.seg = true;
         if (c1.kind == AN_CELL_TENSOR) { /* one handle, one storage for the elements so far */
             an_handle rep = cx->handles[c1.handle];
+            const an_storage first_st = cx->r->storages[st];
             retire_storage(cx, st);
             sg.storage = rep.storage =
-                an_storage_new_sx(cx, rep.value >= 0 ? an_top(cx)->func : an_top(cx)->func,
-                                  rep.value, cx->r->storages[st].alloc_line,
-                                  cx->r->storages[st].alloc_col, rep.l.device,
+                an_storage_new_sx(cx, first_st.func, rep.value, first_st.alloc_line,
+                                  first_st.alloc_col, first_st.device,
                                   sx_mul(sx_sub(sg.hi, sg.lo), elem));
             cx->r->storages[sg.storage].summarised = true;
             cx->refs[sg.storage] = 1;
-            made_push(g, -1, st);
-            g->made[g->n_made - 1] = sg.storage;
+            made_push(g, sg.storage, st);
             cx->handles[c1.handle].released = true;
             sc1.handle = an_handle_new(cx, &rep);
         }
