@@ -43,3 +43,8 @@ if(Python3_Interpreter_FOUND AND TARGET tensorlint_cli)
                    ${CMAKE_CURRENT_BINARY_DIR}/oracle-verify)
   set_tests_properties(oracle.verify PROPERTIES LABELS "oracle;verify" TIMEOUT 1200)
 endif()
+
+# The report's JSON writer (tests/unit/test_json_emit.c) lives in the report library.
+if(TARGET test_json_emit)
+  target_link_libraries(test_json_emit PRIVATE tl_report)
+endif()

@@ -1,0 +1,72 @@
+/*
+ * an_json_emit.h: JSON written as it is produced, for the report
+ * (an_json.c).  One writer, two sinks: compact text appended to an
+ * an_textbuf (what `report --format=json` prints), or a Jansson tree (what
+ * check --baseline and the Markdown comment read back).  The report's
+ * fields are written once, in one order, for both.
+ *
+ * The text is byte for byte what Jansson's json_dumps gives for the same
+ * tree with JSON_COMPACT: no blanks, integers in decimal, strings with `"`
+ * and `\` escaped, \b \f \n \r \t for those control characters and \u00XX
+ * (upper-case hex) for the others below 0x20, everything else (`/`, DEL,
+ * non-ASCII) as it is.  No doubles are written.
+ *
+ * Strings are bytes from anywhere (the user's files too), and a key is
+ * never dropped: valid UTF-8 (as Jansson's json_string takes it: shortest
+ * forms, no surrogates, nothing above U+10FFFF) is written as it is; a byte
+ * that starts no whole UTF-8 sequence becomes U+FFFD; a string holding a
+ * whole sequence that is not valid (an overlong form, a surrogate) becomes
+ * "(a name that is not UTF-8)".  Where a field must rather be left out,
+ * the caller asks an_json_utf8_valid first.
+ *
+ * key is the member's name inside an object (ASCII needing no escapes), and
+ * NULL for an array's element; a mismatch, or containers left open or
+ * nested deeper than AN_JW_MAX_DEPTH, aborts (on in every build).
+ */
+#ifndef TL_AN_JSON_EMIT_H
+#define TL_AN_JSON_EMIT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "an_textbuf.h"
+
+enum { AN_JW_MAX_DEPTH = 16 }; /* containers open at once */
+
+typedef struct an_jw {
+    an_textbuf *text;              /* the text sink, or NULL: the tree sink */
+    FILE *out;                     /* text: where it goes in pieces, or NULL: kept */
+    bool comma;                    /* text: the next item follows another */
+    int depth;                     /* containers open */
+    char close[AN_JW_MAX_DEPTH];   /* '}' or ']' for each open container */
+    json_t *open[AN_JW_MAX_DEPTH]; /* tree: the open containers, outermost first */
+    json_t *root;                  /* tree: the first container opened */
+} an_jw;
+
+/* A writer that appends to text.  With out, the text is written there
+ * whenever a container closes with AN_TB_FLUSH_AT bytes waiting, so the
+ * buffer stays small however long the document; the caller flushes the
+ * rest and frees the buffer. */
+an_jw an_jw_text(an_textbuf *text, FILE *out);
+/* A writer that builds a tree; an_jw_tree_take hands it over. */
+an_jw an_jw_tree(void);
+/* The tree written (every container closed), now the caller's; NULL if none. */
+json_t *an_jw_tree_take(an_jw *w);
+
+void an_jw_object(an_jw *w, const char *key); /* opens {, closed by an_jw_end */
+void an_jw_array(an_jw *w, const char *key);  /* opens [, closed by an_jw_end */
+void an_jw_end(an_jw *w);
+
+void an_jw_null(an_jw *w, const char *key);
+void an_jw_bool(an_jw *w, const char *key, bool v);
+void an_jw_int(an_jw *w, const char *key, int64_t v);
+/* s: any bytes, repaired as above; NULL writes null. */
+void an_jw_str(an_jw *w, const char *key, const char *s);
+
+/* Whether s[0..n) is UTF-8 that Jansson's json_string accepts. */
+bool an_json_utf8_valid(const char *s, size_t n);
+
+#endif /* TL_AN_JSON_EMIT_H */
