@@ -80,7 +80,8 @@ void ck_options_default(ck_options *o);
 
 /* Run the enabled rules over r and add their diagnostics to r->diags
  * (kept sorted).  Fix-its are computed from the source text of
- * r->unit->path when it can be read.  Aborts only when out of memory. */
+ * r->unit->path when it can be read.  Never fails (out of memory ends the
+ * process: xalloc.h). */
 void ck_run(an_report *r, const ck_options *o);
 /* ck_run for a file whose text is text[0..len) rather than what is on disk
  * (an editor's unsaved buffer): fix-its are computed from that text. */

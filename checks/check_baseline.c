@@ -40,9 +40,7 @@ struct ck_baseline {
 
 ck_baseline *ck_baseline_new(void)
 {
-    ck_baseline *b = calloc(1, sizeof *b);
-    if (!b)
-        abort();
+    ck_baseline *b = tl_xcalloc(1, sizeof *b);
     return b;
 }
 
@@ -51,9 +49,7 @@ bool ck_baseline_add(ck_baseline *b, const char *path, char **error)
     json_t *report = an_baseline_load(path, error);
     if (!report)
         return false;
-    b->reports = realloc(b->reports, sizeof *b->reports * (size_t)(b->n + 1));
-    if (!b->reports)
-        abort();
+    b->reports = tl_xrealloc(b->reports, sizeof *b->reports * (size_t)(b->n + 1));
     b->reports[b->n++] = report;
     return true;
 }
@@ -254,9 +250,7 @@ static int ck_causes(const an_comparison *c, const json_t *base, const json_t *h
     const json_t *id;
     int n = 0;
     const json_t *ids = json_object_get(p->head, "peak_storages");
-    ck_cause *all = calloc(json_array_size(ids) + 1, sizeof *all);
-    if (!all)
-        abort();
+    ck_cause *all = tl_xcalloc(json_array_size(ids) + 1, sizeof *all);
     json_array_foreach(ids, k, id) {
         const json_t *st = ck_storage(head, json_integer_value(id));
         ck_maker m;
@@ -329,9 +323,7 @@ typedef struct ck_base_priv {
 
 static void ck_change(ck_base_result *res, char *line)
 {
-    res->changes = realloc(res->changes, sizeof *res->changes * (size_t)(res->n_changes + 1));
-    if (!res->changes)
-        abort();
+    res->changes = tl_xrealloc(res->changes, sizeof *res->changes * (size_t)(res->n_changes + 1));
     res->changes[res->n_changes++] = line;
 }
 
@@ -357,10 +349,8 @@ ck_base_result *ck_baseline_compare(const ck_baseline *b, an_report *r, const ch
                                     int64_t min_bytes, const bool *enabled)
 {
     const json_t *base = ck_baseline_for(b, path);
-    ck_base_result *res = calloc(1, sizeof *res);
-    ck_base_priv *priv = base ? calloc(1, sizeof *priv) : NULL;
-    if (!res || (base && !priv))
-        abort();
+    ck_base_result *res = tl_xcalloc(1, sizeof *res);
+    ck_base_priv *priv = base ? tl_xcalloc(1, sizeof *priv) : NULL;
     res->unnamed = !base;
     if (!base)
         return res;
@@ -426,9 +416,7 @@ static void ck_absent(ck_base_result *res, const json_t *bd, const char *path)
                    .check = ck_checks[0].name, .message = ck_strfmt("%s", an_json_str(bd, "message"))};
     int id = ck_find(an_json_str(bd, "check"));
     a->check = id >= 0 ? ck_checks[id].name : "unknown";
-    a->notes = calloc(json_array_size(notes) + 1, sizeof *a->notes);
-    if (!a->notes)
-        abort();
+    a->notes = tl_xcalloc(json_array_size(notes) + 1, sizeof *a->notes);
     size_t k;
     const json_t *n;
     json_array_foreach(notes, k, n)
@@ -441,17 +429,13 @@ void ck_baseline_states(ck_base_result *res, const an_diag *diags, int n_diags,
                         const bool *enabled)
 {
     ck_base_priv *priv = res->priv;
-    res->states = calloc((size_t)n_diags + 1, sizeof *res->states); /* CK_BASE_NEW */
-    if (!res->states)
-        abort();
+    res->states = tl_xcalloc((size_t)n_diags + 1, sizeof *res->states); /* CK_BASE_NEW */
     res->n_states = n_diags;
     if (!priv)
         return; /* no base report names the file */
     const an_comparison *c = priv->cmp;
-    bool *used = calloc((size_t)c->n_base_diags + 1, sizeof *used);
-    res->absent = calloc((size_t)c->n_base_diags + 1, sizeof *res->absent);
-    if (!used || !res->absent)
-        abort();
+    bool *used = tl_xcalloc((size_t)c->n_base_diags + 1, sizeof *used);
+    res->absent = tl_xcalloc((size_t)c->n_base_diags + 1, sizeof *res->absent);
     size_t from = 0;
     for (int k = 0; k < n_diags; k++) {
         int h = ck_head_index(priv->head, &diags[k], &from);

@@ -93,9 +93,7 @@ static void ck_budget_comment(void *ctx, int line, int col, const char *text, in
     }
     if (sc->n == sc->cap) {
         sc->cap = sc->cap ? 2 * sc->cap : 4;
-        sc->marks = realloc(sc->marks, sizeof *sc->marks * (size_t)sc->cap);
-        if (!sc->marks)
-            abort();
+        sc->marks = tl_xrealloc(sc->marks, sizeof *sc->marks * (size_t)sc->cap);
     }
     ck_budget_mark *m = &sc->marks[sc->n++];
     *m = (ck_budget_mark){.line = line, .col = col + (int)(at - piece)};
@@ -149,9 +147,7 @@ static int ck_cmp_storage_bytes(const void *a, const void *b, void *r)
 static char *ck_live_list(const ck_ctx *cx, const an_func_report *f)
 {
     int n = f->n_peak_storages;
-    int *ids = calloc((size_t)n + 1, sizeof *ids);
-    if (!ids)
-        abort();
+    int *ids = tl_xcalloc((size_t)n + 1, sizeof *ids);
     memcpy(ids, f->peak_storages, sizeof *ids * (size_t)n);
     qsort_r(ids, (size_t)n, sizeof *ids, ck_cmp_storage_bytes, cx->r);
     char *s = ck_strfmt("%s", "");
@@ -351,9 +347,7 @@ static int ck_cmp_moved(const void *a, const void *b, void *r)
 
 static char *ck_movers(const ck_ctx *cx, const an_func_report *f)
 {
-    int *ids = calloc((size_t)f->n_values + 1, sizeof *ids);
-    if (!ids)
-        abort();
+    int *ids = tl_xcalloc((size_t)f->n_values + 1, sizeof *ids);
     memcpy(ids, f->values, sizeof *ids * (size_t)f->n_values);
     qsort_r(ids, (size_t)f->n_values, sizeof *ids, ck_cmp_moved, cx->r);
     char *s = ck_strfmt("%s", "");

@@ -57,9 +57,7 @@ static int ck_cq_repeats(ck_cq_seen *s, uint64_t key)
         count += s->keys[k] == key;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 16;
-        s->keys = realloc(s->keys, sizeof *s->keys * (size_t)s->cap);
-        if (!s->keys)
-            abort();
+        s->keys = tl_xrealloc(s->keys, sizeof *s->keys * (size_t)s->cap);
     }
     s->keys[s->n++] = key;
     return count;

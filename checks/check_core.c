@@ -69,30 +69,10 @@ void ck_options_default(ck_options *o)
 char *ck_strfmt(const char *fmt, ...)
 {
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
+    char *s = tl_xvasprintf(fmt, ap);
     va_end(ap);
     return s;
-}
-
-static char *ck_vstrfmt(const char *fmt, va_list ap)
-{
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
-    return s;
-}
-
-static void *ck_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "tensorlint: out of memory\n");
-        abort();
-    }
-    return q;
 }
 
 const ck_src *ck_source(const ck_ctx *cx)
@@ -131,14 +111,14 @@ an_diag *ck_diag_add(ck_ctx *cx, ck_id id, int line, int col, const char *fmt, .
             return NULL;
     if (cx->n_diags == cx->cap_diags) {
         cx->cap_diags = cx->cap_diags ? 2 * cx->cap_diags : 16;
-        cx->diags = ck_xrealloc(cx->diags, sizeof *cx->diags * (size_t)cx->cap_diags);
+        cx->diags = tl_xrealloc(cx->diags, sizeof *cx->diags * (size_t)cx->cap_diags);
     }
     an_diag *d = &cx->diags[cx->n_diags++];
     *d = (an_diag){.file = cx->r->unit->path, .line = line, .col = col,
                    .severity = ck_checks[id].severity, .check = check};
     va_list ap;
     va_start(ap, fmt);
-    d->message = ck_vstrfmt(fmt, ap);
+    d->message = tl_xvasprintf(fmt, ap);
     va_end(ap);
     return d;
 }
@@ -147,13 +127,13 @@ void ck_note(an_diag *d, int line, int col, const char *fmt, ...)
 {
     if (!d)
         return;
-    d->notes = ck_xrealloc(d->notes, sizeof *d->notes * (size_t)(d->n_notes + 1));
+    d->notes = tl_xrealloc(d->notes, sizeof *d->notes * (size_t)(d->n_notes + 1));
     an_note *n = &d->notes[d->n_notes++];
     n->line = line;
     n->col = col;
     va_list ap;
     va_start(ap, fmt);
-    n->message = ck_vstrfmt(fmt, ap);
+    n->message = tl_xvasprintf(fmt, ap);
     va_end(ap);
 }
 
@@ -161,7 +141,7 @@ void ck_fixit(an_diag *d, ck_pos begin, ck_pos end, const char *text)
 {
     if (!d || !text)
         return;
-    d->fixits = ck_xrealloc(d->fixits, sizeof *d->fixits * (size_t)(d->n_fixits + 1));
+    d->fixits = tl_xrealloc(d->fixits, sizeof *d->fixits * (size_t)(d->n_fixits + 1));
     d->fixits[d->n_fixits++] = (an_fixit){.line = begin.line, .col = begin.col,
                                           .end_line = end.line, .end_col = end.col,
                                           .text = ck_strfmt("%s", text)};
@@ -251,7 +231,7 @@ void ck_diags_merge(an_report *r, an_diag *diags, int n)
 {
     if (n == 0)
         return;
-    r->diags = ck_xrealloc(r->diags, sizeof *r->diags * (size_t)(r->n_diags + n));
+    r->diags = tl_xrealloc(r->diags, sizeof *r->diags * (size_t)(r->n_diags + n));
     memcpy(r->diags + r->n_diags, diags, sizeof *diags * (size_t)n);
     r->n_diags += n;
     qsort(r->diags, (size_t)r->n_diags, sizeof *r->diags, ck_cmp_diag);

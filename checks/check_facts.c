@@ -16,27 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *ck_alloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "tensorlint: out of memory\n");
-        abort();
-    }
-    return p;
-}
-
 /* Room for n entries that are all written before they are read (no zeroing:
  * these arrays are large, and clearing them costs page faults). */
-static void *ck_alloc_raw(size_t n, size_t size)
-{
-    void *p = malloc((n ? n : 1) * size);
-    if (!p) {
-        fprintf(stderr, "tensorlint: out of memory\n");
-        abort();
-    }
-    return p;
-}
+static void *ck_alloc_raw(size_t n, size_t size) { return tl_xreallocarray(NULL, n, size); }
 
 const an_event *ck_event(const ck_ctx *cx, int64_t i) { return &cx->r->events[i]; }
 
@@ -58,7 +40,7 @@ static bool ck_repeat(const int *ids, int k)
 static int *ck_root_ranks(const an_report *r)
 {
     int n = r->unit->n_funcs, rank = 0;
-    int *ranks = ck_alloc((size_t)n + 1, sizeof(int));
+    int *ranks = tl_xcalloc((size_t)n + 1, sizeof(int));
     for (int f = 0; f < n; f++)
         ranks[f] = -1;
     for (int k = 0; k < r->n_funcs; k++)
@@ -177,16 +159,16 @@ void ck_facts_build(ck_ctx *cx)
                 (long long)r->n_events);
         abort();
     }
-    cx->value_event = ck_alloc((size_t)r->n_values + 1, sizeof(int64_t));
-    cx->storage_event = ck_alloc((size_t)ns + 1, sizeof(int64_t));
-    cx->func_first = ck_alloc((size_t)nf + 1, sizeof(int64_t));
-    cx->func_last = ck_alloc((size_t)nf + 1, sizeof(int64_t));
+    cx->value_event = tl_xcalloc((size_t)r->n_values + 1, sizeof(int64_t));
+    cx->storage_event = tl_xcalloc((size_t)ns + 1, sizeof(int64_t));
+    cx->func_first = tl_xcalloc((size_t)nf + 1, sizeof(int64_t));
+    cx->func_last = tl_xcalloc((size_t)nf + 1, sizeof(int64_t));
     memset(cx->value_event, 0xff, sizeof(int64_t) * ((size_t)r->n_values + 1));
     memset(cx->storage_event, 0xff, sizeof(int64_t) * ((size_t)ns + 1));
     memset(cx->func_first, 0xff, sizeof(int64_t) * ((size_t)nf + 1));
-    cx->segments = ck_alloc((size_t)nf + 2, sizeof *cx->segments);
-    cx->storage_uses.start = ck_alloc((size_t)ns + 1, sizeof(ck_evix));
-    cx->storage_life.start = ck_alloc((size_t)ns + 1, sizeof(ck_evix));
+    cx->segments = tl_xcalloc((size_t)nf + 2, sizeof *cx->segments);
+    cx->storage_uses.start = tl_xcalloc((size_t)ns + 1, sizeof(ck_evix));
+    cx->storage_life.start = tl_xcalloc((size_t)ns + 1, sizeof(ck_evix));
     for (int64_t i = 0; i < r->n_events; i++)
         ck_count_event(cx, &b, i);
     ck_list_offsets(&cx->storage_uses, ns);
@@ -281,9 +263,7 @@ char *ck_when(const ck_ctx *cx, int value)
         return ck_strfmt("%s", "");
     const an_slayout *l = &cx->r->slayouts[v->sl - 1];
     size_t len = 0, cap = 256;
-    char *out = malloc(cap);
-    if (!out)
-        abort();
+    char *out = tl_xmalloc(cap);
     out[0] = 0;
     for (int k = 0; k < sx_n_assumptions(); k++) {
         sx_int d;
@@ -303,10 +283,7 @@ char *ck_when(const ck_ctx *cx, int value)
         size_t need = len + strlen(text) + 16;
         if (need > cap) {
             cap = need * 2;
-            char *grown = realloc(out, cap);
-            if (!grown)
-                abort();
-            out = grown;
+            out = tl_xrealloc(out, cap);
         }
         len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? " and " : " (when ", text);
     }

@@ -14,6 +14,7 @@
 
 #include "an_report.h"
 #include "check.h"
+#include "xalloc.h" /* every allocation of the checks: out of memory ends the process */
 
 /* ---- source text (check_source.c) ---- */
 

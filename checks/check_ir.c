@@ -44,9 +44,7 @@ static void ck_mention_add(ck_ir_index *ms, const ir_unit *u, int func, int line
         return;
     if (ms->n == ms->cap) {
         ms->cap = ms->cap ? 2 * ms->cap : 64;
-        ms->m = realloc(ms->m, sizeof *ms->m * (size_t)ms->cap);
-        if (!ms->m)
-            abort();
+        ms->m = tl_xrealloc(ms->m, sizeof *ms->m * (size_t)ms->cap);
     }
     ms->m[ms->n++] = (ck_mention){func, line, var, kind};
 }
@@ -130,9 +128,7 @@ static void ck_stmt_ref_add(ck_ir_index *ms, int func, const ir_block *b, int k)
         return;
     if (ms->n_stmts == ms->cap_stmts) {
         ms->cap_stmts = ms->cap_stmts ? 2 * ms->cap_stmts : 64;
-        ms->stmts = realloc(ms->stmts, sizeof *ms->stmts * (size_t)ms->cap_stmts);
-        if (!ms->stmts)
-            abort();
+        ms->stmts = tl_xrealloc(ms->stmts, sizeof *ms->stmts * (size_t)ms->cap_stmts);
     }
     ms->stmts[ms->n_stmts++] = (ck_stmt_ref){func, s->loc.line, s->loc.col, s->kind, b, k};
 }
@@ -187,9 +183,8 @@ static int ck_cmp_mention(const void *a, const void *b)
 
 ck_ir_index *ck_ir_index_build(const ir_unit *u)
 {
-    ck_ir_index *ms = calloc(1, sizeof *ms);
-    if (!ms || !(ms->func_start = calloc((size_t)u->n_funcs + 2, sizeof(int))))
-        abort();
+    ck_ir_index *ms = tl_xcalloc(1, sizeof *ms);
+    ms->func_start = tl_xcalloc((size_t)u->n_funcs + 2, sizeof(int));
     for (int f = 0; f < u->n_funcs; f++)
         ck_block_walk(ms, u, f, u->funcs[f]->body);
     if (ms->n > 1)
@@ -403,9 +398,7 @@ static void ck_calls_walk(const ir_unit *u, const ir_block *b, bool *closure)
 bool *ck_ir_closure(const ck_ctx *cx, int func)
 {
     const ir_unit *u = cx->r->unit;
-    bool *closure = calloc((size_t)u->n_funcs + 1, sizeof *closure);
-    if (!closure)
-        abort();
+    bool *closure = tl_xcalloc((size_t)u->n_funcs + 1, sizeof *closure);
     if (func >= 0 && func < u->n_funcs) {
         closure[func] = true;
         ck_calls_walk(u, u->funcs[func]->body, closure);

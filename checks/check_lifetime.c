@@ -35,9 +35,7 @@ static ck_holder *ck_holder_of(ck_holders *hs, int value)
             return &hs->h[k];
     if (hs->n == hs->cap) {
         hs->cap = hs->cap ? 2 * hs->cap : 8;
-        hs->h = realloc(hs->h, sizeof *hs->h * (size_t)hs->cap);
-        if (!hs->h)
-            abort();
+        hs->h = tl_xrealloc(hs->h, sizeof *hs->h * (size_t)hs->cap);
     }
     hs->h[hs->n] = (ck_holder){value, 0, 0};
     return &hs->h[hs->n++];
@@ -405,9 +403,7 @@ static void ck_fscope_build(const ck_ctx *cx, int func, ck_fscope *fs)
             continue;
         if (fs->n_peaks == fs->cap_peaks) {
             fs->cap_peaks = fs->cap_peaks ? 2 * fs->cap_peaks : 64;
-            fs->peaks = realloc(fs->peaks, sizeof(int64_t) * (size_t)fs->cap_peaks);
-            if (!fs->peaks)
-                abort();
+            fs->peaks = tl_xrealloc(fs->peaks, sizeof(int64_t) * (size_t)fs->cap_peaks);
         }
         fs->peaks[fs->n_peaks++] = i;
     }
@@ -416,9 +412,7 @@ static void ck_fscope_build(const ck_ctx *cx, int func, ck_fscope *fs)
 static void ck_fscope_alloc(const ck_ctx *cx, ck_fscope *fs)
 {
     *fs = (ck_fscope){.func = -1, .peak = -1};
-    fs->in = malloc((size_t)cx->r->n_events + 1);
-    if (!fs->in)
-        abort();
+    fs->in = tl_xmalloc((size_t)cx->r->n_events + 1);
 }
 
 static void ck_fscope_free(ck_fscope *fs)
@@ -486,9 +480,7 @@ static ck_late *ck_late_candidates(ck_ctx *cx, int *n_out)
         lt.site = cx->r->storages[s].value;
         if (n == cap) {
             cap = cap ? 2 * cap : 16;
-            all = realloc(all, sizeof *all * (size_t)cap);
-            if (!all)
-                abort();
+            all = tl_xrealloc(all, sizeof *all * (size_t)cap);
         }
         all[n++] = lt;
     }
@@ -670,11 +662,9 @@ static void ck_temp_report(ck_ctx *cx, int v, int64_t first, int64_t count)
 static void ck_temporaries(ck_ctx *cx, ck_holders *hs)
 {
     const an_report *r = cx->r;
-    int64_t *first = malloc(sizeof(int64_t) * ((size_t)r->n_values + 1));
-    int64_t *count = calloc((size_t)r->n_values + 1, sizeof(int64_t));
-    signed char *temp = calloc((size_t)r->n_values + 1, 1); /* 1 yes, -1 no, 0 not asked */
-    if (!first || !count || !temp)
-        abort();
+    int64_t *first = tl_xreallocarray(NULL, (size_t)r->n_values + 1, sizeof(int64_t));
+    int64_t *count = tl_xcalloc((size_t)r->n_values + 1, sizeof(int64_t));
+    signed char *temp = tl_xcalloc((size_t)r->n_values + 1, 1); /* 1 yes, -1 no, 0 not asked */
     for (int64_t k = 0; k < cx->n_picks[CK_PICK_TEMP]; k++) {
         int64_t i = cx->picks[CK_PICK_TEMP][k];
         const an_event *e = ck_event(cx, i);
@@ -701,10 +691,8 @@ static void ck_temporaries(ck_ctx *cx, ck_holders *hs)
 void ck_rule_leaked_tensor(ck_ctx *cx)
 {
     ck_holders hs = {0};
-    ck_lost_site *sites = calloc((size_t)cx->n_picks[CK_PICK_LOST] + 1, sizeof *sites);
+    ck_lost_site *sites = tl_xcalloc((size_t)cx->n_picks[CK_PICK_LOST] + 1, sizeof *sites);
     int64_t n_sites = 0;
-    if (!sites)
-        abort();
     for (int64_t p = 0; p < cx->n_picks[CK_PICK_LOST]; p++) {
         int64_t i = cx->picks[CK_PICK_LOST][p];
         const an_event *e = ck_event(cx, i);

@@ -43,9 +43,7 @@ static int64_t *ck_site_events(const ck_ctx *cx, int v, int64_t *n)
             continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 16;
-            ev = realloc(ev, sizeof *ev * (size_t)cap);
-            if (!ev)
-                abort();
+            ev = tl_xrealloc(ev, sizeof *ev * (size_t)cap);
         }
         ev[(*n)++] = i;
     }

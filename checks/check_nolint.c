@@ -37,9 +37,7 @@ struct ck_nolint {
 
 static void ck_nolint_problem(ck_nolint *nl, int line, int col, char *message)
 {
-    nl->problems = realloc(nl->problems, sizeof *nl->problems * (size_t)(nl->n_problems + 1));
-    if (!nl->problems)
-        abort();
+    nl->problems = tl_xrealloc(nl->problems, sizeof *nl->problems * (size_t)(nl->n_problems + 1));
     nl->problems[nl->n_problems++] = (an_diag){
         .file = nl->path, .line = line, .col = col, .severity = ck_checks[CK_nolint].severity,
         .check = ck_checks[CK_nolint].name, .message = message};
@@ -49,9 +47,7 @@ static ck_nolint_range *ck_nolint_push(ck_nolint *nl, ck_nolint_range r)
 {
     if (nl->n == nl->cap) {
         nl->cap = nl->cap ? 2 * nl->cap : 16;
-        nl->r = realloc(nl->r, sizeof *nl->r * (size_t)nl->cap);
-        if (!nl->r)
-            abort();
+        nl->r = tl_xrealloc(nl->r, sizeof *nl->r * (size_t)nl->cap);
     }
     nl->r[nl->n] = r;
     return &nl->r[nl->n++];
@@ -149,9 +145,7 @@ static ck_nolint *ck_nolint_scan_src(const char *path, ck_src *src)
 {
     if (!src)
         return NULL;
-    ck_nolint *nl = calloc(1, sizeof *nl);
-    if (!nl)
-        abort();
+    ck_nolint *nl = tl_xcalloc(1, sizeof *nl);
     nl->path = path;
     ck_src_comments(src, ck_nolint_line, nl);
     for (int k = 0; k < nl->n; k++)

@@ -30,9 +30,7 @@ static const char *ck_level(an_severity s)
 static char *ck_uri_escape(const char *path)
 {
     size_t n = strlen(path);
-    char *out = malloc(3 * n + 1), *w = out;
-    if (!out)
-        abort();
+    char *out = tl_xmalloc(3 * n + 1), *w = out;
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
             strchr("-._~/", *p))

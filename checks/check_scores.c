@@ -146,9 +146,7 @@ static void ck_cover_add(ck_cover *c, ck_extent x)
     }
     if (j == k && c->n == c->cap) { /* nothing merged: one more interval */
         c->cap = c->cap ? 2 * c->cap : 8;
-        c->iv = realloc(c->iv, sizeof *c->iv * (size_t)c->cap);
-        if (!c->iv)
-            abort();
+        c->iv = tl_xrealloc(c->iv, sizeof *c->iv * (size_t)c->cap);
     }
     memmove(c->iv + k + 1, c->iv + j, sizeof *c->iv * (size_t)(c->n - j));
     c->iv[k] = x;
@@ -175,11 +173,9 @@ static int ck_cmp_write(const void *a, const void *b)
 static ck_writes ck_writes_collect(const ck_ctx *cx)
 {
     int64_t n = cx->n_picks[CK_PICK_WRITE];
-    ck_writes ws = {.w = calloc((size_t)n + 1, sizeof(ck_write)),
-                    .cursor = calloc((size_t)cx->r->n_storages + 1, sizeof(ck_cursor *)),
+    ck_writes ws = {.w = tl_xcalloc((size_t)n + 1, sizeof(ck_write)),
+                    .cursor = tl_xcalloc((size_t)cx->r->n_storages + 1, sizeof(ck_cursor *)),
                     .n_storages = cx->r->n_storages};
-    if (!ws.w || !ws.cursor)
-        abort();
     for (int64_t k = 0; k < n; k++) {
         int64_t i = cx->picks[CK_PICK_WRITE][k];
         const an_event *e = ck_event(cx, i);
@@ -237,9 +233,7 @@ static int64_t ck_unwritten(ck_writes *ws, int s, int64_t at, ck_extent x)
     ck_cursor *c = ws->cursor[s];
     int64_t first = ck_writes_from(ws, s, 0);
     if (!c) {
-        c = ws->cursor[s] = calloc(1, sizeof *c);
-        if (!c)
-            abort();
+        c = ws->cursor[s] = tl_xcalloc(1, sizeof *c);
         c->next = first;
     }
     if (c->next > first && ws->w[c->next - 1].event >= at) {
@@ -534,9 +528,7 @@ void ck_rule_scores_full_size_in_loop(ck_ctx *cx)
     if (!cx->log_complete)
         return;
     int64_t n = 0;
-    ck_key *keys = malloc(sizeof *keys * (size_t)(r->n_events + 1));
-    if (!keys)
-        abort();
+    ck_key *keys = tl_xmalloc(sizeof *keys * (size_t)(r->n_events + 1));
     for (int64_t i = 0; i < r->n_events; i++) {
         const an_event *e = &r->events[i];
         if (e->kind == AN_EV_CALL && ck_is_matmul(e->op))
@@ -544,9 +536,7 @@ void ck_rule_scores_full_size_in_loop(ck_ctx *cx)
     }
     qsort(keys, (size_t)n, sizeof *keys, ck_cmp_key);
     ck_writes ws = {0};
-    int64_t *ev = malloc(sizeof *ev * (size_t)(n + 1));
-    if (!ev)
-        abort();
+    int64_t *ev = tl_xmalloc(sizeof *ev * (size_t)(n + 1));
     for (int64_t k = 0, end; k < n; k = end) {
         for (end = k; end < n && ck_same_key(&keys[k], &keys[end]); end++)
             ev[end - k] = keys[end].event;

@@ -29,9 +29,7 @@ static ck_src *ck_src_index(ck_src *s)
     size_t n_lines = 1;
     for (size_t k = 0; k < s->size; k++)
         n_lines += s->text[k] == '\n';
-    s->line_start = malloc(sizeof(size_t) * (n_lines + 1));
-    if (!s->line_start)
-        abort();
+    s->line_start = tl_xmalloc(sizeof(size_t) * (n_lines + 1));
     s->line_start[0] = 0;
     for (size_t k = 0, l = 1; k < s->size; k++)
         if (s->text[k] == '\n')
@@ -46,25 +44,22 @@ ck_src *ck_src_load(const char *path)
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f)
         return NULL;
-    ck_src *s = calloc(1, sizeof *s);
+    ck_src *s = tl_xcalloc(1, sizeof *s);
     size_t cap = 4096;
-    s->text = malloc(cap);
-    for (size_t n; s->text && (n = fread(s->text + s->size, 1, cap - s->size, f)) > 0;) {
+    s->text = tl_xmalloc(cap);
+    for (size_t n; (n = fread(s->text + s->size, 1, cap - s->size, f)) > 0;) {
         s->size += n;
         if (s->size == cap)
-            s->text = realloc(s->text, cap *= 2);
+            s->text = tl_xrealloc(s->text, cap *= 2);
     }
     fclose(f);
-    if (!s->text)
-        abort();
     return ck_src_index(s);
 }
 
 ck_src *ck_src_from_text(const char *text, size_t len)
 {
-    ck_src *s = calloc(1, sizeof *s);
-    if (!s || !(s->text = malloc(len + 1)))
-        abort();
+    ck_src *s = tl_xcalloc(1, sizeof *s);
+    s->text = tl_xmalloc(len + 1);
     memcpy(s->text, text, len);
     s->size = len;
     return ck_src_index(s);
@@ -344,10 +339,8 @@ static uint32_t ck_code_point(const unsigned char *t, int len)
 /* The UTF-16 code units of the text, the way a JavaScript string holds it. */
 static uint16_t *ck_src_utf16(const ck_src *s, size_t *n_out)
 {
-    uint16_t *u = malloc(sizeof *u * (s->size + 1));
+    uint16_t *u = tl_xreallocarray(NULL, s->size + 1, sizeof *u);
     size_t n = 0;
-    if (!u)
-        abort();
     for (size_t k = 0; k < s->size;) {
         const unsigned char *t = (const unsigned char *)s->text + k;
         int units, len = ck_utf8_step(t, (int)(s->size - k), &units);
@@ -439,11 +432,9 @@ char **ck_src_line_hashes(const ck_src *s)
     }
     for (h.seen_cap = 64; h.seen_cap < 2 * (size_t)h.n_lines + 2; h.seen_cap *= 2)
         ;
-    h.seen = calloc(h.seen_cap, sizeof *h.seen);
-    h.seen_count = calloc(h.seen_cap, sizeof *h.seen_count);
-    h.out = calloc((size_t)h.n_lines + 2, sizeof *h.out);
-    if (!h.seen || !h.seen_count || !h.out)
-        abort();
+    h.seen = tl_xcalloc(h.seen_cap, sizeof *h.seen);
+    h.seen_count = tl_xcalloc(h.seen_cap, sizeof *h.seen_count);
+    h.out = tl_xcalloc((size_t)h.n_lines + 2, sizeof *h.out);
     for (size_t k = 0; k < n; k++)
         ck_hash_char(&h, u[k]);
     ck_hash_char(&h, 65535);

@@ -66,7 +66,7 @@ int dg_terminal_width(FILE *out);
 
 typedef struct dg_ctx dg_ctx;
 
-/* A Graphviz context and its error capture; NULL when out of memory. */
+/* A Graphviz context and its error capture. */
 dg_ctx *dg_ctx_new(void);
 void dg_ctx_free(dg_ctx *c);
 /* What Graphviz said about the last failure ("" when nothing). */
@@ -94,11 +94,6 @@ void dg_lifetimes_text(FILE *out, const an_report *r, const an_func_report *f,
  * is); errno says why not.  A cheap check before a long analysis. */
 bool dg_output_writable(const char *path);
 
-/* The output format of command cmd from --format (or, without it, from the
- * output path's extension; "text" only when allow_text), and a check that
- * the output can be written.  0, or 2 after printing why (an exit code). */
-int dg_resolve_output(const char *cmd, const char *format, const char *output, bool allow_text,
-                      dg_format *fmt, bool *text);
 /* Write data to path (stdout when NULL); 0, or the errno of the failure. */
 int dg_output_write(const char *path, const char *data, size_t len);
 

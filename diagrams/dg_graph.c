@@ -62,7 +62,7 @@ typedef struct graph_build {
 static void mark_values(graph_build *b)
 {
     const an_report *r = b->r;
-    b->shown = dg_xcalloc((size_t)r->n_values + 1, sizeof *b->shown);
+    b->shown = tl_xcalloc((size_t)r->n_values + 1, sizeof *b->shown);
     for (int k = 0; k < b->f->n_values; k++)
         b->shown[b->f->values[k]] = true;
     for (int64_t i = 0; i < b->range.n; i++) {
@@ -130,13 +130,13 @@ static int diag_target(const graph_build *b, const int *by_site, int n, const an
 
 static void match_diags(graph_build *b)
 {
-    int *by_site = dg_xcalloc((size_t)b->r->n_values + 1, sizeof *by_site), n = 0;
+    int *by_site = tl_xcalloc((size_t)b->r->n_values + 1, sizeof *by_site), n = 0;
     for (int v = 0; v < b->r->n_values; v++)
         if (b->shown[v])
             by_site[n++] = v;
     sort_report = b->r;
     qsort(by_site, (size_t)n, sizeof *by_site, cmp_site);
-    b->diag_value = dg_xcalloc((size_t)b->r->n_diags + 1, sizeof *b->diag_value);
+    b->diag_value = tl_xcalloc((size_t)b->r->n_diags + 1, sizeof *b->diag_value);
     for (int d = 0; d < b->r->n_diags; d++)
         b->diag_value[d] = diag_target(b, by_site, n, &b->r->diags[d]);
     free(by_site);
@@ -144,7 +144,7 @@ static void match_diags(graph_build *b)
 
 static void mark_peak(graph_build *b)
 {
-    b->at_peak = dg_xcalloc((size_t)b->r->n_storages + 1, sizeof *b->at_peak);
+    b->at_peak = tl_xcalloc((size_t)b->r->n_storages + 1, sizeof *b->at_peak);
     for (int k = 0; k < b->f->n_peak_storages; k++)
         b->at_peak[b->f->peak_storages[k]] = true;
 }
@@ -225,8 +225,8 @@ static void make_cluster(graph_build *b, int s)
 static void make_clusters(graph_build *b)
 {
     const an_report *r = b->r;
-    bool *used = dg_xcalloc((size_t)r->n_storages + 1, sizeof *used);
-    b->cluster = dg_xcalloc((size_t)r->n_storages + 1, sizeof *b->cluster);
+    bool *used = tl_xcalloc((size_t)r->n_storages + 1, sizeof *used);
+    b->cluster = tl_xcalloc((size_t)r->n_storages + 1, sizeof *b->cluster);
     for (int v = 0; v < r->n_values; v++)
         if (b->shown[v] && r->values[v].executed && r->values[v].storage >= 0)
             used[r->values[v].storage] = true;
@@ -396,7 +396,7 @@ static bool pair_insert(pair_set *p, int64_t key)
 {
     if (2 * (p->n + 1) > p->cap) {
         pair_set big = {.cap = p->cap ? 2 * p->cap : 64};
-        big.keys = dg_xcalloc((size_t)big.cap, sizeof *big.keys);
+        big.keys = tl_xcalloc((size_t)big.cap, sizeof *big.keys);
         for (int64_t k = 0; k < p->cap; k++)
             if (p->keys[k])
                 pair_insert(&big, p->keys[k] - 1);
@@ -537,7 +537,7 @@ dg_status dg_graph_render(dg_ctx *c, const an_report *r, const an_func_report *f
     declare_attrs(b.g);
     make_title(&b);
     make_clusters(&b);
-    b.node = dg_xcalloc((size_t)r->n_values + 1, sizeof *b.node);
+    b.node = tl_xcalloc((size_t)r->n_values + 1, sizeof *b.node);
     for (int v = 0; v < r->n_values; v++)
         if (b.shown[v])
             make_node(&b, v);

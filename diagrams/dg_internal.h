@@ -10,8 +10,9 @@
  *    columns, with repeated runs grouped, and its storages as rows.  The
  *    graphical and the text chart are two views of the same model.
  *
- * Memory: every allocation failure aborts (as in the analyzer); every
- * _new has its _free.
+ * Memory: every allocation goes through xalloc.h, whose failure is the
+ * tool's out-of-memory exit (as everywhere in the analyzer); every _new has
+ * its _free.
  */
 #ifndef TL_DG_INTERNAL_H
 #define TL_DG_INTERNAL_H
@@ -20,6 +21,7 @@
 #include <stdarg.h>
 
 #include "dg.h"
+#include "xalloc.h"
 
 /* ---- dg_util.c ---- */
 
@@ -38,10 +40,6 @@ void dg_buf_html_wrapped(dg_buf *b, const char *s, int width);
 void dg_buf_free(dg_buf *b);
 /* Take the string out of b (b is empty after); never NULL. */
 char *dg_buf_take(dg_buf *b);
-
-void *dg_xcalloc(size_t n, size_t size);
-void *dg_xrealloc(void *p, size_t n, size_t size);
-char *dg_xstrdup(const char *s);
 
 /* "128 MiB" (an_format_bytes) into b; "?" when unknown. */
 void dg_buf_bytes(dg_buf *b, int64_t bytes);

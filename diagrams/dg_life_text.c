@@ -73,9 +73,9 @@ static void row_label_texts(const dg_timeline *t, int m, char **out, int n_hidde
     if (m < 0) {
         dg_buf_printf(&b, "%d more", n_hidden);
         out[0] = dg_buf_take(&b);
-        out[1] = dg_xstrdup("");
-        out[2] = dg_xstrdup("");
-        out[3] = dg_xstrdup("");
+        out[1] = tl_xstrdup("");
+        out[2] = tl_xstrdup("");
+        out[3] = tl_xstrdup("");
         return;
     }
     const dg_row *w = &t->rows[m];
@@ -126,7 +126,7 @@ static void chart_init(text_chart *c, const dg_timeline *t, const dg_life_option
     *c = (text_chart){.t = t};
     dg_view_bucket(&probe, t, o->width > 48 ? o->width - 40 : 8, o->max_rows);
     c->n_labels = probe.n_rows;
-    c->labels = dg_xcalloc((size_t)c->n_labels * N_LABELS + 1, sizeof *c->labels);
+    c->labels = tl_xcalloc((size_t)c->n_labels * N_LABELS + 1, sizeof *c->labels);
     for (int r = 0; r < c->n_labels; r++)
         row_label_texts(t, probe.rows[r], c->labels + r * N_LABELS, probe.n_hidden_rows);
     measure(c, c->n_labels);
@@ -182,8 +182,8 @@ static void put_ruler(dg_buf *b, const text_chart *c, char **texts)
 
 static void header_lines(dg_buf *b, const text_chart *c)
 {
-    char **line = dg_xcalloc((size_t)c->v.n_cols + 1, sizeof *line);
-    char **op = dg_xcalloc((size_t)c->v.n_cols + 1, sizeof *op);
+    char **line = tl_xcalloc((size_t)c->v.n_cols + 1, sizeof *line);
+    char **op = tl_xcalloc((size_t)c->v.n_cols + 1, sizeof *op);
     for (int k = 0; k < c->v.n_cols; k++) {
         const an_event *e = &c->t->r->events[c->t->cols[c->v.cols[k].col].ev];
         dg_buf s = {0};

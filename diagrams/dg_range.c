@@ -56,7 +56,7 @@ static void range_push(dg_range *g, int64_t *cap, int64_t e)
 {
     if (g->n == *cap) {
         *cap = *cap ? 2 * *cap : 64;
-        g->ev = dg_xrealloc(g->ev, (size_t)*cap, sizeof *g->ev);
+        g->ev = tl_xreallocarray(g->ev, (size_t)*cap, sizeof *g->ev);
     }
     g->ev[g->n++] = e;
 }

@@ -71,17 +71,13 @@ static int dg_errf(char *text)
 
 dg_ctx *dg_ctx_new(void)
 {
-    dg_ctx *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
+    dg_ctx *c = tl_xcalloc(1, sizeof *c);
     c->prev_errf = agseterrf(dg_errf);
     dg_collecting = c;
     dg_buf_puts(&c->err, "");
     c->gvc = gvContext();
-    if (!c->gvc) {
-        dg_ctx_free(c);
-        return NULL;
-    }
+    if (!c->gvc) /* Graphviz makes a context unless its allocator fails */
+        tl_out_of_memory(0);
     return c;
 }
 
@@ -105,7 +101,9 @@ const char *dg_ctx_error(const dg_ctx *c)
 
 /* cgraph copies names and values (agstrdup) and never writes through the
  * pointers it is given; its API only lacks const.  These are the one place
- * the diagrams cast it away. */
+ * the diagrams cast it away.  cgraph returns NULL from a constructor only
+ * when its allocator failed (names are unique: ids_map below): that is the
+ * tool's out-of-memory exit. */
 void dg_set(void *obj, const char *name, const char *value)
 {
     agsafeset(obj, (char *)name, (char *)value, (char *)"");
@@ -127,7 +125,7 @@ Agnode_t *dg_node(Agraph_t *g, const char *name)
 {
     Agnode_t *n = agnode(g, (char *)name, 1);
     if (!n)
-        abort();
+        tl_out_of_memory(0);
     return n;
 }
 
@@ -135,7 +133,7 @@ Agraph_t *dg_subgraph(Agraph_t *g, const char *name)
 {
     Agraph_t *s = agsubg(g, (char *)name, 1);
     if (!s)
-        abort();
+        tl_out_of_memory(0);
     return s;
 }
 
@@ -154,7 +152,7 @@ typedef struct dg_ids {
 static void *ids_open(Agraph_t *g, Agdisc_t *disc)
 {
     (void)disc;
-    dg_ids *t = dg_xcalloc(1, sizeof(dg_ids));
+    dg_ids *t = tl_xcalloc(1, sizeof(dg_ids));
     t->g = g;
     return t;
 }
@@ -176,13 +174,11 @@ static long ids_map(void *state, int objtype, char *str, IDTYPE *id, int createf
         return 0;
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 64;
-        t->names = realloc(t->names, t->cap * sizeof *t->names);
-        if (!t->names)
-            abort();
+        t->names = tl_xreallocarray(t->names, t->cap, sizeof *t->names);
     }
     t->names[t->n] = agstrdup(t->g, str); /* interned: cgraph reads its flags (HTML or not) */
     if (!t->names[t->n])
-        abort();
+        tl_out_of_memory(0);
     *id = (IDTYPE)t->n++ * 2;
     return 1;
 }
@@ -235,7 +231,7 @@ Agraph_t *dg_graph_open(const char *name)
     disc.io = &AgIoDisc;
     Agraph_t *g = agopen((char *)name, Agdirected, &disc);
     if (!g)
-        abort();
+        tl_out_of_memory(0);
     return g;
 }
 
@@ -243,11 +239,9 @@ static dg_status write_dot(Agraph_t *g, char **data, size_t *len)
 {
     char *buf = NULL;
     size_t n = 0;
-    FILE *mem = open_memstream(&buf, &n);
-    if (!mem)
-        abort();
+    FILE *mem = tl_xmemstream(&buf, &n);
     int rc = agwrite(g, mem);
-    fclose(mem);
+    tl_xmemstream_close(mem);
     if (rc != 0) {
         free(buf);
         return DG_RENDER_FAILED;
@@ -268,7 +262,7 @@ static dg_status render_laid_out(dg_ctx *c, Agraph_t *g, dg_format fmt, char **d
         return DG_RENDER_FAILED;
     int rc = gvRenderData(c->gvc, g, dg_format_names[fmt], &out, &n);
     if (rc == 0 && out) {
-        *data = dg_xcalloc((size_t)n + 1, 1);
+        *data = tl_xcalloc((size_t)n + 1, 1);
         memcpy(*data, out, n);
         *len = n;
     } else {
@@ -298,7 +292,7 @@ bool dg_output_writable(const char *path)
 {
     if (access(path, F_OK) == 0)
         return access(path, W_OK) == 0;
-    char *dir = dg_xstrdup(path), *slash = strrchr(dir, '/');
+    char *dir = tl_xstrdup(path), *slash = strrchr(dir, '/');
     if (slash)
         slash[slash == dir ? 1 : 0] = '\0';
     bool ok = access(slash ? dir : ".", W_OK | X_OK) == 0;

@@ -83,10 +83,10 @@ static int *make_keys(const an_report *r, const dg_range *g)
     key_map m = {.cap = 64};
     while (m.cap < 2 * g->n + 2)
         m.cap *= 2;
-    m.hash = dg_xcalloc((size_t)m.cap, sizeof *m.hash);
-    m.id = dg_xcalloc((size_t)m.cap, sizeof *m.id);
-    m.first = dg_xcalloc((size_t)m.cap, sizeof *m.first);
-    int *key = dg_xcalloc((size_t)g->n, sizeof *key);
+    m.hash = tl_xcalloc((size_t)m.cap, sizeof *m.hash);
+    m.id = tl_xcalloc((size_t)m.cap, sizeof *m.id);
+    m.first = tl_xcalloc((size_t)m.cap, sizeof *m.first);
+    int *key = tl_xcalloc((size_t)g->n, sizeof *key);
     for (int64_t i = 0; i < g->n; i++)
         key[i] = key_of(&m, &r->events[g->ev[i]]);
     free(m.hash);
@@ -101,8 +101,8 @@ static int64_t *make_next(const int *key, int64_t n)
     int max = 0;
     for (int64_t i = 0; i < n; i++)
         max = key[i] > max ? key[i] : max;
-    int64_t *last = dg_xcalloc((size_t)max + 1, sizeof *last);
-    int64_t *next = dg_xcalloc((size_t)n, sizeof *next);
+    int64_t *last = tl_xcalloc((size_t)max + 1, sizeof *last);
+    int64_t *next = tl_xcalloc((size_t)n, sizeof *next);
     for (int k = 0; k <= max; k++)
         last[k] = -1;
     for (int64_t i = n - 1; i >= 0; i--) {
@@ -196,7 +196,7 @@ static void span_push(grouper *gr, const seq_span *s)
 {
     if (gr->n_spans == gr->cap_spans) {
         gr->cap_spans = gr->cap_spans ? 2 * gr->cap_spans : 16;
-        gr->spans = dg_xrealloc(gr->spans, (size_t)gr->cap_spans, sizeof *gr->spans);
+        gr->spans = tl_xreallocarray(gr->spans, (size_t)gr->cap_spans, sizeof *gr->spans);
     }
     gr->spans[gr->n_spans++] = *s;
 }
@@ -229,8 +229,8 @@ static int64_t *col_of_position(dg_timeline *t, const int64_t *canon)
 {
     const an_report *r = t->r;
     int64_t n = t->range.n;
-    int64_t *col = dg_xcalloc((size_t)n, sizeof *col);
-    t->cols = dg_xcalloc((size_t)n, sizeof *t->cols);
+    int64_t *col = tl_xcalloc((size_t)n, sizeof *col);
+    t->cols = tl_xcalloc((size_t)n, sizeof *t->cols);
     for (int64_t i = 0; i < n; i++) {
         col[i] = -1;
         if (canon[i] == i && r->events[t->range.ev[i]].kind == AN_EV_CALL) {
@@ -255,7 +255,7 @@ static int first_col_from(const int64_t *col, int64_t n, int64_t i, int n_cols)
 
 static void make_spans(dg_timeline *t, const grouper *gr, const int64_t *col)
 {
-    t->spans = dg_xcalloc((size_t)gr->n_spans, sizeof *t->spans);
+    t->spans = tl_xcalloc((size_t)gr->n_spans, sizeof *t->spans);
     for (int k = 0; k < gr->n_spans; k++) {
         const seq_span *s = &gr->spans[k];
         int lo = first_col_from(col, t->range.n, s->lo, t->n_cols);
@@ -362,7 +362,7 @@ static void find_loop_line(dg_timeline *t, dg_span *s)
 {
     const ir_unit *u = t->r->unit;
     site_set ss = {.callee = -1};
-    ss.e = dg_xcalloc((size_t)(s->col_hi - s->col_lo), sizeof *ss.e);
+    ss.e = tl_xcalloc((size_t)(s->col_hi - s->col_lo), sizeof *ss.e);
     for (int c = s->col_lo; c < s->col_hi; c++) {
         const an_event *e = &t->r->events[t->cols[c].ev];
         bool dup = e->func != s->func;
@@ -419,7 +419,7 @@ static int64_t alloc_position(const dg_timeline *t, int s)
 
 static bool *storages_used(const dg_timeline *t)
 {
-    bool *used = dg_xcalloc((size_t)t->r->n_storages + 1, sizeof *used);
+    bool *used = tl_xcalloc((size_t)t->r->n_storages + 1, sizeof *used);
     for (int64_t i = 0; i < t->range.n; i++) {
         const an_event *e = &t->r->events[t->range.ev[i]];
         if (e->kind != AN_EV_CALL)
@@ -437,7 +437,7 @@ static int row_new(dg_timeline *t, int *cap, int s, int alloc_col)
 {
     if (t->n_rows == *cap) {
         *cap = *cap ? 2 * *cap : 16;
-        t->rows = dg_xrealloc(t->rows, (size_t)*cap, sizeof *t->rows);
+        t->rows = tl_xreallocarray(t->rows, (size_t)*cap, sizeof *t->rows);
     }
     const an_storage *st = &t->r->storages[s];
     t->rows[t->n_rows] = (dg_row){.first = s, .nbytes = st->nbytes, .nbytes_max = st->nbytes,
@@ -470,9 +470,9 @@ static void make_rows(dg_timeline *t, const int64_t *canon, const int64_t *col)
 {
     int n_st = t->r->n_storages, cap = 0;
     bool *used = storages_used(t);
-    int *role = dg_xcalloc((size_t)t->n_cols + 1, sizeof *role);
-    t->row_of = dg_xcalloc((size_t)n_st + 1, sizeof *t->row_of);
-    t->alloc_ev = dg_xcalloc((size_t)n_st + 1, sizeof *t->alloc_ev);
+    int *role = tl_xcalloc((size_t)t->n_cols + 1, sizeof *role);
+    t->row_of = tl_xcalloc((size_t)n_st + 1, sizeof *t->row_of);
+    t->alloc_ev = tl_xcalloc((size_t)n_st + 1, sizeof *t->alloc_ev);
     for (int c = 0; c < t->n_cols; c++)
         role[c] = -1;
     for (int s = 0; s < n_st; s++) {
@@ -517,14 +517,14 @@ static void count_discarded(dg_timeline *t)
 static void make_members(dg_timeline *t)
 {
     int n_st = t->r->n_storages;
-    t->member_start = dg_xcalloc((size_t)t->n_rows + 1, sizeof *t->member_start);
+    t->member_start = tl_xcalloc((size_t)t->n_rows + 1, sizeof *t->member_start);
     for (int s = 0; s < n_st; s++)
         if (t->row_of[s] >= 0)
             t->member_start[t->row_of[s] + 1]++;
     for (int k = 0; k < t->n_rows; k++)
         t->member_start[k + 1] += t->member_start[k];
-    t->members = dg_xcalloc((size_t)t->member_start[t->n_rows] + 1, sizeof *t->members);
-    int64_t *fill = dg_xcalloc((size_t)t->n_rows + 1, sizeof *fill);
+    t->members = tl_xcalloc((size_t)t->member_start[t->n_rows] + 1, sizeof *t->members);
+    int64_t *fill = tl_xcalloc((size_t)t->n_rows + 1, sizeof *fill);
     for (int s = 0; s < n_st; s++) {
         int k = t->row_of[s];
         if (k >= 0)
@@ -569,7 +569,7 @@ void dg_timeline_build(dg_timeline *t, const an_report *r, const an_func_report 
     grouper gr;
     *t = (dg_timeline){.r = r, .f = f, .peak_col = -1};
     dg_range_init(&t->range, r, f);
-    int64_t *canon = dg_xcalloc((size_t)t->range.n + 1, sizeof *canon);
+    int64_t *canon = tl_xcalloc((size_t)t->range.n + 1, sizeof *canon);
     group(t, expand, canon, &gr);
     int64_t *col = col_of_position(t, canon);
     make_spans(t, &gr, col);

@@ -1,13 +1,8 @@
 /*
  * dg_util.c: growable strings, HTML escaping, byte and shape formatting and
- * colour ramps for the diagrams.  Allocation failure aborts: a diagram is
- * drawn after the analysis, when there is nothing left to clean up but the
- * process itself.
+ * colour ramps for the diagrams.
  */
 #include "dg_internal.h"
-
-#include <errno.h>
-#include <string.h>
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,40 +11,6 @@
 
 #include "an_report.h"
 
-/* The analyzer's out-of-memory policy, as fe_xcalloc's and ck_xrealloc's:
- * say so on stderr, then abort (a report cannot go on without memory). */
-static void dg_out_of_memory(void)
-{
-    fputs("tensorlint: out of memory\n", stderr);
-    abort();
-}
-
-void *dg_xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        dg_out_of_memory();
-    return p;
-}
-
-void *dg_xrealloc(void *p, size_t n, size_t size)
-{
-    if (size && n > SIZE_MAX / size)
-        dg_out_of_memory();
-    void *q = realloc(p, n * size != 0 ? n * size : 1);
-    if (!q)
-        dg_out_of_memory();
-    return q;
-}
-
-char *dg_xstrdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        dg_out_of_memory();
-    return d;
-}
-
 static void buf_reserve(dg_buf *b, size_t extra)
 {
     if (b->s && b->len + extra + 1 <= b->cap)
@@ -57,7 +18,7 @@ static void buf_reserve(dg_buf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + extra + 1)
         cap *= 2;
-    b->s = dg_xrealloc(b->s, cap, 1);
+    b->s = tl_xreallocarray(b->s, cap, 1);
     b->cap = cap;
     b->s[b->len] = '\0';
 }
@@ -230,7 +191,7 @@ void dg_buf_html_wrapped(dg_buf *b, const char *text, int width)
             dg_buf_puts(b, " ");
             col++;
         }
-        char *word = dg_xcalloc((size_t)n + 1, 1);
+        char *word = tl_xcalloc((size_t)n + 1, 1);
         memcpy(word, p, (size_t)n);
         dg_buf_html(b, word);
         free(word);
@@ -243,25 +204,4 @@ void dg_buf_html_wrapped(dg_buf *b, const char *text, int width)
     }
     if (col > 0)
         dg_buf_puts(b, "<BR ALIGN=\"LEFT\"/>");
-}
-
-int dg_resolve_output(const char *cmd, const char *format, const char *output, bool allow_text,
-                      dg_format *fmt, bool *text)
-{
-    *text = allow_text && format && strcmp(format, "text") == 0;
-    if (format && !*text && !dg_format_parse(format, fmt)) {
-        fprintf(stderr, "tensorlint %s: unknown format '%s' (svg, png, pdf, dot%s)\n", cmd, format,
-                allow_text ? " or text" : "");
-        return 2;
-    }
-    if (!format && output && !dg_format_of_path(output, fmt)) {
-        fprintf(stderr, "tensorlint %s: cannot tell the format of '%s' from its extension (use "
-                ".svg, .png, .pdf, .dot or --format)\n", cmd, output);
-        return 2;
-    }
-    if (output && !dg_output_writable(output)) {
-        fprintf(stderr, "tensorlint %s: cannot write %s: %s\n", cmd, output, strerror(errno));
-        return 2;
-    }
-    return 0;
 }

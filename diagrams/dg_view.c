@@ -50,7 +50,7 @@ static void keep_range(bool *keep, int n, int lo, int hi)
  * it holds in a drawn column (a row live in no drawn column weighs least). */
 static int64_t *row_weights(const dg_view *v, const dg_timeline *t)
 {
-    int64_t *w = dg_xcalloc((size_t)t->n_rows + 1, sizeof *w);
+    int64_t *w = tl_xcalloc((size_t)t->n_rows + 1, sizeof *w);
     for (int k = 0; k < t->n_rows; k++) {
         for (int c = 0; c < v->n_cols; c++) {
             int64_t n, b = dg_timeline_cell(t, k, t->cols[v->cols[c].col].ev, &n);
@@ -76,11 +76,11 @@ static int pick_row(const int64_t *w, int n, const bool *taken)
 static void choose_rows(dg_view *v, const dg_timeline *t, int max_rows)
 {
     int keep = t->n_rows <= max_rows ? t->n_rows : (max_rows > 1 ? max_rows - 1 : 1);
-    bool *shown = dg_xcalloc((size_t)t->n_rows + 1, sizeof *shown);
+    bool *shown = tl_xcalloc((size_t)t->n_rows + 1, sizeof *shown);
     int64_t *w = row_weights(v, t);
     for (int k = 0; k < keep; k++)
         shown[pick_row(w, t->n_rows, shown)] = true;
-    v->rows = dg_xcalloc((size_t)keep + 2, sizeof *v->rows);
+    v->rows = tl_xcalloc((size_t)keep + 2, sizeof *v->rows);
     for (int k = 0; k < t->n_rows; k++) {
         if (shown[k])
             v->rows[v->n_rows++] = k;
@@ -109,14 +109,14 @@ static void add_cell(dg_view *v, int out, int c, int64_t bytes, int64_t count)
 /* The cells of the rows in v->rows (rows not in it add to the merged rest). */
 static void fill_cells(dg_view *v, const dg_timeline *t)
 {
-    int *slot = dg_xcalloc((size_t)t->n_rows + 1, sizeof *slot);
+    int *slot = tl_xcalloc((size_t)t->n_rows + 1, sizeof *slot);
     for (int k = 0; k < t->n_rows; k++)
         slot[k] = -1;
     for (int j = 0; j < v->n_rows; j++)
         if (v->rows[j] >= 0)
             slot[v->rows[j]] = j;
-    v->bytes = dg_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->bytes);
-    v->count = dg_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->count);
+    v->bytes = tl_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->bytes);
+    v->count = tl_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->count);
     for (int k = 0; k < t->n_rows; k++) {
         int out = view_row_of(v, slot, k);
         for (int c = 0; c < v->n_cols; c++) {
@@ -139,8 +139,8 @@ void dg_view_elide(dg_view *v, const dg_timeline *t, int max_columns, int max_ro
 {
     int n = t->n_cols, k = (max_columns - 2) / 3;
     *v = (dg_view){.peak_vcol = -1};
-    v->cols = dg_xcalloc((size_t)n + 1, sizeof *v->cols);
-    bool *keep = dg_xcalloc((size_t)n + 1, sizeof *keep);
+    v->cols = tl_xcalloc((size_t)n + 1, sizeof *v->cols);
+    bool *keep = tl_xcalloc((size_t)n + 1, sizeof *keep);
     if (n <= max_columns || k < 1) {
         keep_range(keep, n, 0, n);
     } else {
@@ -165,7 +165,7 @@ void dg_view_bucket(dg_view *v, const dg_timeline *t, int max_columns, int max_r
     int n = t->n_cols, m = max_columns < 1 ? 1 : max_columns;
     int per = n <= m ? 1 : (n + m - 1) / m;
     *v = (dg_view){.peak_vcol = -1};
-    v->cols = dg_xcalloc((size_t)n + 1, sizeof *v->cols);
+    v->cols = tl_xcalloc((size_t)n + 1, sizeof *v->cols);
     for (int c = 0; c < n; c += per)
         vcol_push(v, t, c, c + per < n ? c + per : n);
     make_rows(v, t, max_rows);
@@ -176,10 +176,10 @@ void dg_view_bucket_like(dg_view *v, const dg_timeline *t, int max_columns, cons
     int n = t->n_cols, m = max_columns < 1 ? 1 : max_columns;
     int per = n <= m ? 1 : (n + m - 1) / m;
     *v = (dg_view){.peak_vcol = -1, .n_hidden_rows = rows_of->n_hidden_rows};
-    v->cols = dg_xcalloc((size_t)n + 1, sizeof *v->cols);
+    v->cols = tl_xcalloc((size_t)n + 1, sizeof *v->cols);
     for (int c = 0; c < n; c += per)
         vcol_push(v, t, c, c + per < n ? c + per : n);
-    v->rows = dg_xcalloc((size_t)rows_of->n_rows + 1, sizeof *v->rows);
+    v->rows = tl_xcalloc((size_t)rows_of->n_rows + 1, sizeof *v->rows);
     memcpy(v->rows, rows_of->rows, sizeof *v->rows * (size_t)rows_of->n_rows);
     v->n_rows = rows_of->n_rows;
     fill_cells(v, t);

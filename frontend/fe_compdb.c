@@ -12,30 +12,24 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A copy of s, disposed; NULL when out of memory. */
+#include "xalloc.h"
+
+/* A copy of s, disposed. */
 static char *fe_cdb_take(CXString s)
 {
-    const char *c = clang_getCString(s);
-    char *copy = strdup(c ? c : "");
+    char *copy = tl_xstrdup(clang_getCString(s)); /* "" for NULL */
     clang_disposeString(s);
     return copy;
 }
 
-static bool fe_cdb_copy(CXCompileCommand c, fe_compile_command *out)
+static void fe_cdb_copy(CXCompileCommand c, fe_compile_command *out)
 {
     unsigned n = clang_CompileCommand_getNumArgs(c);
     out->directory = fe_cdb_take(clang_CompileCommand_getDirectory(c));
     out->file = fe_cdb_take(clang_CompileCommand_getFilename(c));
-    out->argv = calloc((size_t)n + 1, sizeof *out->argv);
-    if (!out->directory || !out->file || !out->argv)
-        return false;
-    for (unsigned k = 0; k < n; k++) {
-        out->argv[k] = fe_cdb_take(clang_CompileCommand_getArg(c, k));
-        if (!out->argv[k])
-            return false;
-        out->argc++;
-    }
-    return true;
+    out->argv = tl_xcalloc((size_t)n + 1, sizeof *out->argv);
+    for (unsigned k = 0; k < n; k++)
+        out->argv[out->argc++] = fe_cdb_take(clang_CompileCommand_getArg(c, k));
 }
 
 fe_status fe_compdb_load(const char *build_dir, fe_compdb **out)
@@ -47,20 +41,13 @@ fe_status fe_compdb_load(const char *build_dir, fe_compdb **out)
         return FE_ERR_NO_FILE;
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
-    fe_compdb *cdb = calloc(1, sizeof *cdb);
-    fe_status st = cdb ? FE_OK : FE_ERR_NO_MEMORY;
-    if (cdb && !(cdb->cmds = calloc((size_t)n + 1, sizeof *cdb->cmds)))
-        st = FE_ERR_NO_MEMORY;
-    for (unsigned k = 0; st == FE_OK && k < n; k++, cdb->n++)
-        if (!fe_cdb_copy(clang_CompileCommands_getCommand(cmds, k), &cdb->cmds[k]))
-            st = FE_ERR_NO_MEMORY;
+    fe_compdb *cdb = tl_xcalloc(1, sizeof *cdb);
+    cdb->cmds = tl_xcalloc((size_t)n + 1, sizeof *cdb->cmds);
+    for (unsigned k = 0; k < n; k++, cdb->n++)
+        fe_cdb_copy(clang_CompileCommands_getCommand(cmds, k), &cdb->cmds[k]);
     if (cmds)
         clang_CompileCommands_dispose(cmds);
     clang_CompilationDatabase_dispose(db);
-    if (st != FE_OK) { /* n counts the partly copied command too */
-        fe_compdb_free(cdb);
-        return st;
-    }
     *out = cdb;
     return FE_OK;
 }
@@ -76,18 +63,15 @@ static const char *const fe_cdb_path_flags[] = {
 static char *fe_cdb_join(const char *dir, const char *path)
 {
     if (path[0] == '/' || path[0] == '\0')
-        return strdup(path);
-    char *p = malloc(strlen(dir) + strlen(path) + 2);
-    if (p)
-        sprintf(p, "%s/%s", dir, path);
-    return p;
+        return tl_xstrdup(path);
+    return tl_xasprintf("%s/%s", dir, path);
 }
 
 /* Whether dir/arg names an existing file (a bare argument that is a path). */
 static bool fe_cdb_exists(const char *dir, const char *arg)
 {
     char *p = fe_cdb_join(dir, arg);
-    bool ok = p && access(p, F_OK) == 0;
+    bool ok = access(p, F_OK) == 0;
     free(p);
     return ok;
 }
@@ -102,14 +86,13 @@ static char *fe_cdb_absolute_arg(const char *dir, const char *arg, bool value_of
         size_t n = strlen(fe_cdb_path_flags[k]);
         if (strncmp(arg, fe_cdb_path_flags[k], n) == 0 && arg[n] != '\0' &&
             (n == 2 || fe_cdb_path_flags[k][n - 1] == '=')) {
-            char *rest = fe_cdb_join(dir, arg + n), *p = rest ? malloc(n + strlen(rest) + 1) : NULL;
-            if (p)
-                sprintf(p, "%.*s%s", (int)n, arg, rest);
+            char *rest = fe_cdb_join(dir, arg + n);
+            char *p = tl_xasprintf("%.*s%s", (int)n, arg, rest);
             free(rest);
             return p;
         }
     }
-    return strdup(arg);
+    return tl_xstrdup(arg);
 }
 
 static bool fe_cdb_takes_path(const char *arg)
@@ -123,17 +106,11 @@ static bool fe_cdb_takes_path(const char *arg)
 
 char **fe_compdb_absolute(const fe_compile_command *c)
 {
-    char **argv = calloc((size_t)c->argc + 1, sizeof *argv);
-    bool ok = argv != NULL;
-    for (int k = 0; ok && k < c->argc; k++) {
+    char **argv = tl_xcalloc((size_t)c->argc + 1, sizeof *argv);
+    for (int k = 0; k < c->argc; k++) {
         bool value = k > 0 && fe_cdb_takes_path(c->argv[k - 1]);
-        argv[k] = k == 0 ? strdup(c->argv[0])
+        argv[k] = k == 0 ? tl_xstrdup(c->argv[0])
                          : fe_cdb_absolute_arg(c->directory, c->argv[k], value);
-        ok = argv[k] != NULL;
-    }
-    if (!ok) {
-        fe_compdb_argv_free(argv, c->argc);
-        return NULL;
     }
     return argv;
 }

@@ -32,7 +32,7 @@ void fe_compdb_free(fe_compdb *db);
  * directory, so it parses with fe_parse_command(..., NULL, ...) from any
  * current directory.  (Given a directory, libclang's -working-directory
  * changes the whole process's current directory, which threads share.)
- * argc entries, to free with fe_compdb_argv_free; NULL when out of memory. */
+ * argc entries, to free with fe_compdb_argv_free. */
 char **fe_compdb_absolute(const fe_compile_command *c);
 void fe_compdb_argv_free(char **argv, int argc);
 

@@ -23,6 +23,7 @@
 #include <clang-c/Index.h>
 
 #include "frontend.h"
+#include "xalloc.h" /* every allocation of the front end: out of memory ends the process */
 
 /* Declaration cursor -> int, open addressing on clang_hashCursor (variable
  * ids by canonical declaration; indexes into the callee cache). */
@@ -64,11 +65,6 @@ typedef struct fe_ctx {
 } fe_ctx;
 
 /* ---- fe_parse.c: locations, types, maps ---- */
-
-/* realloc / calloc that abort with a message when memory runs out (the
- * front end's scratch arrays; IR nodes come from the unit's arena). */
-void *fe_xrealloc(void *p, size_t n);
-void *fe_xcalloc(size_t n, size_t size);
 
 ir_loc fe_loc(fe_ctx *fx, CXCursor c);
 ir_loc fe_loc_at(fe_ctx *fx, CXSourceLocation l);

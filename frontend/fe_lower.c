@@ -255,7 +255,7 @@ static void fe_group_push(fe_switch *sw, CXCursor stmt)
     fe_case_group *g = &sw->groups[sw->n_groups - 1];
     if (g->n_stmts == g->cap) {
         g->cap = g->cap ? g->cap * 2 : 8;
-        g->stmts = fe_xrealloc(g->stmts, (size_t)g->cap * sizeof *g->stmts);
+        g->stmts = tl_xrealloc(g->stmts, (size_t)g->cap * sizeof *g->stmts);
     }
     g->stmts[g->n_stmts++] = stmt;
 }
@@ -267,7 +267,7 @@ static void fe_group_label(fe_switch *sw, CXCursor label)
     if (!g || g->n_stmts) {
         if (sw->n_groups == sw->cap_groups) {
             sw->cap_groups = sw->cap_groups ? sw->cap_groups * 2 : 8;
-            sw->groups = fe_xrealloc(sw->groups, (size_t)sw->cap_groups * sizeof *sw->groups);
+            sw->groups = tl_xrealloc(sw->groups, (size_t)sw->cap_groups * sizeof *sw->groups);
         }
         g = &sw->groups[sw->n_groups++];
         memset(g, 0, sizeof *g);
@@ -347,7 +347,7 @@ static enum CXChildVisitResult fe_break_visit(CXCursor c, CXCursor parent, CXCli
 static int fe_compound_stmts(CXCursor c, CXCursor **out)
 {
     int n = fe_children(c, NULL, 0);
-    *out = fe_xrealloc(NULL, (size_t)n * sizeof **out);
+    *out = tl_xmalloc((size_t)n * sizeof **out);
     return fe_children(c, *out, n);
 }
 
@@ -545,7 +545,8 @@ static void fe_lower_label(fe_ctx *fx, CXCursor c, ir_stmt_kind kind)
     if (k == fx->n_labels) {
         if (fx->n_labels == fx->cap_labels) {
             fx->cap_labels = fx->cap_labels ? fx->cap_labels * 2 : 8;
-            fx->label_names = fe_xrealloc(fx->label_names, sizeof *fx->label_names * (size_t)fx->cap_labels);
+            fx->label_names = tl_xreallocarray(fx->label_names, (size_t)fx->cap_labels,
+                                               sizeof *fx->label_names);
         }
         fx->label_names[fx->n_labels++] = name;
         fx->u->n_labels++;

@@ -103,7 +103,7 @@ fe_callee fe_callee_of(fe_ctx *fx, CXCursor call)
         return fx->callees[id];
     if (fx->n_callees == fx->cap_callees) {
         fx->cap_callees = fx->cap_callees ? fx->cap_callees * 2 : 32;
-        fx->callees = fe_xrealloc(fx->callees, (size_t)fx->cap_callees * sizeof *fx->callees);
+        fx->callees = tl_xrealloc(fx->callees, (size_t)fx->cap_callees * sizeof *fx->callees);
     }
     id = fx->n_callees++;
     fx->callees[id] = fe_callee_of_decl(fx, decl);

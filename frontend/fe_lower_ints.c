@@ -46,7 +46,7 @@ static fe_ints_var *fe_ints_entry(fe_ctx *fx, int var)
         int cap = fx->cap_ints ? fx->cap_ints : 64;
         while (cap <= var)
             cap *= 2;
-        fe_ints_var **p = fe_xrealloc(fx->ints, (size_t)cap * sizeof *p);
+        fe_ints_var **p = tl_xrealloc(fx->ints, (size_t)cap * sizeof *p);
         memset(p + fx->cap_ints, 0, (size_t)(cap - fx->cap_ints) * sizeof *p);
         fx->ints = p;
         fx->cap_ints = cap;

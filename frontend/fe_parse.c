@@ -35,7 +35,6 @@ const char *fe_status_name(fe_status s)
     case FE_ERR_NO_FILE: return "no such file";
     case FE_ERR_IS_DIR: return "is a directory, not a C file";
     case FE_ERR_LIBCLANG: return "libclang could not parse the file";
-    case FE_ERR_NO_MEMORY: return "out of memory";
     case FE_ERR_NO_ACCESS: return "cannot be read: permission denied";
     case FE_ERR_UNREADABLE: return "cannot be read (a loop of symbolic links, a name too long "
                                    "or an I/O error)";
@@ -47,11 +46,7 @@ const char *fe_status_name(fe_status s)
 
 static bool fe_has_header(const char *dir)
 {
-    char *p = malloc(strlen(dir) + sizeof "/tensorlint/tensor.h");
-    if (!p)
-        return false;
-    strcpy(p, dir);
-    strcat(p, "/tensorlint/tensor.h");
+    char *p = tl_xasprintf("%s/tensorlint/tensor.h", dir);
     bool ok = access(p, R_OK) == 0;
     free(p);
     return ok;
@@ -69,11 +64,7 @@ static char *fe_installed_include_dir(void)
     if (!slash)
         return NULL;
     *slash = '\0';
-    char *dir = malloc(strlen(exe) + sizeof "/../include");
-    if (!dir)
-        return NULL;
-    strcpy(dir, exe);
-    strcat(dir, "/../include");
+    char *dir = tl_xasprintf("%s/../include", exe);
     if (fe_has_header(dir))
         return dir;
     free(dir);
@@ -89,28 +80,8 @@ const char *fe_include_dir(void)
     done = true;
     dir = fe_installed_include_dir();
     if (!dir && *TL_SOURCE_INCLUDE_DIR && fe_has_header(TL_SOURCE_INCLUDE_DIR))
-        dir = strdup(TL_SOURCE_INCLUDE_DIR);
+        dir = tl_xstrdup(TL_SOURCE_INCLUDE_DIR);
     return dir;
-}
-
-void *fe_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "tensorlint: out of memory\n");
-        abort();
-    }
-    return q;
-}
-
-void *fe_xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "tensorlint: out of memory\n");
-        abort();
-    }
-    return p;
 }
 
 /* ---- locations and types ---- */
@@ -312,8 +283,8 @@ CXCursor fe_strip(CXCursor c, bool casts)
 static void fe_map_grow(fe_cursor_map *m)
 {
     unsigned cap = m->cap ? m->cap * 2 : 256;
-    CXCursor *keys = fe_xcalloc(cap, sizeof *keys);
-    int *vals = fe_xcalloc(cap, sizeof *vals);
+    CXCursor *keys = tl_xcalloc(cap, sizeof *keys);
+    int *vals = tl_xcalloc(cap, sizeof *vals);
     for (unsigned i = 0; i < cap; i++)
         vals[i] = -1;
     for (unsigned i = 0; i < m->cap; i++) {
@@ -403,8 +374,8 @@ static void fe_func_map_put(fe_func_map *m, const char *name, int index)
     if ((m->n + 1) * 2 > m->cap) {
         fe_func_map old = *m;
         m->cap = old.cap ? old.cap * 2 : 64;
-        m->keys = fe_xcalloc(m->cap, sizeof *m->keys);
-        m->vals = fe_xcalloc(m->cap, sizeof *m->vals);
+        m->keys = tl_xcalloc(m->cap, sizeof *m->keys);
+        m->vals = tl_xcalloc(m->cap, sizeof *m->vals);
         m->n = 0;
         for (unsigned i = 0; i < old.cap; i++)
             if (old.keys[i])
@@ -537,7 +508,7 @@ static enum CXChildVisitResult fe_collect(CXCursor c, CXCursor parent, CXClientD
         return CXChildVisit_Continue;
     if (d->n == d->cap) {
         d->cap = d->cap ? d->cap * 2 : 16;
-        d->cursors = fe_xrealloc(d->cursors, (size_t)d->cap * sizeof *d->cursors);
+        d->cursors = tl_xrealloc(d->cursors, (size_t)d->cap * sizeof *d->cursors);
     }
     d->cursors[d->n++] = c;
     return CXChildVisit_Continue;
@@ -548,10 +519,10 @@ static enum CXChildVisitResult fe_collect(CXCursor c, CXCursor parent, CXClientD
 static void fe_spread_tensor_code(ir_unit *u, int n_edges, const int (*edges)[2])
 {
     int n = u->n_funcs;
-    int *start = fe_xcalloc((size_t)n + 1, sizeof *start);
-    int *callers = fe_xcalloc((size_t)n_edges + 1, sizeof *callers);
-    int *work = fe_xcalloc((size_t)n + 1, sizeof *work);
-    int *fill = fe_xcalloc((size_t)n + 1, sizeof *fill);
+    int *start = tl_xcalloc((size_t)n + 1, sizeof *start);
+    int *callers = tl_xcalloc((size_t)n_edges + 1, sizeof *callers);
+    int *work = tl_xcalloc((size_t)n + 1, sizeof *work);
+    int *fill = tl_xcalloc((size_t)n + 1, sizeof *fill);
     for (int i = 0; i < n_edges; i++)
         start[edges[i][1] + 1]++;
     for (int i = 0; i < n; i++)
@@ -597,7 +568,7 @@ static void fe_edges_of_stmt(const ir_stmt *s, int caller, fe_edges *e)
             return;
         if (e->n == e->cap) {
             e->cap = e->cap ? e->cap * 2 : 64;
-            e->v = fe_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
+            e->v = tl_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
         }
         e->v[e->n][0] = caller;
         e->v[e->n][1] = s->user_call.callee;
@@ -672,8 +643,6 @@ fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds,
     fe_ctx fx = {.tu = tu};
     fe_tensor_decl.tu = NULL; /* a new unit may reuse a disposed one's address */
     fx.u = ir_unit_new(path);
-    if (!fx.u)
-        return FE_ERR_NO_MEMORY;
     fx.u->parse_seconds = parse_seconds;
     CXString spelling = clang_getTranslationUnitSpelling(tu);
     fx.main_file = clang_getFile(tu, clang_getCString(spelling));
@@ -692,9 +661,7 @@ fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds,
 static const char **fe_args_with_include(int argc, const char *const *argv, int *n_out)
 {
     const char *dir = fe_include_dir();
-    const char **args = calloc((size_t)argc + 3, sizeof *args);
-    if (!args)
-        return NULL;
+    const char **args = tl_xcalloc((size_t)argc + 3, sizeof *args);
     int n = 0;
     for (int i = 0; i < argc; i++)
         args[n++] = argv[i];
@@ -751,8 +718,6 @@ fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_
         return readable;
     int n;
     const char **args = fe_args_with_include(argc, argv, &n);
-    if (!args)
-        return FE_ERR_NO_MEMORY;
     fe_status st = FE_ERR_LIBCLANG;
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
@@ -769,11 +734,8 @@ fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_
 static char *fe_resolve(const char *directory, const char *path)
 {
     if (!directory || path[0] == '/')
-        return strdup(path);
-    char *p = malloc(strlen(directory) + strlen(path) + 2);
-    if (p)
-        sprintf(p, "%s/%s", directory, path);
-    return p;
+        return tl_xstrdup(path);
+    return tl_xasprintf("%s/%s", directory, path);
 }
 
 fe_status fe_parse_command(const char *path, const char *directory, int argc,
@@ -781,8 +743,6 @@ fe_status fe_parse_command(const char *path, const char *directory, int argc,
 {
     *out = NULL;
     char *resolved = fe_resolve(directory, path);
-    if (!resolved)
-        return FE_ERR_NO_MEMORY;
     fe_status readable = fe_readable(resolved);
     free(resolved);
     if (readable != FE_OK)
@@ -790,15 +750,12 @@ fe_status fe_parse_command(const char *path, const char *directory, int argc,
     int n;
     const char **args = fe_args_with_include(argc, argv, &n);
     char *wd = NULL;
-    if (args && directory) {
-        wd = malloc(strlen(directory) + sizeof "-working-directory=");
-        if (wd) {
-            sprintf(wd, "-working-directory=%s", directory);
-            args[n++] = wd;
-        }
+    if (directory) {
+        wd = tl_xasprintf("-working-directory=%s", directory);
+        args[n++] = wd;
     }
-    fe_status st = args && (wd || !directory) ? FE_ERR_LIBCLANG : FE_ERR_NO_MEMORY;
-    CXIndex idx = st == FE_ERR_LIBCLANG ? clang_createIndex(0, 0) : NULL;
+    fe_status st = FE_ERR_LIBCLANG;
+    CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     double t0 = fe_now();
     if (idx && clang_parseTranslationUnit2FullArgv(idx, NULL, args, n, NULL, 0, fe_parse_options,

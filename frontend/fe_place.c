@@ -611,7 +611,7 @@ void fe_init_place(fe_ctx *fx, ir_place *dst, CXType t, CXCursor init)
     }
     ir_loc loc = fe_loc(fx, c);
     int n = fe_children(c, NULL, 0);
-    CXCursor *kids = fe_xrealloc(NULL, sizeof *kids * (size_t)(n + 1));
+    CXCursor *kids = tl_xmalloc(sizeof *kids * (size_t)(n + 1));
     n = fe_children(c, kids, n);
     if (fe_type_is_record(t) || fe_type_is_array(t))
         fe_fill(fx, loc, dst, true, NULL); /* members not named are zero */

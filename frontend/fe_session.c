@@ -29,30 +29,18 @@ struct fe_session {
     CXTranslationUnit tu;
 };
 
-static char *fe_session_dup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        abort();
-    return d;
-}
-
 fe_session *fe_session_new(const char *path, int argc, const char *const *argv, bool full_command)
 {
-    fe_session *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
+    fe_session *s = tl_xcalloc(1, sizeof *s);
     const char *inc = fe_include_dir();
-    s->path = fe_session_dup(path);
+    s->path = tl_xstrdup(path);
     s->full_command = full_command;
-    s->args = calloc((size_t)argc + 3, sizeof *s->args);
-    if (!s->args)
-        abort();
+    s->args = tl_xcalloc((size_t)argc + 3, sizeof *s->args);
     for (int k = 0; k < argc; k++)
-        s->args[s->n_args++] = fe_session_dup(argv[k]);
+        s->args[s->n_args++] = tl_xstrdup(argv[k]);
     if (inc) {
-        s->args[s->n_args++] = fe_session_dup("-isystem");
-        s->args[s->n_args++] = fe_session_dup(inc);
+        s->args[s->n_args++] = tl_xstrdup("-isystem");
+        s->args[s->n_args++] = tl_xstrdup(inc);
     }
     return s;
 }

@@ -22,7 +22,7 @@ typedef struct fe_session fe_session;
  * compiler arguments without compiler and file (full_command false), or a
  * full compile command whose paths are absolute (full_command true: argv[0]
  * is the compiler and path is among the arguments, as fe_compdb_absolute
- * gives it).  The arguments are copied.  NULL when out of memory. */
+ * gives it).  The arguments are copied. */
 fe_session *fe_session_new(const char *path, int argc, const char *const *argv, bool full_command);
 
 /* Parse the file with text[0..len) as its contents and lower it into a new

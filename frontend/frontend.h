@@ -6,7 +6,8 @@
  * missing, libclang failing) is the returned status and *out stays NULL; a
  * problem in the parsed program (clang errors, constructs the IR cannot
  * express) is in the unit (diags, notes, UNSUPPORTED statements) and the
- * status is FE_OK; a broken invariant aborts.
+ * status is FE_OK; a broken invariant aborts.  Running out of memory is
+ * none of these: it ends the process (xalloc.h, docs/design.md).
  *
  * The project's include directory is appended (as -isystem, after every
  * user flag) so that <tensorlint/tensor.h> resolves with no flags: the
@@ -23,7 +24,6 @@ typedef enum fe_status {
     FE_ERR_NO_FILE,  /* the source file does not exist */
     FE_ERR_IS_DIR,   /* the path names a directory */
     FE_ERR_LIBCLANG, /* libclang could not build a translation unit */
-    FE_ERR_NO_MEMORY,
     FE_ERR_NO_ACCESS,  /* the file exists but this user may not read it */
     FE_ERR_UNREADABLE  /* stat or open failed otherwise: a link loop, a name too long, I/O */
 } fe_status;

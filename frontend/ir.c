@@ -5,9 +5,10 @@
  * the unit is freed in one call.  Growable arrays (statements of a block,
  * the unit's variables) double inside the arena: the old copy is left
  * behind, so at most half of an array's bytes are wasted and no pointer
- * into the arena is ever freed alone.  An allocation that fails aborts:
- * the arena is the one place the front end allocates per node, and a
- * status threaded through every builder would hide the lowering logic.
+ * into the arena is ever freed alone.  An allocation that fails is the
+ * tool's out-of-memory exit (xalloc.h): the arena is the one place the
+ * front end allocates per node, and a status threaded through every
+ * builder would hide the lowering logic.
  *
  * The dump is deterministic: variables print as name#id, statements in
  * source order with their line:col, so golden tests can compare text.
@@ -18,6 +19,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "xalloc.h"
 
 #define IR_CHUNK_BYTES (64 * 1024) /* bytes per arena chunk, unless one request is larger */
 
@@ -31,12 +34,6 @@ struct ir_arena {
     ir_chunk *head;
 };
 
-static void ir_out_of_memory(void)
-{
-    fprintf(stderr, "tensorlint: out of memory\n");
-    abort();
-}
-
 void *ir_alloc(ir_unit *u, size_t n)
 {
     size_t align = sizeof(max_align_t);
@@ -44,9 +41,7 @@ void *ir_alloc(ir_unit *u, size_t n)
     ir_chunk *c = u->arena->head;
     if (!c || c->size - c->used < n) {
         size_t size = n > IR_CHUNK_BYTES ? n : IR_CHUNK_BYTES;
-        c = malloc(sizeof *c + size);
-        if (!c)
-            ir_out_of_memory();
+        c = tl_xmalloc(sizeof *c + size);
         c->next = u->arena->head;
         c->used = 0;
         c->size = size;
@@ -92,14 +87,8 @@ static void *ir_grow(ir_unit *u, void *items, int n, int *cap, size_t elem)
 
 ir_unit *ir_unit_new(const char *path)
 {
-    ir_unit *u = calloc(1, sizeof *u);
-    ir_arena *a = calloc(1, sizeof *a);
-    if (!u || !a) {
-        free(u);
-        free(a);
-        return NULL;
-    }
-    u->arena = a;
+    ir_unit *u = tl_xcalloc(1, sizeof *u);
+    u->arena = tl_xcalloc(1, sizeof *u->arena);
     u->path = ir_strdup(u, path);
     u->globals_init = ir_block_new(u);
     return u;

@@ -404,9 +404,10 @@ typedef struct ir_unit {
 
 /* ---- the unit and its arena ---- */
 
-ir_unit *ir_unit_new(const char *path); /* NULL when out of memory */
-void ir_unit_free(ir_unit *u);          /* frees the unit and everything in it; NULL is ignored */
-void *ir_alloc(ir_unit *u, size_t n);   /* zeroed memory from the arena; aborts when out of memory */
+/* Out of memory, these end the process (xalloc.h): they never return NULL. */
+ir_unit *ir_unit_new(const char *path);
+void ir_unit_free(ir_unit *u);        /* frees the unit and everything in it; NULL is ignored */
+void *ir_alloc(ir_unit *u, size_t n); /* zeroed memory from the arena */
 char *ir_strdup(ir_unit *u, const char *s);
 char *ir_strfmt(ir_unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -212,7 +212,8 @@ typedef struct an_report {
     an_slayout *slayouts;   /* layouts over symbols (values' and handles' sl - 1) */
 } an_report;
 
-/* Analyse every function of the unit; NULL only when out of memory. */
+/* Analyse every function of the unit; never NULL (out of memory ends the
+ * process: xalloc.h). */
 an_report *an_analyze(const ir_unit *u, const an_options *opt);
 void an_report_free(an_report *r);
 

@@ -79,26 +79,18 @@ static void collect_calls(const ir_block *b, int func, bool *called, int n_funcs
 static void index_vars(an_ctx *cx)
 {
     const ir_unit *u = cx->u;
-    cx->n_func_vars = calloc((size_t)u->n_funcs + 1, sizeof(int));
-    cx->func_vars = calloc((size_t)u->n_funcs + 1, sizeof(int *));
-    if (!cx->n_func_vars || !cx->func_vars)
-        abort();
+    cx->n_func_vars = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(int));
+    cx->func_vars = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(int *));
     for (int v = 0; v < u->n_vars; v++)
         if (u->vars[v].func >= 0 && u->vars[v].func < u->n_funcs)
             cx->n_func_vars[u->vars[v].func]++;
     for (int f = 0; f < u->n_funcs; f++) {
-        cx->func_vars[f] = malloc(sizeof(int) * (size_t)(cx->n_func_vars[f] + 1));
-        if (!cx->func_vars[f])
-            abort();
+        cx->func_vars[f] = tl_xmalloc(sizeof(int) * (size_t)(cx->n_func_vars[f] + 1));
         cx->n_func_vars[f] = 0;
     }
-    cx->slot = malloc(sizeof(int) * (size_t)(u->n_vars + 1));
-    if (!cx->slot)
-        abort();
+    cx->slot = tl_xmalloc(sizeof(int) * (size_t)(u->n_vars + 1));
     cx->n_globals = 0;
-    cx->global_vars = malloc(sizeof(int) * (size_t)(u->n_vars + 1));
-    if (!cx->global_vars)
-        abort();
+    cx->global_vars = tl_xmalloc(sizeof(int) * (size_t)(u->n_vars + 1));
     for (int v = 0; v < u->n_vars; v++)
         if (u->vars[v].func < 0 || u->vars[v].func >= u->n_funcs) {
             cx->global_vars[cx->n_globals] = v;
@@ -116,13 +108,11 @@ static void index_vars(an_ctx *cx)
 static void setup(an_ctx *cx)
 {
     const ir_unit *u = cx->u;
-    cx->site_value = malloc(sizeof(int) * (size_t)(u->n_call_sites + 1));
-    cx->fs = calloc((size_t)(u->n_funcs + 1), sizeof *cx->fs);
-    cx->report_of = malloc(sizeof(int) * (size_t)(u->n_funcs + 1));
+    cx->site_value = tl_xmalloc(sizeof(int) * (size_t)(u->n_call_sites + 1));
+    cx->fs = tl_xcalloc((size_t)(u->n_funcs + 1), sizeof *cx->fs);
+    cx->report_of = tl_xmalloc(sizeof(int) * (size_t)(u->n_funcs + 1));
     index_vars(cx);
-    cx->r->funcs = calloc((size_t)(u->n_funcs + 1), sizeof *cx->r->funcs);
-    if (!cx->site_value || !cx->fs || !cx->r->funcs || !cx->report_of)
-        abort();
+    cx->r->funcs = tl_xcalloc((size_t)(u->n_funcs + 1), sizeof *cx->r->funcs);
     for (int k = 0; k < u->n_call_sites; k++)
         cx->site_value[k] = -1;
     for (int f = 0; f < u->n_funcs; f++)
@@ -194,9 +184,7 @@ static int cmp_site(const void *a, const void *b)
 /* Value ids in source order (line, column), without global state. */
 static void sort_values(const an_report *r, int n, int *ids)
 {
-    site_key *k = malloc(sizeof *k * (size_t)(n + 1));
-    if (!k)
-        abort();
+    site_key *k = tl_xmalloc(sizeof *k * (size_t)(n + 1));
     for (int j = 0; j < n; j++)
         k[j] = (site_key){r->values[ids[j]].line, r->values[ids[j]].col, ids[j]};
     qsort(k, (size_t)n, sizeof *k, cmp_site);
@@ -234,13 +222,11 @@ static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const
  * over all values and storages (then ordered by source position / id). */
 static void fill_lists(an_report *r, const int *report_of)
 {
-    int64_t *mark = malloc(sizeof(int64_t) * ((size_t)r->n_storages + 1));
+    int64_t *mark = tl_xmalloc(sizeof(int64_t) * ((size_t)r->n_storages + 1));
     for (int k = 0; k < r->n_funcs; k++) {
         an_func_report *fr = &r->funcs[k];
-        fr->values = malloc(sizeof(int) * ((size_t)r->n_values + 1));
-        fr->storages = malloc(sizeof(int) * ((size_t)r->n_storages + 1));
-        if (!fr->values || !fr->storages || !mark)
-            abort();
+        fr->values = tl_xmalloc(sizeof(int) * ((size_t)r->n_values + 1));
+        fr->storages = tl_xmalloc(sizeof(int) * ((size_t)r->n_storages + 1));
     }
     for (int s = 0; s < r->n_storages; s++)
         mark[s] = -1;
@@ -286,16 +272,14 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
         cx.opt = *opt;
     else
         an_options_default(&cx.opt);
-    cx.r = calloc(1, sizeof *cx.r);
+    cx.r = tl_xcalloc(1, sizeof *cx.r);
     if (!cx.r)
         return NULL;
     cx.r->unit = u;
     cx.log_events = true;
     sx_reset(); /* symbols, expressions and assumptions are per analysis */
     setup(&cx);
-    bool *called = calloc((size_t)u->n_funcs + 1, sizeof(bool)); /* by another function */
-    if (!called)
-        abort();
+    bool *called = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(bool)); /* by another function */
     for (int f = 0; f < u->n_funcs; f++)
         collect_calls(u->funcs[f]->body, f, called, u->n_funcs);
     bool any_root = false;

@@ -101,9 +101,7 @@ typedef struct snapshot {
 
 static void *dup_mem(const void *p, size_t n)
 {
-    void *q = malloc(n ? n : 1);
-    if (!q)
-        abort();
+    void *q = tl_xmalloc(n);
     if (n)
         memcpy(q, p, n);
     return q;
@@ -122,11 +120,9 @@ static void snap_frame(const an_ctx *cx, const an_frame *fr, int **t, int64_t **
 {
     int n = cx->n_func_vars[fr->func];
     const int *ids = cx->func_vars[fr->func];
-    *t = malloc(sizeof(int) * (size_t)(n + 1));
-    *i = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    *kn = malloc(sizeof(bool) * (size_t)(n + 1));
-    if (!*t || !*i || !*kn)
-        abort();
+    *t = tl_xmalloc(sizeof(int) * (size_t)(n + 1));
+    *i = tl_xmalloc(sizeof(int64_t) * (size_t)(n + 1));
+    *kn = tl_xmalloc(sizeof(bool) * (size_t)(n + 1));
     for (int j = 0; j < n; j++) {
         (*t)[j] = fr->tensor[cx->slot[ids[j]]];
         (*i)[j] = fr->ints[cx->slot[ids[j]]];
@@ -158,7 +154,7 @@ static void snap_take(an_ctx *cx, snapshot *sn)
     an_mem_copy_into(&sn->mem, &cx->mem);
     sn->cuda = cx->cuda ? ca_clone(cx->cuda) : NULL;
     if (cx->cuda && !sn->cuda)
-        abort();
+        tl_out_of_memory(0); /* ca_clone fails only for want of memory */
     sn->n_cuda_block = cx->cap_cuda_block;
     sn->cuda_block = dup_mem(cx->cuda_block, sizeof(int64_t) * (size_t)cx->cap_cuda_block);
 }
@@ -203,7 +199,7 @@ static void snap_restore(an_ctx *cx, const snapshot *sn)
         ca_free(cx->cuda);
         cx->cuda = ca_clone(sn->cuda);
         if (!cx->cuda)
-            abort();
+            tl_out_of_memory(0);
         if (cx->cap_cuda_block)
             memset(cx->cuda_block, 0, sizeof(int64_t) * (size_t)cx->cap_cuda_block);
         if (sn->n_cuda_block)
@@ -320,10 +316,8 @@ static void keep_alternative(an_ctx *cx, int64_t from, int64_t to, int64_t at, i
     an_report *r = cx->r;
     if (cx->if_depth > 0 || !cx->log_events || r->n_events_dropped)
         return; /* nested, or the log is incomplete */
-    an_event *ev = realloc(r->alt_events, sizeof *ev * (size_t)(r->n_alt_events + (to - from) + 1));
-    an_alt *alts = realloc(r->alts, sizeof *alts * (size_t)(r->n_alts + 1));
-    if (!ev || !alts)
-        abort();
+    an_event *ev = tl_xrealloc(r->alt_events, sizeof *ev * (size_t)(r->n_alt_events + (to - from) + 1));
+    an_alt *alts = tl_xrealloc(r->alts, sizeof *alts * (size_t)(r->n_alts + 1));
     r->alt_events = ev;
     r->alts = alts;
     if (to > from)
@@ -400,9 +394,7 @@ static void select_ints(an_ctx *cx, snapshot *then, ir_op op, sx_int a, sx_int b
 
 static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 {
-    snapshot *sv = malloc(sizeof *sv * 3); /* on the heap: else-if chains nest one per arm */
-    if (!sv)
-        abort();
+    snapshot *sv = tl_xmalloc(sizeof *sv * 3); /* on the heap: else-if chains nest one per arm */
     snapshot *before = &sv[0], *after_then = &sv[1], *after_else = &sv[2];
     int64_t outer_peak = cx->arm_peak;
     snap_take(cx, before);
@@ -529,9 +521,7 @@ typedef struct fr_saved { /* a function report's totals, to undo a trial */
 static fr_saved *frs_save(an_ctx *cx)
 {
     an_report *r = cx->r;
-    fr_saved *sv = malloc(sizeof *sv * (size_t)(r->n_funcs + 1));
-    if (!sv)
-        abort();
+    fr_saved *sv = tl_xmalloc(sizeof *sv * (size_t)(r->n_funcs + 1));
     for (int k = 0; k < r->n_funcs; k++) {
         sv[k].fr = r->funcs[k];
         sv[k].peak_storages = dup_mem(r->funcs[k].peak_storages,
@@ -872,10 +862,8 @@ static bool loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi,
     int total = sx_n_assumptions(), n = 0;
     if (total == from)
         return true;
-    sx_int *d = malloc(sizeof *d * 2 * (size_t)(total - from));
-    const char **op = malloc(sizeof *op * 2 * (size_t)(total - from));
-    if (!d || !op)
-        abort();
+    sx_int *d = tl_xmalloc(sizeof *d * 2 * (size_t)(total - from));
+    const char **op = tl_xmalloc(sizeof *op * 2 * (size_t)(total - from));
     bool ok = true;
     for (int i = from; i < total && ok; i++) {
         sx_int x, y;
@@ -1173,10 +1161,8 @@ static void made_push(gen_ctx *g, int made, int replaced)
 {
     if (g->n_made == g->cap_made) {
         g->cap_made = g->cap_made ? 2 * g->cap_made : 8;
-        g->made = realloc(g->made, sizeof *g->made * (size_t)g->cap_made);
-        g->replaced = realloc(g->replaced, sizeof *g->replaced * (size_t)g->cap_made);
-        if (!g->made || !g->replaced)
-            abort();
+        g->made = tl_xrealloc(g->made, sizeof *g->made * (size_t)g->cap_made);
+        g->replaced = tl_xrealloc(g->replaced, sizeof *g->replaced * (size_t)g->cap_made);
     }
     g->made[g->n_made] = made;
     g->replaced[g->n_made++] = replaced;
@@ -1650,9 +1636,7 @@ static bool growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool ba
                  .lm1 = sx_sub(L, (sx_int){ls->dir, 0}),
                  .n_storages_new = back ? s0->n_storages : ls->n_storages1,
                  .n_map = (int)cx->n_handles, .ok = true};
-    g.map = malloc(sizeof *g.map * (size_t)(g.n_map + 1));
-    if (!g.map)
-        abort();
+    g.map = tl_xmalloc(sizeof *g.map * (size_t)(g.n_map + 1));
     for (int h = 0; h < g.n_map; h++)
         g.map[h] = -1;
     bool ok = false, taken = false;
@@ -1765,12 +1749,10 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     snap_take(cx, &t.s0);
     t.r0 = frs_save(cx);
     int n = ls.n = cx->r->n_funcs;
-    ls.eff = malloc(sizeof *ls.eff * 6 * (size_t)(n + 1));
-    ls.peak1 = malloc(sizeof *ls.peak1 * (size_t)(n + 1));
-    ls.sum = malloc(sizeof *ls.sum * 2 * (size_t)(n + 1));
-    ls.pk = malloc(sizeof *ls.pk * (size_t)(n + 1));
-    if (!ls.eff || !ls.peak1 || !ls.sum || !ls.pk)
-        abort();
+    ls.eff = tl_xmalloc(sizeof *ls.eff * 6 * (size_t)(n + 1));
+    ls.peak1 = tl_xmalloc(sizeof *ls.peak1 * (size_t)(n + 1));
+    ls.sum = tl_xmalloc(sizeof *ls.sum * 2 * (size_t)(n + 1));
+    ls.pk = tl_xmalloc(sizeof *ls.pk * (size_t)(n + 1));
     /* the counter's values in iterations 2..trips */
     sx_int second = sx_add(ls.v0, (sx_int){ls.dir, 0});
     sx_int last = sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, sx_sub(ls.trips, (sx_int){1, 0})));
@@ -2224,9 +2206,7 @@ static void exec_fill(an_ctx *cx, const ir_stmt *s)
      * the place (config.dim) and the call (fread) */
     if (cx->n_fills == cx->cap_fills) {
         cx->cap_fills = cx->cap_fills ? 2 * cx->cap_fills : 16;
-        cx->fills = realloc(cx->fills, sizeof *cx->fills * (size_t)cx->cap_fills);
-        if (!cx->fills)
-            abort();
+        cx->fills = tl_xrealloc(cx->fills, sizeof *cx->fills * (size_t)cx->cap_fills);
     }
     const char *by = s->fill.why ? strstr(s->fill.why, " by ") : NULL;
     char *origin = by ? an_strfmt("%.*s", (int)strcspn(by + 4, "( "), by + 4)

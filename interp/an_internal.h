@@ -13,6 +13,7 @@
 
 #include "alloc_policy.h"
 #include "an.h"
+#include "xalloc.h"
 #include "sym.h"
 
 #define AN_UNSET (-1)   /* a tensor variable with no handle yet (or NULL) */

@@ -58,14 +58,6 @@ static bool loc_under(const an_loc *l, const an_loc *p)
     return true;
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q)
-        abort();
-    return q;
-}
-
 static void index_rebuild(an_mem *m, int cap)
 {
     int live = 0;
@@ -74,7 +66,7 @@ static void index_rebuild(an_mem *m, int cap)
             m->e[live++] = m->e[k];
     m->n = live;
     m->n_dead = 0;
-    m->index = xrealloc(m->index, sizeof *m->index * (size_t)cap);
+    m->index = tl_xrealloc(m->index, sizeof *m->index * (size_t)cap);
     m->index_cap = cap;
     for (int k = 0; k < cap; k++)
         m->index[k] = -1;
@@ -118,7 +110,7 @@ static void mem_put(an_mem *m, const an_loc *l, const an_cell *c)
     }
     if (m->n == m->cap) {
         m->cap = m->cap ? m->cap * 2 : 64;
-        m->e = xrealloc(m->e, sizeof *m->e * (size_t)m->cap);
+        m->e = tl_xrealloc(m->e, sizeof *m->e * (size_t)m->cap);
     }
     m->e[m->n] = (an_entry){.loc = *l, .cell = *c};
     m->e[m->n].loc.elem = false;
@@ -146,7 +138,7 @@ int an_seg_add(an_ctx *cx, const an_seg *sg)
 {
     if (cx->n_segs == cx->cap_segs) {
         cx->cap_segs = cx->cap_segs ? cx->cap_segs * 2 : 16;
-        cx->segs = xrealloc(cx->segs, sizeof *cx->segs * (size_t)cx->cap_segs);
+        cx->segs = tl_xrealloc(cx->segs, sizeof *cx->segs * (size_t)cx->cap_segs);
     }
     cx->segs[cx->n_segs] = *sg;
     return cx->n_segs++;
@@ -189,11 +181,11 @@ void an_mem_copy_into(an_mem *dst, const an_mem *src)
 {
     dst->n = src->n;
     dst->cap = src->n;
-    dst->e = xrealloc(dst->e, sizeof *dst->e * (size_t)(src->n + 1));
+    dst->e = tl_xrealloc(dst->e, sizeof *dst->e * (size_t)(src->n + 1));
     if (src->n)
         memcpy(dst->e, src->e, sizeof *src->e * (size_t)src->n);
     dst->index_cap = src->index_cap;
-    dst->index = xrealloc(dst->index, sizeof *dst->index * (size_t)(src->index_cap + 1));
+    dst->index = tl_xrealloc(dst->index, sizeof *dst->index * (size_t)(src->index_cap + 1));
     if (src->index_cap)
         memcpy(dst->index, src->index, sizeof *src->index * (size_t)src->index_cap);
     dst->n_dead = src->n_dead;
@@ -446,7 +438,7 @@ int an_ptr_intern(an_ctx *cx, const an_loc *l)
 {
     if (cx->n_ptrs == cx->cap_ptrs) {
         cx->cap_ptrs = cx->cap_ptrs ? cx->cap_ptrs * 2 : 64;
-        cx->ptrs = xrealloc(cx->ptrs, sizeof *cx->ptrs * (size_t)cx->cap_ptrs);
+        cx->ptrs = tl_xrealloc(cx->ptrs, sizeof *cx->ptrs * (size_t)cx->cap_ptrs);
     }
     cx->ptrs[cx->n_ptrs] = *l;
     return cx->n_ptrs++;
@@ -750,7 +742,7 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
     int handles[MAX_DROPPED], n = 0, n_src = 0;
     an_cell marker;
     bool has_marker = mem_read(cx, &cx->mem, src, &marker);
-    an_entry *tmp = xrealloc(NULL, sizeof *tmp * (size_t)(cx->mem.n + 1));
+    an_entry *tmp = tl_xrealloc(NULL, sizeof *tmp * (size_t)(cx->mem.n + 1));
     for (int k = 0; k < cx->mem.n; k++) {
         const an_entry *e = &cx->mem.e[k];
         if (e->loc.frame != DEAD && loc_under(&e->loc, src) && e->loc.n > src->n)

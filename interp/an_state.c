@@ -6,11 +6,9 @@
  * change updates the peak of each function on the stack, so a callee's
  * peak covers its own executions and a root's the whole run.
  */
-#define _GNU_SOURCE /* vasprintf */
 #include "an_internal.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,11 +21,7 @@ static void *grow(void *p, int64_t *cap, int64_t need, size_t elem)
     int64_t n = *cap ? *cap : 16;
     while (n < need)
         n *= 2;
-    void *q = realloc(p, (size_t)n * elem);
-    if (!q) {
-        fprintf(stderr, "tensorlint: out of memory\n");
-        abort();
-    }
+    void *q = tl_xreallocarray(p, (size_t)n, elem);
     *cap = n;
     return q;
 }
@@ -40,21 +34,13 @@ static void *grow_int(void *p, int *cap, int need, size_t elem)
     return p;
 }
 
-char *an_strdup(const char *s)
-{
-    char *d = s ? strdup(s) : NULL;
-    if (s && !d)
-        abort();
-    return d;
-}
+char *an_strdup(const char *s) { return s ? tl_xstrdup(s) : NULL; }
 
 char *an_strfmt(const char *fmt, ...)
 {
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
+    char *s = tl_xvasprintf(fmt, ap);
     va_end(ap);
     return s;
 }
@@ -165,9 +151,7 @@ void an_account_live(an_ctx *cx)
 static void record_peak_set(an_ctx *cx, an_func_report *fr)
 {
     free(fr->peak_storages);
-    fr->peak_storages = malloc(sizeof(int) * (size_t)(cx->r->n_storages + 1));
-    if (!fr->peak_storages)
-        abort();
+    fr->peak_storages = tl_xmalloc(sizeof(int) * (size_t)(cx->r->n_storages + 1));
     fr->n_peak_storages = 0;
     for (int s = 0; s < cx->r->n_storages; s++)
         if (cx->live_storage[s])
@@ -451,8 +435,7 @@ an_diag *an_diag_add(an_ctx *cx, an_severity sev, const char *check, int line, i
     *d = (an_diag){.file = cx->u->path, .line = line, .col = col, .severity = sev,
                    .check = check};
     va_start(ap, fmt);
-    if (vasprintf(&d->message, fmt, ap) < 0)
-        abort();
+    d->message = tl_xvasprintf(fmt, ap);
     va_end(ap);
     return d;
 }
@@ -462,27 +445,23 @@ void an_diag_note(an_diag *d, int line, int col, const char *fmt, ...)
     va_list ap;
     if (!d)
         return;
-    d->notes = realloc(d->notes, sizeof *d->notes * (size_t)(d->n_notes + 1));
-    if (!d->notes)
-        abort();
+    d->notes = tl_xrealloc(d->notes, sizeof *d->notes * (size_t)(d->n_notes + 1));
     an_note *n = &d->notes[d->n_notes++];
     n->line = line;
     n->col = col;
     va_start(ap, fmt);
-    if (vasprintf(&n->message, fmt, ap) < 0)
-        abort();
+    n->message = tl_xvasprintf(fmt, ap);
     va_end(ap);
 }
 
 an_frame *an_frame_new(an_ctx *cx, int func)
 {
-    an_frame *f = calloc(1, sizeof *f);
+    an_frame *f = tl_xcalloc(1, sizeof *f);
     int n = cx->n_globals + (func >= 0 ? cx->n_func_vars[func] : 0);
     n = n > 0 ? n : 1;
-    if (!f || !(f->tensor = malloc(sizeof(int) * (size_t)n)) ||
-        !(f->ints = calloc((size_t)n, sizeof(int64_t))) ||
-        !(f->int_known = calloc((size_t)n, sizeof(bool))))
-        abort();
+    f->tensor = tl_xreallocarray(NULL, (size_t)n, sizeof(int));
+    f->ints = tl_xcalloc((size_t)n, sizeof(int64_t));
+    f->int_known = tl_xcalloc((size_t)n, sizeof(bool));
     for (int k = 0; k < n; k++)
         f->tensor[k] = AN_UNSET;
     f->func = func;

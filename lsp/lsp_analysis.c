@@ -31,11 +31,11 @@ static void lsp_result_fail_compile(lsp_result *r, const char *path)
     }
     int n = r->unit->n_errors;
     bool here = first && first->file && strcmp(first->file, path) == 0;
-    r->failure = lsp_strfmt("tensorlint: not analysed: the file does not compile (%d error%s; "
-                            "the first: %s%s%s)", n, n == 1 ? "" : "s",
-                            here || !first || !first->file ? "" : first->file,
-                            here || !first || !first->file ? "" : ": ",
-                            first ? first->message : "?");
+    r->failure = tl_xasprintf("tensorlint: not analysed: the file does not compile (%d error%s; "
+                              "the first: %s%s%s)", n, n == 1 ? "" : "s",
+                              here || !first || !first->file ? "" : first->file,
+                              here || !first || !first->file ? "" : ": ",
+                              first ? first->message : "?");
     if (here) {
         r->fail_line = first->line;
         r->fail_col = first->col;
@@ -47,9 +47,7 @@ static void lsp_result_collect(lsp_result *r)
 {
     const an_diag *problems = NULL;
     int n_problems = r->nolint ? ck_nolint_problems(r->nolint, &problems) : 0;
-    r->diags = calloc((size_t)(r->report->n_diags + n_problems) + 1, sizeof *r->diags);
-    if (!r->diags)
-        abort();
+    r->diags = tl_xcalloc((size_t)(r->report->n_diags + n_problems) + 1, sizeof *r->diags);
     for (int k = 0; k < r->report->n_diags; k++) {
         const an_diag *d = &r->report->diags[k];
         if (d->severity == AN_ERROR || !ck_nolint_suppresses(r->nolint, d))
@@ -65,12 +63,10 @@ static void lsp_result_run(lsp_result *r, lsp_doc *doc, const ck_options *ck,
     if (!doc->session)
         doc->session = fe_session_new(doc->cmd.path, doc->cmd.argc,
                                       (const char *const *)doc->cmd.argv, doc->cmd.full_command);
-    if (!doc->session)
-        abort();
     fe_status st = fe_session_parse(doc->session, r->text, r->len, &r->unit);
     if (st != FE_OK) {
-        r->failure = lsp_strfmt("tensorlint: not analysed: %s (%s)", fe_status_name(st),
-                                doc->cmd.origin);
+        r->failure = tl_xasprintf("tensorlint: not analysed: %s (%s)", fe_status_name(st),
+                                  doc->cmd.origin);
         return;
     }
     if (r->unit->n_errors > 0) {
@@ -78,8 +74,6 @@ static void lsp_result_run(lsp_result *r, lsp_doc *doc, const ck_options *ck,
         return;
     }
     r->report = an_analyze(r->unit, an);
-    if (!r->report)
-        abort();
     ck_run_text(r->report, ck, r->text, r->len);
     r->nolint = ck_nolint_scan_text(doc->cmd.path, r->text, r->len);
     lsp_result_collect(r);
@@ -87,9 +81,8 @@ static void lsp_result_run(lsp_result *r, lsp_doc *doc, const ck_options *ck,
 
 lsp_result *lsp_analyse(lsp_doc *doc, const ck_options *ck, const an_options *an)
 {
-    lsp_result *r = calloc(1, sizeof *r);
-    if (!r || !(r->text = malloc(doc->len + 1)))
-        abort();
+    lsp_result *r = tl_xcalloc(1, sizeof *r);
+    r->text = tl_xmalloc(doc->len + 1);
     memcpy(r->text, doc->text, doc->len + 1);
     r->len = doc->len;
     r->version = doc->version;

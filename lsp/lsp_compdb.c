@@ -12,7 +12,6 @@
  * Databases are loaded once per directory and kept (a directory without
  * one is remembered too), so a file reopened costs no reload.
  */
-#define _GNU_SOURCE /* asprintf */
 #include "lsp_internal.h"
 
 #include <limits.h>
@@ -37,10 +36,8 @@ struct lsp_compdbs {
 
 lsp_compdbs *lsp_compdbs_new(const char *dir_override)
 {
-    lsp_compdbs *c = calloc(1, sizeof *c);
-    if (!c)
-        abort();
-    c->override = dir_override ? lsp_strdup(dir_override) : NULL;
+    lsp_compdbs *c = tl_xcalloc(1, sizeof *c);
+    c->override = dir_override ? tl_xstrdup(dir_override) : NULL;
     return c;
 }
 
@@ -64,11 +61,9 @@ static fe_compdb *lsp_db_of(lsp_compdbs *c, const char *dir)
     for (lsp_db *d = c->dbs; d; d = d->next)
         if (strcmp(d->dir, dir) == 0)
             return d->db;
-    lsp_db *d = calloc(1, sizeof *d);
-    if (!d)
-        abort();
-    d->dir = lsp_strdup(dir);
-    char *file = lsp_strfmt("%s/compile_commands.json", dir);
+    lsp_db *d = tl_xcalloc(1, sizeof *d);
+    d->dir = tl_xstrdup(dir);
+    char *file = tl_xasprintf("%s/compile_commands.json", dir);
     if (access(file, R_OK) == 0 && fe_compdb_load(dir, &d->db) != FE_OK)
         lsp_log(LSP_LOG_ERROR, "cannot read %s: not a compilation database", file);
     else if (d->db)
@@ -88,8 +83,8 @@ static bool lsp_ends_with(const char *s, const char *suffix)
 /* Whether cmd compiles the file whose real path is real. */
 static bool lsp_cmd_is(const fe_compile_command *cmd, const char *real)
 {
-    char *abs = cmd->file[0] == '/' ? lsp_strdup(cmd->file)
-                                    : lsp_strfmt("%s/%s", cmd->directory, cmd->file);
+    char *abs = cmd->file[0] == '/' ? tl_xstrdup(cmd->file)
+                                    : tl_xasprintf("%s/%s", cmd->directory, cmd->file);
     char r[PATH_MAX];
     bool same = strcmp(abs, real) == 0 || (realpath(abs, r) && strcmp(r, real) == 0);
     free(abs);
@@ -101,8 +96,6 @@ static void lsp_command_take(lsp_command *out, const fe_compile_command *cmd, co
                              const char *dir)
 {
     char **argv = fe_compdb_absolute(cmd);
-    if (!argv)
-        abort();
     out->full_command = true;
     out->argc = cmd->argc;
     out->argv = argv;
@@ -110,10 +103,10 @@ static void lsp_command_take(lsp_command *out, const fe_compile_command *cmd, co
     for (int k = 1; k < cmd->argc && !out->path; k++)
         if (argv[k][0] == '/' && (strcmp(argv[k], real) == 0 ||
                                   (realpath(argv[k], r) && strcmp(r, real) == 0)))
-            out->path = lsp_strdup(argv[k]);
+            out->path = tl_xstrdup(argv[k]);
     if (!out->path)
-        out->path = lsp_strdup(real);
-    out->origin = lsp_strfmt("%s/compile_commands.json", dir);
+        out->path = tl_xstrdup(real);
+    out->origin = tl_xasprintf("%s/compile_commands.json", dir);
 }
 
 /* The command for real from dir's database; false when it has none. */
@@ -136,12 +129,12 @@ static bool lsp_command_from(lsp_compdbs *c, const char *dir, const char *real, 
 /* Search the file's directory and its parents, each also with build/. */
 static bool lsp_command_search(lsp_compdbs *c, const char *real, lsp_command *out)
 {
-    char *dir = lsp_strdup(real);
+    char *dir = tl_xstrdup(real);
     bool found = false, found_db = false;
     for (char *slash; !found && !found_db && (slash = strrchr(dir, '/'));) {
         *slash = '\0';
         const char *d = *dir ? dir : "/";
-        char *build = lsp_strfmt("%s/build", *dir ? dir : "");
+        char *build = tl_xasprintf("%s/build", *dir ? dir : "");
         found = lsp_command_from(c, d, real, out, &found_db) ||
                 (!found_db && lsp_command_from(c, build, real, out, &found_db));
         free(build);
@@ -163,14 +156,12 @@ void lsp_command_find(lsp_compdbs *c, const char *path, int n_args, const char *
                              : lsp_command_search(c, real, out);
     if (found)
         return;
-    out->path = lsp_strdup(path);
+    out->path = tl_xstrdup(path);
     out->argc = n_args;
-    out->argv = calloc((size_t)n_args + 1, sizeof *out->argv);
-    if (!out->argv)
-        abort();
+    out->argv = tl_xcalloc((size_t)n_args + 1, sizeof *out->argv);
     for (int k = 0; k < n_args; k++)
-        out->argv[k] = lsp_strdup(args[k]);
-    out->origin = lsp_strdup(n_args ? "the arguments after --" : "no compile command (no flags)");
+        out->argv[k] = tl_xstrdup(args[k]);
+    out->origin = tl_xstrdup(n_args ? "the arguments after --" : "no compile command (no flags)");
 }
 
 void lsp_command_clear(lsp_command *c)

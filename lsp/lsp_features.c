@@ -14,7 +14,7 @@
  *    shape and dtype, and its bytes when it is a new storage;
  *  - code actions: each fix-it as a quick fix, and a NOLINT comment.
  */
-#define _GNU_SOURCE /* open_memstream */
+#define _GNU_SOURCE /* memmem */
 #include "lsp_internal.h"
 
 #include <stdio.h>
@@ -69,7 +69,7 @@ static json_t *lsp_diag_json(const lsp_ctx *cx, const lsp_doc *doc, const lsp_re
                           lsp_severity(d->severity), "code", d->check, "source", "tensorlint",
                           "message", d->message);
     if (ck_find(d->check) >= 0 && cx->doc_url) {
-        char *href = lsp_strfmt("%s%s.md", cx->doc_url, d->check);
+        char *href = tl_xasprintf("%s%s.md", cx->doc_url, d->check);
         json_object_set_new(j, "codeDescription", json_pack("{s:s}", "href", href));
         free(href);
     }
@@ -278,10 +278,8 @@ static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_va
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    FILE *f = tl_xmemstream(&text, &len);
     bool md = cx->markdown;
-    if (!f)
-        abort();
     const char *kind = v->kind == MT_KIND_VIEW ? "view" : v->kind == MT_KIND_INPLACE ? "in place"
                                                                                     : "new";
     fprintf(f, md ? "**%s** = `tl_%s` (line %d)" : "%s = tl_%s (line %d)",
@@ -303,7 +301,7 @@ static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_va
         fprintf(f, "\nruns %lld times; shown: its first run\n", (long long)v->n_exec);
     if (v->reason && *v->reason)
         fprintf(f, md ? "\n*%s*\n" : "\n%s\n", v->reason);
-    fclose(f);
+    tl_xmemstream_close(f);
     return text;
 }
 
@@ -347,9 +345,7 @@ static char *lsp_hint_label(const an_report *rep, const an_value *v)
 {
     char *text = NULL, b[512];
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        abort();
+    FILE *f = tl_xmemstream(&text, &len);
     const an_slayout *l = lsp_slayout(rep, v);
     if (l)
         lsp_sx_tuple(f, l->ndim, l->shape);
@@ -361,7 +357,7 @@ static char *lsp_hint_label(const an_report *rep, const an_value *v)
         fprintf(f, ", new %s", lsp_storage_bytes(b, sizeof b, s));
     else if (v->kind == MT_KIND_VIEW)
         fputs(", view", f);
-    fclose(f);
+    tl_xmemstream_close(f);
     return text;
 }
 
@@ -412,7 +408,7 @@ static json_t *lsp_fix_action(const lsp_ctx *cx, const lsp_doc *doc, const lsp_r
                                             lsp_pos_of(cx, r, x->end_line, x->end_col)),
                              "newText", x->text));
     }
-    char *title = lsp_strfmt("Fix [%s]: apply tensorlint's fix-it", d->check);
+    char *title = tl_xasprintf("Fix [%s]: apply tensorlint's fix-it", d->check);
     json_t *a = json_pack("{s:s,s:s,s:[o],s:b,s:o}", "title", title, "kind", "quickfix",
                           "diagnostics", lsp_diag_json(cx, doc, r, d), "isPreferred", 1, "edit",
                           lsp_edit_json(doc, edits));
@@ -434,13 +430,13 @@ static json_t *lsp_nolint_edit(const lsp_ctx *cx, const lsp_result *r, int line,
     const char *close = open ? memchr(open, ')', (size_t)(r->text + end - open)) : NULL;
     if (close) {
         at = (size_t)(close - r->text);
-        text = lsp_strfmt(",%s", check);
+        text = tl_xasprintf(",%s", check);
     } else {
         at = end;
         while (at > start && (r->text[at - 1] == ' ' || r->text[at - 1] == '\t' ||
                               r->text[at - 1] == '\r'))
             at--;
-        text = lsp_strfmt(" // NOLINT(%s)", check);
+        text = tl_xasprintf(" // NOLINT(%s)", check);
     }
     int l, c;
     lsp_text_line_col(r->text, r->len, at, &l, &c);
@@ -453,7 +449,7 @@ static json_t *lsp_nolint_edit(const lsp_ctx *cx, const lsp_result *r, int line,
 static json_t *lsp_nolint_action(const lsp_ctx *cx, const lsp_doc *doc, const lsp_result *r,
                                  const an_diag *d)
 {
-    char *title = lsp_strfmt("Suppress [%s] on this line (// NOLINT)", d->check);
+    char *title = tl_xasprintf("Suppress [%s] on this line (// NOLINT)", d->check);
     json_t *a = json_pack("{s:s,s:s,s:[o],s:o}", "title", title, "kind", "quickfix",
                           "diagnostics", lsp_diag_json(cx, doc, r, d), "edit",
                           lsp_edit_json(doc, json_pack("[o]", lsp_nolint_edit(cx, r, d->line,

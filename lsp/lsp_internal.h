@@ -25,6 +25,7 @@
 #include "check.h"
 #include "fe_session.h"
 #include "lsp.h"
+#include "xalloc.h" /* every allocation of the server: out of memory ends it (exit code 2) */
 
 /* ---- lsp_io.c ---- */
 
@@ -162,7 +163,5 @@ json_t *lsp_range_json(lsp_pos a, lsp_pos b);
 double lsp_now(void); /* s, monotonic */
 void lsp_log(lsp_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lsp_log_set(lsp_log_level level);
-char *lsp_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *lsp_strdup(const char *s);
 
 #endif /* TL_LSP_INTERNAL_H */

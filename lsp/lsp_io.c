@@ -32,9 +32,7 @@ int lsp_reader_fill(lsp_reader *r, int timeout_ms)
         return 0;
     if (r->cap - r->len < 65536) {
         r->cap = r->cap ? r->cap * 2 : 131072;
-        r->buf = realloc(r->buf, r->cap);
-        if (!r->buf)
-            abort();
+        r->buf = tl_xrealloc(r->buf, r->cap);
     }
     ssize_t got = read(r->fd, r->buf + r->len, r->cap - r->len);
     if (got < 0 && errno == EINTR)
@@ -122,9 +120,7 @@ lsp_frame lsp_reader_next(lsp_reader *r, char **body, size_t *len)
     }
     if (r->len - head < (size_t)n)
         return LSP_FRAME_NONE;
-    *body = malloc((size_t)n + 1);
-    if (!*body)
-        abort();
+    *body = tl_xmalloc((size_t)n + 1);
     memcpy(*body, r->buf + head, (size_t)n);
     (*body)[n] = '\0';
     *len = (size_t)n;

@@ -23,7 +23,6 @@
  * initialize, -32800 a cancelled request.  A malformed header block is
  * skipped and answered -32700 with a null id.  Logs go to stderr only.
  */
-#define _GNU_SOURCE /* vasprintf */
 #include "lsp_internal.h"
 
 #include <stdio.h>
@@ -65,25 +64,6 @@ double lsp_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-char *lsp_strfmt(const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
-    va_end(ap);
-    return s;
-}
-
-char *lsp_strdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        abort();
-    return d;
 }
 
 typedef struct lsp_server {
@@ -128,10 +108,8 @@ static void lsp_error(lsp_server *s, json_t *id, int code, const char *fmt, ...)
 static void lsp_error(lsp_server *s, json_t *id, int code, const char *fmt, ...)
 {
     va_list ap;
-    char *m;
     va_start(ap, fmt);
-    if (vasprintf(&m, fmt, ap) < 0)
-        abort();
+    char *m = tl_xvasprintf(fmt, ap);
     va_end(ap);
     lsp_log(LSP_LOG_INFO, "error %d: %s", code, m);
     lsp_send(s, json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id ? id : json_null(),
@@ -187,8 +165,8 @@ static void lsp_publish(lsp_server *s, lsp_doc *doc)
 
 static void lsp_progress_token_request(lsp_server *s)
 {
-    char *token = lsp_strfmt("tensorlint-analysis-%d", ++s->token_seq);
-    char *id = lsp_strfmt("progress-%d", s->token_seq);
+    char *token = tl_xasprintf("tensorlint-analysis-%d", ++s->token_seq);
+    char *id = tl_xasprintf("progress-%d", s->token_seq);
     lsp_send(s, json_pack("{s:s,s:s,s:s,s:{s:s}}", "jsonrpc", "2.0", "id", id, "method",
                           "window/workDoneProgress/create", "params", "token", token));
     free(token);
@@ -223,7 +201,7 @@ static void lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
             r->version, r->seconds * 1e3, r->n_diags, r->failure ? "; " : "",
             r->failure ? r->failure : "");
     if (report) {
-        char *m = lsp_strfmt("%d diagnostics, %.0f ms", r->n_diags, r->seconds * 1e3);
+        char *m = tl_xasprintf("%d diagnostics, %.0f ms", r->n_diags, r->seconds * 1e3);
         lsp_progress(s, "end", NULL, m);
         free(m);
         free(s->token);
@@ -286,16 +264,12 @@ static void lsp_did_open(lsp_server *s, json_t *params)
     lsp_doc *old = lsp_doc_find(s, uri);
     if (old)
         lsp_doc_close(s, old);
-    lsp_doc *doc = calloc(1, sizeof *doc);
-    if (!doc)
-        abort();
-    doc->uri = lsp_strdup(uri);
+    lsp_doc *doc = tl_xcalloc(1, sizeof *doc);
+    doc->uri = tl_xstrdup(uri);
     doc->path = lsp_uri_to_path(uri);
     doc->version = (int)json_integer_value(json_object_get(td, "version"));
     doc->len = json_string_length(json_object_get(td, "text"));
-    doc->text = malloc(doc->len + 1);
-    if (!doc->text)
-        abort();
+    doc->text = tl_xmalloc(doc->len + 1);
     memcpy(doc->text, text, doc->len + 1);
     doc->next = s->docs;
     s->docs = doc;
@@ -585,7 +559,7 @@ static void lsp_response(lsp_server *s, json_t *msg)
     if (!id || strncmp(id, "progress-", 9) != 0 || json_object_get(msg, "error"))
         return;
     free(s->token);
-    s->token = lsp_strfmt("tensorlint-analysis-%s", id + 9);
+    s->token = tl_xasprintf("tensorlint-analysis-%s", id + 9);
 }
 
 static void lsp_handle(lsp_server *s, json_t *msg)
@@ -621,9 +595,7 @@ static void lsp_enqueue(lsp_server *s, json_t *msg)
 {
     if (s->n_queue == s->cap_queue) {
         s->cap_queue = s->cap_queue ? s->cap_queue * 2 : 64;
-        s->queue = realloc(s->queue, (size_t)s->cap_queue * sizeof *s->queue);
-        if (!s->queue)
-            abort();
+        s->queue = tl_xrealloc(s->queue, (size_t)s->cap_queue * sizeof *s->queue);
     }
     s->queue[s->n_queue++] = msg;
 }

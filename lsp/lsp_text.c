@@ -115,9 +115,7 @@ void lsp_text_replace(char **text, size_t *len, size_t from, size_t to, const ch
     if (to < from)
         to = from;
     size_t n = *len - (to - from) + repl_len;
-    char *t = malloc(n + 1);
-    if (!t)
-        abort();
+    char *t = tl_xmalloc(n + 1);
     memcpy(t, *text, from);
     memcpy(t + from, repl, repl_len);
     memcpy(t + from + repl_len, *text + to, *len - to);
@@ -143,9 +141,7 @@ char *lsp_uri_to_path(const char *uri)
     const char *p = uri + sizeof scheme - 1;
     if (*p != '/') /* file://host/path: only the local host */
         return NULL;
-    char *out = malloc(strlen(p) + 1), *o = out;
-    if (!out)
-        abort();
+    char *out = tl_xmalloc(strlen(p) + 1), *o = out;
     for (; *p; p++) {
         int hi, lo;
         if (*p == '%' && (hi = lsp_hex(p[1])) >= 0 && (lo = lsp_hex(p[2])) >= 0) {
@@ -162,9 +158,7 @@ char *lsp_uri_to_path(const char *uri)
 char *lsp_path_to_uri(const char *path)
 {
     static const char keep[] = "-._~/!$&'()*+,;=:@";
-    char *out = malloc(strlen(path) * 3 + sizeof "file://"), *o = out;
-    if (!out)
-        abort();
+    char *out = tl_xmalloc(strlen(path) * 3 + sizeof "file://"), *o = out;
     o += sprintf(o, "file://");
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if (isalnum(*p) || strchr(keep, *p))

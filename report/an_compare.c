@@ -7,7 +7,6 @@
  * report is refused as a whole, with the reason, before anything is
  * compared: a half-read baseline would make every warning "new".
  */
-#define _GNU_SOURCE /* asprintf */
 #include "an_compare.h"
 
 #include <errno.h>
@@ -16,14 +15,7 @@
 #include <string.h>
 
 #include "an_report.h"
-
-static void *an_xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n + 1, size);
-    if (!p)
-        abort();
-    return p;
-}
+#include "xalloc.h"
 
 long long an_json_int(const json_t *o, const char *key, long long fallback)
 {
@@ -41,9 +33,7 @@ const char *an_json_str(const json_t *o, const char *key)
 
 static char *an_refuse(const char *path, const char *fmt, const char *detail)
 {
-    char *why = NULL, *msg = NULL;
-    if (asprintf(&why, fmt, detail) < 0 || asprintf(&msg, "%s: %s", path, why) < 0)
-        abort();
+    char *why = tl_xasprintf(fmt, detail), *msg = tl_xasprintf("%s: %s", path, why);
     free(why);
     return msg;
 }
@@ -112,9 +102,7 @@ json_t *an_baseline_load(const char *path, char **error)
         return NULL;
     }
     if (!report) {
-        char *detail = NULL;
-        if (asprintf(&detail, "line %d: %s", je.line, je.text) < 0)
-            abort();
+        char *detail = tl_xasprintf("line %d: %s", je.line, je.text);
         *error = an_refuse(path, "is not JSON (%s)", detail);
         free(detail);
         an_source_free(src);
@@ -164,11 +152,9 @@ bool an_report_names_file(const json_t *report, const char *file)
 
 static void an_list_add(char **list, const char *item)
 {
-    char *s = NULL;
     if (*list && strstr(*list, item))
         return;
-    if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? ", " : "", item) < 0)
-        abort();
+    char *s = tl_xasprintf("%s%s%s", *list ? *list : "", *list ? ", " : "", item);
     free(*list);
     *list = s;
 }
@@ -182,7 +168,7 @@ char *an_report_files(const json_t *report)
         an_list_add(&list, an_json_str(e, "file"));
     json_array_foreach(json_object_get(report, "diagnostics"), k, e)
         an_list_add(&list, an_json_str(e, "file"));
-    return list ? list : strdup("no file");
+    return list ? list : tl_xstrdup("no file");
 }
 
 /* ---- functions ---- */
@@ -247,10 +233,10 @@ static void an_pair_functions(an_comparison *c, const json_t *base, const json_t
                               const char *file)
 {
     const json_t *bf = json_object_get(base, "functions"), *hf = json_object_get(head, "functions");
-    bool *taken = an_xcalloc(json_array_size(bf), sizeof *taken);
+    bool *taken = tl_xcalloc(json_array_size(bf), sizeof *taken);
     size_t k;
     const json_t *f;
-    c->pairs = an_xcalloc(json_array_size(bf) + json_array_size(hf), sizeof *c->pairs);
+    c->pairs = tl_xcalloc(json_array_size(bf) + json_array_size(hf), sizeof *c->pairs);
     json_array_foreach(hf, k, f) {
         const json_t *b = an_find_function(base, file, an_json_str(f, "name"), taken);
         if (b)
@@ -283,11 +269,8 @@ typedef struct an_diag_key {
 
 static char *an_key_of(const json_t *d, const char *function)
 {
-    char *k = NULL;
-    if (asprintf(&k, "%s%c%s%c%s", an_json_str(d, "check"), 0, function, 0,
-                 an_json_str(d, "call")) < 0)
-        abort();
-    return k;
+    return tl_xasprintf("%s%c%s%c%s", an_json_str(d, "check"), 0, function, 0,
+                        an_json_str(d, "call"));
 }
 
 /* Keys hold NULs: compare the three parts in turn. */
@@ -334,11 +317,11 @@ static void an_pair_diags(an_comparison *c, const json_t *base, const json_t *he
     const json_t *hd = json_object_get(head, "diagnostics");
     c->n_base_diags = (int)json_array_size(bd);
     c->n_head_diags = (int)json_array_size(hd);
-    c->base_matched = an_xcalloc((size_t)c->n_base_diags, sizeof *c->base_matched);
-    c->base_in_file = an_xcalloc((size_t)c->n_base_diags, sizeof *c->base_in_file);
-    c->head_match = an_xcalloc((size_t)c->n_head_diags, sizeof *c->head_match);
-    an_diag_key *keys = an_xcalloc((size_t)c->n_base_diags, sizeof *keys);
-    int *cursor = an_xcalloc((size_t)c->n_base_diags, sizeof *cursor);
+    c->base_matched = tl_xcalloc((size_t)c->n_base_diags, sizeof *c->base_matched);
+    c->base_in_file = tl_xcalloc((size_t)c->n_base_diags, sizeof *c->base_in_file);
+    c->head_match = tl_xcalloc((size_t)c->n_head_diags, sizeof *c->head_match);
+    an_diag_key *keys = tl_xcalloc((size_t)c->n_base_diags, sizeof *keys);
+    int *cursor = tl_xcalloc((size_t)c->n_base_diags, sizeof *cursor);
     int n = 0;
     for (int b = 0; b < c->n_base_diags; b++) {
         const json_t *d = json_array_get(bd, (size_t)b);
@@ -368,7 +351,7 @@ static void an_pair_diags(an_comparison *c, const json_t *base, const json_t *he
 
 an_comparison *an_compare(const json_t *base, const json_t *head, const char *file)
 {
-    an_comparison *c = an_xcalloc(1, sizeof *c);
+    an_comparison *c = tl_xcalloc(1, sizeof *c);
     an_pair_functions(c, base, head, file);
     an_pair_diags(c, base, head, file);
     return c;

@@ -10,6 +10,7 @@
  * (tests/unit/test_json_emit.c dumps the tree with Jansson to check it).
  */
 #include "an_json_emit.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,17 +183,12 @@ static void jw_text_mem(an_jw *w, const char *key, const char *s, size_t n)
 
 /* ---- the tree sink ---- */
 
-/* Jansson returns NULL when it runs out of memory: the process ends. */
-_Noreturn static void jw_out_of_memory(void)
-{
-    fputs("tensorlint: out of memory (building the JSON report)\n", stderr);
-    abort();
-}
-
+/* Jansson returns NULL when it runs out of memory: the tool's out-of-memory
+ * exit (xalloc.h). */
 static void jw_tree_add(an_jw *w, const char *key, json_t *v)
 {
     if (!v)
-        jw_out_of_memory();
+        tl_out_of_memory(0);
     if (w->depth == 0) {
         w->root = v;
     } else if (key) {

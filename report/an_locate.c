@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 enum { AN_CALL_TEXT_MAX = 240 }; /* bytes kept of a call's text; longer is cut with "..." */
 
 const char *an_line_function(const an_report *r, int line)
@@ -36,20 +38,17 @@ const char *an_line_function(const an_report *r, int line)
 static char *an_file_read(const char *path, size_t *size)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f)
+        return NULL;
     char *text = NULL;
     size_t len = 0;
-    FILE *m = f ? open_memstream(&text, &len) : NULL;
-    if (!m) {
-        if (f)
-            fclose(f);
-        return NULL;
-    }
+    FILE *m = tl_xmemstream(&text, &len);
     char buf[65536];
     for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
         fwrite(buf, 1, n, m);
     int failed = ferror(f) ? errno : 0; /* a directory reads as an error (EISDIR) */
     fclose(f);
-    fclose(m);
+    tl_xmemstream_close(m);
     if (failed) {
         free(text);
         errno = failed;
@@ -63,12 +62,11 @@ static char *an_file_read(const char *path, size_t *size)
  * text is found without scanning the file again for each diagnostic. */
 static an_source *an_source_take(char *text, size_t size)
 {
-    an_source *s = calloc(1, sizeof *s);
+    an_source *s = tl_xcalloc(1, sizeof *s);
     size_t n_lines = 1;
     for (size_t k = 0; k < size; k++)
         n_lines += text[k] == '\n';
-    if (!s || !(s->line_start = malloc(sizeof(size_t) * (n_lines + 1))))
-        abort();
+    s->line_start = tl_xcalloc(n_lines + 1, sizeof(size_t));
     s->text = text;
     s->size = size;
     s->line_start[0] = 0;
@@ -88,9 +86,7 @@ an_source *an_source_load(const char *path)
 
 an_source *an_source_of(const char *text, size_t size)
 {
-    char *copy = malloc(size + 1);
-    if (!copy)
-        abort();
+    char *copy = tl_xmalloc(size + 1);
     memcpy(copy, text, size);
     copy[size] = '\0';
     return an_source_take(copy, size);
@@ -165,9 +161,7 @@ char *an_source_call_text(const an_source *src, int line, int col)
     size_t len = 0;
     bool space = false, call = isalpha((unsigned char)text[at]) || text[at] == '_';
     int depth = 0;
-    FILE *m = open_memstream(&out, &len);
-    if (!m)
-        abort();
+    FILE *m = tl_xmemstream(&out, &len);
     for (size_t k = (size_t)at; k < size;) {
         size_t next = an_skip_literal(text, size, k, m, &last, &space);
         if (next != k) {
@@ -191,7 +185,7 @@ char *an_source_call_text(const an_source *src, int line, int col)
         if (depth < 0 || ftell(m) > AN_CALL_TEXT_MAX)
             break;
     }
-    fclose(m);
+    tl_xmemstream_close(m);
     if (len > AN_CALL_TEXT_MAX)
         strcpy(out + AN_CALL_TEXT_MAX - 3, "...");
     return out;

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 enum {
     INT_CHARS = 20,     /* "-9223372036854775808" */
     BYTES_CHARS = 32,   /* room for any an_format_bytes text (11 bytes at most) */
@@ -314,9 +316,7 @@ static void append_row(text_writer *tw, const cell_row *row, const int *w)
 static void print_table(text_writer *tw, const an_report *r, const an_func_report *f)
 {
     int n_rows = f->n_values + 1, w[N_COLS] = {0};
-    cell_row *rows = malloc(sizeof *rows * (size_t)n_rows);
-    if (!rows)
-        abort();
+    cell_row *rows = tl_xreallocarray(NULL, (size_t)n_rows, sizeof *rows);
     tw->cells.len = 0;
     for (int k = 0; k < N_COLS; k++)
         rows[0].col[k] = cell_str(&tw->cells, headers[k]);
@@ -341,9 +341,7 @@ static void append_storage(an_textbuf *b, const an_report *r, const an_storage *
     if (s->symbolic) { /* the formula, whole */
         char *f = sx_strdup(s->nbytes_sx);
         n_bytes = strlen(f) + 2;
-        bytes = malloc(n_bytes + 1);
-        if (!bytes)
-            abort();
+        bytes = tl_xmalloc(n_bytes + 1);
         snprintf(bytes, n_bytes + 1, "%s B", f);
         free(f);
     } else {
@@ -486,7 +484,7 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
         return;
     }
     char b[BYTES_CHARS * 2];
-    int n_live = 0, *live = malloc(sizeof(int) * ((size_t)f->n_storages + 1));
+    int n_live = 0, *live = tl_xreallocarray(NULL, (size_t)f->n_storages + 1, sizeof(int));
     for (int k = 0; k < f->n_storages; k++)
         if (r->storages[f->storages[k]].free_line == 0 && r->storages[f->storages[k]].nbytes > 0 &&
             !r->storages[f->storages[k]].discarded)

@@ -6,15 +6,14 @@
 
 #include <stdlib.h>
 
+#include "xalloc.h"
+
 void an_tb_grow(an_textbuf *b, size_t need)
 {
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < need)
         cap *= 2;
-    char *buf = realloc(b->buf, cap);
-    if (!buf)
-        abort();
-    b->buf = buf;
+    b->buf = tl_xrealloc(b->buf, cap);
     b->cap = cap;
 }
 

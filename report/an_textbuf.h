@@ -19,7 +19,8 @@ typedef struct an_textbuf {
     size_t len, cap;
 } an_textbuf;
 
-/* Grows the buffer to hold at least need bytes (aborts when memory runs out). */
+/* Grows the buffer to hold at least need bytes (out of memory ends the
+ * process: xalloc.h). */
 void an_tb_grow(an_textbuf *b, size_t need);
 /* Writes what is waiting to out and empties the buffer. */
 void an_tb_flush(an_textbuf *b, FILE *out);

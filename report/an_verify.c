@@ -21,6 +21,7 @@
 #define _GNU_SOURCE /* open_memstream */
 #include "an_verify.h"
 
+#include <errno.h>
 #include <limits.h>
 
 #include <jansson.h>
@@ -28,6 +29,7 @@
 #include <string.h>
 
 #include "an_report.h"
+#include "xalloc.h"
 
 typedef struct trace {
     json_t **rec;   /* call and error records of the program, in order */
@@ -46,9 +48,7 @@ static void trace_block(trace *t, const json_t *j)
         return;
     if (id >= t->n_ids) {
         int64_t n = id + 1024;
-        t->block_bytes = realloc(t->block_bytes, sizeof(int64_t) * (size_t)n);
-        if (!t->block_bytes)
-            abort();
+        t->block_bytes = tl_xreallocarray(t->block_bytes, (size_t)n, sizeof(int64_t));
         for (int64_t k = t->n_ids; k < n; k++)
             t->block_bytes[k] = -1;
         t->n_ids = n;
@@ -60,11 +60,21 @@ static void trace_push(trace *t, json_t *j)
 {
     if (t->n == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 256;
-        t->rec = realloc(t->rec, sizeof *t->rec * (size_t)t->cap);
-        if (!t->rec)
-            abort();
+        t->rec = tl_xreallocarray(t->rec, (size_t)t->cap, sizeof *t->rec);
     }
     t->rec[t->n++] = j;
+}
+
+/* The next line; false at the end.  getline failing for want of memory is
+ * the out-of-memory exit, not the end of the trace. */
+static bool trace_getline(char **line, size_t *cap, FILE *f)
+{
+    errno = 0;
+    if (getline(line, cap, f) > 0)
+        return true;
+    if (!feof(f) && errno == ENOMEM)
+        tl_out_of_memory(0);
+    return false;
 }
 
 static bool trace_read(const char *path, trace *t, char **error)
@@ -76,7 +86,7 @@ static bool trace_read(const char *path, trace *t, char **error)
         *error = an_strfmt("cannot read the trace %s", path);
         return false;
     }
-    while (getline(&line, &cap, f) > 0) {
+    while (trace_getline(&line, &cap, f)) {
         json_t *j = json_loads(line, 0, NULL);
         const char *ev = json_string_value(json_object_get(j, "ev"));
         t->n_lines++;
@@ -150,12 +160,12 @@ static char *ints_text(int n, const int64_t *v)
 {
     char *s = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&s, &len);
+    FILE *f = tl_xmemstream(&s, &len);
     fputc('(', f);
     for (int k = 0; k < n; k++)
         fprintf(f, "%s%lld", k ? ", " : "", (long long)v[k]);
     fputs(n == 1 ? ",)" : ")", f);
-    fclose(f);
+    tl_xmemstream_close(f);
     return s;
 }
 
@@ -213,7 +223,7 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
     w->sum->fields++;
     if (tr >= w->n_tr_ids) {
         int64_t n = tr + 1024;
-        w->tr_to_an = realloc(w->tr_to_an, sizeof(int64_t) * (size_t)n);
+        w->tr_to_an = tl_xreallocarray(w->tr_to_an, (size_t)n, sizeof(int64_t));
         for (int64_t k = w->n_tr_ids; k < n; k++)
             w->tr_to_an[k] = -1;
         w->n_tr_ids = n;
@@ -627,9 +637,9 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum};
     if (t.exit && strcmp(jstr(t.exit, "cuda_backend"), "emulation") == 0)
         fprintf(out, "CUDA emulated on the host: allocator bytes compared, kernel times not\n");
-    w.an_to_tr = malloc(sizeof(int64_t) * (size_t)(r->n_storages + 1));
-    w.site_done = calloc((size_t)r->n_values + 1, sizeof(bool));
-    w.diff_out = open_memstream(&w.diffs, &w.diffs_len);
+    w.an_to_tr = tl_xreallocarray(NULL, (size_t)r->n_storages + 1, sizeof(int64_t));
+    w.site_done = tl_xcalloc((size_t)r->n_values + 1, sizeof(bool));
+    w.diff_out = tl_xmemstream(&w.diffs, &w.diffs_len);
     for (int s = 0; s <= r->n_storages; s++)
         w.an_to_tr[s] = -1;
     sum->ended_at_error = t.n > 0 && strcmp(jstr(t.rec[t.n - 1], "ev"), "error") == 0;
@@ -639,7 +649,7 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
         report_divergence(&w, NULL, t.rec[k]);
     }
     compare_totals(&w, root, &t);
-    fclose(w.diff_out);
+    tl_xmemstream_close(w.diff_out);
     free(w.diffs);
     free(w.an_to_tr);
     free(w.tr_to_an);

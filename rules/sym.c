@@ -36,17 +36,6 @@ _Thread_local sx_state S; /* one per thread: check -j analyses files on several 
  * for one generation. */
 static _Thread_local uint64_t exact_generation = 1;
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (!p) {
-        fputs("tensorlint: out of memory\n", stderr);
-        abort();
-    }
-    return memcpy(p, s, n);
-}
-
 /* ---- hashing and interning ---- */
 
 static uint64_t mix(uint64_t h, uint64_t x)
@@ -55,21 +44,11 @@ static uint64_t mix(uint64_t h, uint64_t x)
     return h * 0xff51afd7ed558ccdull;
 }
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p) {
-        fputs("tensorlint: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
 static void table_grow(table *t)
 {
     size_t cap = t->cap ? 2 * t->cap : 256;
-    uint32_t *slot = xcalloc(cap, sizeof *slot);
-    uint64_t *hash = xcalloc(cap, sizeof *hash);
+    uint32_t *slot = tl_xcalloc(cap, sizeof *slot);
+    uint64_t *hash = tl_xcalloc(cap, sizeof *hash);
     for (size_t i = 0; i < t->cap; i++) {
         if (!t->slot[i])
             continue;
@@ -302,7 +281,7 @@ static spoly *scratch(int which)
 {
     spoly **buf = S.scratch;
     if (!buf[which])
-        buf[which] = xcalloc(1, sizeof *buf[which]);
+        buf[which] = tl_xcalloc(1, sizeof *buf[which]);
     buf[which]->c = 0;
     buf[which]->n = 0;
     buf[which]->big = false;
@@ -1165,7 +1144,7 @@ static void record(sx_int d, const char *op)
             strcmp(S.assumptions.items[i].op, op) == 0)
             return;
     cond_text(d, op, text, sizeof text);
-    assumption a = {xstrdup(text), S.site, d, op};
+    assumption a = {tl_xstrdup(text), S.site, d, op};
     VEC_PUSH(S.assumptions, a);
     raise_bound(d, op);
     if (op[0] == '=')
@@ -1187,7 +1166,7 @@ void sx_assumption_get(int i, sx_int *d, const char **op)
 sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, sx_int like)
 {
     double h = hint_of(like);
-    symbol s = {xstrdup(name ? name : "?"), xstrdup(origin ? origin : ""), line, col, false};
+    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false};
     VEC_PUSH(S.syms, s);
     atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
     uint32_t id = atom_intern(k);
@@ -1199,7 +1178,7 @@ sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, s
 
 sx_int sx_symbol(const char *name, const char *origin, int line, int col)
 {
-    symbol s = {xstrdup(name ? name : "?"), xstrdup(origin ? origin : ""), line, col, false};
+    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false};
     VEC_PUSH(S.syms, s);
     atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
     return atom_expr(atom_intern(k));

@@ -9,6 +9,7 @@
 #define TL_SYM_INTERNAL_H
 
 #include "sym.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,12 +78,7 @@ typedef struct exact_div { /* the assumption b*floor(a/b) == a */
     do {                                                                                 \
         if ((v).n == (v).cap) {                                                          \
             size_t cap_ = (v).cap ? 2 * (v).cap : 64;                                    \
-            void *p_ = realloc((v).items, cap_ * sizeof *(v).items);                     \
-            if (!p_) {                                                                   \
-                fputs("tensorlint: out of memory\n", stderr);                            \
-                abort();                                                                 \
-            }                                                                            \
-            (v).items = p_;                                                              \
+            (v).items = tl_xreallocarray((v).items, cap_, sizeof *(v).items);            \
             (v).cap = cap_;                                                              \
         }                                                                                \
         (v).items[(v).n++] = (x);                                                        \

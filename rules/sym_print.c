@@ -147,12 +147,7 @@ char *sx_strdup(sx_int a)
 {
     out count = {NULL, 0, 0};
     put_expr(&count, a, false); /* measures */
-    char *buf = malloc(count.len + 1);
-    if (!buf) {
-        fputs("tensorlint: out of memory\n", stderr);
-        abort();
-    }
-    return (char *)sx_str(a, buf, count.len + 1);
+    return (char *)sx_str(a, tl_xmalloc(count.len + 1), count.len + 1);
 }
 
 const char *sx_str(sx_int a, char *buf, size_t size)

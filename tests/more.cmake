@@ -26,3 +26,11 @@ if(TARGET tensorlint_cli)
   tl_frontend_cli_test(dump_ir_compiler_args 0 "\"$0\" dump-ir ${TL_FE_DIR}/calls.c -- -DUNUSED=1 -std=c11 >/dev/null")
   tl_frontend_cli_test(dump_ir_clang_error 2 "\"$0\" dump-ir ${TL_FE_DIR}/errors.c 2>&1 >/dev/null | grep -q 'errors.c:11:18: error: expected'; test $? -eq 0 && \"$0\" dump-ir ${TL_FE_DIR}/errors.c >/dev/null 2>&1")
 endif()
+
+# The out-of-memory exit (tests/unit/test_oom.c): the whole analysis, and
+# the driver's -o FILE (tools/cli_out.c), whose temporary file it removes.
+if(TARGET test_oom AND TARGET tl_analysis)
+  target_sources(test_oom PRIVATE ${PROJECT_SOURCE_DIR}/tools/cli.c ${PROJECT_SOURCE_DIR}/tools/cli_out.c)
+  target_include_directories(test_oom PRIVATE ${PROJECT_SOURCE_DIR}/tools)
+  target_link_libraries(test_oom PRIVATE tl_analysis tl_frontend tl_xalloc)
+endif()

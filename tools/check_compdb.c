@@ -10,7 +10,6 @@
  * database names but the disk lacks, or a FILE asked for that the database
  * lacks, becomes a failed job: reported, the rest analysed, exit 2.
  */
-#define _GNU_SOURCE /* asprintf */
 #include "check_driver.h"
 
 #include <jansson.h>
@@ -23,23 +22,11 @@
 #include <unistd.h>
 
 #include "fe_compdb.h"
+#include "xalloc.h"
 
 typedef struct ck_cdb {
     fe_compdb *db; /* the jobs' directories and commands point into it */
 } ck_cdb;
-
-static char *ck_cdb_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *ck_cdb_fmt(const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
-    va_end(ap);
-    return s;
-}
 
 /* One entry's shape; NULL when fine, else what is wrong. */
 static const char *ck_cdb_entry_problem(const json_t *e)
@@ -104,12 +91,12 @@ static bool ck_cdb_ends_with(const char *s, const char *suffix)
 static char *ck_cdb_abs(const fe_compile_command *c)
 {
     char real[PATH_MAX];
-    char *joined = c->file[0] == '/' ? ck_cdb_fmt("%s", c->file)
-                                     : ck_cdb_fmt("%s/%s", c->directory, c->file);
+    char *joined = c->file[0] == '/' ? tl_xstrdup(c->file)
+                                     : tl_xasprintf("%s/%s", c->directory, c->file);
     if (!realpath(joined, real))
         return joined;
     free(joined);
-    return ck_cdb_fmt("%s", real);
+    return tl_xstrdup(real);
 }
 
 /* Whether FILE (one of files) names path. */
@@ -124,9 +111,7 @@ static int ck_cdb_named(char **files, int n_files, const char *path)
 
 static ck_job *ck_cdb_push(ck_job **jobs, int *n)
 {
-    *jobs = realloc(*jobs, sizeof **jobs * (size_t)(*n + 1));
-    if (!*jobs)
-        abort();
+    *jobs = tl_xrealloc(*jobs, sizeof **jobs * (size_t)(*n + 1));
     ck_job *j = &(*jobs)[(*n)++];
     memset(j, 0, sizeof *j);
     return j;
@@ -157,14 +142,12 @@ static void ck_cdb_make_jobs(ck_cdb *cdb, char **files, int n_files, bool *found
         ck_job *j = ck_cdb_push(jobs, n_jobs);
         j->path = path;
         j->owned_argv = fe_compdb_absolute(c);
-        if (!j->owned_argv)
-            abort();
         j->argc = c->argc;
         j->argv = (const char *const *)j->owned_argv;
         j->full_command = true;
         if (access(path, R_OK) != 0)
-            j->skip_reason = ck_cdb_fmt("%s: no such file (named by the compilation database)",
-                                        path);
+            j->skip_reason = tl_xasprintf("%s: no such file (named by the compilation database)",
+                                          path);
     }
 }
 
@@ -176,9 +159,9 @@ static int ck_cdb_cmp(const void *a, const void *b)
 int ck_compdb_jobs(const char *build_dir, char **files, int n_files, ck_job **jobs, int *n_jobs,
                    void **owner)
 {
-    char *path = ck_cdb_fmt("%s/compile_commands.json", build_dir);
+    char *path = tl_xasprintf("%s/compile_commands.json", build_dir);
     int rc = ck_cdb_validate(build_dir, path);
-    ck_cdb *cdb = calloc(1, sizeof *cdb);
+    ck_cdb *cdb = tl_xcalloc(1, sizeof *cdb);
     *jobs = NULL;
     *n_jobs = 0;
     *owner = cdb;
@@ -186,15 +169,15 @@ int ck_compdb_jobs(const char *build_dir, char **files, int n_files, ck_job **jo
         fprintf(stderr, "tensorlint check: error: %s: libclang cannot load it\n", path);
         rc = 2;
     }
-    bool *found = calloc((size_t)n_files + 1, sizeof *found);
+    bool *found = tl_xcalloc((size_t)n_files + 1, sizeof *found);
     if (rc == 0)
         ck_cdb_make_jobs(cdb, files, n_files, found, jobs, n_jobs);
     for (int k = 0; rc == 0 && k < n_files; k++) {
         if (found[k])
             continue;
         ck_job *j = ck_cdb_push(jobs, n_jobs);
-        j->path = ck_cdb_fmt("%s", files[k]);
-        j->skip_reason = ck_cdb_fmt("%s: not in %s", files[k], path);
+        j->path = tl_xstrdup(files[k]);
+        j->skip_reason = tl_xasprintf("%s: not in %s", files[k], path);
     }
     if (rc == 0 && *n_jobs > 1)
         qsort(*jobs, (size_t)*n_jobs, sizeof **jobs, ck_cdb_cmp);

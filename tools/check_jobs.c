@@ -10,7 +10,6 @@
  * in the job; the caller prints them in job order, so the output does not
  * depend on the schedule.
  */
-#define _GNU_SOURCE /* open_memstream, asprintf */
 #include "check_driver.h"
 
 #include <pthread.h>
@@ -32,37 +31,14 @@ typedef struct ck_pool {
     pthread_mutex_t lock;     /* next, done, the progress line */
 } ck_pool;
 
-static char *ck_dup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        abort();
-    return d;
-}
-
-static char *ck_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *ck_fmt(const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
-    va_end(ap);
-    return s;
-}
-
 /* clang's errors of a unit that does not compile, as one string. */
 static char *ck_clang_errors(const ir_unit *u)
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        abort();
+    FILE *f = tl_xmemstream(&text, &len);
     int n = cli_print_clang_diags(f, u, IR_SEV_WARNING);
-    fclose(f);
+    tl_xmemstream_close(f);
     if (n == 0) {
         free(text);
         return NULL;
@@ -83,16 +59,14 @@ static void ck_keep(ck_job *j, const an_diag *d, bool promote)
     an_diag *c = &j->diags[j->n_diags];
     *c = *d;
     c->file = j->path;
-    c->message = ck_dup(d->message);
-    c->notes = d->n_notes ? calloc((size_t)d->n_notes, sizeof *c->notes) : NULL;
-    c->fixits = d->n_fixits ? calloc((size_t)d->n_fixits, sizeof *c->fixits) : NULL;
-    if ((d->n_notes && !c->notes) || (d->n_fixits && !c->fixits))
-        abort();
+    c->message = tl_xstrdup(d->message);
+    c->notes = d->n_notes ? tl_xcalloc((size_t)d->n_notes, sizeof *c->notes) : NULL;
+    c->fixits = d->n_fixits ? tl_xcalloc((size_t)d->n_fixits, sizeof *c->fixits) : NULL;
     for (int k = 0; k < d->n_notes; k++)
-        c->notes[k] = (an_note){d->notes[k].line, d->notes[k].col, ck_dup(d->notes[k].message)};
+        c->notes[k] = (an_note){d->notes[k].line, d->notes[k].col, tl_xstrdup(d->notes[k].message)};
     for (int k = 0; k < d->n_fixits; k++) {
         c->fixits[k] = d->fixits[k];
-        c->fixits[k].text = ck_dup(d->fixits[k].text);
+        c->fixits[k].text = tl_xstrdup(d->fixits[k].text);
     }
     if (promote)
         c->severity = AN_ERROR;
@@ -125,9 +99,7 @@ static int ck_cmp_kept(const void *a, const void *b)
 /* Sort the job's diagnostics by line, column and check, flags alongside. */
 static void ck_sort(ck_job *j)
 {
-    ck_kept *kept = calloc((size_t)j->n_diags + 1, sizeof *kept);
-    if (!kept)
-        abort();
+    ck_kept *kept = tl_xcalloc((size_t)j->n_diags + 1, sizeof *kept);
     for (int k = 0; k < j->n_diags; k++)
         kept[k] = (ck_kept){j->diags[k], j->promoted[k]};
     qsort(kept, (size_t)j->n_diags, sizeof *kept, ck_cmp_kept);
@@ -145,10 +117,8 @@ static void ck_collect(ck_job *j, const ck_job_options *o, const an_report *r)
     ck_nolint *nl = ck_nolint_scan(j->path);
     const an_diag *problems;
     int n_problems = ck_nolint_problems(nl, &problems);
-    j->diags = calloc((size_t)(r->n_diags + n_problems) + 1, sizeof *j->diags);
-    j->promoted = calloc((size_t)(r->n_diags + n_problems) + 1, sizeof(bool));
-    if (!j->diags || !j->promoted)
-        abort();
+    j->diags = tl_xcalloc((size_t)(r->n_diags + n_problems) + 1, sizeof *j->diags);
+    j->promoted = tl_xcalloc((size_t)(r->n_diags + n_problems) + 1, sizeof(bool));
     for (int k = 0; k < r->n_diags + n_problems; k++) {
         const an_diag *d = k < r->n_diags ? &r->diags[k] : &problems[k - r->n_diags];
         int id = ck_find(d->check);
@@ -164,34 +134,28 @@ static void ck_job_analyse(ck_pool *p, ck_job *j)
     ir_unit *u = NULL;
     if (j->skip_reason) {
         j->failed = true;
-        j->failure = ck_dup(j->skip_reason);
+        j->failure = tl_xstrdup(j->skip_reason);
         return;
     }
     fe_status st = ck_parse(j, &u);
     if (st != FE_OK) {
         j->failed = true;
-        j->failure = ck_fmt("%s: %s", j->path, fe_status_name(st));
+        j->failure = tl_xasprintf("%s: %s", j->path, fe_status_name(st));
         return;
     }
     j->clang_errors = ck_clang_errors(u); /* clang's warnings too, as clang-tidy shows them */
     if (u->n_errors > 0) {
         j->failed = true;
-        j->failure = ck_fmt("%s does not compile (%d error%s); not analysed", j->path,
-                            u->n_errors, u->n_errors == 1 ? "" : "s");
+        j->failure = tl_xasprintf("%s does not compile (%d error%s); not analysed", j->path,
+                                  u->n_errors, u->n_errors == 1 ? "" : "s");
         ir_unit_free(u);
         return;
     }
     an_report *r = an_analyze(u, &p->o->an);
-    if (!r) {
-        fprintf(stderr, "tensorlint: out of memory\n");
-        abort();
-    }
     ck_options ck = p->o->ck;
     ck.enabled = p->o->enabled;
     ck_run(r, &ck);
-    j->has_budget_function = calloc((size_t)ck.n_budgets + 1, sizeof(bool));
-    if (!j->has_budget_function)
-        abort();
+    j->has_budget_function = tl_xcalloc((size_t)ck.n_budgets + 1, sizeof(bool));
     for (int k = 0; k < ck.n_budgets; k++)
         j->has_budget_function[k] = an_report_func(r, ck.budgets[k].function) != NULL;
     if (p->o->baseline)
@@ -230,10 +194,8 @@ static void *ck_worker(void *arg)
 void ck_jobs_run(ck_job *jobs, int n_jobs, int n_threads, const ck_job_options *o, bool progress)
 {
     ck_pool p = {.jobs = jobs, .n_jobs = n_jobs, .o = o, .progress = progress};
-    pthread_t *threads = calloc((size_t)n_threads + 1, sizeof *threads);
+    pthread_t *threads = tl_xcalloc((size_t)n_threads + 1, sizeof *threads);
     int started = 0;
-    if (!threads)
-        abort();
     pthread_mutex_init(&p.lock, NULL);
     (void)fe_include_dir(); /* its lazy initialisation is not thread-safe */
     if (n_threads > n_jobs)

@@ -1,7 +1,6 @@
 /*
  * cli.c: helpers shared by the subcommands (see cli.h).
  */
-#define _GNU_SOURCE /* asprintf */
 #include "cli.h"
 
 #include <limits.h> /* PATH_MAX */
@@ -160,9 +159,7 @@ bool cli_parse_bind(const char *s, an_options *o)
         fprintf(stderr, "tensorlint: more than %d --bind options\n", MAX_BINDS);
         return false;
     }
-    char *name = strndup(s, (size_t)(eq - s));
-    if (!name)
-        abort();
+    char *name = tl_xstrndup(s, (size_t)(eq - s));
     names[o->n_binds] = name; /* lives as long as the process: options are parsed once */
     values[o->n_binds] = v;
     o->n_binds++;
@@ -171,18 +168,13 @@ bool cli_parse_bind(const char *s, an_options *o)
     return true;
 }
 
-int cli_analyze(const char *cmd, const char *file, int n_args, const char *const *args,
-                const an_options *ao, bool no_checks, ir_unit **u, an_report **r)
+int cli_analyze(const char *file, int n_args, const char *const *args, const an_options *ao,
+                bool no_checks, ir_unit **u, an_report **r)
 {
     int rc = cli_parse_unit(file, n_args, args, u);
     if (rc != 0)
         return rc;
     *r = an_analyze(*u, ao);
-    if (!*r) {
-        fprintf(stderr, "tensorlint %s: out of memory\n", cmd);
-        ir_unit_free(*u);
-        return 2;
-    }
     if (!no_checks)
         ck_run(*r, NULL); /* their warnings are shown too, as report prints them */
     return 0;
@@ -203,11 +195,9 @@ char *cli_doc_url(void)
     char real[PATH_MAX], *url = NULL;
     static const char *const rel[] = {"/../../docs/checks", "/../share/doc/tensorlint/checks"};
     for (size_t k = 0; inc && !url && k < sizeof rel / sizeof rel[0]; k++) {
-        char *dir;
-        if (asprintf(&dir, "%s%s", inc, rel[k]) < 0)
-            abort();
-        if (realpath(dir, real) && asprintf(&url, "file://%s/", real) < 0)
-            abort();
+        char *dir = tl_xasprintf("%s%s", inc, rel[k]);
+        if (realpath(dir, real))
+            url = tl_xasprintf("file://%s/", real);
         free(dir);
     }
     return url;

@@ -11,7 +11,9 @@
 #include <stdio.h>
 
 #include "an.h"
+#include "dg.h"
 #include "ir.h"
+#include "xalloc.h"
 
 typedef struct cli_input {
     int n_files;
@@ -42,8 +44,8 @@ int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_uni
 /* Parse file and analyse it (with the checks unless no_checks), for a
  * command that draws or prints the report.  0 with *u and *r set, else the
  * exit code after saying why. */
-int cli_analyze(const char *cmd, const char *file, int n_args, const char *const *args,
-                const an_options *ao, bool no_checks, ir_unit **u, an_report **r);
+int cli_analyze(const char *file, int n_args, const char *const *args, const an_options *ao,
+                bool no_checks, ir_unit **u, an_report **r);
 /* Free what cli_analyze made (unless cli_fast_exit: then leave at once); returns rc. */
 int cli_done(int rc, ir_unit *u, an_report *r);
 
@@ -68,6 +70,7 @@ typedef struct cli_out {
     const char *path;  /* FILE as given, or NULL for the default stream */
     char *tmp;         /* the temporary file, or NULL when writing in place */
     char *target;      /* path with links resolved, or NULL */
+    struct cli_out *next; /* the next output with a temporary file (cli_out.c) */
 } cli_out;
 
 /* Opens the output: dflt (stdout, stderr) when path is NULL, else a
@@ -81,6 +84,11 @@ int cli_out_commit(cli_out *o);
 void cli_out_discard(cli_out *o);
 /* The end of a command: commit when rc < 2, else discard; the exit code. */
 int cli_out_finish(cli_out *o, int rc);
+/* The diagram format of command cmd from --format (or, without it, from
+ * the output path's extension; "text" only when allow_text), and a check
+ * that the output can be written.  0, or 2 after printing why. */
+int cli_diagram_output(const char *cmd, const char *format, const char *output, bool allow_text,
+                       dg_format *fmt, bool *text);
 /* Writes data (a rendered diagram) to path or stdout through cli_out: 0 or 2. */
 int cli_write_data(const char *cmd, const char *path, const char *data, size_t len);
 

@@ -9,7 +9,9 @@
  * /dev/stdout) is written in place: there is nothing to replace.  A
  * symbolic link is followed, so the link stays and its target changes.
  * The new file gets the mode a plain fopen would give it (0666 less the
- * umask), or the mode of the file it replaces.
+ * umask), or the mode of the file it replaces.  The out-of-memory exit
+ * (xalloc.h) removes the temporary files of the outputs still open, so it
+ * too leaves FILE as it was and nothing beside it.
  */
 #include "cli.h"
 
@@ -20,6 +22,33 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The outputs with a temporary file, newest first (cli_out.next). */
+static cli_out *open_temps;
+
+/* The out-of-memory exit's hook: unlink only (it must not allocate). */
+static void remove_temps(void *ctx)
+{
+    (void)ctx;
+    for (cli_out *o = open_temps; o; o = o->next)
+        unlink(o->tmp);
+}
+
+static void temps_add(cli_out *o)
+{
+    o->next = open_temps;
+    open_temps = o;
+    tl_xalloc_on_failure(remove_temps, NULL);
+}
+
+static void temps_remove(cli_out *o)
+{
+    for (cli_out **p = &open_temps; *p; p = &(*p)->next)
+        if (*p == o) {
+            *p = o->next;
+            break;
+        }
+}
 
 static mode_t new_file_mode(void)
 {
@@ -40,14 +69,7 @@ static FILE *open_in_place(cli_out *o)
 /* A temporary file next to target; o->tmp names it. */
 static FILE *open_temp(cli_out *o, const char *target, mode_t mode)
 {
-    size_t len = strlen(target);
-    o->tmp = malloc(len + sizeof ".tmp-XXXXXX");
-    if (!o->tmp) {
-        fprintf(stderr, "tensorlint %s: out of memory\n", o->cmd);
-        return NULL;
-    }
-    memcpy(o->tmp, target, len);
-    memcpy(o->tmp + len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+    o->tmp = tl_xasprintf("%s.tmp-XXXXXX", target);
     int fd = mkstemp(o->tmp);
     if (fd < 0 || fchmod(fd, mode) != 0 || !(o->file = fdopen(fd, "w"))) {
         fprintf(stderr, "tensorlint %s: cannot write %s: %s\n", o->cmd, o->path, strerror(errno));
@@ -59,6 +81,7 @@ static FILE *open_temp(cli_out *o, const char *target, mode_t mode)
         o->tmp = NULL;
         return NULL;
     }
+    temps_add(o);
     return o->file;
 }
 
@@ -88,8 +111,10 @@ void cli_out_discard(cli_out *o)
 {
     if (o->file && o->file != stdout && o->file != stderr)
         fclose(o->file);
-    if (o->tmp)
+    if (o->tmp) {
+        temps_remove(o);
         unlink(o->tmp);
+    }
     free(o->tmp);
     free(o->target);
     memset(o, 0, sizeof *o);
@@ -110,6 +135,7 @@ int cli_out_commit(cli_out *o)
         cli_out_discard(o);
         return 2;
     }
+    temps_remove(o);
     free(o->tmp);
     o->tmp = NULL;
     cli_out_discard(o);
@@ -123,6 +149,27 @@ int cli_out_finish(cli_out *o, int rc)
         return rc;
     }
     return cli_out_commit(o) != 0 ? 2 : rc;
+}
+
+int cli_diagram_output(const char *cmd, const char *format, const char *output, bool allow_text,
+                       dg_format *fmt, bool *text)
+{
+    *text = allow_text && format && strcmp(format, "text") == 0;
+    if (format && !*text && !dg_format_parse(format, fmt)) {
+        fprintf(stderr, "tensorlint %s: unknown format '%s' (svg, png, pdf, dot%s)\n", cmd, format,
+                allow_text ? " or text" : "");
+        return 2;
+    }
+    if (!format && output && !dg_format_of_path(output, fmt)) {
+        fprintf(stderr, "tensorlint %s: cannot tell the format of '%s' from its extension (use "
+                ".svg, .png, .pdf, .dot or --format)\n", cmd, output);
+        return 2;
+    }
+    if (output && !dg_output_writable(output)) {
+        fprintf(stderr, "tensorlint %s: cannot write %s: %s\n", cmd, output, strerror(errno));
+        return 2;
+    }
+    return 0;
 }
 
 int cli_write_data(const char *cmd, const char *path, const char *data, size_t len)

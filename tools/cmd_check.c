@@ -131,19 +131,15 @@ static bool parse_budget(const char *arg, check_opts *o)
     }
     if (!parse_bytes(eq + 1, &bytes))
         return false;
-    o->budgets = realloc(o->budgets, sizeof *o->budgets * (size_t)(o->n_budgets + 1));
-    char *name = strndup(arg, (size_t)(eq - arg));
-    if (!o->budgets || !name)
-        abort();
+    o->budgets = tl_xrealloc(o->budgets, sizeof *o->budgets * (size_t)(o->n_budgets + 1));
+    char *name = tl_xstrndup(arg, (size_t)(eq - arg));
     o->budgets[o->n_budgets++] = (ck_budget){name, bytes};
     return true;
 }
 
 static bool add_baseline(const char *path, check_opts *o)
 {
-    o->baselines = realloc(o->baselines, sizeof *o->baselines * (size_t)(o->n_baselines + 1));
-    if (!o->baselines)
-        abort();
+    o->baselines = tl_xrealloc(o->baselines, sizeof *o->baselines * (size_t)(o->n_baselines + 1));
     o->baselines[o->n_baselines++] = path;
     return true;
 }
@@ -364,16 +360,14 @@ static void print_text(FILE *out, const check_opts *o, const ck_job *jobs, int n
 static char *default_doc_url(void)
 {
     char *url = cli_doc_url();
-    return url ? url : strdup("docs/checks/");
+    return url ? url : tl_xstrdup("docs/checks/");
 }
 
 static int print_sarif(FILE *out, const check_opts *o, const ck_job *jobs, int n)
 {
     bool cq = strcmp(o->format, "codequality") == 0;
-    ck_sarif_file *files = calloc((size_t)n + 1, sizeof *files);
+    ck_sarif_file *files = tl_xcalloc((size_t)n + 1, sizeof *files);
     char *doc = o->doc_url ? NULL : default_doc_url();
-    if (!files)
-        abort();
     for (int k = 0; k < n; k++)
         files[k] = (ck_sarif_file){jobs[k].path, jobs[k].n_diags, jobs[k].diags,
                                    jobs[k].failed ? jobs[k].failure : NULL, jobs[k].base};
@@ -426,15 +420,11 @@ static int write_output(const check_opts *o, const ck_job *jobs, int n)
 
 static ck_job *file_jobs(const cli_input *in)
 {
-    ck_job *jobs = calloc((size_t)in->n_files + 1, sizeof *jobs);
-    if (!jobs)
-        abort();
+    ck_job *jobs = tl_xcalloc((size_t)in->n_files + 1, sizeof *jobs);
     for (int k = 0; k < in->n_files; k++) {
-        jobs[k].path = strdup(in->files[k]);
+        jobs[k].path = tl_xstrdup(in->files[k]);
         jobs[k].argc = in->n_args;
         jobs[k].argv = in->args;
-        if (!jobs[k].path)
-            abort();
     }
     return jobs;
 }

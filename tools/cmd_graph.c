@@ -101,7 +101,7 @@ static int parse(int argc, char **argv, graph_opts *o)
 static int resolve_format(graph_opts *o)
 {
     bool text;
-    return dg_resolve_output("graph", o->format, o->output, false, &o->fmt, &text);
+    return cli_diagram_output("graph", o->format, o->output, false, &o->fmt, &text);
 }
 
 static int split_args(int argc, char **argv, graph_opts *o, const char **file, int *n_args,
@@ -142,10 +142,6 @@ static int draw(const graph_opts *o, const an_report *r, const char *file)
     dg_ctx *ctx = dg_ctx_new();
     char *data = NULL;
     size_t len = 0;
-    if (!ctx) {
-        fprintf(stderr, "tensorlint graph: out of memory\n");
-        return 2;
-    }
     st = dg_graph_render(ctx, r, dg_pick_function(r, o->function), &o->graph, o->fmt, &data,
                          &len);
     int rc = an_report_has_errors(r) ? 1 : 0;
@@ -177,7 +173,7 @@ int cmd_graph(int argc, char **argv)
         return rc;
     ir_unit *u = NULL;
     an_report *r = NULL;
-    if ((rc = cli_analyze("graph", file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
+    if ((rc = cli_analyze(file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
         return rc;
     return cli_done(draw(&o, r, file), u, r);
 }

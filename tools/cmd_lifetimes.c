@@ -113,7 +113,7 @@ static int parse(int argc, char **argv, life_opts *o)
 
 static int resolve_format(life_opts *o)
 {
-    return dg_resolve_output("lifetimes", o->format, o->output, true, &o->fmt, &o->text);
+    return cli_diagram_output("lifetimes", o->format, o->output, true, &o->fmt, &o->text);
 }
 
 static int split_args(int argc, char **argv, life_opts *o, const char **file, int *n_args,
@@ -154,10 +154,6 @@ static int draw_graph(const life_opts *o, const an_report *r, const an_func_repo
     char *data = NULL;
     size_t len = 0;
     int rc = an_report_has_errors(r) ? 1 : 0;
-    if (!ctx) {
-        fprintf(stderr, "tensorlint lifetimes: out of memory\n");
-        return 2;
-    }
     if (dg_lifetimes_render(ctx, r, f, &o->life, o->fmt, &data, &len) != DG_OK) {
         fprintf(stderr, "tensorlint lifetimes: Graphviz could not draw the chart:\n%s",
                 dg_ctx_error(ctx));
@@ -203,7 +199,7 @@ int cmd_lifetimes(int argc, char **argv)
         return rc;
     ir_unit *u = NULL;
     an_report *r = NULL;
-    if ((rc = cli_analyze("lifetimes", file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
+    if ((rc = cli_analyze(file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
         return rc;
     return cli_done(draw(&o, r, file), u, r);
 }

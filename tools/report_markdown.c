@@ -5,7 +5,6 @@
  * each executed function's dataflow and lifetime chart as SVG, linked from
  * the comment).  The comment itself is an_markdown.c's.
  */
-#define _GNU_SOURCE /* asprintf */
 #include "report_markdown.h"
 
 #include <errno.h>
@@ -15,6 +14,7 @@
 
 #include "an_compare.h"
 #include "dg.h"
+#include "xalloc.h"
 
 int rmd_load_baseline(const char *path, const char *file, ck_baseline **out)
 {
@@ -44,11 +44,8 @@ static char *rmd_path(const char *dir, const char *file, const char *func, const
 {
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     const char *dot = strrchr(base, '.');
-    char *p = NULL;
-    if (asprintf(&p, "%s/%.*s.%s.%s.svg", dir, dot ? (int)(dot - base) : (int)strlen(base), base,
-                 func, kind) < 0)
-        abort();
-    return p;
+    return tl_xasprintf("%s/%.*s.%s.%s.svg", dir, dot ? (int)(dot - base) : (int)strlen(base),
+                        base, func, kind);
 }
 
 static int rmd_save(const char *path, const char *data, size_t len)
@@ -88,9 +85,7 @@ static int rmd_diagram(dg_ctx *ctx, const an_report *r, const an_func_report *f,
     char *path = rmd_path(dir, r->unit->path, f->name, lifetimes ? "lifetimes" : "dataflow");
     int rc = rmd_save(path, data, len);
     free(data);
-    l->links = realloc(l->links, sizeof *l->links * (size_t)(l->n + 1));
-    if (!l->links)
-        abort();
+    l->links = tl_xrealloc(l->links, sizeof *l->links * (size_t)(l->n + 1));
     l->links[l->n++] = (an_md_link){f->name, lifetimes ? "lifetimes" : "dataflow", path};
     return rc;
 }

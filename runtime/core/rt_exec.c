@@ -100,13 +100,18 @@ static bool check_args(const rt_site *site, rt_args *a)
 
 static rt_buf buf_of(const tl_tensor *t) { return (rt_buf){&t->l, t->storage->data}; }
 
-/* Raises the pending CUDA failure, if any; true when there was one. */
+/* Raises the pending failure of a kernel or a transfer, if any; true when
+ * there was one.  Memory that ran out (the host's for a CPU kernel's
+ * scratch) is said so, not called a CUDA error; the call names where. */
 static bool raise_device_error(const rt_site *site)
 {
     cu_error e;
     if (!cu_error_take(&e))
         return false;
-    rt_raise(site, e.status, "CUDA error: %s: %s", e.call, e.detail);
+    if (e.status == TL_ERR_OUT_OF_MEMORY)
+        rt_raise(site, e.status, "out of memory: %s: %s", e.call, e.detail);
+    else
+        rt_raise(site, e.status, "CUDA error: %s: %s", e.call, e.detail);
     return true;
 }
 
@@ -202,14 +207,19 @@ static bool data_checks(const rt_site *site, const rt_args *a, const mt_result *
 
 /* ---- staging: operands on the other device ---- */
 
+void *rt_scratch_new(size_t nbytes, const char *what)
+{
+    void *p = malloc(nbytes ? nbytes : 1);
+    if (!p)
+        cu_fail(TL_ERR_OUT_OF_MEMORY, what, "host out of memory");
+    return p;
+}
+
 static void *stage_alloc(tl_device dev, int64_t nbytes)
 {
     if (dev == TL_CUDA)
         return cu_scratch_new(nbytes);
-    void *p = malloc((size_t)(nbytes > 0 ? nbytes : 1));
-    if (!p)
-        cu_fail(TL_ERR_OUT_OF_MEMORY, "malloc (staged operand)", "host out of memory");
-    return p;
+    return rt_scratch_new((size_t)(nbytes > 0 ? nbytes : 1), "malloc (staged operand)");
 }
 
 /* Operand k as a dense copy on dev. */

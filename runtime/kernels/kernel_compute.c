@@ -494,16 +494,6 @@ void rt_unary(rt_unop op, const rt_buf *out, const rt_buf *a)
 
 enum { ROW_CAP = 65536 }; /* elements per reduce / softmax chunk (heap buffers) */
 
-static void *alloc_or_die(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "tensorlint: out of memory in a reduction (%zu bytes)\n", n);
-        abort();
-    }
-    return p;
-}
-
 /* l with dim moved to the end; with append, a size-1 dim (stride 0) is added instead. */
 static mt_layout dim_last(const mt_layout *l, int dim, bool append)
 {
@@ -685,7 +675,9 @@ static void reduce_run(reduce_ctx *r)
 {
     const mt_layout *al = r->a->l;
     int64_t cap = mt_numel(al) < ROW_CAP ? mt_numel(al) : ROW_CAP;
-    char *mem = alloc_or_die((size_t)cap * 16);
+    char *mem = rt_scratch_new((size_t)cap * 16, "malloc (reduction rows)");
+    if (!mem)
+        return;
     r->buf = mem, r->res = (cell *)(void *)(mem + cap * 8);
     if (r->n <= ROW_CAP && al->ndim > 1)
         reduce_rows(r);
@@ -812,7 +804,10 @@ void rt_softmax(const rt_buf *out, const rt_buf *a, int dim)
     int64_t n = al.shape[al.ndim - 1], numel = mt_numel(&al);
     if (numel == 0)
         return;
-    double *buf = alloc_or_die((size_t)(numel < ROW_CAP ? numel : ROW_CAP) * 8);
+    double *buf = rt_scratch_new((size_t)(numel < ROW_CAP ? numel : ROW_CAP) * 8,
+                                 "malloc (softmax rows)");
+    if (!buf)
+        return;
     if (n <= ROW_CAP)
         softmax_rows(&ob, &ab, ct, buf);
     else

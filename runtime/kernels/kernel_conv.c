@@ -66,16 +66,6 @@ static conv_geom geom_of(const mt_layout *out, const mt_layout *x, const mt_layo
     return g;
 }
 
-static void *alloc_or_die(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "tensorlint: out of memory in rt_conv2d (%zu bytes)\n", n);
-        abort();
-    }
-    return p;
-}
-
 /* A dense row-major layout of dtype dt. */
 static mt_layout dense(int ndim, const int64_t *shape, tl_dtype dt)
 {
@@ -177,7 +167,10 @@ static void conv_batched(const rt_buf *out, const rt_buf *x, const rt_buf *w, in
     conv_bufs b = {.ct = compute_type(out->l->dtype)};
     int64_t sz = mt_dtype_size(b.ct), nx = g.c * g.h * g.w, nk = g.c * g.kh * g.kw;
     int64_t ncols = nk * g.oh * g.ow, nw = g.o * nk, nres = g.o * g.oh * g.ow;
-    char *mem = alloc_or_die((size_t)((nx + ncols + nw + nres) * sz));
+    char *mem = rt_scratch_new((size_t)((nx + ncols + nw + nres) * sz),
+                               "malloc (conv2d scratch)");
+    if (!mem)
+        return;
     b.x = mem, b.cols = mem + nx * sz, b.w = mem + (nx + ncols) * sz;
     b.res = mem + (nx + ncols + nw) * sz;
     int64_t wshape[4] = {g.o, g.c, g.kh, g.kw};

@@ -19,16 +19,14 @@
 
 #include "kernels.h"
 
-/* idx in row-major order as int64 (caller frees). */
+/* idx in row-major order as int64 (caller frees); NULL when out of memory
+ * (rt_scratch_new). */
 static int64_t *index_values(const rt_buf *idx)
 {
     int64_t n = mt_numel(idx->l);
-    int64_t *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
-    if (!v) {
-        fprintf(stderr, "tensorlint: out of memory reading an index tensor (%lld values)\n",
-                (long long)n);
-        abort();
-    }
+    int64_t *v = rt_scratch_new((size_t)(n > 0 ? n : 1) * sizeof *v, "malloc (index values)");
+    if (!v)
+        return NULL;
     mt_layout dl = *idx->l;
     dl.dtype = TL_I64, dl.offset = 0;
     int64_t stride = 1;
@@ -73,7 +71,7 @@ void rt_index_select(const rt_buf *out, const rt_buf *t, int dim, const rt_buf *
         return;
     }
     int64_t n = mt_numel(idx->l), *v = index_values(idx);
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = 0; v && i < n; i++) {
         mt_layout ol = drop_dim(out->l, dim, i);
         mt_layout tl = drop_dim(t->l, dim, wrap(v[i], t->l->shape[dim]));
         copy_slice(&ol, out->base, &tl, t->base);
@@ -98,7 +96,7 @@ void rt_index(const rt_buf *out, const rt_buf *t, const rt_buf *idx)
     if (mt_numel(out->l) == 0)
         return;
     int64_t n = mt_numel(idx->l), *v = index_values(idx);
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = 0; v && i < n; i++) {
         mt_layout ol = index_slice(out->l, idx->l->ndim, idx->l->shape, i);
         mt_layout tl = drop_dim(t->l, 0, wrap(v[i], t->l->shape[0]));
         copy_slice(&ol, out->base, &tl, t->base);
@@ -182,6 +180,8 @@ void rt_gather(const rt_buf *out, const rt_buf *t, int dim, const rt_buf *idx)
     if (numel == 0)
         return;
     int64_t *v = index_values(idx);
+    if (!v)
+        return;
     gather_fn f = gather_for_size(mt_dtype_size(t->l->dtype));
     if (out->l->ndim == 0 || t->l->ndim == 0) { /* a 0-dim t or idx is one element along dim */
         gather_row g = gather_row_0d(out, t, v, numel);

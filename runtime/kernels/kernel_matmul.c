@@ -106,16 +106,6 @@ static void batch_strides(const mt_layout *l, int nbd, const int64_t *bshape, in
     }
 }
 
-static void *alloc_or_die(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "tensorlint: out of memory in rt_matmul (%zu bytes)\n", n);
-        abort();
-    }
-    return p;
-}
-
 /* Shapes, strides and in-place decisions; false when the output is empty. */
 static bool job_init(mm_job *j, const rt_buf *out, const rt_buf *a, const rt_buf *b,
                      mt_layout ls[3])
@@ -140,12 +130,15 @@ static bool job_init(mm_job *j, const rt_buf *out, const rt_buf *a, const rt_buf
     return true;
 }
 
-/* One allocation for the temporaries the decisions above need. */
+/* One allocation for the temporaries the decisions above need; NULL when
+ * out of memory (rt_scratch_new). */
 static void *job_alloc(mm_job *j)
 {
     int64_t sz = mt_dtype_size(j->ct), m = j->c.rows, k = j->a.cols, n = j->c.cols;
     int64_t na = j->va.ok ? 0 : m * k, nb = j->vb.ok ? 0 : k * n, nc = j->vc.ok ? 0 : m * n;
-    char *mem = alloc_or_die((size_t)((na + nb + nc) * sz));
+    char *mem = rt_scratch_new((size_t)((na + nb + nc) * sz), "malloc (matmul scratch)");
+    if (!mem)
+        return NULL;
     j->abuf = na ? mem : NULL;
     j->bbuf = nb ? mem + na * sz : NULL;
     j->cbuf = nc ? mem + (na + nb) * sz : NULL;
@@ -245,6 +238,8 @@ void rt_matmul(const rt_buf *out, const rt_buf *a, const rt_buf *b)
         return;
     }
     void *mem = job_alloc(&j);
+    if (!mem)
+        return;
     int64_t n_batch = 1, idx[TL_MAX_DIMS] = {0};
     for (int i = 0; i < j.nbd; i++)
         n_batch *= j.bshape[i];

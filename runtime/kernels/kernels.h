@@ -31,6 +31,16 @@ void rt_parallel_for(int64_t n, int64_t grain, rt_range_fn fn, void *ctx);
 /* OMP_NUM_THREADS when set, else the online cores. */
 int rt_num_threads(void);
 
+/* ---- scratch memory ---- */
+
+/* nbytes of host scratch memory for a kernel (at least 1), or NULL when the
+ * host has none: the failure is then recorded as the pending error
+ * (TL_ERR_OUT_OF_MEMORY, cuda_rt.h's cu_fail), the kernel returns without
+ * finishing, and the runtime raises the error for the call (releasing its
+ * new storage).  A kernel never exits or aborts the program for memory.
+ * what names the buffer in the message (a static string). */
+void *rt_scratch_new(size_t nbytes, const char *what);
+
 /* ---- scalar conversions (round to nearest even, NaN preserved) ---- */
 
 uint16_t rt_f32_to_f16(float f);
