@@ -18,6 +18,7 @@
 
 #include <limits.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -71,17 +72,21 @@ static char *fe_installed_include_dir(void)
     return NULL;
 }
 
+static char *fe_include;
+
+static void fe_find_include_dir(void)
+{
+    fe_include = fe_installed_include_dir();
+    if (!fe_include && *TL_SOURCE_INCLUDE_DIR && fe_has_header(TL_SOURCE_INCLUDE_DIR))
+        fe_include = tl_xstrdup(TL_SOURCE_INCLUDE_DIR);
+}
+
+/* Found once for the process (check -j parses on several threads). */
 const char *fe_include_dir(void)
 {
-    static char *dir;
-    static bool done;
-    if (done)
-        return dir;
-    done = true;
-    dir = fe_installed_include_dir();
-    if (!dir && *TL_SOURCE_INCLUDE_DIR && fe_has_header(TL_SOURCE_INCLUDE_DIR))
-        dir = tl_xstrdup(TL_SOURCE_INCLUDE_DIR);
-    return dir;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fe_find_include_dir);
+    return fe_include;
 }
 
 /* ---- locations and types ---- */

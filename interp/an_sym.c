@@ -42,7 +42,7 @@ static void from_layout(const mt_layout *l, an_slayout *s)
 
 tl_status an_sym_run(const an_scall *c, an_sresult *r, int line)
 {
-    static mt_layout in[TL_MAX_LIST];
+    mt_layout in[TL_MAX_LIST]; /* (one per call: check -j runs calls on several threads) */
     mt_call mc;
     mt_result mr;
     memset(&mc, 0, sizeof mc);
