@@ -151,7 +151,7 @@ static void run_root(an_ctx *cx, an_func_report *fr)
     cx->cuda = ca_new(&cfg);
     fr->is_root = true;
     cx->root = fr->func;
-    cx->root_symbols = sx_n_symbols(); /* names are told apart within a root */
+    an_symbol_names_clear(cx); /* names are told apart within a root */
     an_frame *f = an_frame_new(cx, fr->func);
     fr->first_event = cx->r->n_events;
     an_run_function(cx, fr->func, f);
@@ -317,6 +317,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     an_mem_free(&cx.mem);
     an_frame_free(cx.gframe);
     free(cx.ptrs);
+    an_symbol_names_clear(&cx);
     free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)
         free(cx.func_vars[f]);

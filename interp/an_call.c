@@ -84,6 +84,49 @@ bool an_eval(an_ctx *cx, const ir_expr *e, int64_t *out)
     return e && ir_expr_eval(e, &env, out);
 }
 
+/* How many symbols of this root are named name (or name#k): its counter. */
+static int *symbol_count(an_ctx *cx, const char *name)
+{
+    if (2 * (cx->n_sym_names + 1) > cx->sym_cap) { /* grow and rehash */
+        int cap = cx->sym_cap ? 2 * cx->sym_cap : 64;
+        char **names = tl_xcalloc((size_t)cap, sizeof *names);
+        int *counts = tl_xcalloc((size_t)cap, sizeof *counts);
+        for (int k = 0; k < cx->sym_cap; k++) {
+            if (!cx->sym_names[k])
+                continue;
+            size_t h = an_hash_str(cx->sym_names[k]) & (size_t)(cap - 1);
+            while (names[h])
+                h = (h + 1) & (size_t)(cap - 1);
+            names[h] = cx->sym_names[k];
+            counts[h] = cx->sym_counts[k];
+        }
+        free(cx->sym_names);
+        free(cx->sym_counts);
+        cx->sym_names = names;
+        cx->sym_counts = counts;
+        cx->sym_cap = cap;
+    }
+    size_t h = an_hash_str(name) & (size_t)(cx->sym_cap - 1);
+    while (cx->sym_names[h] && strcmp(cx->sym_names[h], name) != 0)
+        h = (h + 1) & (size_t)(cx->sym_cap - 1);
+    if (!cx->sym_names[h]) {
+        cx->sym_names[h] = tl_xstrdup(name);
+        cx->n_sym_names++;
+    }
+    return &cx->sym_counts[h];
+}
+
+void an_symbol_names_clear(an_ctx *cx)
+{
+    for (int k = 0; k < cx->sym_cap; k++)
+        free(cx->sym_names[k]);
+    free(cx->sym_names);
+    free(cx->sym_counts);
+    cx->sym_names = NULL;
+    cx->sym_counts = NULL;
+    cx->sym_cap = cx->n_sym_names = 0;
+}
+
 sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col)
 {
     for (int k = 0; k < cx->opt.n_binds; k++)
@@ -91,13 +134,7 @@ sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line,
             return (sx_int){cx->opt.bind_values[k], 0};
     /* a second symbol of the same spelling in this root (a value read again after it
      * changed); another root's parameter n is its own n */
-    int same = 0;
-    size_t len = strlen(name);
-    for (int k = cx->root_symbols; k < sx_n_symbols(); k++) {
-        const char *o = sx_symbol_name(k);
-        if (strncmp(o, name, len) == 0 && (o[len] == 0 || o[len] == '#'))
-            same++;
-    }
+    int same = (*symbol_count(cx, name))++;
     if (same == 0)
         return sx_symbol(name, origin, line, col);
     char buf[300];

@@ -178,7 +178,9 @@ typedef struct an_ctx {
     int n_globals;       /* variables outside any function (slots 0 .. n_globals-1) */
     int *global_vars;    /* their ids, by slot */
     int root;            /* function index of the current root */
-    int root_symbols;    /* symbols made before the current root began */
+    char **sym_names;    /* the names given to symbols in the current root (open addressing) */
+    int *sym_counts;     /* per name: how many symbols have it (the next is name#count+1) */
+    int sym_cap, n_sym_names;
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
     an_frame *gframe;    /* the globals (and static locals): one for the whole run */
@@ -262,6 +264,16 @@ bool an_eval_sx(an_ctx *cx, const ir_expr *e, sx_int *out);
 /* The symbol for an unknown integer assigned from e into the place named
  * name (origin from e's reason: "atoi", "fread"). */
 sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col);
+/* A new root: its symbols' names start again (each root's parameters are its own). */
+void an_symbol_names_clear(an_ctx *cx);
+/* FNV-1a of a string. */
+static inline size_t an_hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29));
+}
 /* (known, i) = the integer assigned from e into the place named name (NULL:
  * unnamed): an unknown value from a call becomes a symbol of that name. */
 void an_assign_int(an_ctx *cx, const ir_expr *e, const char *name, bool *known, int64_t *i);
