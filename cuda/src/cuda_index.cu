@@ -92,12 +92,29 @@ void cu_index_select(const rt_buf *out, const rt_buf *t, int dim, const rt_buf *
         run_index(IX_SELECT, out, t, dim, idx);
 }
 
+/* A 0-dim layout as the 1-D layout of its one element (size 1, stride 0). */
+static mt_layout one_dim(const mt_layout *l)
+{
+    mt_layout r = *l;
+    if (r.ndim == 0) {
+        r.ndim = 1;
+        r.shape[0] = 1;
+        r.strides[0] = 0;
+    }
+    return r;
+}
+
 void cu_gather(const rt_buf *out, const rt_buf *t, int dim, const rt_buf *idx)
 {
-    if (out->l->ndim == 0) /* 0-dim t and idx: the index can only be 0 */
-        cu_copy(out, t);
-    else
-        run_index(IX_GATHER, out, t, dim, idx);
+    if (out->l->ndim == 0 || t->l->ndim == 0 || idx->l->ndim == 0) {
+        /* a 0-dim operand (the others have at most one dim): one element along dim 0,
+           as torch.gather(tensor(0.5), 0, zeros(3)) and gather(arange(5.), 0, tensor(3)) */
+        mt_layout o1 = one_dim(out->l), t1 = one_dim(t->l), i1 = one_dim(idx->l);
+        rt_buf ob = {&o1, out->base}, tb = {&t1, t->base}, ib = {&i1, idx->base};
+        run_index(IX_GATHER, &ob, &tb, 0, &ib);
+        return;
+    }
+    run_index(IX_GATHER, out, t, dim, idx);
 }
 
 void cu_index(const rt_buf *out, const rt_buf *t, const rt_buf *idx)
