@@ -62,8 +62,8 @@ void an_source_free(an_source *s);
 /* The call written at line:col, blanks normalised (allocated), or NULL when
  * src is NULL or the position is outside it. */
 char *an_source_call_text(const an_source *src, int line, int col);
-/* 0, or -1 when Jansson could not encode an element; a failed write is
- * left on out's error flag. */
+/* Always 0 (the writer is the project's own: nothing fails but the write
+ * itself, which is left on out's error flag). */
 int an_report_write_json(FILE *out, const an_report *r);
 
 typedef struct an_text_options {
