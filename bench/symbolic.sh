@@ -2,8 +2,10 @@
 # Symbolic sizes: `tensorlint report` on programs whose sizes are read at
 # run time, against `clang-14 -fsyntax-only` on the same file, and against
 # the same report with every symbol bound (--bind: the concrete analysis).
-# Files: the checkpoint decoder (samples/checkpoint/decoder_ckpt.c: sizes
-# from an fread header, loops over steps and layers summarised) and 100 and
+# Files: the checkpoint decoders (samples/checkpoint/decoder_ckpt.c: sizes
+# from an fread header, loops over steps and layers summarised;
+# decoder_layers.c: the same with per-layer arrays filled and emptied in
+# loops, summarised as segments) and 100 and
 # 1,000 chained reshapes of run-time sizes (bench/gen_reshapes.py), with the
 # longest formula of each report, to show the expressions stay bounded.
 # 9 rounds, the commands in turn; medians of wall and CPU time.
@@ -58,6 +60,9 @@ def longest(f):
 cases = [
     ("samples/checkpoint/decoder_ckpt.c",
      ["config.dim=64", "config.hidden_dim=176", "config.n_layers=2", "config.n_heads=4",
+      "config.vocab_size=128", "config.seq_len=32", "steps=12"]),
+    ("samples/checkpoint/decoder_layers.c",
+     ["config.dim=64", "config.hidden_dim=176", "config.n_layers=2",
       "config.vocab_size=128", "config.seq_len=32", "steps=12"]),
     (os.path.join(work, "reshapes_100.c"), ["B=3", "S=5", "d=7"]),
     (os.path.join(work, "reshapes_1000.c"), ["B=3", "S=5", "d=7"]),

@@ -35,6 +35,9 @@ _Thread_local sx_state S; /* one per thread: check -j analyses files on several 
 /* Bumped when the exact divisions change or the state is reset: apply_exact's memo is valid
  * for one generation. */
 static _Thread_local uint64_t exact_generation = 1;
+/* Bumped whenever what a proof may use changes (facts, raised lower bounds,
+ * exact divisions, a reset): sx_prove's memo is valid for one generation. */
+static _Thread_local uint64_t proof_generation = 1;
 
 /* ---- hashing and interning ---- */
 
@@ -796,6 +799,7 @@ static void note_exact(sx_int d)
                 exact_div e = {id, b, S.assumptions.n - 1};
                 VEC_PUSH(S.exact, e);
                 exact_generation++;
+                proof_generation++;
                 return;
             }
         }
@@ -805,8 +809,26 @@ static void note_exact(sx_int d)
 static bool prove_diff(sx_int d, sx_rel rel, bool *out);
 static bool prove_by_operands(sx_int d, sx_rel rel, bool *out);
 
+static bool prove_uncached(sx_int d, sx_rel rel, bool *out)
+{
+    if (prove_diff(d, rel, out))
+        return true;
+    sx_int x = apply_exact(d); /* with the divisions assumed exact */
+    if (x.e != d.e && !big(x) && prove_diff(x, rel, out))
+        return true;
+    return prove_by_operands(d, rel, out);
+}
+
 bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
 {
+    enum { SLOTS = 4096 }; /* a direct-mapped memo: peaks and loops ask the same again */
+    static _Thread_local struct {
+        uint64_t gen;
+        uint32_t e;
+        int64_t c;
+        sx_rel rel;
+        bool decided, result;
+    } memo[SLOTS];
     if (big(a) || big(b)) {
         S.failed = true;
         return false;
@@ -814,12 +836,31 @@ bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out)
     sx_int d = sx_sub(a, b);
     if (big(d))
         return false;
-    if (prove_diff(d, rel, out))
-        return true;
-    sx_int x = apply_exact(d); /* with the divisions assumed exact */
-    if (x.e != d.e && !big(x) && prove_diff(x, rel, out))
-        return true;
-    return prove_by_operands(d, rel, out);
+    if (d.e == 0)
+        return prove_diff(d, rel, out);
+    size_t at = (size_t)(mix(mix(d.e, (uint64_t)d.c), (uint64_t)rel) & (SLOTS - 1));
+    if (memo[at].gen == proof_generation && memo[at].e == d.e && memo[at].c == d.c &&
+        memo[at].rel == rel) {
+        if (memo[at].decided)
+            *out = memo[at].result;
+        return memo[at].decided;
+    }
+    uint64_t gen = proof_generation;
+    bool r = false, decided = prove_uncached(d, rel, &r);
+    if (gen != proof_generation) { /* (no proof changes the state; if one did, keep nothing) */
+        if (decided)
+            *out = r;
+        return decided;
+    }
+    memo[at].gen = gen;
+    memo[at].e = d.e;
+    memo[at].c = d.c;
+    memo[at].rel = rel;
+    memo[at].decided = decided;
+    memo[at].result = r;
+    if (decided)
+        *out = r;
+    return decided;
 }
 
 /* d >= 0 follows from d' >= 0 where d' <= d puts an operand in place of a
@@ -974,6 +1015,7 @@ static void raise_bound(sx_int d, const char *op)
     lb_raise r = {id, S.atoms.items[id].lb, S.assumptions.n - 1};
     VEC_PUSH(S.raises, r);
     S.atoms.items[id].lb = lb;
+    proof_generation++;
 }
 
 static int64_t gcd64(int64_t a, int64_t b)
@@ -1287,10 +1329,12 @@ void sx_forget_assumptions(int n)
     while (S.exact.n > 0 && S.exact.items[S.exact.n - 1].assumption >= (size_t)n) {
         S.exact.n--;
         exact_generation++;
+        proof_generation++;
     }
     while (S.raises.n > 0 && S.raises.items[S.raises.n - 1].assumption >= (size_t)n) {
         lb_raise r = S.raises.items[--S.raises.n];
         S.atoms.items[r.atom].lb = r.old;
+        proof_generation++;
     }
     while (S.assumptions.n > (size_t)n)
         free(S.assumptions.items[--S.assumptions.n].text);
@@ -1298,16 +1342,20 @@ void sx_forget_assumptions(int n)
 
 void sx_fact_push(sx_int nonneg)
 {
-    if (!big(nonneg))
+    if (!big(nonneg)) {
         VEC_PUSH(S.facts, nonneg);
+        proof_generation++;
+    }
 }
 
 int sx_n_facts(void) { return (int)S.facts.n; }
 
 void sx_forget_facts(int n)
 {
-    if (S.facts.n > (size_t)n)
+    if (S.facts.n > (size_t)n) {
         S.facts.n = (size_t)n;
+        proof_generation++;
+    }
 }
 const char *sx_assumption_text(int i) { return S.assumptions.items[i].text; }
 int sx_assumption_line(int i) { return S.assumptions.items[i].line; }
@@ -1342,4 +1390,5 @@ void sx_reset(void)
         free(S.scratch[k]);
     memset(&S, 0, sizeof S);
     exact_generation++;
+    proof_generation++;
 }
