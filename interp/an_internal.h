@@ -345,6 +345,40 @@ void an_mark_bound_of(an_ctx *cx, unsigned which); /* AN_BOUND_* */
 int *an_tensor_slot(an_ctx *cx, int var);
 int64_t *an_int_slot(an_ctx *cx, int var, bool **known);
 
+/* an_exec.c: the state of a branch arm or a loop trial, saved and restored */
+typedef struct snapshot {
+    int64_t n_handles, live, n_events;
+    sx_int live_sx;
+    an_handle *handles;
+    int n_storages;
+    int64_t *refs;
+    bool *live_storage;
+    an_storage *storages;
+    int depth;
+    an_frame frames[64];
+    int *tensors[64];
+    int64_t *ints[64];
+    bool *known[64];
+    int *g_tensor;    /* the globals frame */
+    int64_t *g_ints;
+    bool *g_known;
+    an_mem mem;
+    ca_allocator *cuda;   /* the simulated caching allocator, and each storage's block */
+    int64_t *cuda_block;
+    int64_t n_cuda_block;
+} snapshot;
+void an_snap_take(an_ctx *cx, snapshot *sn);
+void an_snap_restore(an_ctx *cx, const snapshot *sn);
+void an_snap_free(snapshot *sn);
+void *an_dup_mem(const void *p, size_t n);
+void an_put_mem(void *dst, const void *src, size_t n);  /* memcpy, n may be 0 with NULLs */
+/* The event log keeps events [0, from) and [to, ...): the ones between are dropped. */
+void an_drop_events(an_ctx *cx, int64_t from, int64_t to);
+bool an_same_layout(const mt_layout *a, const mt_layout *b);
+
+/* an_loop.c */
+an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s);
+
 /* an_exec.c */
 an_flow an_exec_block(an_ctx *cx, const ir_block *b);
 void an_run_function(an_ctx *cx, int func, an_frame *f);
