@@ -3,6 +3,9 @@
  * pays it) against memcpy of the same bytes, into a warm buffer and into a
  * freshly allocated one.  Prints one JSON line per case: the median of REPS
  * timed runs after one warm-up, bytes read + written, and the bandwidths.
+ * Cases: copies and casts of f16, a 1024^3 f32 matmul (allocating, and
+ * matmul_out into a preallocated out), a broadcast add, and elementwise ops
+ * and activations on 4096x4096 f32, contiguous and transposed.
  * bench/run.sh runs this beside bench_torch.py and writes the table in
  * docs/performance.md.
  */
@@ -82,6 +85,32 @@ static tl_tensor *f_contiguous(tl_tensor *a, tl_tensor *b) { (void)b; return tl_
 static tl_tensor *f_to_f32(tl_tensor *a, tl_tensor *b) { (void)b; return tl_to(a, TL_F32); }
 static tl_tensor *f_matmul(tl_tensor *a, tl_tensor *b) { return tl_matmul(a, b); }
 static tl_tensor *f_add(tl_tensor *a, tl_tensor *b) { return tl_add(a, b); }
+static tl_tensor *f_mul(tl_tensor *a, tl_tensor *b) { return tl_mul(a, b); }
+static tl_tensor *f_mul_scalar(tl_tensor *a, tl_tensor *b) { (void)b; return tl_mul_scalar(a, 1.5); }
+static tl_tensor *f_exp(tl_tensor *a, tl_tensor *b) { (void)b; return tl_exp(a); }
+static tl_tensor *f_silu(tl_tensor *a, tl_tensor *b) { (void)b; return tl_silu(a); }
+static tl_tensor *f_gelu(tl_tensor *a, tl_tensor *b) { (void)b; return tl_gelu(a); }
+static tl_tensor *f_sigmoid(tl_tensor *a, tl_tensor *b) { (void)b; return tl_sigmoid(a); }
+static tl_tensor *f_tanh(tl_tensor *a, tl_tensor *b) { (void)b; return tl_tanh(a); }
+static tl_tensor *f_rsqrt(tl_tensor *a, tl_tensor *b) { (void)b; return tl_rsqrt(a); }
+
+/* matmul into a preallocated, right-shaped out (nothing allocated per call) */
+static tl_tensor *matmul_dst;
+static tl_tensor *f_matmul_out(tl_tensor *a, tl_tensor *b)
+{
+    tl_matmul_out(matmul_dst, a, b);
+    return NULL;
+}
+
+/* |x| / 2 + 0.5: values in [0.5, ...) for rsqrt */
+static tl_tensor *positive_like(tl_tensor *x)
+{
+    tl_tensor *sq = tl_mul(x, x), *r = tl_sqrt(sq), *h = tl_mul_scalar(r, 0.5), *p = tl_add_scalar(h, 0.5);
+    tl_release(sq);
+    tl_release(r);
+    tl_release(h);
+    return p;
+}
 
 /* moved = bytes read + written; memcpy of moved/2 bytes moves the same. */
 static void report(const char *name, double sec, int64_t moved)
@@ -119,5 +148,47 @@ int main(void)
     report("add_broadcast_f32", median_seconds(f_add, m, bias), 4096 * 4096 * 4 * 2 + 4096 * 4);
     tl_release(m);
     tl_release(bias);
+
+    /* matmul_out at 1024^3 into a preallocated out */
+    a = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
+    b = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
+    matmul_dst = tl_empty(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
+    sec = median_seconds(f_matmul_out, a, b);
+    printf("{\"case\":\"matmul_out_1024_f32\",\"impl\":\"tensorlint\",\"ms\":%.3f,\"gflops\":%.1f}\n",
+           sec * 1e3, 2.0 * 1024 * 1024 * 1024 / sec / 1e9);
+    fflush(stdout);
+    tl_release(matmul_dst);
+    tl_release(a);
+    tl_release(b);
+
+    /* Elementwise ops and activations on 4096x4096 f32 (16M elements), on
+     * contiguous inputs and on transposed ones (x.t(): the result keeps
+     * the input's layout in PyTorch; binary ops take x.t() and y.t()).
+     * Inputs |x| / 2 + 0.5 for rsqrt, randn for the others. */
+    int64_t e = 4096 * 4096;
+    tl_tensor *x0 = tl_randn(TL_SHAPE(4096, 4096), TL_F32, TL_CPU);
+    tl_tensor *y0 = tl_randn(TL_SHAPE(4096, 4096), TL_F32, TL_CPU);
+    tl_tensor *pos = positive_like(x0);
+    static const struct { const char *name; bench_fn f; int arity; } ew[] = {
+        {"add", f_add, 2},   {"mul", f_mul, 2},         {"mul_scalar", f_mul_scalar, 1},
+        {"exp", f_exp, 1},   {"silu", f_silu, 1},       {"gelu", f_gelu, 1},
+        {"sigmoid", f_sigmoid, 1}, {"tanh", f_tanh, 1}, {"rsqrt", f_rsqrt, 1},
+    };
+    for (int layout = 0; layout < 2; layout++) {
+        for (size_t k = 0; k < sizeof ew / sizeof ew[0]; k++) {
+            tl_tensor *in = ew[k].f == f_rsqrt ? pos : x0;
+            tl_tensor *u = layout ? tl_t(in) : in, *v = layout ? tl_t(y0) : y0;
+            char name[64];
+            snprintf(name, sizeof name, "%s_%s_f32", ew[k].name, layout ? "transposed" : "contiguous");
+            report(name, median_seconds(ew[k].f, u, v), (int64_t)(ew[k].arity + 1) * e * 4);
+            if (layout) {
+                tl_release(u);
+                tl_release(v);
+            }
+        }
+    }
+    tl_release(pos);
+    tl_release(y0);
+    tl_release(x0);
     return 0;
 }

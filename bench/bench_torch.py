@@ -47,6 +47,27 @@ def main():
     m = torch.randn(4096, 4096)
     bias = torch.randn(4096)
     report("add_broadcast_f32", median_seconds(lambda: m + bias), 4096 * 4096 * 8 + 4096 * 4)
+    c = torch.empty(1024, 1024)
+    report("matmul_out_1024_f32", median_seconds(lambda: torch.matmul(a, b, out=c)),
+           flops=2 * 1024 ** 3)
+    # elementwise ops and activations on 4096x4096 f32, contiguous and
+    # transposed (x.t(); binary ops take x.t() and y.t()), as bench_runtime.c
+    e = 4096 * 4096
+    x0 = torch.randn(4096, 4096)
+    y0 = torch.randn(4096, 4096)
+    pos = x0.abs() * 0.5 + 0.5
+    F = torch.nn.functional
+    ew = [("add", torch.add, 2), ("mul", torch.mul, 2), ("mul_scalar", lambda t: t * 1.5, 1),
+          ("exp", torch.exp, 1), ("silu", F.silu, 1), ("gelu", F.gelu, 1),
+          ("sigmoid", torch.sigmoid, 1), ("tanh", torch.tanh, 1), ("rsqrt", torch.rsqrt, 1)]
+    for layout in ("contiguous", "transposed"):
+        for name, fn, arity in ew:
+            u = pos if name == "rsqrt" else x0
+            v = y0
+            if layout == "transposed":
+                u, v = u.t(), v.t()
+            call = (lambda f=fn, u=u, v=v: f(u, v)) if arity == 2 else (lambda f=fn, u=u: f(u))
+            report(f"{name}_{layout}_f32", median_seconds(call), (arity + 1) * e * 4)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,10 @@
  * the result into the output with a single rounding.  An operand that already
  * is a dense array of the compute type is used in place: all-contiguous
  * same-dtype operands never go through a buffer.  Integer add/sub/mul wrap
- * (computed in unsigned); integer division never reaches a kernel.
+ * (computed in unsigned); integer division never reaches a kernel.  An
+ * iteration space of 2^20 elements or more splits its outermost dim over the
+ * threads (kernel_parallel.c), each running the chunks of its part (and
+ * first-touching its part of a new output).
  *
  * Scalars are converted to the output's dtype before the operation (an f16
  * tensor times 1.0007 multiplies by half(1.0007)): PyTorch 1.13's CPU rule,
@@ -31,7 +34,8 @@
  * sum(out dtype) / n with n converted to the out dtype.  Softmax computes in
  * f32 (f64 for f64) with double row sums.
  *
- * Memory: elementwise buffers live on the stack (4 x CHUNK x 8 bytes);
+ * Memory: elementwise buffers live on the stack (4 x CHUNK x 8 bytes per
+ * thread);
  * reductions and softmax allocate one buffer of at most 2 x ROW_CAP x 8
  * bytes, freed before returning (an allocation failure aborts: kernels have
  * no status channel).
@@ -43,10 +47,7 @@
 #include <string.h>
 
 #include "kernels.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "simd_exp.h"
 
 enum { CHUNK = 1024, N_DTYPES = TL_F64 + 1 };
 
@@ -86,33 +87,9 @@ FLOAT_OPS(double)
 #undef FLOAT_OPS
 static inline double exp_double(double x) { return exp(x); }
 
-/* exp of f32, four lanes at a time: Cephes' expf polynomial after n = round(x / ln 2),
- * scaled by 2^n in two steps so that subnormal results round once.  Checked on every
- * float in [-104.5, 89.5]: within 1 ulp of the correctly rounded exp (99.2% exact),
- * glibc's expf and PyTorch's Sleef expf are 1-ulp functions too.  Tails are padded so
- * that a value gives the same bits at any position. */
+/* exp of f32: simd_exp.h's exp4.  Tails are padded so that a value gives the
+ * same bits at any position. */
 #if defined(__SSE2__)
-static inline __m128 exp4(__m128 x)
-{
-    /* min/max return their second operand for NaN: NaN goes through */
-    x = _mm_max_ps(_mm_set1_ps(-104.0f), _mm_min_ps(_mm_set1_ps(89.0f), x));
-    __m128i n = _mm_cvtps_epi32(_mm_mul_ps(x, _mm_set1_ps(1.44269504088896341f)));
-    __m128 nf = _mm_cvtepi32_ps(n);
-    __m128 r = _mm_sub_ps(_mm_sub_ps(x, _mm_mul_ps(nf, _mm_set1_ps(0.693359375f))),
-                          _mm_mul_ps(nf, _mm_set1_ps(-2.12194440e-4f)));
-    __m128 p = _mm_set1_ps(1.9875691500e-4f);
-    p = _mm_add_ps(_mm_mul_ps(p, r), _mm_set1_ps(1.3981999507e-3f));
-    p = _mm_add_ps(_mm_mul_ps(p, r), _mm_set1_ps(8.3334519073e-3f));
-    p = _mm_add_ps(_mm_mul_ps(p, r), _mm_set1_ps(4.1665795894e-2f));
-    p = _mm_add_ps(_mm_mul_ps(p, r), _mm_set1_ps(1.6666665459e-1f));
-    p = _mm_add_ps(_mm_mul_ps(p, r), _mm_set1_ps(5.0000001201e-1f));
-    p = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_mul_ps(p, r), r), r), _mm_set1_ps(1.0f));
-    __m128i n1 = _mm_srai_epi32(n, 1), n2 = _mm_sub_epi32(n, n1);
-    __m128 s1 = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(n1, _mm_set1_epi32(127)), 23));
-    __m128 s2 = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(n2, _mm_set1_epi32(127)), 23));
-    return _mm_mul_ps(_mm_mul_ps(p, s1), s2);
-}
-
 static void exp_f32(float *o, const float *a, int64_t n)
 {
     int64_t i = 0;
@@ -418,6 +395,70 @@ static bool is_constant(const ew_plan *p, int k)
     return true;
 }
 
+/* ---- large iteration spaces: dim 0 split over the threads ---- */
+
+enum { PARALLEL_MIN_ELEMENTS = 1 << 20 }; /* below this an elementwise op runs on one thread */
+
+/* One elementwise op over a plan: f2 (binary) or f1 (unary). */
+typedef struct ew_job {
+    ew_plan p;
+    bin_fn f2;
+    un_fn f1;
+    tl_dtype cd, ct;
+} ew_job;
+
+/* The job's chunks, in order; each thread has its own buffers. */
+static void ew_loop(const ew_job *j, const ew_plan *p)
+{
+    ew_bufs bufs;
+    chunker c;
+    chunker_init(&c, p->it.nd, p->it.shape, CHUNK);
+    if (j->f1) {
+        while (chunker_next(&c)) {
+            const void *x = load_input(p, &c, 1, j->cd, j->ct, bufs.in[0], bufs.mid);
+            void *o = out_target(p, &c, j->ct, bufs.out);
+            j->f1(o, x, chunk_numel(&c));
+            store_output(p, &c, j->ct, o, bufs.out);
+        }
+        return;
+    }
+    const void *x = NULL, *y = NULL; /* a constant input is loaded by the first (largest) chunk */
+    bool cx = is_constant(p, 1), cy = is_constant(p, 2);
+    while (chunker_next(&c)) {
+        x = x && cx ? x : load_input(p, &c, 1, j->cd, j->ct, bufs.in[0], bufs.mid);
+        y = y && cy ? y : load_input(p, &c, 2, j->cd, j->ct, bufs.in[1], bufs.mid);
+        void *o = out_target(p, &c, j->ct, bufs.out);
+        j->f2(o, x, y, chunk_numel(&c));
+        store_output(p, &c, j->ct, o, bufs.out);
+    }
+}
+
+/* Indices [begin, end) of the plan's dim 0: a plan of its own. */
+static void ew_range(void *ctx, int64_t begin, int64_t end)
+{
+    const ew_job *j = ctx;
+    ew_plan sub = j->p;
+    sub.it.shape[0] = end - begin;
+    for (int k = 0; k < sub.it.n_ops; k++)
+        sub.it.offset[k] += begin * sub.it.st[k][0];
+    if (end > begin)
+        ew_loop(j, &sub);
+}
+
+/* Small ops on the calling thread; large ones split dim 0 (whole rows when
+ * there are several dims, blocks of elements when one). */
+static void ew_run(ew_job *j)
+{
+    int64_t n = 1;
+    for (int d = 0; d < j->p.it.nd; d++)
+        n *= j->p.it.shape[d];
+    if (n < PARALLEL_MIN_ELEMENTS || rt_num_threads() < 2) {
+        ew_loop(j, &j->p);
+        return;
+    }
+    rt_parallel_for(j->p.it.shape[0], j->p.it.nd > 1 ? 1 : PARALLEL_MIN_ELEMENTS / 4, ew_range, j);
+}
+
 /* out = a op b, inputs rounded to the common dtype cd, computed in opmath(cd). */
 static void binary_run(rt_binop op, const rt_buf *out, const rt_buf *a, const rt_buf *b,
                        tl_dtype cd)
@@ -426,21 +467,10 @@ static void binary_run(rt_binop op, const rt_buf *out, const rt_buf *a, const rt
     bin_fn f = bin_table[ct][op];
     assert(f && "no such op for this dtype (the meta function refuses it)");
     const rt_buf *ops[3] = {out, a, b};
-    ew_plan p;
-    if (!plan_init(&p, 3, ops))
+    ew_job j = {.f2 = f, .cd = cd, .ct = ct};
+    if (!plan_init(&j.p, 3, ops))
         return;
-    ew_bufs bufs;
-    chunker c;
-    chunker_init(&c, p.it.nd, p.it.shape, CHUNK);
-    const void *x = NULL, *y = NULL; /* a constant input is loaded by the first (largest) chunk */
-    bool cx = is_constant(&p, 1), cy = is_constant(&p, 2);
-    while (chunker_next(&c)) {
-        x = x && cx ? x : load_input(&p, &c, 1, cd, ct, bufs.in[0], bufs.mid);
-        y = y && cy ? y : load_input(&p, &c, 2, cd, ct, bufs.in[1], bufs.mid);
-        void *o = out_target(&p, &c, ct, bufs.out);
-        f(o, x, y, chunk_numel(&c));
-        store_output(&p, &c, ct, o, bufs.out);
-    }
+    ew_run(&j);
 }
 
 void rt_binary(rt_binop op, const rt_buf *out, const rt_buf *a, const rt_buf *b)
@@ -476,18 +506,10 @@ void rt_unary(rt_unop op, const rt_buf *out, const rt_buf *a)
     un_fn f = un_table[ct][op];
     assert(f && "no such op for this dtype (the meta function refuses it)");
     const rt_buf *ops[2] = {out, a};
-    ew_plan p;
-    if (!plan_init(&p, 2, ops))
+    ew_job j = {.f1 = f, .cd = cd, .ct = ct};
+    if (!plan_init(&j.p, 2, ops))
         return;
-    ew_bufs bufs;
-    chunker c;
-    chunker_init(&c, p.it.nd, p.it.shape, CHUNK);
-    while (chunker_next(&c)) {
-        const void *x = load_input(&p, &c, 1, cd, ct, bufs.in[0], bufs.mid);
-        void *o = out_target(&p, &c, ct, bufs.out);
-        f(o, x, chunk_numel(&c));
-        store_output(&p, &c, ct, o, bufs.out);
-    }
+    ew_run(&j);
 }
 
 /* ---- rows: the reduced dim moved last ---- */

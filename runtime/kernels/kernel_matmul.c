@@ -5,7 +5,8 @@
  * b a [K, 1] column (the output gains the matching size-1 dim), batch dims
  * are right-aligned to the output's and broadcast with stride 0.  One product
  * C[M, N] = A[M, K] B[K, N] runs in a compute type chosen by the output dtype:
- *   f32, f64     cblas_sgemm / cblas_dgemm; an operand is read in place when
+ *   f32, f64     cblas_sgemm / cblas_dgemm (cblas_sgemv / cblas_dgemv when
+ *                M or N is 1); an operand is read in place when
  *                one of its strides is 1 and the other a valid leading
  *                dimension (a transposed operand is passed as Trans), else it
  *                is packed into a dense temporary by rt_copy;
@@ -182,6 +183,28 @@ static void gemm_i64(const mat *c, const mat *a, const mat *b)
         }
 }
 
+/* Element stride of row i (col) or column j (!col) of a one-column or one-row view. */
+static int vec_inc(blas_view v, bool col)
+{
+    return (int)(col != v.trans ? v.ld : 1);
+}
+
+/* y = op(M) x with gemv: M (stored rows x cols, row-major with ld, or
+ * column-major when trans) times a vector. */
+static void gemv_blas(tl_dtype dt, const mat *m, blas_view vm, bool trans_m, const char *x, int incx,
+                      char *y, int incy)
+{
+    bool t = vm.trans != trans_m; /* row-major view of the stored matrix */
+    int rows = (int)(vm.trans ? m->cols : m->rows), cols = (int)(vm.trans ? m->rows : m->cols);
+    enum CBLAS_TRANSPOSE tm = t ? CblasTrans : CblasNoTrans;
+    if (dt == TL_F32)
+        cblas_sgemv(CblasRowMajor, tm, rows, cols, 1.0f, (const float *)(const void *)m->p,
+                    (int)vm.ld, (const float *)(const void *)x, incx, 0.0f, (float *)(void *)y, incy);
+    else
+        cblas_dgemv(CblasRowMajor, tm, rows, cols, 1.0, (const double *)(const void *)m->p,
+                    (int)vm.ld, (const double *)(const void *)x, incx, 0.0, (double *)(void *)y, incy);
+}
+
 static void gemm_blas(const mat *c, blas_view vc, const mat *a, blas_view va, const mat *b,
                       blas_view vb)
 {
@@ -189,6 +212,16 @@ static void gemm_blas(const mat *c, blas_view vc, const mat *a, blas_view va, co
     enum CBLAS_TRANSPOSE tb = vb.trans ? CblasTrans : CblasNoTrans;
     assert(c->rows <= INT_MAX && c->cols <= INT_MAX && a->cols <= INT_MAX);
     int m = (int)c->rows, n = (int)c->cols, k = (int)a->cols;
+    /* a matrix times a vector (a decoder's token step): gemv, which reads the
+     * matrix once, where sgemm would first pack it */
+    if (n == 1 && m > 1) { /* c[:, 0] = a b[:, 0] */
+        gemv_blas(c->dtype, a, va, false, b->p, vec_inc(vb, true), c->p, vec_inc(vc, true));
+        return;
+    }
+    if (m == 1 && n > 1) { /* c[0, :] = b^T a[0, :] */
+        gemv_blas(c->dtype, b, vb, true, a->p, vec_inc(va, false), c->p, vec_inc(vc, false));
+        return;
+    }
     if (c->dtype == TL_F32)
         cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, (const float *)(const void *)a->p,
                     (int)va.ld, (const float *)(const void *)b->p, (int)vb.ld, 0.0f,
