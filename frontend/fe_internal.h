@@ -96,6 +96,8 @@ int fe_func_lookup(fe_ctx *fx, const char *name); /* -1 when absent */
 
 /* A variable for declaration decl (VarDecl or ParmDecl), made on first use. */
 int fe_var_of_decl(fe_ctx *fx, CXCursor decl);
+/* Record that var, of type t, wraps (an unsigned integer narrower than 64 bits). */
+void fe_set_wrap(fe_ctx *fx, int var, CXType t);
 void fe_global_init(fe_ctx *fx, CXCursor decl, int var);
 /* An UNSUPPORTED statement plus a unit note; var escapes (or IR_NO_VAR). */
 void fe_unsupported(fe_ctx *fx, ir_loc loc, int var, const char *message);

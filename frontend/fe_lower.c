@@ -625,6 +625,7 @@ static void fe_lower_params(fe_ctx *fx, CXCursor c, ir_func *f)
         int var = ir_var_new(fx->u, fe_spelling(fx, p), fe_type_kind(clang_getCursorType(p)), fx->func,
                              fe_loc(fx, p));
         fx->u->vars[var].is_param = true;
+        fe_set_wrap(fx, var, clang_getCursorType(p));
         fe_var_bind(fx, p, var);
         if (fx->u->vars[var].kind == IR_VAR_TENSOR)
             fx->tensor_code = true;

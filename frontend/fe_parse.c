@@ -409,6 +409,18 @@ int fe_func_lookup(fe_ctx *fx, const char *name)
     return -1;
 }
 
+/* An unsigned integer type narrower than 64 bits wraps at its width. */
+void fe_set_wrap(fe_ctx *fx, int var, CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    bool is_unsigned = c.kind == CXType_UChar || c.kind == CXType_UShort ||
+                       c.kind == CXType_UInt || c.kind == CXType_ULong ||
+                       c.kind == CXType_ULongLong || c.kind == CXType_Char_U;
+    long long size = clang_Type_getSizeOf(c);
+    if (is_unsigned && size > 0 && size < 8)
+        fx->u->vars[var].wrap_bits = (uint8_t)(8 * size);
+}
+
 int fe_var_of_decl(fe_ctx *fx, CXCursor decl)
 {
     int id = fe_var_lookup(fx, decl);
@@ -419,6 +431,7 @@ int fe_var_of_decl(fe_ctx *fx, CXCursor decl)
                     global ? -1 : fx->func, fe_loc(fx, decl));
     fe_var_bind(fx, decl, id);
     fx->u->vars[id].is_const = clang_isConstQualifiedType(clang_getCursorType(decl));
+    fe_set_wrap(fx, id, clang_getCursorType(decl));
     if (global)
         fe_global_init(fx, decl, id);
     return id;

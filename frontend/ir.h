@@ -68,6 +68,8 @@ typedef struct ir_var {
     bool is_param;
     bool is_global;   /* a file-scope variable (func is -1) */
     bool is_const;    /* const-qualified: its initializer holds in every root */
+    uint8_t wrap_bits; /* an unsigned integer narrower than 64 bits: its values wrap modulo
+                          2^wrap_bits, as C's do (0: none) */
     int func;         /* index in unit->funcs of the owning function, -1 for a global */
     ir_loc loc;       /* the declaration (for a temporary: the call it holds) */
 } ir_var;

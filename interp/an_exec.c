@@ -607,6 +607,9 @@ static void exec_assign_int(an_ctx *cx, const ir_stmt *s)
         return;
     int64_t *slot = an_int_slot(cx, v, &known);
     an_assign_int(cx, s->assign_int.value, cx->u->vars[v].name, known, slot);
+    unsigned bits = cx->u->vars[v].wrap_bits;
+    if (*known && bits > 0 && bits < 64) /* C's unsigned arithmetic: modulo 2^bits */
+        *slot = (int64_t)((uint64_t)*slot & ((UINT64_C(1) << bits) - 1));
 }
 
 static void exec_eval(an_ctx *cx, const ir_stmt *s)
