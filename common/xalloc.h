@@ -20,7 +20,7 @@
  *
  * The runtime (libtensorlint: runtime/, cuda/) never uses these: it runs
  * inside the user's program, and reports a failed allocation to it as
- * TL_ERR_OUT_OF_MEMORY (spec/tensor-api.md, "Errors").
+ * TL_ERR_OUT_OF_MEMORY (tl_set_error_handler in tensorlint/tensor.h).
  */
 #ifndef TL_XALLOC_H
 #define TL_XALLOC_H
