@@ -74,10 +74,10 @@ bool ck_baseline_names(const ck_baseline *b, const char *file)
 
 char *ck_baseline_files(const ck_baseline *b)
 {
-    char *all = ck_strfmt("%s", "");
+    char *all = tl_xasprintf("%s", "");
     for (int k = 0; k < b->n; k++) {
         char *files = an_report_files(b->reports[k]);
-        char *t = ck_strfmt("%s%s%s", all, k ? "; " : "", files);
+        char *t = tl_xasprintf("%s%s%s", all, k ? "; " : "", files);
         free(all);
         free(files);
         all = t;
@@ -214,25 +214,25 @@ static char *ck_cause_text(const an_comparison *c, const json_t *base, const jso
     ck_label(m->value, label, sizeof label);
     if (!bs)
         return ck_is_copy(m->value)
-                   ? ck_strfmt("a copy that appeared: %s copies %s here (%s)", label, nb,
-                               an_json_str(m->value, "reason"))
-                   : ck_strfmt("a new storage: %s allocates %s here", label, nb);
+                   ? tl_xasprintf("a copy that appeared: %s copies %s here (%s)", label, nb,
+                                  an_json_str(m->value, "reason"))
+                   : tl_xasprintf("a new storage: %s allocates %s here", label, nb);
     long long was = an_json_int(bs, "nbytes", 0), now = an_json_int(st, "nbytes", 0);
     bool was_live = ck_in_ids(json_object_get(base_f, "peak_storages"), an_json_int(bs, "id", -1));
     if (!was_live) {
         long long old_free = an_json_int(bs, "free_line", 0), new_free = an_json_int(st, "free_line", 0);
         if (old_free > 0)
             return new_free > 0
-                       ? ck_strfmt("a release that moved: the storage of %s (%s) was released at "
-                                   "line %lld in the base, now at line %lld, after the peak",
-                                   label, nb, old_free, new_free)
-                       : ck_strfmt("a release that moved: the storage of %s (%s) was released at "
-                                   "line %lld in the base, now never", label, nb, old_free);
-        return ck_strfmt("the storage of %s (%s) is now live at the peak; in the base it was not",
-                         label, nb);
+                       ? tl_xasprintf("a release that moved: the storage of %s (%s) was released at "
+                                      "line %lld in the base, now at line %lld, after the peak",
+                                      label, nb, old_free, new_free)
+                       : tl_xasprintf("a release that moved: the storage of %s (%s) was released at "
+                                      "line %lld in the base, now never", label, nb, old_free);
+        return tl_xasprintf("the storage of %s (%s) is now live at the peak; in the base it was not",
+                            label, nb);
     }
     if (now > was)
-        return ck_strfmt("%s grew from %s to %s", label, ck_bytes(was).s, nb);
+        return tl_xasprintf("%s grew from %s to %s", label, ck_bytes(was).s, nb);
     return NULL;
 }
 
@@ -288,9 +288,9 @@ static void ck_regression(ck_ctx *cx, const an_comparison *c, const json_t *base
     long long line = an_json_int(p->head, "peak_line", 0), old_line = an_json_int(p->base, "peak_line", 0);
     const char *name = an_json_str(p->head, "name");
     char *renamed = p->change == AN_FN_RENAMED
-                        ? ck_strfmt(" (was '%s')", an_json_str(p->base, "name")) : ck_strfmt("%s", "");
-    char *pct = was > 0 ? ck_strfmt(", +%.0f%%", 100.0 * (double)(now - was) / (double)was)
-                        : ck_strfmt("%s", "");
+                        ? tl_xasprintf(" (was '%s')", an_json_str(p->base, "name")) : tl_xasprintf("%s", "");
+    char *pct = was > 0 ? tl_xasprintf(", +%.0f%%", 100.0 * (double)(now - was) / (double)was)
+                        : tl_xasprintf("%s", "");
     bool bound = json_is_true(json_object_get(p->base, "bytes_are_lower_bounds")) ||
                  json_is_true(json_object_get(p->head, "bytes_are_lower_bounds"));
     an_diag *d = ck_diag_add(cx, CK_peak_regression, (int)line, ck_col_at(p->head, line),
@@ -332,16 +332,16 @@ static void ck_function_changes(ck_base_result *res, const an_comparison *c)
     for (int k = 0; k < c->n_pairs; k++) {
         const an_fn_pair *p = &c->pairs[k];
         if (p->change == AN_FN_RENAMED)
-            ck_change(res, ck_strfmt("function '%s' was renamed to '%s' (the same calls): "
-                                     "compared with '%s'", an_json_str(p->base, "name"),
-                                     an_json_str(p->head, "name"), an_json_str(p->base, "name")));
+            ck_change(res, tl_xasprintf("function '%s' was renamed to '%s' (the same calls): "
+                                        "compared with '%s'", an_json_str(p->base, "name"),
+                                        an_json_str(p->head, "name"), an_json_str(p->base, "name")));
         else if (p->change == AN_FN_ADDED)
-            ck_change(res, ck_strfmt("function '%s' is new (peak %s)", an_json_str(p->head, "name"),
-                                     ck_bytes(an_json_int(p->head, "peak_live_bytes", 0)).s));
+            ck_change(res, tl_xasprintf("function '%s' is new (peak %s)", an_json_str(p->head, "name"),
+                                        ck_bytes(an_json_int(p->head, "peak_live_bytes", 0)).s));
         else if (p->change == AN_FN_REMOVED)
-            ck_change(res, ck_strfmt("function '%s' was removed (its peak was %s)",
-                                     an_json_str(p->base, "name"),
-                                     ck_bytes(an_json_int(p->base, "peak_live_bytes", 0)).s));
+            ck_change(res, tl_xasprintf("function '%s' was removed (its peak was %s)",
+                                        an_json_str(p->base, "name"),
+                                        ck_bytes(an_json_int(p->base, "peak_live_bytes", 0)).s));
     }
 }
 
@@ -413,7 +413,7 @@ static void ck_absent(ck_base_result *res, const json_t *bd, const char *path)
                    .col = (int)an_json_int(bd, "column", 1),
                    .severity = strcmp(sev, "error") == 0 ? AN_ERROR
                                : strcmp(sev, "note") == 0 ? AN_NOTE : AN_WARNING,
-                   .check = ck_checks[0].name, .message = ck_strfmt("%s", an_json_str(bd, "message"))};
+                   .check = ck_checks[0].name, .message = tl_xasprintf("%s", an_json_str(bd, "message"))};
     int id = ck_find(an_json_str(bd, "check"));
     a->check = id >= 0 ? ck_checks[id].name : "unknown";
     a->notes = tl_xcalloc(json_array_size(notes) + 1, sizeof *a->notes);
@@ -422,7 +422,7 @@ static void ck_absent(ck_base_result *res, const json_t *bd, const char *path)
     json_array_foreach(notes, k, n)
         a->notes[a->n_notes++] = (an_note){(int)an_json_int(n, "line", 1),
                                            (int)an_json_int(n, "column", 1),
-                                           ck_strfmt("%s", an_json_str(n, "message"))};
+                                           tl_xasprintf("%s", an_json_str(n, "message"))};
 }
 
 void ck_baseline_states(ck_base_result *res, const an_diag *diags, int n_diags,

@@ -85,7 +85,7 @@ static bool ck_budget_parse(const char *text, ck_budget_mark *m)
 static void ck_budget_comment(void *ctx, int line, int col, const char *text, int len)
 {
     ck_budget_scan *sc = ctx;
-    char *piece = ck_strfmt("%.*s", len, text);
+    char *piece = tl_xasprintf("%.*s", len, text);
     char *at = strstr(piece, "tensorlint:");
     if (!at || strncmp(at + 11 + strspn(at + 11, " "), "budget", 6) != 0) {
         free(piece);
@@ -98,7 +98,7 @@ static void ck_budget_comment(void *ctx, int line, int col, const char *text, in
     ck_budget_mark *m = &sc->marks[sc->n++];
     *m = (ck_budget_mark){.line = line, .col = col + (int)(at - piece)};
     m->ok = ck_budget_parse(at + 11, m);
-    m->text = ck_strfmt("%s", at);
+    m->text = tl_xasprintf("%s", at);
     free(piece);
 }
 
@@ -150,7 +150,7 @@ static char *ck_live_list(const ck_ctx *cx, const an_func_report *f)
     int *ids = tl_xcalloc((size_t)n + 1, sizeof *ids);
     memcpy(ids, f->peak_storages, sizeof *ids * (size_t)n);
     qsort_r(ids, (size_t)n, sizeof *ids, ck_cmp_storage_bytes, cx->r);
-    char *s = ck_strfmt("%s", "");
+    char *s = tl_xasprintf("%s", "");
     int64_t rest = 0;
     for (int k = 0; k < n; k++) {
         const an_storage *st = &cx->r->storages[ids[k]];
@@ -160,15 +160,15 @@ static char *ck_live_list(const ck_ctx *cx, const an_func_report *f)
             rest += st->nbytes > 0 ? st->nbytes : 0;
             continue;
         }
-        t = ck_strfmt("%s%sS%d%s%s%s %s (line %d)", s, k ? ", " : "", st->id,
-                      v && v->name ? " '" : "", v && v->name ? v->name : "",
-                      v && v->name ? "'" : "", st->nbytes >= 0 ? ck_bytes(st->nbytes).s
+        t = tl_xasprintf("%s%sS%d%s%s%s %s (line %d)", s, k ? ", " : "", st->id,
+                         v && v->name ? " '" : "", v && v->name ? v->name : "",
+                         v && v->name ? "'" : "", st->nbytes >= 0 ? ck_bytes(st->nbytes).s
                                                                : "unknown bytes", st->alloc_line);
         free(s);
         s = t;
     }
     if (n > CK_BUDGET_SHOWN) {
-        char *t = ck_strfmt("%s, and %d more (%s)", s, n - CK_BUDGET_SHOWN, ck_bytes(rest).s);
+        char *t = tl_xasprintf("%s, and %d more (%s)", s, n - CK_BUDGET_SHOWN, ck_bytes(rest).s);
         free(s);
         s = t;
     }
@@ -286,8 +286,8 @@ static void ck_budget_peak_sx(ck_ctx *cx, const an_func_report *f, int64_t budge
         if (!sx_prove(peak, SX_GT, b, &over))
             snprintf(cond, sizeof cond, " (when %s)", sx_cond_str(peak, SX_GT, b, c2, sizeof c2));
         char *p = sx_strdup(peak), *excess = sx_strdup(sx_sub(peak, b));
-        char *where = budget_line > 0 ? ck_strfmt("line %d", budget_line)
-                                      : ck_strfmt("%s", "--budget");
+        char *where = budget_line > 0 ? tl_xasprintf("line %d", budget_line)
+                                      : tl_xasprintf("%s", "--budget");
         an_diag *d = ck_diag_add(cx, CK_over_budget, line, ck_call_col(cx, f, line),
                                  "peak of '%s' is %s%s B, over its budget of %s (%s) by %s B%s",
                                  f->name, f->bound & AN_BOUND_PEAK ? "at least " : "", p,
@@ -309,8 +309,8 @@ static void ck_budget_peak(ck_ctx *cx, const an_func_report *f, int64_t budget, 
     if (f->peak_live_bytes <= budget)
         return;
     char *live = ck_live_list(cx, f);
-    char *where = budget_line > 0 ? ck_strfmt("line %d", budget_line)
-                                  : ck_strfmt("%s", "--budget");
+    char *where = budget_line > 0 ? tl_xasprintf("line %d", budget_line)
+                                  : tl_xasprintf("%s", "--budget");
     an_diag *d = ck_diag_add(cx, CK_over_budget, f->peak_line, ck_call_col(cx, f, f->peak_line),
                              "peak of '%s' is %s%s, over its budget of %s (%s) by %s%s; live "
                              "here: %s", f->name, f->unknown_bytes ? "at least " : "",
@@ -350,14 +350,14 @@ static char *ck_movers(const ck_ctx *cx, const an_func_report *f)
     int *ids = tl_xcalloc((size_t)f->n_values + 1, sizeof *ids);
     memcpy(ids, f->values, sizeof *ids * (size_t)f->n_values);
     qsort_r(ids, (size_t)f->n_values, sizeof *ids, ck_cmp_moved, cx->r);
-    char *s = ck_strfmt("%s", "");
+    char *s = tl_xasprintf("%s", "");
     for (int k = 0; k < f->n_values && k < CK_BUDGET_SHOWN; k++) {
         const an_value *v = &cx->r->values[ids[k]];
         if (v->bytes_moved <= 0)
             break;
-        char *t = ck_strfmt("%s%stl_%s%s%s%s (line %d) %s", s, k ? ", " : "", mt_ops[v->op].name,
-                            v->name ? " '" : "", v->name ? v->name : "", v->name ? "'" : "",
-                            v->line, ck_bytes(v->bytes_moved * (v->n_exec > 0 ? v->n_exec : 1)).s);
+        char *t = tl_xasprintf("%s%stl_%s%s%s%s (line %d) %s", s, k ? ", " : "", mt_ops[v->op].name,
+                               v->name ? " '" : "", v->name ? v->name : "", v->name ? "'" : "",
+                               v->line, ck_bytes(v->bytes_moved * (v->n_exec > 0 ? v->n_exec : 1)).s);
         free(s);
         s = t;
     }

@@ -66,15 +66,6 @@ void ck_options_default(ck_options *o)
     o->budgets = NULL;
 }
 
-char *ck_strfmt(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = tl_xvasprintf(fmt, ap);
-    va_end(ap);
-    return s;
-}
-
 const ck_src *ck_source(const ck_ctx *cx)
 {
     if (!cx->lazy->src_loaded) {
@@ -144,7 +135,7 @@ void ck_fixit(an_diag *d, ck_pos begin, ck_pos end, const char *text)
     d->fixits = tl_xrealloc(d->fixits, sizeof *d->fixits * (size_t)(d->n_fixits + 1));
     d->fixits[d->n_fixits++] = (an_fixit){.line = begin.line, .col = begin.col,
                                           .end_line = end.line, .end_col = end.col,
-                                          .text = ck_strfmt("%s", text)};
+                                          .text = tl_xasprintf("%s", text)};
 }
 
 ck_bytes_text ck_bytes(int64_t n)
@@ -169,22 +160,22 @@ char *ck_times(const ck_ctx *cx, int value, int64_t bytes_per_run)
 {
     int64_t n = value >= 0 ? cx->r->values[value].n_exec : 1;
     if (n <= 1)
-        return ck_strfmt("%s", "");
+        return tl_xasprintf("%s", "");
     if (bytes_per_run <= 0 || bytes_per_run > INT64_MAX / n)
-        return ck_strfmt(" (per execution; runs %lld times)", (long long)n);
-    return ck_strfmt(" (per execution; runs %lld times, %s in all)", (long long)n,
-                     ck_bytes(bytes_per_run * n).s);
+        return tl_xasprintf(" (per execution; runs %lld times)", (long long)n);
+    return tl_xasprintf(" (per execution; runs %lld times, %s in all)", (long long)n,
+                        ck_bytes(bytes_per_run * n).s);
 }
 
 char *ck_tuple(int n, const int64_t *v)
 {
-    char *s = ck_strfmt("(");
+    char *s = tl_xasprintf("(");
     for (int k = 0; k < n; k++) {
-        char *t = ck_strfmt("%s%s%lld", s, k ? ", " : "", (long long)v[k]);
+        char *t = tl_xasprintf("%s%s%lld", s, k ? ", " : "", (long long)v[k]);
         free(s);
         s = t;
     }
-    char *t = ck_strfmt("%s%s)", s, n == 1 ? "," : "");
+    char *t = tl_xasprintf("%s%s)", s, n == 1 ? "," : "");
     free(s);
     return t;
 }
@@ -193,8 +184,8 @@ char *ck_value_label(const ck_ctx *cx, int value)
 {
     const an_value *v = &cx->r->values[value];
     if (v->name)
-        return ck_strfmt("'%s' (line %d)", v->name, v->line);
-    return ck_strfmt("the temporary tl_%s at line %d", mt_ops[v->op].name, v->line);
+        return tl_xasprintf("'%s' (line %d)", v->name, v->line);
+    return tl_xasprintf("the temporary tl_%s at line %d", mt_ops[v->op].name, v->line);
 }
 
 /* When the first copy is a temporary written as the second call's first

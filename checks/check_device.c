@@ -27,9 +27,9 @@ static void ck_conv_fix(ck_ctx *cx, an_diag *d, int x)
         !ck_src_stmt_end(ck_source(cx), (ck_pos){v->line, v->col}, &after))
         return;
     char *indent = ck_src_indent(ck_source(cx), v->line);
-    char *text = ck_strfmt("\n%s{ tl_tensor *%s_nhwc = tl_to_format(%s, TL_CHANNELS_LAST); "
-                           "tl_release(%s); %s = %s_nhwc; }", indent, v->name, v->name, v->name,
-                           v->name, v->name);
+    char *text = tl_xasprintf("\n%s{ tl_tensor *%s_nhwc = tl_to_format(%s, TL_CHANNELS_LAST); "
+                              "tl_release(%s); %s = %s_nhwc; }", indent, v->name, v->name, v->name,
+                              v->name, v->name);
     ck_fixit(d, after, after, text);
     free(indent);
     free(text);

@@ -260,7 +260,7 @@ char *ck_when(const ck_ctx *cx, int value)
 {
     const an_value *v = &cx->r->values[value];
     if (v->known || v->sl <= 0)
-        return ck_strfmt("%s", "");
+        return tl_xasprintf("%s", "");
     const an_slayout *l = &cx->r->slayouts[v->sl - 1];
     size_t len = 0, cap = 256;
     char *out = tl_xmalloc(cap);

@@ -230,7 +230,6 @@ void ck_fixit(an_diag *d, ck_pos begin, ck_pos end, const char *text);
 /* Append diags (moved: their strings now belong to r) to r->diags and sort them. */
 void ck_diags_merge(an_report *r, an_diag *diags, int n);
 bool ck_enabled(const ck_ctx *cx, ck_id id);
-char *ck_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Bytes for messages: "128 MiB", "4000 B".  Use as ck_bytes(n).s in one expression. */
 typedef struct ck_bytes_text {

@@ -265,7 +265,7 @@ static char *ck_late_releases(const ck_ctx *cx, const ck_late *lt, const ck_hold
 {
     int64_t n = ck_list_len(&cx->storage_life, lt->s);
     const ck_evix *life = ck_list_at(&cx->storage_life, lt->s);
-    char *text = ck_strfmt("%s", "");
+    char *text = tl_xasprintf("%s", "");
     for (int64_t k = 0; text && lt->freed && k < n; k++) {
         const an_event *e = ck_event(cx, life[k]);
         if (e->kind != AN_EV_RELEASE || life[k] <= lt->last)
@@ -274,7 +274,7 @@ static char *ck_late_releases(const ck_ctx *cx, const ck_late *lt, const ck_hold
         bool ok = name && e->loop_depth == ck_event(cx, lt->end)->loop_depth &&
                   ck_ir_block_of(cx, e->func, IR_RELEASE, e->line, e->col) == lt->block &&
                   ck_src_is_release_line(ck_source(cx), e->line, name);
-        char *t = ok ? ck_strfmt("%s\n%stl_release(%s);", text, indent, name) : NULL;
+        char *t = ok ? tl_xasprintf("%s\n%stl_release(%s);", text, indent, name) : NULL;
         free(text);
         text = t;
     }
@@ -283,7 +283,7 @@ static char *ck_late_releases(const ck_ctx *cx, const ck_late *lt, const ck_hold
         if (at_end->h[k].live == 0)
             continue;
         bool ok = v->name && v->func == lt->func && at_end->h[k].live == 1;
-        char *t = ok ? ck_strfmt("%s\n%stl_release(%s);", text, indent, v->name) : NULL;
+        char *t = ok ? tl_xasprintf("%s\n%stl_release(%s);", text, indent, v->name) : NULL;
         free(text);
         text = t;
     }
@@ -322,8 +322,8 @@ static void ck_late_report(ck_ctx *cx, const ck_late *lt, const ck_holders *at_e
     const char *fn = r->unit->funcs[fs->func]->name;
     const an_value *maker = &r->values[st->value];
     char *label = ck_value_label(cx, st->value);
-    char *runs = n_runs > 1 ? ck_strfmt(" (each of its %d executions)", n_runs)
-                            : ck_strfmt("%s", "");
+    char *runs = n_runs > 1 ? tl_xasprintf(" (each of its %d executions)", n_runs)
+                            : tl_xasprintf("%s", "");
     an_diag *d;
     if (rel)
         d = ck_diag_add(cx, CK_late_release, rel->line, rel->col,
@@ -573,7 +573,7 @@ static void ck_lost_fix(ck_ctx *cx, an_diag *d, const an_event *e)
             return;
     const ir_var *v = &cx->r->unit->vars[e->var];
     char *indent = ck_src_indent(ck_source(cx), v->loc.line);
-    char *text = ck_strfmt("%stl_release(%s);\n", indent, v->name);
+    char *text = tl_xasprintf("%stl_release(%s);\n", indent, v->name);
     ck_fixit(d, (ck_pos){e->line, 1}, (ck_pos){e->line, 1}, text);
     free(indent);
     free(text);
@@ -585,14 +585,14 @@ static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
     const an_storage *st = &cx->r->storages[e->storage];
     const char *why = e->lost_why ? e->lost_why : "lost";
     char *maker = ck_value_label(cx, st->value);
-    char *who = e->var >= 0 ? ck_strfmt("'%s'", cx->r->unit->vars[e->var].name)
-                            : ck_strfmt("the returned tensor");
+    char *who = e->var >= 0 ? tl_xasprintf("'%s'", cx->r->unit->vars[e->var].name)
+                            : tl_xasprintf("the returned tensor");
     int64_t all;
-    char *times = site->count <= 1 ? ck_strfmt("%s", "")
+    char *times = site->count <= 1 ? tl_xasprintf("%s", "")
                 : st->symbolic || __builtin_mul_overflow(st->nbytes, site->count, &all)
-                ? ck_strfmt(" (%lld times here)", (long long)site->count)
-                : ck_strfmt(" (%lld times here, %s in all)", (long long)site->count,
-                            ck_bytes(all).s);
+                ? tl_xasprintf(" (%lld times here)", (long long)site->count)
+                : tl_xasprintf(" (%lld times here, %s in all)", (long long)site->count,
+                               ck_bytes(all).s);
     an_diag *d = ck_diag_add(cx, CK_leaked_tensor, e->line, e->col,
                              "%s is %s while its handle keeps %s alive (the storage of %s): it "
                              "can never be released%s", who,
@@ -642,13 +642,13 @@ static void ck_temp_report(ck_ctx *cx, int v, int64_t first, int64_t count)
     const an_storage *st = &r->storages[ck_event(cx, first)->storage];
     bool own = st->value == v;
     char *times = count > 1 && !st->symbolic
-                      ? ck_strfmt(" (%lld times, %s in all)", (long long)count,
-                                  ck_bytes(st->nbytes * count).s)
-                  : count > 1 ? ck_strfmt(" (%lld times)", (long long)count)
-                              : ck_strfmt("%s", "");
-    char *owner = own ? ck_strfmt("its own %s storage", ck_storage_bytes(st).s)
-                      : ck_strfmt("the %s storage made at line %d", ck_storage_bytes(st).s,
-                                  st->alloc_line);
+                      ? tl_xasprintf(" (%lld times, %s in all)", (long long)count,
+                                     ck_bytes(st->nbytes * count).s)
+                  : count > 1 ? tl_xasprintf(" (%lld times)", (long long)count)
+                              : tl_xasprintf("%s", "");
+    char *owner = own ? tl_xasprintf("its own %s storage", ck_storage_bytes(st).s)
+                      : tl_xasprintf("the %s storage made at line %d", ck_storage_bytes(st).s,
+                                     st->alloc_line);
     ck_diag_add(cx, CK_leaked_tensor, x->line, x->col,
                 "the temporary made by tl_%s is never released and keeps %s alive%s; assign it "
                 "to a variable and release it", mt_ops[x->op].name, owner, times);

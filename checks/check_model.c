@@ -145,12 +145,12 @@ static void ck_report_out_site(ck_ctx *cx, int64_t first_ix, int64_t n, int64_t 
     const an_report *r = cx->r;
     const an_event *first = ck_event(cx, first_ix);
     int out = first->n_in > 0 ? first->in_value[0] : -1;
-    char *label = out >= 0 ? ck_value_label(cx, out) : ck_strfmt("its out tensor");
-    char *when = n_resized == n && n > 1 ? ck_strfmt(", at every one of its %lld calls",
-                                                     (long long)n)
-                 : n > 1 ? ck_strfmt(", at %lld of its %lld calls", (long long)n_resized,
-                                     (long long)n)
-                         : ck_strfmt("%s", "");
+    char *label = out >= 0 ? ck_value_label(cx, out) : tl_xasprintf("its out tensor");
+    char *when = n_resized == n && n > 1 ? tl_xasprintf(", at every one of its %lld calls",
+                                                        (long long)n)
+                 : n > 1 ? tl_xasprintf(", at %lld of its %lld calls", (long long)n_resized,
+                                        (long long)n)
+                         : tl_xasprintf("%s", "");
     an_diag *d = ck_diag_add(cx, CK_out_resized, first->line, first->col,
                              "tl_%s resizes %s, whose shape is not the result's%s%s%s: "
                              "allocate out with the result's shape once and every call writes "

@@ -63,7 +63,7 @@ static char *ck_nolint_list(const char *t, int len, int at, int *end)
     const char *close = memchr(t + at, ')', (size_t)(len - at));
     if (!close)
         return NULL;
-    char *list = ck_strfmt("%.*s", (int)(close - t - at - 1), t + at + 1), *w = list;
+    char *list = tl_xasprintf("%.*s", (int)(close - t - at - 1), t + at + 1), *w = list;
     for (char *p = list; *p; p++)
         if (!isspace((unsigned char)*p))
             *w++ = *p;
@@ -80,9 +80,9 @@ static void ck_nolint_check_names(ck_nolint *nl, const char *list, int line, int
     while (p && *p) {
         const char *comma = strchr(p, ',');
         int n = comma ? (int)(comma - p) : (int)strlen(p);
-        char *one = ck_strfmt("%.*s", n, p), *error = NULL;
+        char *one = tl_xasprintf("%.*s", n, p), *error = NULL;
         if (!ck_select(one, mask, &error))
-            ck_nolint_problem(nl, line, col, ck_strfmt("%s in a NOLINT comment", error));
+            ck_nolint_problem(nl, line, col, tl_xasprintf("%s in a NOLINT comment", error));
         free(error);
         free(one);
         p = comma ? comma + 1 : NULL;
@@ -104,8 +104,8 @@ static void ck_nolint_end(ck_nolint *nl, const char *list, int line, int col)
             return;
         }
     }
-    ck_nolint_problem(nl, line, col, ck_strfmt("NOLINTEND%s%s%s without a matching NOLINTBEGIN",
-                                               list ? "(" : "", list ? list : "", list ? ")" : ""));
+    ck_nolint_problem(nl, line, col, tl_xasprintf("NOLINTEND%s%s%s without a matching NOLINTBEGIN",
+                                                  list ? "(" : "", list ? list : "", list ? ")" : ""));
 }
 
 /* The markers in one line's piece of comment t (starting at column col). */
@@ -151,8 +151,8 @@ static ck_nolint *ck_nolint_scan_src(const char *path, ck_src *src)
     for (int k = 0; k < nl->n; k++)
         if (nl->r[k].open)
             ck_nolint_problem(nl, nl->r[k].line, nl->r[k].col,
-                              ck_strfmt("NOLINTBEGIN without a matching NOLINTEND: it suppresses "
-                                        "to the end of the file"));
+                              tl_xasprintf("NOLINTBEGIN without a matching NOLINTEND: it suppresses "
+                                           "to the end of the file"));
     ck_src_free(src);
     return nl;
 }
@@ -174,7 +174,7 @@ static bool ck_list_selects(const char *globs, const char *check)
         return true;
     for (const char *p = globs; *p;) {
         const char *comma = strchr(p, ',');
-        char *one = ck_strfmt("%.*s", comma ? (int)(comma - p) : (int)strlen(p), p);
+        char *one = tl_xasprintf("%.*s", comma ? (int)(comma - p) : (int)strlen(p), p);
         bool hit = ck_glob_match(one, check);
         free(one);
         if (hit)

@@ -54,7 +54,7 @@ static json_t *ck_artifact(const char *path, const char *root)
         free(uri);
         return a;
     }
-    char *esc = ck_uri_escape(abs), *uri = ck_strfmt("file://%s", esc);
+    char *esc = ck_uri_escape(abs), *uri = tl_xasprintf("file://%s", esc);
     json_t *a = json_pack("{s:s}", "uri", uri);
     free(esc);
     free(uri);
@@ -91,7 +91,7 @@ static json_t *ck_fix(const ck_src *src, const json_t *artifact, const an_diag *
         json_array_append_new(reps, json_pack("{s:o,s:{s:s}}", "deletedRegion", region,
                                               "insertedContent", "text", f->text));
     }
-    char *what = ck_strfmt("the mechanical fix for [%s]", d->check);
+    char *what = tl_xasprintf("the mechanical fix for [%s]", d->check);
     json_t *fix = json_pack("{s:{s:s},s:[{s:O,s:o}]}", "description", "text", what,
                             "artifactChanges", "artifactLocation", artifact, "replacements", reps);
     free(what);
@@ -140,7 +140,7 @@ static json_t *ck_tags(const char *tags)
     for (const char *p = tags; *p;) {
         const char *comma = strchr(p, ',');
         int n = comma ? (int)(comma - p) : (int)strlen(p);
-        char *t = ck_strfmt("%.*s", n, p);
+        char *t = tl_xasprintf("%.*s", n, p);
         json_array_append_new(a, json_string(t));
         free(t);
         if (!comma)
@@ -152,18 +152,18 @@ static json_t *ck_tags(const char *tags)
 
 static json_t *ck_rule(const ck_info *c, const char *doc_url)
 {
-    char *uri = ck_strfmt("%s%s.md", doc_url, c->name);
-    char *full = ck_strfmt("%s. %s", c->summary,
-                           c->severity == AN_ERROR ? "The program is wrong: PyTorch raises here."
-                           : c->severity == AN_WARNING ? "The program pays bytes or traffic it "
+    char *uri = tl_xasprintf("%s%s.md", doc_url, c->name);
+    char *full = tl_xasprintf("%s. %s", c->summary,
+                              c->severity == AN_ERROR ? "The program is wrong: PyTorch raises here."
+                              : c->severity == AN_WARNING ? "The program pays bytes or traffic it "
                                                          "did not need to."
                                                        : "A limit of the analysis.");
-    char *text = ck_strfmt("%s. The message states the cost in bytes and notes point at the "
-                           "cause. Suppress one line with // NOLINT(%s). Details: %s",
-                           c->summary, c->name, uri);
-    char *md = ck_strfmt("**%s**: %s.\n\nThe message states the cost in bytes; notes point at the "
-                         "cause. Suppress one line with `// NOLINT(%s)`. See [%s](%s).",
-                         c->name, c->summary, c->name, c->name, uri);
+    char *text = tl_xasprintf("%s. The message states the cost in bytes and notes point at the "
+                              "cause. Suppress one line with // NOLINT(%s). Details: %s",
+                              c->summary, c->name, uri);
+    char *md = tl_xasprintf("**%s**: %s.\n\nThe message states the cost in bytes; notes point at the "
+                            "cause. Suppress one line with `// NOLINT(%s)`. See [%s](%s).",
+                            c->name, c->summary, c->name, c->name, uri);
     const char *sev = c->severity == AN_ERROR ? "error"
                       : c->severity == AN_WARNING ? "warning" : "recommendation";
     json_t *r = json_pack("{s:s,s:s,s:{s:s},s:{s:s},s:{s:s,s:s},s:s,s:{s:s},s:{s:o,s:s,s:s}}",
@@ -233,7 +233,7 @@ json_t *ck_sarif_log(const ck_sarif_file *files, int n_files, const ck_sarif_opt
     for (int k = 0; k < n_files; k++)
         ck_file_results(results, &files[k], root);
     char *esc = ck_uri_escape(root);
-    char *root_uri = ck_strfmt("file://%s%s", esc, root[strlen(root) - 1] == '/' ? "" : "/");
+    char *root_uri = tl_xasprintf("file://%s%s", esc, root[strlen(root) - 1] == '/' ? "" : "/");
     json_t *run = json_pack("{s:{s:o},s:{s:{s:s}},s:s,s:[o],s:o}", "tool", "driver",
                             ck_driver(o), "originalUriBaseIds", "%SRCROOT%", "uri", root_uri,
                             "columnKind", "utf16CodeUnits", "invocations",

@@ -413,10 +413,10 @@ static int ck_result_value(const an_event *e)
 static char *ck_step_cost(int64_t alloc, int64_t moved, int64_t n)
 {
     if (alloc <= 0)
-        return ck_strfmt("nothing allocated, %s moved per step, %s in all", ck_bytes(moved).s,
-                         ck_bytes(moved * n).s);
-    return ck_strfmt("%s allocated and %s moved per step, %s and %s in all", ck_bytes(alloc).s,
-                     ck_bytes(moved).s, ck_bytes(alloc * n).s, ck_bytes(moved * n).s);
+        return tl_xasprintf("nothing allocated, %s moved per step, %s in all", ck_bytes(moved).s,
+                            ck_bytes(moved * n).s);
+    return tl_xasprintf("%s allocated and %s moved per step, %s and %s in all", ck_bytes(alloc).s,
+                        ck_bytes(moved).s, ck_bytes(alloc * n).s, ck_bytes(moved * n).s);
 }
 
 static void ck_report_scores(ck_ctx *cx, const ck_site *site, int64_t softmax,
@@ -429,11 +429,11 @@ static void ck_report_scores(ck_ctx *cx, const ck_site *site, int64_t softmax,
     bool out = first->op == MT_OP_matmul_out, direct = ahead->direct;
     int64_t n = site->n;
     char *label = ck_value_label(cx, res), *shape = ck_tuple(x->l.ndim, x->l.shape);
-    char *buffer = maker >= 0 ? ck_value_label(cx, maker) : ck_strfmt("%s", "a buffer");
+    char *buffer = maker >= 0 ? ck_value_label(cx, maker) : tl_xasprintf("%s", "a buffer");
     char *cost = ck_step_cost(out ? 0 : r->storages[first->storage].nbytes, first->moved_bytes, n);
-    char *via = direct ? ck_strfmt("%s", "")
-                       : ck_strfmt(" (read by tl_%s at line %d)", mt_ops[reader->op].name,
-                                   reader->line);
+    char *via = direct ? tl_xasprintf("%s", "")
+                       : tl_xasprintf(" (read by tl_%s at line %d)", mt_ops[reader->op].name,
+                                      reader->line);
     an_diag *d = ck_diag_add(
         cx, CK_scores_full_size_in_loop, first->line, first->col,
         "tl_%s %s %s, %s %s attention scores, at the same full size in each of its %lld "

@@ -41,7 +41,7 @@ static bool ck_select_one(const char *g, size_t n, bool *mask, char **error)
         g++;
         n--;
     }
-    char *glob = ck_strfmt("%.*s", (int)n, g);
+    char *glob = tl_xasprintf("%.*s", (int)n, g);
     int matched = 0;
     for (int k = 0; k < CK_N_CHECKS; k++) {
         if (ck_glob_match(glob, ck_checks[k].name)) {
@@ -51,7 +51,7 @@ static bool ck_select_one(const char *g, size_t n, bool *mask, char **error)
     }
     bool ok = n > 0 && (matched > 0 || strchr(glob, '*'));
     if (!ok && error)
-        *error = n == 0 ? ck_strfmt("an empty check name") : ck_strfmt("unknown check '%s'", glob);
+        *error = n == 0 ? tl_xasprintf("an empty check name") : tl_xasprintf("unknown check '%s'", glob);
     free(glob);
     return ok;
 }

@@ -234,7 +234,7 @@ char *ck_src_text(const ck_src *s, ck_span span)
     size_t b, e;
     if (!s || !ck_offset(s, span.begin, &b) || !ck_offset(s, span.end, &e) || e < b)
         return NULL;
-    return ck_strfmt("%.*s", (int)(e - b), s->text + b);
+    return tl_xasprintf("%.*s", (int)(e - b), s->text + b);
 }
 
 char *ck_src_indent(const ck_src *s, int line)
@@ -243,7 +243,7 @@ char *ck_src_indent(const ck_src *s, int line)
     const char *t = ck_src_line(s, line, &len);
     while (t && n < len && (t[n] == ' ' || t[n] == '\t'))
         n++;
-    return ck_strfmt("%.*s", n, t ? t : "");
+    return tl_xasprintf("%.*s", n, t ? t : "");
 }
 
 /* Skip blanks in t[k..len). */
@@ -389,7 +389,7 @@ static void ck_hash_output(ck_hasher *h)
     int line = h->line_numbers[h->index];
     int count = ck_hash_count(h, h->hash);
     if (line >= 1 && line <= h->n_lines && !h->out[line])
-        h->out[line] = ck_strfmt("%llx:%d", (unsigned long long)h->hash, count);
+        h->out[line] = tl_xasprintf("%llx:%d", (unsigned long long)h->hash, count);
     h->line_numbers[h->index] = -1;
 }
 

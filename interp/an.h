@@ -226,7 +226,6 @@ const char *an_severity_name(an_severity s);
 
 /* Heap strings for report fields (freed with the report or by the caller). */
 char *an_strdup(const char *s);
-char *an_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Whether any diagnostic has severity error. */
 bool an_report_has_errors(const an_report *r);

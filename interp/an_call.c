@@ -358,8 +358,8 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
         a->known = a->sym_ok = false;
         a->other_unknown = true;
         a->why = a->why ? a->why
-                 : h == AN_UNSET ? an_strfmt("%s holds no tensor here", var_name(cx, var))
-                                 : an_strfmt("%s cannot be followed", var_name(cx, var));
+                 : h == AN_UNSET ? tl_xasprintf("%s holds no tensor here", var_name(cx, var))
+                                 : tl_xasprintf("%s cannot be followed", var_name(cx, var));
         return;
     }
     an_handle *hd = &cx->handles[h];
@@ -381,7 +381,7 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     if (!hd->known && hd->sl > 0)
         a->symbolic = true;
     if (!hd->known && !a->why)
-        a->why = an_strfmt("the layout of %s is unknown", var_name(cx, var));
+        a->why = tl_xasprintf("the layout of %s is unknown", var_name(cx, var));
     a->other_unknown = a->other_unknown || !hd->known;
     a->offset_unknown = a->offset_unknown || hd->offset_unknown;
     a->known = a->known && hd->known;
@@ -418,9 +418,9 @@ static void int_arg(an_ctx *cx, call_args *a, const ir_expr *e, int64_t *out, sx
     }
     a->sym_ok = false;
     if (!a->why)
-        a->why = an_strfmt("an argument is not known statically%s%s",
-                           e && e->kind == IR_EXPR_UNKNOWN ? ": " : "",
-                           e && e->kind == IR_EXPR_UNKNOWN && e->reason ? e->reason : "");
+        a->why = tl_xasprintf("an argument is not known statically%s%s",
+                              e && e->kind == IR_EXPR_UNKNOWN ? ": " : "",
+                              e && e->kind == IR_EXPR_UNKNOWN && e->reason ? e->reason : "");
 }
 
 /* A tl_ints object in memory: its count, then its values. */
@@ -433,14 +433,14 @@ static void ints_in_place(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *
     out->n = 0;
     if (!an_place_loc(cx, arg->place, &l, NULL, &why) || l.n + 2 > AN_MAX_PATH) {
         a->known = a->sym_ok = false;
-        a->why = a->why ? a->why : an_strfmt("a shape is not known: %s", why ? why : arg->place->text);
+        a->why = a->why ? a->why : tl_xasprintf("a shape is not known: %s", why ? why : arg->place->text);
         return;
     }
     f = l;
     f.key[f.n++] = arg->key_n;
     if (!an_mem_int(cx, &f, &n) || n < 0 || n > TL_MAX_DIMS) {
         a->known = a->sym_ok = false;
-        a->why = a->why ? a->why : an_strfmt("the count of %s is not known", arg->place->text);
+        a->why = a->why ? a->why : tl_xasprintf("the count of %s is not known", arg->place->text);
         return;
     }
     out->n = sx->n = (int)n;
@@ -460,7 +460,7 @@ static void ints_in_place(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *
             }
         } else {
             a->known = a->sym_ok = false;
-            a->why = a->why ? a->why : an_strfmt("a value of %s is not known", arg->place->text);
+            a->why = a->why ? a->why : tl_xasprintf("a value of %s is not known", arg->place->text);
         }
     }
 }
@@ -479,8 +479,8 @@ static void ints_arg(an_ctx *cx, call_args *a, const ir_arg *arg, tl_ints *out, 
     }
     if (arg->n < 0) {
         a->known = a->sym_ok = false;
-        a->why = a->why ? a->why : an_strfmt("a shape is not known: %s",
-                                             arg->reason ? arg->reason : "not a TL_SHAPE literal");
+        a->why = a->why ? a->why : tl_xasprintf("a shape is not known: %s",
+                                                arg->reason ? arg->reason : "not a TL_SHAPE literal");
         out->n = sx->n = 0;
         return;
     }
@@ -713,7 +713,7 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
     sx_clear_failed();
     if (an_sym_run(&a->sc, &r, s->loc.line) != TL_OK || sx_failed()) {
         free((void *)a->why);
-        a->why = an_strfmt("%s", r.status != TL_OK ? r.msg
+        a->why = tl_xasprintf("%s", r.status != TL_OK ? r.msg
                                  : "the sizes' formulas grew too large to follow");
         return false;
     }

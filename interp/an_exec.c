@@ -771,7 +771,7 @@ static void exec_fill(an_ctx *cx, const ir_stmt *s)
         cx->fills = tl_xrealloc(cx->fills, sizeof *cx->fills * (size_t)cx->cap_fills);
     }
     const char *by = s->fill.why ? strstr(s->fill.why, " by ") : NULL;
-    char *origin = by ? an_strfmt("%.*s", (int)strcspn(by + 4, "( "), by + 4)
+    char *origin = by ? tl_xasprintf("%.*s", (int)strcspn(by + 4, "( "), by + 4)
                        : an_strdup("run time"); /* freed with cx->fills */
     const ir_place *dst = s->fill.dst;
     cx->fills[cx->n_fills] = (an_fill_src){

@@ -311,10 +311,6 @@ void an_mem_copy_into(an_mem *dst, const an_mem *src);
 void an_mem_free(an_mem *m);
 /* After the kept arm of an unknown branch: what differs from the other arm is weakened. */
 void an_mem_join(an_ctx *cx, const an_mem *other);
-/* Every cell now holds what it held in other: equal integers and pointers,
- * handles that same_handle(ctx, theirs, mine) accepts. */
-bool an_mem_steady(an_ctx *cx, const an_mem *other, bool (*same_handle)(void *, int, int),
-                   void *ctx);
 /* Walk the memory's cells beside other's (NULL: each cell alone): every
  * live location of one is in the other, with a cell of the same kind;
  * integer and tensor cells go to f (which may rewrite mine), pointers and

@@ -139,6 +139,19 @@ static bool steady_handles(void *ctx, int a, int b)
     return true;
 }
 
+/* A memory cell now and as `then` held it: the same integer, the same
+ * segment, or handles of one layout. */
+static bool steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
+{
+    if (mine->seg || theirs->seg) /* the same run of elements, the same bounds */
+        return mine->seg == theirs->seg && mine->ptr == theirs->ptr &&
+               (mine->kind == AN_CELL_INT ? mine->known == theirs->known && mine->i == theirs->i
+                                          : mine->handle == theirs->handle);
+    if (mine->kind == AN_CELL_INT)
+        return mine->known == theirs->known && mine->i == theirs->i;
+    return steady_handles(ctx, theirs->handle, mine->handle);
+}
+
 static sx_int live_total(int64_t live, sx_int live_sx) { return sx_add(live_sx, (sx_int){live, 0}); }
 
 /* One integer slot across the trial: s1 after iteration 1, a after the
@@ -195,7 +208,7 @@ static bool steady_state(an_ctx *cx, const snapshot *s1, const snapshot *a, sx_i
             steady_int(trips, la, lb, s1->g_known[g], s1->g_ints[g], a->g_known[g], a->g_ints[g],
                        &cx->gframe->int_known[g], &cx->gframe->ints[g]);
     }
-    return an_mem_steady(cx, &a->mem, steady_handles, &at_a);
+    return an_mem_map(cx, &a->mem, steady_cell, &at_a);
 }
 
 /* `v < E`, `v <= E` (counting up), `v > E`, `v >= E` (counting down), or
@@ -1256,14 +1269,14 @@ static char *loop_why(an_ctx *cx, const loop_sum *ls)
             strcmp(cx->r->diags[k].check, "unsupported") == 0)
             d = &cx->r->diags[k];
     if (ls->why == LOOP_NOT_COUNTED) /* the trip count assumed a step of one */
-        return an_strfmt("the loop's condition is a formula, but an iteration steps '%s' by "
-                         "other than %s or leaves the loop", cx->u->vars[ls->var].name,
-                         ls->dir > 0 ? "+1" : "-1");
+        return tl_xasprintf("the loop's condition is a formula, but an iteration steps '%s' by "
+                            "other than %s or leaves the loop", cx->u->vars[ls->var].name,
+                            ls->dir > 0 ? "+1" : "-1");
     if (ls->why == LOOP_NOT_FOLLOWED && d)
-        return an_strfmt("the loop runs %s times, but an iteration is not followed exactly "
-                         "(line %d: %s)", trips, d->line, d->message);
-    return an_strfmt("the loop runs %s times, but %s", trips,
-                     ls->why ? ls->why : "its iterations could not be summarised");
+        return tl_xasprintf("the loop runs %s times, but an iteration is not followed exactly "
+                            "(line %d: %s)", trips, d->line, d->message);
+    return tl_xasprintf("the loop runs %s times, but %s", trips,
+                        ls->why ? ls->why : "its iterations could not be summarised");
 }
 
 /* Summarise the loop; false (the state as before the loop's first

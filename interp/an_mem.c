@@ -873,28 +873,6 @@ void an_mem_join(an_ctx *cx, const an_mem *other)
     }
 }
 
-bool an_mem_steady(an_ctx *cx, const an_mem *other, bool (*same_handle)(void *, int, int),
-                   void *ctx)
-{
-    an_cell theirs;
-    int live = 0, live_other = 0;
-    for (int k = 0; k < cx->mem.n; k++) {
-        const an_entry *e = &cx->mem.e[k];
-        if (e->loc.frame == DEAD)
-            continue;
-        live++;
-        if (mem_find(other, &e->loc, NULL) < 0 || !mem_read(cx, other, &e->loc, &theirs) ||
-            theirs.kind != e->cell.kind)
-            return false;
-        if (e->cell.kind == AN_CELL_TENSOR ? !same_handle(ctx, theirs.handle, e->cell.handle)
-                                           : !same_cell(cx, &theirs, &e->cell))
-            return false;
-    }
-    for (int k = 0; k < other->n; k++)
-        live_other += other->e[k].loc.frame != DEAD;
-    return live == live_other;
-}
-
 bool an_mem_map(an_ctx *cx, const an_mem *other,
                 bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs), void *ctx)
 {

@@ -36,14 +36,6 @@ static void *grow_int(void *p, int *cap, int need, size_t elem)
 
 char *an_strdup(const char *s) { return s ? tl_xstrdup(s) : NULL; }
 
-char *an_strfmt(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = tl_xvasprintf(fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 int an_handle_new(an_ctx *cx, const an_handle *h)
 {

@@ -83,7 +83,7 @@ static bool trace_read(const char *path, trace *t, char **error)
     char *line = NULL;
     size_t cap = 0;
     if (!f) {
-        *error = an_strfmt("cannot read the trace %s", path);
+        *error = tl_xasprintf("cannot read the trace %s", path);
         return false;
     }
     while (trace_getline(&line, &cap, f)) {
@@ -189,7 +189,7 @@ static void compare_text(walk *w, const char *field, char *pred, char *meas)
 
 static void compare_int(walk *w, const char *field, int64_t pred, int64_t meas)
 {
-    compare_text(w, field, an_strfmt("%lld", (long long)pred), an_strfmt("%lld", (long long)meas));
+    compare_text(w, field, tl_xasprintf("%lld", (long long)pred), tl_xasprintf("%lld", (long long)meas));
 }
 
 /* The first execution of a call site: the result's layout and kind. */
@@ -233,7 +233,7 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
         w->an_to_tr[an] = tr;
         w->tr_to_an[tr] = an;
     } else if (w->an_to_tr[an] != tr || w->tr_to_an[tr] != an) {
-        char *p = an_strfmt("S%lld", (long long)an), *m = an_strfmt("storage %lld", (long long)tr);
+        char *p = tl_xasprintf("S%lld", (long long)an), *m = tl_xasprintf("storage %lld", (long long)tr);
         diff(w, "storage", p, m);
         free(p);
         free(m);
@@ -300,9 +300,9 @@ static void compare_call(walk *w, const an_event *e, const json_t *rec, const js
 static void compare_error(walk *w, const an_event *e, const json_t *rec)
 {
     bool measured = strcmp(jstr(rec, "ev"), "error") == 0;
-    char *p = e->error ? an_strfmt("an error at line %d", e->line) : an_strdup("no error");
-    char *m = measured ? an_strfmt("%s at line %lld: %s", jstr(rec, "status"),
-                                   (long long)jint(rec, "line"), jstr(rec, "message"))
+    char *p = e->error ? tl_xasprintf("an error at line %d", e->line) : an_strdup("no error");
+    char *m = measured ? tl_xasprintf("%s at line %lld: %s", jstr(rec, "status"),
+                                      (long long)jint(rec, "line"), jstr(rec, "message"))
                        : an_strdup("no error");
     w->sum->fields++;
     if (e->error != measured || (measured && jint(rec, "line") != e->line))
@@ -323,10 +323,10 @@ static void report_divergence(walk *w, const an_event *e, const json_t *rec)
 {
     char *ran = !rec ? an_strdup("made no more calls")
                 : strcmp(jstr(rec, "ev"), "error") == 0
-                    ? an_strfmt("failed at line %lld: %s", (long long)jint(rec, "line"),
-                                jstr(rec, "message"))
-                    : an_strfmt("called tl_%s at line %lld", jstr(rec, "op"),
-                                (long long)jint(rec, "line"));
+                    ? tl_xasprintf("failed at line %lld: %s", (long long)jint(rec, "line"),
+                                   jstr(rec, "message"))
+                    : tl_xasprintf("called tl_%s at line %lld", jstr(rec, "op"),
+                                   (long long)jint(rec, "line"));
     w->sum->diverged = true;
     w->sum->mismatches++;
     if (e)
@@ -628,8 +628,8 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     const an_func_report *root = an_report_func(r, opt->function ? opt->function : "main");
     memset(sum, 0, sizeof *sum);
     if (!root || !root->is_root) {
-        *error = an_strfmt("no root function '%s' with tensor code",
-                           opt->function ? opt->function : "main");
+        *error = tl_xasprintf("no root function '%s' with tensor code",
+                              opt->function ? opt->function : "main");
         return false;
     }
     if (!trace_read(trace_path, &t, error))
