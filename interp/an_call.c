@@ -191,8 +191,8 @@ static bool sx_binary(ir_op op, sx_int a, sx_int b, sx_int *out)
                                      [IR_OP_GE] = SX_GE, [IR_OP_EQ] = SX_EQ, [IR_OP_NE] = SX_NE};
         if (!sx_prove(a, rel[op], b, &r))
             return false; /* a condition on a symbol: the branch is not known */
-        sx_symbols_of(a, NULL); /* decided by their being sizes (>= 1): listed, with that */
-        sx_symbols_of(b, NULL);
+        sx_sizes_of(a); /* decided by their being sizes (>= 1): listed, with that */
+        sx_sizes_of(b);
         *out = (sx_int){r, 0};
         return true;
     }

@@ -808,12 +808,17 @@ static void note_exact(sx_int d)
 
 static bool prove_diff(sx_int d, sx_rel rel, bool *out);
 static bool prove_by_operands(sx_int d, sx_rel rel, bool *out);
+static sx_int divide_common_symbols(sx_int d);
 
 static bool prove_uncached(sx_int d, sx_rel rel, bool *out)
 {
     if (prove_diff(d, rel, out))
         return true;
     sx_int x = apply_exact(d); /* with the divisions assumed exact */
+    if (x.e != d.e && !big(x) && prove_diff(x, rel, out))
+        return true;
+    /* dim*n - 2*dim*q has the sign of n - 2*q, which a fact may decide */
+    x = divide_common_symbols(d);
     if (x.e != d.e && !big(x) && prove_diff(x, rel, out))
         return true;
     return prove_by_operands(d, rel, out);
@@ -915,6 +920,27 @@ static bool prove_by_operands(sx_int d, sx_rel rel, bool *out)
     return false;
 }
 
+/* How many times fact f goes into d: the ratio of their coefficients on
+ * the first monomial both have, when it is a positive integer (4*n - 8*q
+ * against n - 2*q - 1: 4), else 1. */
+static int64_t fact_scale(sx_int d, sx_int f)
+{
+    uint32_t nd, nf;
+    int64_t cd, cf;
+    if (d.e == 0 || f.e == 0 || big(d) || big(f))
+        return 1;
+    const term *tf = terms_of(f, &nf, &cf), *td = terms_of(d, &nd, &cd);
+    for (uint32_t j = 0; j < nf; j++)
+        for (uint32_t i = 0; i < nd; i++)
+            if (td[i].mono == tf[j].mono)
+                return tf[j].coef != 0 && td[i].coef != INT64_MIN &&
+                               td[i].coef % tf[j].coef == 0 &&
+                               td[i].coef / tf[j].coef > 0
+                           ? td[i].coef / tf[j].coef
+                           : 1;
+    return 1;
+}
+
 /* Decide d rel 0 from the bounds and facts. */
 static bool prove_diff(sx_int d, sx_rel rel, bool *out)
 {
@@ -930,11 +956,12 @@ static bool prove_diff(sx_int d, sx_rel rel, bool *out)
         return true;
     }
     int64_t lo = lb_of(d), hi_neg = lb_signed(d, -1); /* d >= lo, -d >= hi_neg */
-    for (size_t i = 0; i < S.facts.n; i++) { /* d = f + r with f >= 0: d >= lb(r) */
-        int64_t r = lb_of(sx_sub(d, S.facts.items[i]));
+    for (size_t i = 0; i < S.facts.n; i++) { /* d = k*f + r with f >= 0, k >= 1: d >= lb(r) */
+        sx_int f = S.facts.items[i];
+        int64_t r = lb_of(sx_sub(d, sx_mul((sx_int){fact_scale(d, f), 0}, f)));
         if (r != NO_LB && (lo == NO_LB || r > lo))
             lo = r;
-        r = lb_of(sx_sub(sx_neg(d), S.facts.items[i]));
+        r = lb_of(sx_sub(sx_neg(d), sx_mul((sx_int){fact_scale(sx_neg(d), f), 0}, f)));
         if (r != NO_LB && (hi_neg == NO_LB || r > hi_neg))
             hi_neg = r;
     }
@@ -1317,6 +1344,27 @@ static void symbols_of_atom(uint32_t id, bool *used)
     }
     sx_symbols_of(a->a, used);
     sx_symbols_of(a->b, used);
+}
+
+void sx_sizes_of(sx_int a)
+{
+    uint32_t n;
+    int64_t c;
+    if (a.e == 0 || big(a))
+        return;
+    const term *t = terms_of(a, &n, &c);
+    for (uint32_t i = 0; i < n; i++) {
+        const mono *m = &S.monos.items[t[i].mono];
+        for (uint32_t f = 0; f < m->n; f++) {
+            const atom *k = &S.atoms.items[S.factors.items[m->first + f].atom];
+            if (k->kind != A_SYM) {
+                sx_sizes_of(k->a);
+                sx_sizes_of(k->b);
+            } else if (strcmp(S.syms.items[k->sym].origin, "loop") != 0) {
+                S.syms.items[k->sym].used = true;
+            }
+        }
+    }
 }
 
 /* ---- state ---- */

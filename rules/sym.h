@@ -78,6 +78,9 @@ bool sx_eval(sx_int a, const int64_t *values, const bool *has, int64_t *out);
 /* Symbols appearing in a: marks them in used[] (n = sx_n_symbols(); may be
  * NULL) and as used (sx_symbol_used). */
 void sx_symbols_of(sx_int a, bool *used);
+/* The sizes among a's symbols marked as used (a comparison they decided),
+ * loop counters (origin "loop") left as they are: their range is the loop's. */
+void sx_sizes_of(sx_int a);
 /* Whether a mentions the symbol sym (an expression sx_symbol made). */
 /* Is a the same expression as b (normal forms are unique)? */
 static inline bool sx_same(sx_int a, sx_int b) { return a.e == b.e && a.c == b.c; }
@@ -86,7 +89,10 @@ bool sx_depends_on(sx_int a, sx_int sym);
 bool sx_shares_symbol(sx_int a, sx_int b);
 /* a with the symbol sym replaced by v. */
 sx_int sx_subst(sx_int a, sx_int sym, sx_int v);
-/* The sum of a over sym = lo .. hi (1 <= lo, lo - 1 <= hi), when a is a
+/* a rebuilt under the facts now: each min, max (and floor division) decided
+ * again, so that min(2, n) is 2 while n >= 2 is a fact. */
+sx_int sx_refine(sx_int a);
+/* The sum of a over sym = lo .. hi (0 <= lo, lo - 1 <= hi), when a is a
  * polynomial of degree <= 2 in sym: false otherwise. */
 bool sx_sum(sx_int a, sx_int sym, sx_int lo, sx_int hi, sx_int *out);
 /* a = c0 + c1*sym + c2*sym^2 with c1, c2 free of sym: false when a is not. */

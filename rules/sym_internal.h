@@ -138,6 +138,7 @@ static inline sx_int too_big(void)
 uint32_t symbol_atom(sx_int sym);  /* the atom of a lone symbol, else 0 */
 bool expr_mentions(sx_int a, uint32_t atom_id);
 bool atom_mentions(uint32_t id, uint32_t atom_id);
-sx_int subst(sx_int a, uint32_t atom_id, sx_int v); /* the atom replaced by v */
+sx_int subst(sx_int a, uint32_t atom_id, sx_int v); /* the atom replaced by v; atom 0:
+                                                       every atom rebuilt */
 
 #endif /* TL_SYM_INTERNAL_H */

@@ -51,7 +51,7 @@ static sx_int subst_atom(uint32_t id, uint32_t sym_atom, sx_int v)
     if (id == sym_atom)
         return v;
     atom k = S.atoms.items[id]; /* a copy: building may move the table */
-    if (k.kind == A_SYM || !atom_mentions(id, sym_atom))
+    if (k.kind == A_SYM || (sym_atom && !atom_mentions(id, sym_atom)))
         return atom_expr(id);
     sx_int x = subst(k.a, sym_atom, v), y = subst(k.b, sym_atom, v);
     switch (k.kind) {
@@ -63,7 +63,7 @@ static sx_int subst_atom(uint32_t id, uint32_t sym_atom, sx_int v)
 
 sx_int subst(sx_int a, uint32_t sym_atom, sx_int v)
 {
-    if (a.e == 0 || a.e == SX_TOO_BIG || !expr_mentions(a, sym_atom))
+    if (a.e == 0 || a.e == SX_TOO_BIG || (sym_atom && !expr_mentions(a, sym_atom)))
         return a;
     uint32_t n;
     int64_t c;
@@ -93,6 +93,8 @@ sx_int sx_subst(sx_int a, sx_int sym, sx_int v)
     uint32_t id = lone_atom_any(sym); /* a symbol, or any one atom (min(steps, n)) */
     return id ? subst(a, id, v) : a;
 }
+
+sx_int sx_refine(sx_int a) { return subst(a, 0, (sx_int){0, 0}); }
 
 /* n(n+1)(2n+1)/6 */
 static sx_int sum_squares_to(sx_int n)

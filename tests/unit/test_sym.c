@@ -237,6 +237,34 @@ static void covered_terms_and_operands(void **state)
     assert_false(sx_prove(m, SX_GT, K(512), &r));
 }
 
+/* A stepped loop's facts: the last chunk's length n - c*q lies in 1..c, with
+ * q = (n - 1)/c; the facts decide multiples of themselves (4*d*(n - c*q) > 0)
+ * and refine a min they bound (min(c, n) is c while n > c is a fact). */
+static void scaled_facts_and_refine(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "argv", 1, 1), d = sx_symbol("d", "argv", 2, 1);
+    sx_int c = sx_symbol("c", "argv", 3, 1), one = K(1);
+    sx_int q = sx_div(sx_sub(n, one), c), last = sx_sub(n, sx_mul(c, q));
+    bool r;
+    assert_false(sx_prove(sx_mul(sx_mul(K(4), d), last), SX_GT, K(0), &r));
+    int facts = sx_n_facts();
+    sx_fact_push(sx_sub(last, one));    /* n - c*q - 1 >= 0 */
+    sx_fact_push(sx_sub(c, last));      /* c - (n - c*q) >= 0 */
+    assert_true(sx_prove(sx_mul(sx_mul(K(4), d), last), SX_GT, K(0), &r) && r);
+    assert_true(sx_prove(sx_mul(K(16), last), SX_LE, sx_mul(K(16), c), &r) && r);
+    assert_true(sx_prove(sx_mul(d, last), SX_EQ, K(0), &r) && !r);
+    /* n*d - c*q*d can be d or more, not decided against 2*d */
+    assert_false(sx_prove(sx_mul(d, last), SX_GE, sx_mul(K(2), d), &r));
+    sx_int m = sx_min(c, n);
+    assert_true(sx_same(sx_refine(m), m));
+    sx_fact_push(sx_sub(sx_sub(n, c), one)); /* n > c */
+    assert_true(sx_same(sx_refine(sx_add(m, d)), sx_add(c, d)));
+    sx_forget_facts(facts);
+    assert_true(sx_same(sx_refine(sx_add(m, d)), sx_add(m, d)));
+    assert_int_equal(sx_n_assumptions(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +279,7 @@ int main(void)
         cmocka_unit_test_setup(facts_decide, setup),
         cmocka_unit_test_setup(recorded_conditions, setup),
         cmocka_unit_test_setup(covered_terms_and_operands, setup),
+        cmocka_unit_test_setup(scaled_facts_and_refine, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     sx_reset();
