@@ -155,19 +155,26 @@ static bool steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 static sx_int live_total(int64_t live, sx_int live_sx) { return sx_add(live_sx, (sx_int){live, 0}); }
 
 /* One integer slot across the trial: s1 after iteration 1, a after the
- * first probe, c (updated) after the second.  Returns false when the slot
- * is not steady; an integer that steps by d per iteration gets its final
- * value v1 + (trips - 1)*d, one that depends on the counter becomes unknown. */
-static void steady_int(sx_int trips, uint32_t la, uint32_t lb, bool k1, int64_t v1, bool ka,
-                       int64_t va, bool *kc, int64_t *vc)
+ * first probe, c (updated) after the second.  An integer that steps by d
+ * per iteration gets its final value v1 + (trips - 1)*d (or v0 + trips*d
+ * from its value before the loop, k0/v0 when given), one that depends on
+ * the counter becomes unknown. */
+static void steady_int(sx_int trips, uint32_t la, uint32_t lb, const bool *k0, const int64_t *v0,
+                       bool k1, int64_t v1, bool ka, int64_t va, bool *kc, int64_t *vc)
 {
-    sx_int x1, xa, xc;
+    sx_int x0, x1, xa, xc;
     if (ka == *kc && va == *vc)
         return;
     if (an_int_get(k1, v1, &x1) && an_int_get(ka, va, &xa) && an_int_get(*kc, *vc, &xc)) {
         sx_int d1 = sx_sub(xa, x1), d2 = sx_sub(xc, xa);
         if (sx_same(d1, d2) && !mentions(d1, la, lb) && !mentions(x1, la, lb)) {
-            an_int_put(true, sx_add(x1, sx_mul(sx_sub(trips, (sx_int){1, 0}), d1)), kc, vc);
+            /* k0, v0: the value before the loop, when iteration 1 (a first
+             * chunk, min(s, n) long) stepped it as the others do (stepped loops) */
+            if (k0 && an_int_get(*k0, *v0, &x0) &&
+                sx_same(sx_refine(sx_sub(x1, x0)), sx_refine(d1)))
+                an_int_put(true, sx_add(x0, sx_mul(trips, d1)), kc, vc);
+            else
+                an_int_put(true, sx_add(x1, sx_mul(sx_sub(trips, (sx_int){1, 0}), d1)), kc, vc);
             return;
         }
     }
@@ -178,10 +185,10 @@ static void steady_int(sx_int trips, uint32_t la, uint32_t lb, bool k1, int64_t 
 /* The state now (after the second probe) against a (after the first) and
  * s1 (after iteration 1): handles of one layout; integers equal, stepping
  * or made unknown.  *first_differs: iteration 1 left another layout. */
-static bool steady_state(an_ctx *cx, const snapshot *s1, const snapshot *a, sx_int trips,
-                         uint32_t la, uint32_t lb, int counter, bool *first_differs)
+static bool steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const snapshot *a,
+                         sx_int trips, uint32_t la, uint32_t lb, int counter, bool *first_differs)
 {
-    if (cx->depth != a->depth || cx->depth != s1->depth)
+    if (cx->depth != a->depth || cx->depth != s1->depth || (s0 && s0->depth != cx->depth))
         return false;
     *first_differs = false;
     steady_ctx at_a = {cx, a}, at_s1 = {cx, s1};
@@ -195,8 +202,9 @@ static bool steady_state(an_ctx *cx, const snapshot *s1, const snapshot *a, sx_i
             if (!steady_handles(&at_s1, s1->tensors[k][j], fr->tensor[sl]))
                 *first_differs = true;
             if (ids[j] != counter)
-                steady_int(trips, la, lb, s1->known[k][j], s1->ints[k][j], a->known[k][j],
-                           a->ints[k][j], &fr->int_known[sl], &fr->ints[sl]);
+                steady_int(trips, la, lb, s0 ? &s0->known[k][j] : NULL,
+                           s0 ? &s0->ints[k][j] : NULL, s1->known[k][j], s1->ints[k][j],
+                           a->known[k][j], a->ints[k][j], &fr->int_known[sl], &fr->ints[sl]);
         }
     }
     for (int g = 0; g < cx->n_globals; g++) {
@@ -205,7 +213,8 @@ static bool steady_state(an_ctx *cx, const snapshot *s1, const snapshot *a, sx_i
         if (!steady_handles(&at_s1, s1->g_tensor[g], cx->gframe->tensor[g]))
             *first_differs = true;
         if (cx->global_vars[g] != counter)
-            steady_int(trips, la, lb, s1->g_known[g], s1->g_ints[g], a->g_known[g], a->g_ints[g],
+            steady_int(trips, la, lb, s0 ? &s0->g_known[g] : NULL, s0 ? &s0->g_ints[g] : NULL,
+                       s1->g_known[g], s1->g_ints[g], a->g_known[g], a->g_ints[g],
                        &cx->gframe->int_known[g], &cx->gframe->ints[g]);
     }
     return an_mem_map(cx, &a->mem, steady_cell, &at_a);
@@ -307,8 +316,8 @@ static sx_int counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, i
                           sx_add(v0, (sx_int){dir, 0}));
 }
 
-/* Run the body once with the counter l: it must end at l + dir. */
-static bool probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, int dir)
+/* Run the body once with the counter l: it must end at l + step. */
+static bool probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step)
 {
     bool *known;
     int64_t *slot = an_int_slot(cx, var, &known);
@@ -318,7 +327,7 @@ static bool probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, int dir)
     sx_int after;
     slot = an_int_slot(cx, var, &known);
     return fl == AN_FLOW_NEXT && !leave && !cx->stopped &&
-           an_int_get(*known, *slot, &after) && sx_same(after, sx_add(l, (sx_int){dir, 0}));
+           an_int_get(*known, *slot, &after) && sx_same(after, sx_add(l, step));
 }
 
 /* Run the body once with the counter a fresh symbol l, one of the values
@@ -329,7 +338,7 @@ static bool probe(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir, sx_
     sx_int l = counter_symbol(cx, s, var, v0, dir);
     *sym = l.e;
     int facts = counter_facts(l, lo, hi);
-    bool ok = probe_body(cx, s, var, l, dir);
+    bool ok = probe_body(cx, s, var, l, (sx_int){dir, 0});
     sx_forget_facts(facts);
     return ok;
 }
@@ -519,6 +528,7 @@ typedef struct loop_sum {
     sx_int *peak1;          /* per function: the peak at s1 */
     sx_int *sum;            /* per function: moved, calls to add */
     loop_peak *pk;
+    sx_int step;            /* what an iteration adds to the counter (dir, or a stride) */
     const char *why;        /* why it is not summarised (the first reason found) */
     int64_t n_diags1;       /* diagnostics before the probes: a probe's own say what it lost */
 } loop_sum;
@@ -584,7 +594,8 @@ static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
         !sx_same(l1, live_total(cx->live, cx->live_sx)))
         return false;
     return sum_effects(cx, ls, 1, true) &&
-           steady_state(cx, &ls->s1, &ls->a, ls->trips, ls->la, ls->lb, ls->var, first_differs) &&
+           steady_state(cx, NULL, &ls->s1, &ls->a, ls->trips, ls->la, ls->lb, ls->var,
+                        first_differs) &&
            loop_assumptions(ls->assumptions1, (sx_int){0, ls->la}, (sx_int){0, ls->lb}, ls->lo,
                             ls->hi, ls->s->loc.line);
 }
@@ -1022,10 +1033,14 @@ typedef struct ind_ctx {
     an_ctx *cx;
     const snapshot *start;
     sx_int L, L1;
+    bool at_zero; /* (stepped loops) the end with L := 0 is the start, both refined */
 } ind_ctx;
 
 static bool ind_same(const ind_ctx *c, sx_int start, sx_int end)
 {
+    if (c->at_zero) /* (L is a quantity: where it stands in start, it is 0 too) */
+        return sx_same(sx_refine(sx_subst(end, c->L, (sx_int){0, 0})),
+                       sx_refine(sx_subst(start, c->L, (sx_int){0, 0})));
     return sx_same(end, sx_subst(start, c->L, c->L1));
 }
 
@@ -1204,10 +1219,10 @@ static bool growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool ba
     taken = true;
     for (int k = 0; k < ls->n; k++)
         fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
-    if (!probe_body(cx, ls->s, ls->var, L, ls->dir) || !probe_plain(cx, ls))
+    if (!probe_body(cx, ls->s, ls->var, L, (sx_int){ls->dir, 0}) || !probe_plain(cx, ls))
         goto out;
     absorb_segments(cx);
-    ind_ctx ic = {cx, &start, L, sx_add(L, (sx_int){ls->dir, 0})}; /* the next iteration's */
+    ind_ctx ic = {cx, &start, L, sx_add(L, (sx_int){ls->dir, 0}), false}; /* the next one's */
     if (!induction_holds(cx, &ic)) {
         fail(ls, "its state changes from one iteration to the next in a way no formula in the "
                  "counter follows");
@@ -1253,6 +1268,280 @@ out:
     return ok;
 }
 
+/* ---- loops stepped by more than one ----
+ *
+ * `for (i = v0; i < E; i += s)`, s a formula other than 1 (a chunk, a
+ * stride): the counter takes v0 + s*j for j = 0..q, q = floor((E - v0 -
+ * 1)/s), and every iteration but the last runs with the next one to come
+ * (i + s < E, a whole chunk), the last with what is left (E - i <= s).
+ * Iteration 1 runs as any does.  Two probes run with j a fresh symbol J,
+ * 1 <= J <= q - 1, the facts saying that the next iteration runs: they
+ * must have one effect and leave one state, as a steady loop's do.  Then
+ * the last iteration runs once with j = q.  The totals are those before the
+ * loop with the probe's effect summed over j = 0..q-1 (iteration 1's effect
+ * is the probe's at J = 0 when q >= 1, checked; else iteration 1's and the
+ * sum over 1..q-1), and the last iteration's; the state after the loop is
+ * where the last iteration leaves it.  That is the run for q >= 1.  For
+ * q = 0 the first iteration is the last: every total and the state, at q
+ * = 0, must come out as iteration 1 left them, or "more than one
+ * iteration" becomes an assumption. */
+
+typedef struct step_ctx {
+    sx_int step;  /* s, signed */
+    sx_int m;     /* |s| */
+    sx_int dist;  /* how many values of the counter the condition admits from v0 on */
+    sx_int q;     /* the last iteration's j */
+} step_ctx;
+
+/* A fact "x >= 0" while f runs: push, and return the mark to forget it at. */
+static int fact_mark(sx_int x)
+{
+    int facts = sx_n_facts();
+    sx_fact_push(x);
+    return facts;
+}
+
+/* Facts of q >= 1 (more than one iteration) or q == 0 (one). */
+static int facts_q(const step_ctx *sc, bool more)
+{
+    sx_int one = {1, 0};
+    if (more)
+        return fact_mark(sx_sub(sx_sub(sc->dist, one), sc->m));
+    int facts = fact_mark(sx_sub(sc->dist, one));
+    sx_fact_push(sx_sub(sc->m, sc->dist));
+    return facts;
+}
+
+/* Iteration J (a fresh symbol) of the middle: 1 <= J <= q - 1, and the next
+ * iteration runs (i + s < E). */
+static bool step_probe(an_ctx *cx, loop_sum *ls, const step_ctx *sc, uint32_t *sym)
+{
+    sx_int one = {1, 0};
+    sx_int J = sx_symbol_near(cx->u->vars[ls->var].name, "loop", ls->s->loc.line,
+                              ls->s->loc.col, one);
+    *sym = J.e;
+    int facts = counter_facts(J, one, sx_sub(sc->q, one));
+    sx_fact_push(sx_sub(sx_sub(sc->dist, one), sx_mul(sc->m, sx_add(J, one))));
+    bool ok = probe_body(cx, ls->s, ls->var, sx_add(ls->v0, sx_mul(sc->step, J)), sc->step);
+    sx_forget_facts(facts);
+    return ok;
+}
+
+static bool same_refined(sx_int a, sx_int b) { return sx_same(sx_refine(a), sx_refine(b)); }
+
+/* a and b equal where q = 0 (q, a loop's last index, may stand in both: the
+ * totals before the loop can hold an earlier summary of the same loop). */
+static bool same_at_zero(sx_int a, sx_int b, sx_int q)
+{
+    sx_int zero = {0, 0};
+    return same_refined(sx_subst(a, q, zero), sx_subst(b, q, zero));
+}
+
+/* The totals of the iterations before the last, in place of what the run
+ * so far counted (iteration 1 and the two probes): per function report k,
+ * moved and calls. */
+static bool step_middle_totals(an_ctx *cx, loop_sum *ls, const step_ctx *sc,
+                               const fr_saved *before, sx_int *delta)
+{
+    sx_int A = {0, ls->la}, B = {0, ls->lb}, zero = {0, 0}, one = {1, 0};
+    sx_int last = sx_sub(sc->q, one);
+    for (int k = 0; k < ls->n; k++) {
+        sx_int *e = &ls->eff[6 * k], e0[2];
+        fr_effect(&cx->r->funcs[k], &e[4], &e[5]);
+        fr_effect(&before[k].fr, &e0[0], &e0[1]);
+        for (int j = 0; j < 2; j++) {
+            sx_int d1 = sx_sub(e[2 + j], e[j]), d2 = sx_sub(e[4 + j], e[2 + j]);
+            sx_int first = sx_sub(e[j], e0[j]), sum, target;
+            if (sx_depends_on(d2, A) || !sx_same(sx_subst(d1, A, B), d2))
+                return fail(ls, "an iteration's effect is not the next one's");
+            int facts = facts_q(sc, true);
+            bool from_zero = same_refined(first, sx_subst(d2, B, zero));
+            sx_forget_facts(facts);
+            if (!sx_sum(d2, B, from_zero ? zero : one, last, &sum))
+                return fail(ls, "the bytes an iteration moves are not a polynomial of degree "
+                                "at most 2 in the counter");
+            target = sx_add(from_zero ? e0[j] : e[j], sum);
+            delta[2 * k + j] = sx_sub(target, e[4 + j]);
+        }
+    }
+    return true;
+}
+
+static bool cand_in(const an_func_report *fr, sx_int x)
+{
+    for (int c = 0; c < fr->n_peak_cands; c++)
+        if (sx_same(fr->peak_cand[c], x))
+            return true;
+    return false;
+}
+
+/* Function report k's peak after the last iteration: the probes' counters
+ * resolved (loop_peaks), and a candidate only iterations after the first
+ * make dropped where another covers it whenever there are such (q >= 1). */
+static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const fr_saved *at_s1, int k)
+{
+    an_func_report *fr = &cx->r->funcs[k];
+    sx_int A = {0, ls->la}, B = {0, ls->lb}, one = {1, 0};
+    loop_peak pk;
+    for (int c = 0; c < fr->n_peak_cands; c++) { /* one growing in J: at J = 0 iteration 1's */
+        sx_int x = fr->peak_cand[c];
+        bool le;
+        if (!sx_depends_on(x, B))
+            continue;
+        int facts = facts_q(sc, true);
+        bool ok = sx_prove(sx_refine(sx_subst(x, B, (sx_int){0, 0})), SX_LE,
+                           sx_refine(ls->peak1[k]), &le) && le;
+        sx_forget_facts(facts);
+        if (!ok)
+            return fail(ls, "its peak in the first iteration is not the others' at its counter");
+    }
+    if (!loop_peaks(fr, A, B, sx_sub(sc->q, one), &pk))
+        return fail(ls, "its peak neither stays nor grows with the counter");
+    if (!pk.changed) {
+        if (!fr->symbolic || fr->n_peak_cands == 0)
+            return true;
+        pk.n = fr->n_peak_cands;
+        memcpy(pk.cand, fr->peak_cand, sizeof pk.cand);
+        memcpy(pk.line, fr->peak_cand_line, sizeof pk.line);
+    }
+    const an_func_report *f1 = &at_s1[k].fr;
+    bool dropped[8] = {false};
+    int kept = 0, facts = facts_q(sc, true);
+    for (int c = 0; c < pk.n; c++) {
+        sx_int x = sx_refine(pk.cand[c]);
+        for (int d = 0; d < pk.n && !dropped[c] && !cand_in(f1, pk.cand[c]); d++) {
+            bool ge;
+            dropped[c] = d != c && !dropped[d] &&
+                         sx_prove(sx_refine(pk.cand[d]), SX_GE, x, &ge) && ge;
+        }
+    }
+    for (int c = 0; c < pk.n; c++) {
+        if (!dropped[c]) {
+            pk.cand[kept] = pk.cand[c];
+            pk.line[kept++] = pk.line[c];
+        }
+    }
+    sx_forget_facts(facts);
+    fr->n_peak_cands = kept;
+    memcpy(fr->peak_cand, pk.cand, sizeof pk.cand);
+    memcpy(fr->peak_cand_line, pk.line, sizeof pk.line);
+    fr->peak_sx = sx_max_of(pk.cand, kept);
+    fr->symbolic = true;
+    return true;
+}
+
+/* At q = 0 (one iteration), do the totals and the state come out as
+ * iteration 1 left them? */
+static bool step_exact_at_zero(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const fr_saved *at_s1)
+{
+    sx_int zero = {0, 0};
+    if (!sx_same(sx_subst(sc->q, sc->q, zero), zero)) /* q is no one atom to put 0 for */
+        return false;
+    int facts = facts_q(sc, false);
+    bool same = true;
+    for (int k = 0; k < ls->n && same; k++) {
+        const an_func_report *fr = &cx->r->funcs[k], *f1 = &at_s1[k].fr;
+        sx_int now[2], then[2];
+        fr_effect(fr, &now[0], &now[1]);
+        fr_effect(f1, &then[0], &then[1]);
+        sx_int peak = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
+        same = same_at_zero(now[0], then[0], sc->q) && same_at_zero(now[1], then[1], sc->q) &&
+               same_at_zero(peak, ls->peak1[k], sc->q);
+    }
+    ind_ctx z = {cx, &ls->s1, sc->q, zero, true};
+    same = same && induction_holds(cx, &z);
+    sx_forget_facts(facts);
+    return same;
+}
+
+/* From s1: the summary of a loop whose counter steps by `step` (not +-1). */
+static bool stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int step,
+                            bool *taken_a)
+{
+    step_ctx sc = {.step = step};
+    sx_int one = {1, 0};
+    bool pos, first_differs;
+    if (!sx_prove(step, SX_GT, (sx_int){0, 0}, &pos) || pos != (ls->dir > 0))
+        return fail(ls, LOOP_NOT_COUNTED);
+    sc.m = ls->dir > 0 ? step : sx_neg(step);
+    sc.dist = ls->trips;
+    sc.q = sx_div(sx_sub(sc.dist, one), sc.m);
+    if (!sx_usable(sc.q))
+        return fail(ls, LOOP_NOT_COUNTED);
+    ls->trips = sx_add(sc.q, one);
+    sx_int mq = sx_mul(sc.m, sc.q);
+    int facts = fact_mark(sx_sub(sx_sub(sc.dist, one), mq)); /* the last iteration runs, */
+    sx_fact_push(sx_sub(sx_add(mq, sc.m), sc.dist));         /* and the next does not */
+    fr_saved *at_s1 = frs_save(cx);
+    sx_int *delta = tl_xmalloc(sizeof *delta * 2 * (size_t)(ls->n + 1));
+    bool ok = false;
+    if (!step_probe(cx, ls, &sc, &ls->la)) {
+        fail(ls, LOOP_NOT_COUNTED);
+        goto out;
+    }
+    if (!probe_plain(cx, ls))
+        goto out;
+    an_snap_take(cx, &ls->a);
+    *taken_a = true;
+    for (int k = 0; k < ls->n; k++)
+        fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
+    if (!step_probe(cx, ls, &sc, &ls->lb)) {
+        fail(ls, LOOP_NOT_COUNTED);
+        goto out;
+    }
+    if (!probe_plain(cx, ls))
+        goto out;
+    sx_int l1 = live_total(ls->s1.live, ls->s1.live_sx);
+    if (!sx_same(l1, live_total(ls->a.live, ls->a.live_sx)) ||
+        !sx_same(l1, live_total(cx->live, cx->live_sx))) {
+        fail(ls, "its live bytes change from one iteration to the next");
+        goto out;
+    }
+    if (!step_middle_totals(cx, ls, &sc, t->r0, delta))
+        goto out;
+    int fq = facts_q(&sc, true); /* integers stepped in iteration 1 as in the others */
+    bool steady = steady_state(cx, &t->s0, &ls->s1, &ls->a, sc.q, ls->la, ls->lb, ls->var,
+                               &first_differs);
+    sx_forget_facts(fq);
+    if (!steady) {
+        fail(ls, "its state changes from one iteration to the next");
+        goto out;
+    }
+    if (!loop_assumptions(ls->assumptions1, (sx_int){0, ls->la}, (sx_int){0, ls->lb}, one,
+                          sx_sub(sc.q, one), ls->s->loc.line)) {
+        fail(ls, "a condition an iteration relies on does not hold for every iteration");
+        goto out;
+    }
+    /* the last iteration, from the state the others leave */
+    if (!probe_body(cx, ls->s, ls->var, sx_add(ls->v0, sx_mul(step, sc.q)), step)) {
+        fail(ls, LOOP_NOT_COUNTED);
+        goto out;
+    }
+    if (!probe_plain(cx, ls))
+        goto out;
+    for (int k = 0; k < ls->n; k++) {
+        an_func_report *fr = &cx->r->funcs[k];
+        sx_int dm = delta[2 * k], dc = delta[2 * k + 1];
+        if (dm.e || dm.c || dc.e || dc.c) {
+            fr->moved_sx = sx_add(fr->moved_sx, dm);
+            fr->calls_sx = sx_add(fr->calls_sx, dc);
+            fr->symbolic = true;
+        }
+        if (!step_peaks(cx, ls, &sc, at_s1, k))
+            goto out;
+    }
+    if (!step_exact_at_zero(cx, ls, &sc, at_s1)) { /* else: assumed more than one iteration */
+        sx_set_site(ls->s->loc.line);
+        (void)sx_cmp(sc.dist, SX_GT, sc.m);
+    }
+    ok = true;
+out:
+    sx_forget_facts(facts);
+    frs_free(cx, at_s1);
+    free(delta);
+    return ok;
+}
+
 /* Why a probe failed, for the loop's note: the reason, and what the
  * probe could not follow (its own last note) when that was the reason. */
 static char *loop_why(an_ctx *cx, const loop_sum *ls)
@@ -1268,10 +1557,18 @@ static char *loop_why(an_ctx *cx, const loop_sum *ls)
         if (cx->r->diags[k].line >= ls->s->loc.line && cx->r->diags[k].line <= last &&
             strcmp(cx->r->diags[k].check, "unsupported") == 0)
             d = &cx->r->diags[k];
-    if (ls->why == LOOP_NOT_COUNTED) /* the trip count assumed a step of one */
+    if (ls->why == LOOP_NOT_COUNTED && sx_same(ls->step, (sx_int){ls->dir, 0}))
         return tl_xasprintf("the loop's condition is a formula, but an iteration steps '%s' by "
                             "other than %s or leaves the loop", cx->u->vars[ls->var].name,
                             ls->dir > 0 ? "+1" : "-1");
+    if (ls->why == LOOP_NOT_COUNTED) { /* a stride */
+        char step[96];
+        sx_str(ls->step, step, sizeof step);
+        return tl_xasprintf("the loop's condition is a formula, but an iteration steps '%s' by "
+                            "other than the first one did (%s%s), or by a step whose sign is "
+                            "not known, or leaves the loop", cx->u->vars[ls->var].name,
+                            ls->step.e == 0 && ls->step.c > 0 ? "+" : "", step);
+    }
     if (ls->why == LOOP_NOT_FOLLOWED && d)
         return tl_xasprintf("the loop runs %s times, but an iteration is not followed exactly "
                             "(line %d: %s)", trips, d->line, d->message);
@@ -1285,6 +1582,7 @@ static char *loop_why(an_ctx *cx, const loop_sum *ls)
 static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **why)
 {
     loop_sum ls = {.s = s};
+    bool stepped = false;
     *why = NULL;
     an_func_report *top = an_func_report_of(cx, an_top(cx)->func);
     *out = AN_FLOW_NEXT;
@@ -1326,6 +1624,22 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
         fr_effect(&cx->r->funcs[k], &ls.eff[6 * k], &ls.eff[6 * k + 1]);
         ls.peak1[k] = cx->r->funcs[k].symbolic ? cx->r->funcs[k].peak_sx
                                                : (sx_int){cx->r->funcs[k].peak_live_bytes, 0};
+    }
+    ls.step = (sx_int){ls.dir, 0};
+    sx_int dist = ls.trips, after;
+    bool *counter_known;
+    int64_t *counter = an_int_slot(cx, ls.var, &counter_known);
+    if (an_int_get(*counter_known, *counter, &after) && sx_usable(sx_sub(after, ls.v0)) &&
+        !sx_same(sx_sub(after, ls.v0), ls.step)) { /* a stride: a loop of its own kind */
+        ls.step = sx_sub(after, ls.v0);
+        stepped = true;
+        ls.n_diags1 = cx->r->n_diags;
+        ok = stepped_summary(cx, &ls, &t, ls.step, &taken_a);
+        if (ok) {
+            sx_set_site(s->loc.line);
+            ok = sx_cmp(dist, SX_GE, (sx_int){1, 0}); /* else the generic values skip it */
+        }
+        goto undo;
     }
     loop_trial t1;
     trial_begin(cx, &t1);
@@ -1376,12 +1690,14 @@ undo:
     } else {
         free(*why); /* a reason an earlier attempt gave */
         *why = NULL;
-        commit_totals(cx, ls.trips, ls.sum, ls.pk, ls.peak1, first_differs);
+        if (!stepped) /* (a stepped loop's last iteration left the totals and counter) */
+            commit_totals(cx, ls.trips, ls.sum, ls.pk, ls.peak1, first_differs);
         for (int st = ls.n_storages1; st < cx->r->n_storages; st++)
             cx->r->storages[st].summarised = true;
         bool *known;
         int64_t *slot = an_int_slot(cx, ls.var, &known);
-        an_int_put(true, sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, ls.trips)), known, slot);
+        if (!stepped)
+            an_int_put(true, sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, ls.trips)), known, slot);
         an_snap_free(&t.s0);
         frs_free(cx, t.r0);
     }

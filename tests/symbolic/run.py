@@ -26,7 +26,7 @@ unless the file names the ones it must mark on an `// expect-bounds: KEY
 ...` line (a loop the analysis cannot summarise, say); those are not
 compared with the bound report.  Every assumption the report lists must
 hold at each set of values.
-usage: run.py TENSORLINT
+usage: run.py TENSORLINT [FILE.c ...]   (default: every program named above)
 """
 import json
 import os
@@ -68,6 +68,8 @@ def main():
     samples = os.path.join(root, "samples", "checkpoint")
     programs = [os.path.join(here, n) for n in sorted(os.listdir(here)) if n.endswith(".c")]
     programs += [os.path.join(samples, n) for n in sorted(os.listdir(samples)) if n.endswith(".c")]
+    if len(sys.argv) > 2:
+        programs = [os.path.abspath(p) for p in sys.argv[2:]]
     failed = checked = 0
     scratch = tempfile.mkdtemp()
     for path in programs:
