@@ -55,10 +55,14 @@ static inline sx_int an_key_sx(int64_t k)
 
 /* The elements lo .. hi - 1 of an array, alike: one cell holds what each
  * holds.  A segment of tensors each with a storage of its own has one
- * storage standing for all of them (elem_bytes each); one of views has none. */
+ * storage standing for all of them (elem_bytes each).  One of views of a
+ * storage (rows[l] = tl_select(w, 0, l)) holds one reference to it for all
+ * of them, elem_bytes 0, and its cell's handle has the layout of the element
+ * at index idx (a symbol): an element read at k has it with idx := k. */
 typedef struct an_seg {
     sx_int lo, hi;
     sx_int elem_bytes;
+    sx_int idx;         /* views: the index in the template's layout; {0, 0} otherwise */
     int storage;        /* -1: none */
     int first;          /* the storage of the element iteration 1 made (listed), or -1 */
     sx_int full_bytes;  /* the storage's bytes when the run was whole (before releases) */

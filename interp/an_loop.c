@@ -154,6 +154,10 @@ static bool steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 
 static sx_int live_total(int64_t live, sx_int live_sx) { return sx_add(live_sx, (sx_int){live, 0}); }
 
+/* A temporary that borrowed a handle a place holds, for the one statement
+ * that used it: what it holds after that is no part of the state. */
+static bool borrowed(const an_ctx *cx, int var) { return cx->u->vars[var].is_borrow; }
+
 /* One integer slot across the trial: s1 after iteration 1, a after the
  * first probe, c (updated) after the second.  An integer that steps by d
  * per iteration gets its final value v1 + (trips - 1)*d (or v0 + trips*d
@@ -197,6 +201,8 @@ static bool steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, con
         const int *ids = cx->func_vars[fr->func];
         for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
             int sl = cx->slot[ids[j]];
+            if (borrowed(cx, ids[j]))
+                continue;
             if (!steady_handles(&at_a, a->tensors[k][j], fr->tensor[sl]))
                 return false;
             if (!steady_handles(&at_s1, s1->tensors[k][j], fr->tensor[sl]))
@@ -354,9 +360,11 @@ typedef struct loop_peak {
 
 /* The candidates of fr with the probes' counters a (first) and b (second)
  * resolved: one of the first probe is the second's, renamed; one of the
- * second that grows with the counter (non-negative coefficients) is largest
- * at the last iteration, hi.  False when some candidate is neither. */
-static bool loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int hi, loop_peak *out)
+ * second that grows as the counter goes (coefficients of dir's sign) is
+ * largest at the last iteration, whose counter is `last`.  False when some
+ * candidate is neither. */
+static bool loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, int dir,
+                       loop_peak *out)
 {
     out->changed = false;
     out->n = 0;
@@ -375,10 +383,11 @@ static bool loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int hi, 
         if (sx_depends_on(x, b)) {
             sx_int c1, c2;
             bool ge1, ge2;
-            if (!sx_poly_coeffs(x, b, &c1, &c2) || !sx_prove(c1, SX_GE, (sx_int){0, 0}, &ge1) ||
-                !ge1 || !sx_prove(c2, SX_GE, (sx_int){0, 0}, &ge2) || !ge2)
+            sx_rel grows = dir > 0 ? SX_GE : SX_LE;
+            if (!sx_poly_coeffs(x, b, &c1, &c2) || !sx_prove(c1, grows, (sx_int){0, 0}, &ge1) ||
+                !ge1 || !sx_prove(c2, grows, (sx_int){0, 0}, &ge2) || !ge2)
                 return false;
-            x = sx_subst(x, b, hi);
+            x = sx_subst(x, b, last);
             out->changed = true;
         }
         out->cand[out->n] = x;
@@ -563,7 +572,8 @@ static bool sum_effects(an_ctx *cx, loop_sum *ls, int from, bool renamed)
                                 "at most 2 in the counter");
             ls->sum[2 * k + j] = sx_sub(ls->sum[2 * k + j], renamed ? sx_add(d1, d2) : d2);
         }
-        if (!loop_peaks(&cx->r->funcs[k], A, B, ls->hi, &ls->pk[k]))
+        if (!loop_peaks(&cx->r->funcs[k], A, B, ls->dir > 0 ? ls->hi : ls->lo, ls->dir,
+                        &ls->pk[k]))
             return fail(ls, "its peak neither stays nor grows with the counter");
     }
     return true;
@@ -752,6 +762,25 @@ static int gen_storage(gen_ctx *g, int st, int so)
     return made;
 }
 
+/* Pointer targets px (s1) and py (the other state) at lb: the same place
+ * but for keys that are the counter's formulas (layers[0].wq, layers[la].wq). */
+static bool gen_place(gen_ctx *g, int px, int py, int *out)
+{
+    an_loc a = g->cx->ptrs[px], b = g->cx->ptrs[py];
+    if (a.frame != b.frame || a.var != b.var || a.n != b.n || a.elem != b.elem)
+        return false;
+    for (int j = 0; j < a.n; j++) {
+        sx_int v;
+        if (a.key[j] != b.key[j] &&
+            (a.key[j] == AN_KEY_SEG || b.key[j] == AN_KEY_SEG ||
+             !gen_value(g, an_key_sx(a.key[j]), an_key_sx(b.key[j]), &v) ||
+             !an_key_of(v, &a.key[j])))
+            return false;
+    }
+    *out = an_ptr_intern(g->cx, &a);
+    return true;
+}
+
 /* Handle h1 (s1) and ho (the other state) of one place: the handle at lb. */
 static int gen_handle(gen_ctx *g, int h1, int ho)
 {
@@ -766,7 +795,8 @@ static int gen_handle(gen_ctx *g, int h1, int ho)
     const an_handle *x = &cx->handles[h1], *y = &g->o->handles[ho];
     an_slayout X, Y, G;
     if (h1 >= g->n_map || x->released || y->released || x->poison || y->poison ||
-        x->seg_elem || y->seg_elem || x->offset_unknown || y->offset_unknown ||
+        x->seg_elem != y->seg_elem || (x->seg_elem && x->storage != y->storage) ||
+        x->offset_unknown || y->offset_unknown ||
         !sl_form(cx, x, &X) || !sl_form(cx, y, &Y) || X.ndim != Y.ndim || X.dtype != Y.dtype ||
         X.device != Y.device || X.device == TL_CUDA || x->storage < 0 || y->storage < 0) {
         g->ok = false;
@@ -782,6 +812,8 @@ static int gen_handle(gen_ctx *g, int h1, int ho)
     an_handle nh = *x;
     nh.known = false;
     nh.sl = an_slayout_add(cx, &G);
+    if (ok && x->seg_elem) /* an element read from an array: the element read at lb */
+        ok = gen_place(g, x->seg_place, y->seg_place, &nh.seg_place);
     if (ok && y->storage != x->storage) /* its own storage, made again each iteration */
         ok = (nh.storage = gen_storage(g, x->storage, y->storage)) >= 0;
     if (!ok) {
@@ -831,7 +863,8 @@ static int holders(an_ctx *cx, int h)
     for (int k = 0; k < cx->depth; k++) {
         an_frame *fr = cx->stack[k];
         for (int j = 0; j < cx->n_func_vars[fr->func]; j++)
-            n += fr->tensor[cx->slot[cx->func_vars[fr->func][j]]] == h;
+            n += !borrowed(cx, cx->func_vars[fr->func][j]) &&
+                 fr->tensor[cx->slot[cx->func_vars[fr->func][j]]] == h;
     }
     for (int v = 0; v < cx->n_globals; v++)
         n += cx->gframe->tensor[v] == h;
@@ -870,12 +903,60 @@ static bool seg_element(an_ctx *cx, const an_cell *c, const an_cell *tmpl, sx_in
     return storage_bytes(&cx->r->storages[h->storage], elem);
 }
 
-/* The array element at key k under prefix p (its last key replaced). */
-static an_loc loc_with_key(const an_loc *p, int64_t k)
+/* Handle x views storage y_storage with layout Y but for the offset. */
+static bool view_like(an_ctx *cx, const an_handle *x, const an_slayout *Y, int y_storage)
+{
+    an_slayout X;
+    if (x->released || x->poison || x->seg_elem || x->offset_unknown || x->storage < 0 ||
+        x->storage != y_storage || !sl_form(cx, x, &X) || X.ndim != Y->ndim ||
+        X.dtype != Y->dtype || X.device != Y->device || X.device == TL_CUDA)
+        return false;
+    for (int d = 0; d < X.ndim; d++)
+        if (!sx_same(X.shape[d], Y->shape[d]) || !sx_same(X.strides[d], Y->strides[d]))
+            return false;
+    return true;
+}
+
+/* Is cell c (held only there) the view a segment of views (its cell's
+ * handle `tmpl`) has at index k? */
+static bool view_element(an_ctx *cx, const an_cell *c, int tmpl, const an_seg *sg, sx_int k)
+{
+    an_slayout T, X;
+    if (c->seg || c->kind != AN_CELL_TENSOR || c->handle < 0 || tmpl < 0 ||
+        !sl_form(cx, &cx->handles[tmpl], &T))
+        return false;
+    T.offset = sx_subst(T.offset, sg->idx, k);
+    const an_handle *h = &cx->handles[c->handle];
+    return view_like(cx, h, &T, sg->storage) && sl_form(cx, h, &X) &&
+           sx_same(X.offset, T.offset) && holders(cx, c->handle) == 1;
+}
+
+/* The place p with its key at j replaced by k (another element of the array). */
+static an_loc loc_with_key(const an_loc *p, int j, int64_t k)
 {
     an_loc l = *p;
-    l.key[l.n - 1] = k;
+    l.key[j] = k;
     return l;
+}
+
+/* The position of the one key of l that is a formula in sym (w[l], or
+ * layers[l].wq: an index, then maybe fields); -1 when none, -2 when more. */
+static int key_pos(const an_loc *l, sx_int sym)
+{
+    int at = -1;
+    for (int j = 0; j < l->n; j++)
+        if (an_key_is_sym(l->key[j]) && sx_depends_on(an_key_sx(l->key[j]), sym))
+            at = at == -1 ? j : -2;
+    return at;
+}
+
+/* The position of l's segment key, or -1. */
+static int seg_pos(const an_loc *l)
+{
+    for (int j = 0; j < l->n; j++)
+        if (l->key[j] == AN_KEY_SEG)
+            return j;
+    return -1;
 }
 
 /* Forward: an element the probe wrote at its counter (w[la + d]) next to
@@ -883,27 +964,79 @@ static an_loc loc_with_key(const an_loc *p, int64_t k)
  * - 1 in the state now (s1), and in *other (a copy of a's memory, to walk
  * beside it).  False when the probe wrote some element at its counter that
  * does not fit. */
-static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir)
+/* Forward, views (rows[l] = tl_select(w, 0, l)): iteration 1's element c1
+ * (at k1 = v0 + d, under `first`) and the probe's (handle ho of state o, at
+ * la + d, under at_o) view one storage at offsets one formula in the index
+ * gives: the segment k1 .. lb + d - 1 of such views, under `seg`. */
+static bool form_view_segment(gen_ctx *g, an_mem *other, const an_loc *first, const an_loc *seg,
+                              const an_loc *at_o, an_cell c1, int ho, sx_int k1, sx_int d,
+                              sx_int lo, sx_int hi, int line)
+{
+    an_ctx *cx = g->cx;
+    const an_handle *y = &g->o->handles[ho];
+    an_slayout Y, X1;
+    if (y->released || y->poison || y->seg_elem || y->offset_unknown || !sl_form(cx, y, &Y) ||
+        !view_like(cx, &cx->handles[c1.handle], &Y, y->storage) ||
+        holders(cx, c1.handle) != 1 || !sl_form(cx, &cx->handles[c1.handle], &X1))
+        return false;
+    sx_int idx = sx_symbol_near("index", "loop", line, 0, k1);
+    sx_int at = sx_subst(Y.offset, g->A, sx_sub(idx, d)); /* the offset at index idx */
+    if (!sx_usable(at) || !sx_same(sx_subst(at, idx, k1), X1.offset))
+        return false;
+    an_handle rep = cx->handles[c1.handle];
+    X1.offset = at;
+    rep.known = false;
+    rep.sl = an_slayout_add(cx, &X1);
+    an_seg sg = {.lo = lo, .hi = hi, .elem_bytes = {0, 0}, .idx = idx,
+                 .storage = rep.storage, .first = -1, .full_bytes = {0, 0}};
+    an_cell sc = c1; /* its reference to the storage is the segment's */
+    sc.seg = true;
+    cx->handles[c1.handle].released = true;
+    sc.handle = an_handle_new(cx, &rep);
+    sc.ptr = an_seg_add(cx, &sg);
+    an_mem_remove(&cx->mem, first);
+    an_mem_put(&cx->mem, seg, &sc);
+    an_mem_remove(other, first);
+    an_mem_remove(other, at_o);
+    an_mem_put(other, seg, &sc);
+    return true;
+}
+
+static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int line)
 {
     an_ctx *cx = g->cx;
     const an_mem *am = &g->o->mem;
     for (int k = 0; k < am->n; k++) {
         const an_entry *e = &am->e[k];
-        if (e->loc.frame == INT_MIN || e->loc.n == 0 ||
-            !an_key_is_sym(e->loc.key[e->loc.n - 1]))
-            continue;
-        sx_int key = an_key_sx(e->loc.key[e->loc.n - 1]), d = sx_sub(key, g->A);
+        int at = e->loc.frame == INT_MIN ? -1 : key_pos(&e->loc, g->A);
+        if (at == -1)
+            continue; /* not written at the counter */
+        if (at < 0)
+            return false;
+        sx_int key = an_key_sx(e->loc.key[at]), d = sx_sub(key, g->A);
         int64_t k1, kseg = AN_KEY_SEG;
-        if (dir < 0 || !sx_depends_on(key, g->A) || sx_depends_on(d, g->A) ||
-            !an_key_of(sx_add(v0, d), &k1))
-            return false; /* (filled from the back: not followed) */
-        an_loc first = loc_with_key(&e->loc, k1), seg = loc_with_key(&e->loc, kseg);
+        if (sx_depends_on(d, g->A) || !an_key_of(sx_add(v0, d), &k1))
+            return false;
+        /* the elements written so far: v0 + d .. lb + d - 1 up, lb + d + 1 .. v0 + d down */
+        sx_int one = {1, 0};
+        sx_int lo = dir > 0 ? sx_add(v0, d) : sx_add(sx_add(g->L, one), d);
+        sx_int hi = dir > 0 ? sx_add(g->L, d) : sx_add(sx_add(v0, one), d);
+        an_loc first = loc_with_key(&e->loc, at, k1), seg = loc_with_key(&e->loc, at, kseg);
         int f = an_mem_find(&cx->mem, &first);
         if (f < 0 || an_mem_find(&cx->mem, &seg) >= 0)
             return false;
         an_cell c1 = cx->mem.e[f].cell;
         sx_int elem = {0, 0}, elem_o = {0, 0};
         int st = -1, st_o = -1;
+        if (c1.kind == AN_CELL_TENSOR && e->cell.kind == AN_CELL_TENSOR && !c1.seg &&
+            c1.handle >= 0 && e->cell.handle >= 0 && cx->handles[c1.handle].storage >= 0 &&
+            cx->handles[c1.handle].storage == g->o->handles[e->cell.handle].storage) {
+            an_loc at_o = e->loc;
+            if (!form_view_segment(g, other, &first, &seg, &at_o, c1, e->cell.handle,
+                                   sx_add(v0, d), d, lo, hi, line))
+                return false;
+            continue;
+        }
         if (!seg_element(cx, &c1, &c1, &elem, &st))
             return false;
         if (c1.kind == AN_CELL_TENSOR) { /* a's element: the same layout, a storage as large */
@@ -919,9 +1052,9 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir)
                    e->cell.i != c1.i) {
             return false;
         }
-        an_seg sg = {.lo = sx_add(v0, d), .hi = sx_add(g->L, d), .elem_bytes = elem,
+        an_seg sg = {.lo = lo, .hi = hi, .elem_bytes = elem,
                      .storage = -1, .first = c1.kind == AN_CELL_TENSOR ? st : -1,
-                     .full_bytes = sx_mul(sx_sub(g->L, v0), elem)};
+                     .full_bytes = sx_mul(sx_sub(hi, lo), elem)};
         an_cell sc1 = c1;
         sc1.seg = true;
         if (c1.kind == AN_CELL_TENSOR) { /* one handle, one storage for the elements so far */
@@ -948,8 +1081,9 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir)
     return true;
 }
 
-/* After the probe: an element written at a segment's end joins it. */
-static void absorb_segments(an_ctx *cx)
+/* After the probe: an element written next to a segment (past its end
+ * counting up, before its start counting down) joins it. */
+static void absorb_segments(an_ctx *cx, int dir)
 {
     for (int k = 0; k < cx->mem.n; k++) {
         an_entry *e = &cx->mem.e[k];
@@ -957,26 +1091,36 @@ static void absorb_segments(an_ctx *cx)
             continue;
         an_seg sg = cx->segs[e->cell.ptr];
         int64_t kh;
-        if (!an_key_of(sg.hi, &kh))
+        int at = seg_pos(&e->loc);
+        sx_int next_k = dir > 0 ? sg.hi : sx_sub(sg.lo, (sx_int){1, 0});
+        if (at < 0 || !an_key_of(next_k, &kh))
             continue;
-        an_loc next = loc_with_key(&e->loc, kh);
+        an_loc next = loc_with_key(&e->loc, at, kh);
         int j = an_mem_find(&cx->mem, &next);
         sx_int elem;
         int st = -1;
         an_cell tmpl = e->cell;
-        if (j < 0 || !seg_element(cx, &cx->mem.e[j].cell, &tmpl, &elem, &st) ||
-            (tmpl.kind == AN_CELL_TENSOR && !sx_same(elem, sg.elem_bytes)))
+        if (sg.idx.e != 0) { /* views: the one at hi, its reference the segment's */
+            if (j < 0 || !view_element(cx, &cx->mem.e[j].cell, tmpl.handle, &sg, next_k))
+                continue;
+            cx->handles[cx->mem.e[j].cell.handle].released = true;
+            cx->refs[sg.storage]--;
+        } else if (j < 0 || !seg_element(cx, &cx->mem.e[j].cell, &tmpl, &elem, &st) ||
+                   (tmpl.kind == AN_CELL_TENSOR && !sx_same(elem, sg.elem_bytes))) {
             continue;
-        if (tmpl.kind == AN_CELL_TENSOR) {
+        } else if (tmpl.kind == AN_CELL_TENSOR) {
             cx->handles[cx->mem.e[j].cell.handle].released = true;
             retire_storage(cx, st);
             an_storage *ss = &cx->r->storages[sg.storage];
             ss->nbytes_sx = sx_add(ss->nbytes_sx, elem);
             cx->live_sx = sx_add(cx->live_sx, elem);
         }
-        sg.hi = sx_add(sg.hi, (sx_int){1, 0});
-        if (tmpl.kind == AN_CELL_TENSOR)
+        if (tmpl.kind == AN_CELL_TENSOR && sg.idx.e == 0)
             sg.full_bytes = sx_add(sg.full_bytes, elem);
+        if (dir > 0)
+            sg.hi = sx_add(sg.hi, (sx_int){1, 0});
+        else
+            sg.lo = next_k;
         an_mem_remove(&cx->mem, &next); /* e stays where it is: removal only marks */
         e->cell.ptr = an_seg_add(cx, &sg);
     }
@@ -993,6 +1137,8 @@ static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
         const int *ids = cx->func_vars[fr->func];
         for (int j = 0; j < cx->n_func_vars[fr->func] && g->ok; j++) {
             int sl = cx->slot[ids[j]];
+            if (borrowed(cx, ids[j]))
+                continue;
             fr->tensor[sl] = gen_handle(g, fr->tensor[sl], o->tensors[k][j]);
             if (ids[j] != ls->var)
                 g->ok &= gen_int(g, &fr->int_known[sl], &fr->ints[sl], o->known[k][j],
@@ -1009,7 +1155,7 @@ static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
         return false;
     an_mem other = {0};
     an_mem_copy_into(&other, &o->mem);
-    bool ok = (g->back || form_segments(g, &other, ls->v0, ls->dir)) &&
+    bool ok = (g->back || form_segments(g, &other, ls->v0, ls->dir, ls->s->loc.line)) &&
               an_mem_map(cx, &other, gen_cell, g);
     an_mem_free(&other);
     /* storages both states hold whose bytes step (a segment's, as it empties) */
@@ -1100,6 +1246,8 @@ static bool induction_holds(an_ctx *cx, const ind_ctx *c)
         const int *ids = cx->func_vars[fr->func];
         for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
             int sl = cx->slot[ids[j]];
+            if (borrowed(cx, ids[j]))
+                continue;
             if (!ind_handle(c, st->tensors[k][j], fr->tensor[sl]) ||
                 !ind_int(c, st->known[k][j], st->ints[k][j], fr->int_known[sl], fr->ints[sl]))
                 return false;
@@ -1221,7 +1369,7 @@ static bool growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool ba
         fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
     if (!probe_body(cx, ls->s, ls->var, L, (sx_int){ls->dir, 0}) || !probe_plain(cx, ls))
         goto out;
-    absorb_segments(cx);
+    absorb_segments(cx, ls->dir);
     ind_ctx ic = {cx, &start, L, sx_add(L, (sx_int){ls->dir, 0}), false}; /* the next one's */
     if (!induction_holds(cx, &ic)) {
         fail(ls, "its state changes from one iteration to the next in a way no formula in the "
@@ -1395,7 +1543,7 @@ static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const fr_sa
         if (!ok)
             return fail(ls, "its peak in the first iteration is not the others' at its counter");
     }
-    if (!loop_peaks(fr, A, B, sx_sub(sc->q, one), &pk))
+    if (!loop_peaks(fr, A, B, sx_sub(sc->q, one), 1, &pk))
         return fail(ls, "its peak neither stays nor grows with the counter");
     if (!pk.changed) {
         if (!fr->symbolic || fr->n_peak_cands == 0)

@@ -259,7 +259,15 @@ static loc_rel loc_relation(const an_ctx *cx, const an_entry *e, const an_loc *l
             continue;
         if (a == AN_KEY_SEG && b != AN_KEY_SEG && e->cell.seg) {
             int in = seg_holds(&cx->segs[e->cell.ptr], an_key_sx(b));
-            return in == 0 ? REL_APART : in == 1 && l->n == j + 1 ? REL_IN_SEG : REL_ALIAS;
+            if (in == 0)
+                return REL_APART;
+            for (int r = j + 1; r < n; r++) /* a field of the elements: another's is apart */
+                if (p->key[r] != l->key[r])
+                    return !an_key_is_sym(p->key[r]) && !an_key_is_sym(l->key[r]) &&
+                                   p->key[r] != AN_KEY_SEG && l->key[r] != AN_KEY_SEG
+                               ? REL_APART
+                               : REL_ALIAS;
+            return in == 1 && l->n == p->n ? REL_IN_SEG : REL_ALIAS;
         }
         if (a == AN_KEY_SEG || b == AN_KEY_SEG)
             return REL_ALIAS;
@@ -316,6 +324,8 @@ bool an_mem_may_alias(an_ctx *cx, const an_loc *l)
 }
 
 /* ---- reading and writing cells ---- */
+
+static int seg_entry_of(const an_ctx *cx, const an_loc *l, int *pos);
 
 /* The cell at l: the entry, else the segment it is an element of, else the
  * nearest marker above it; false when l was never written (uninitialized).
@@ -382,6 +392,19 @@ int an_mem_handle(an_ctx *cx, const an_loc *l)
     case AN_CELL_TENSOR:
         if (c.seg && c.handle >= 0) { /* an element of a segment: a handle of its own */
             an_handle h = cx->handles[c.handle];
+            sx_int idx = cx->segs[c.ptr].idx;
+            int pos;
+            if (idx.e != 0 && h.sl > 0 && seg_entry_of(cx, l, &pos) >= 0) { /* a view: its
+                                                                          layout at this index */
+                an_slayout x = cx->r->slayouts[h.sl - 1];
+                sx_int k = an_key_sx(l->key[pos]);
+                x.offset = sx_subst(x.offset, idx, k);
+                for (int d = 0; d < x.ndim; d++) {
+                    x.shape[d] = sx_subst(x.shape[d], idx, k);
+                    x.strides[d] = sx_subst(x.strides[d], idx, k);
+                }
+                h.sl = an_slayout_add(cx, &x);
+            }
             h.seg_elem = true;
             h.seg_place = an_ptr_intern(cx, l);
             return an_handle_new(cx, &h);
@@ -902,28 +925,34 @@ bool an_mem_map(an_ctx *cx, const an_mem *other,
     return live == live_other;
 }
 
-/* The entry of the segment that the element at place l belongs to, or -1. */
-static int seg_entry_of(an_ctx *cx, const an_loc *l)
+/* The entry of the segment that the element at place l belongs to, or -1;
+ * *pos: the key of l that is the element's index (the last one, or one
+ * before a field of an array of structs: layers[l].wq). */
+static int seg_entry_of(const an_ctx *cx, const an_loc *l, int *pos)
 {
-    if (l->n == 0)
-        return -1;
-    an_loc p = *l;
-    p.key[p.n - 1] = AN_KEY_SEG;
-    int k = mem_find(&cx->mem, &p, NULL);
-    return k >= 0 && cx->mem.e[k].cell.seg ? k : -1;
+    for (int j = l->n - 1; j >= 0; j--) {
+        an_loc p = *l;
+        p.key[j] = AN_KEY_SEG;
+        int k = mem_find(&cx->mem, &p, NULL);
+        if (k >= 0 && cx->mem.e[k].cell.seg) {
+            *pos = j;
+            return k;
+        }
+    }
+    return -1;
 }
 
 void an_seg_release(an_ctx *cx, int h, int line, int col)
 {
     an_handle *hd = &cx->handles[h];
     const an_loc *l = &cx->ptrs[hd->seg_place];
-    int k = seg_entry_of(cx, l);
+    int pos, k = seg_entry_of(cx, l, &pos);
     hd->released = true;
     if (k < 0)
         return;
     an_entry *e = &cx->mem.e[k];
     an_seg sg = cx->segs[e->cell.ptr];
-    sx_int at = an_key_sx(l->key[l->n - 1]), last = sx_sub(sg.hi, (sx_int){1, 0});
+    sx_int at = an_key_sx(l->key[pos]), last = sx_sub(sg.hi, (sx_int){1, 0});
     bool eq;
     if (sx_prove(at, SX_EQ, sg.lo, &eq) && eq) {
         sg.lo = sx_add(sg.lo, (sx_int){1, 0});
