@@ -742,6 +742,11 @@ static void exec_copy(an_ctx *cx, const ir_stmt *s)
         src.n--;
     }
     an_mem_copy(cx, &dst, &src, s->loc.line, s->loc.col);
+    /* a temporary the front end made for a struct a call returned is dead
+     * once copied: what it held is the destination's now */
+    if (src.frame != AN_HEAP && src.frame != AN_RET && src.n == 0 && src.var >= 0 &&
+        src.var < cx->u->n_vars && cx->u->vars[src.var].is_temp)
+        an_mem_fill(cx, &src, true, s->loc.line, s->loc.col);
 }
 
 static void exec_fill(an_ctx *cx, const ir_stmt *s)

@@ -331,6 +331,8 @@ void an_mem_remove(an_mem *m, const an_loc *l);
 /* Could a write at l change what another entry holds (an index that may be
  * the same as another's, an element inside a segment)? */
 bool an_mem_may_alias(an_ctx *cx, const an_loc *l);
+/* The same value in two cells (a pointer: the same place). */
+bool an_cell_same(const an_ctx *cx, const an_cell *a, const an_cell *b);
 /* tl_release of an element of a segment: the segment loses it. */
 void an_seg_release(an_ctx *cx, int h, int line, int col);
 /* Segments whose last element is gone (lo >= hi for every value) are freed. */

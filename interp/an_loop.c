@@ -143,6 +143,8 @@ static bool steady_handles(void *ctx, int a, int b)
  * segment, or handles of one layout. */
 static bool steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 {
+    if (mine->kind == AN_CELL_PTR)
+        return an_cell_same(((const steady_ctx *)ctx)->cx, mine, theirs);
     if (mine->seg || theirs->seg) /* the same run of elements, the same bounds */
         return mine->seg == theirs->seg && mine->ptr == theirs->ptr &&
                (mine->kind == AN_CELL_INT ? mine->known == theirs->known && mine->i == theirs->i
@@ -848,6 +850,12 @@ static bool gen_seg(gen_ctx *g, an_cell *mine, const an_cell *theirs)
 static bool gen_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 {
     gen_ctx *g = ctx;
+    if (mine->kind == AN_CELL_PTR) { /* p = &layers[l]: the place at lb */
+        if (an_cell_same(g->cx, mine, theirs))
+            return true;
+        return mine->known && theirs->known && mine->ptr >= 0 && theirs->ptr >= 0 &&
+               gen_place(g, mine->ptr, theirs->ptr, &mine->ptr);
+    }
     if (mine->seg || theirs->seg)
         return mine->seg && gen_seg(g, mine, theirs);
     if (mine->kind == AN_CELL_INT)
@@ -1218,9 +1226,31 @@ static bool ind_handle(const ind_ctx *c, int hs, int he)
     return same;
 }
 
+/* A pointer at the start (to a place whose keys are formulas in the
+ * counter) and at the end: the same place at the next iteration. */
+static bool ind_ptr(const ind_ctx *c, const an_cell *start, const an_cell *end)
+{
+    if (start->known != end->known || !start->known || start->ptr < 0 || end->ptr < 0)
+        return an_cell_same(c->cx, start, end);
+    an_loc a = c->cx->ptrs[start->ptr], b = c->cx->ptrs[end->ptr];
+    if (a.frame != b.frame || a.var != b.var || a.n != b.n || a.elem != b.elem)
+        return false;
+    for (int j = 0; j < a.n; j++) {
+        if (a.key[j] == AN_KEY_SEG || b.key[j] == AN_KEY_SEG) {
+            if (a.key[j] != b.key[j])
+                return false;
+        } else if (!ind_same(c, an_key_sx(a.key[j]), an_key_sx(b.key[j]))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool ind_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 {
     const ind_ctx *c = ctx;
+    if (mine->kind == AN_CELL_PTR)
+        return ind_ptr(c, theirs, mine);
     if (mine->seg || theirs->seg) {
         if (!mine->seg || !theirs->seg || mine->handle != theirs->handle ||
             mine->known != theirs->known || mine->i != theirs->i)
@@ -1287,6 +1317,22 @@ static bool final_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 {
     const final_ctx *c = ctx;
     (void)theirs;
+    if (mine->kind == AN_CELL_PTR && mine->known && mine->ptr >= 0) { /* the last place */
+        an_loc l = c->cx->ptrs[mine->ptr];
+        bool changed = false;
+        for (int j = 0; j < l.n; j++) {
+            int64_t k;
+            sx_int x = an_key_sx(l.key[j]);
+            if (an_key_is_sym(l.key[j]) && sx_depends_on(x, c->L) &&
+                an_key_of(sx_subst(x, c->L, c->hi), &k)) {
+                l.key[j] = k;
+                changed = true;
+            }
+        }
+        if (changed)
+            mine->ptr = an_ptr_intern(c->cx, &l);
+        return true;
+    }
     if (mine->seg) {
         an_seg sg = c->cx->segs[mine->ptr];
         sg.lo = sx_subst(sg.lo, c->L, c->hi);

@@ -829,6 +829,10 @@ bool an_mem_holds(const an_ctx *cx, int h)
 
 /* ---- joining two arms ---- */
 
+static bool same_cell(const an_ctx *cx, const an_cell *a, const an_cell *b);
+
+bool an_cell_same(const an_ctx *cx, const an_cell *a, const an_cell *b) { return same_cell(cx, a, b); }
+
 static bool same_cell(const an_ctx *cx, const an_cell *a, const an_cell *b)
 {
     if (a->kind != b->kind)
@@ -912,7 +916,8 @@ bool an_mem_map(an_ctx *cx, const an_mem *other,
                 return false;
             theirs = other->e[j].cell;
         }
-        bool ok = e->cell.kind == AN_CELL_INT || e->cell.kind == AN_CELL_TENSOR
+        bool ok = e->cell.kind == AN_CELL_INT || e->cell.kind == AN_CELL_TENSOR ||
+                          e->cell.kind == AN_CELL_PTR
                       ? f(ctx, &e->cell, &theirs)
                       : same_cell(cx, &e->cell, &theirs);
         if (!ok)
