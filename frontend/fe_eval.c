@@ -267,15 +267,24 @@ static ir_expr *fe_binary(fe_ctx *fx, CXCursor c)
     return fe_fold(fx, ir_expr_binary(fx->u, fe_loc(fx, c), op, a, b));
 }
 
-/* ++x, x++, --x, x-- as values: the assignment is hoisted. */
+/* ++x, x++, --x, x-- as values (x a variable or a place: a->n++): the
+ * assignment is hoisted, the value read back after it. */
 static ir_expr *fe_incdec_value(fe_ctx *fx, CXCursor c, bool postfix, bool inc)
 {
     bool handled = false;
-    int var = fe_lower_assign(fx, c, &handled);
+    ir_place *updated;
+    int var = fe_lower_assign_at(fx, c, &handled, &updated);
+    ir_loc loc = fe_loc(fx, c);
+    if (var < 0 && updated) {
+        ir_expr *now = ir_expr_place(fx->u, loc, updated);
+        if (!postfix)
+            return now;
+        return ir_expr_binary(fx->u, loc, inc ? IR_OP_SUB : IR_OP_ADD, now,
+                              ir_expr_const(fx->u, loc, 1));
+    }
     if (var < 0 || fx->u->vars[var].kind != IR_VAR_INT)
         return handled ? fe_unknown(fx, c, "value of an increment")
                        : fe_unknown_effects(fx, c, "value of an increment");
-    ir_loc loc = fe_loc(fx, c);
     ir_expr *now = ir_expr_var(fx->u, loc, var);
     if (!postfix)
         return now;

@@ -181,6 +181,9 @@ int fe_lower_tensor(fe_ctx *fx, CXCursor c, int dst);
 void fe_lower_effects(fe_ctx *fx, CXCursor c);
 /* An assignment (= or op=) or ++/--; returns the assigned variable or IR_NO_VAR. */
 int fe_lower_assign(fe_ctx *fx, CXCursor c, bool *handled);
+/* The same, and *updated: the integer place (not a variable) it stored to,
+ * whose value is the assignment's (NULL when none). */
+int fe_lower_assign_at(fe_ctx *fx, CXCursor c, bool *handled, ir_place **updated);
 
 /* ---- fe_place.c: places, pointers, stores, initializers ---- */
 

@@ -255,8 +255,10 @@ static int fe_assign_simple(fe_ctx *fx, CXCursor c, CXCursor lhs, CXCursor rhs)
     return IR_NO_VAR;
 }
 
-/* p op= rhs and ++/-- on an integer place or a pointer: true when handled. */
-static bool fe_update_place(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCursor *rhs)
+/* p op= rhs and ++/-- on an integer place or a pointer: true when handled;
+ * *updated: the integer place stored to (NULL for a pointer). */
+static bool fe_update_place(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCursor *rhs,
+                            ir_place **updated)
 {
     const char *why;
     CXType t = clang_getCursorType(lhs);
@@ -274,6 +276,7 @@ static bool fe_update_place(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCu
         b = ir_expr_unknown(fx->u, loc, "float expression");
     if (is_int) {
         fe_store_int(fx, loc, p, fe_fold(fx, ir_expr_binary(fx->u, loc, op, ir_expr_place(fx->u, loc, p), b)));
+        *updated = p;
         return true;
     }
     ir_ptr *q = ir_alloc(fx->u, sizeof *q);
@@ -285,11 +288,12 @@ static bool fe_update_place(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCu
 }
 
 /* x op= rhs and ++/-- on an integer variable; anything else: effects. */
-static int fe_assign_update(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCursor *rhs)
+static int fe_assign_update(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCursor *rhs,
+                            ir_place **updated)
 {
     int var = fe_lhs_var(fx, lhs);
     if ((var == IR_NO_VAR || fx->u->vars[var].kind == IR_VAR_OTHER) &&
-        fe_update_place(fx, c, lhs, op, rhs))
+        fe_update_place(fx, c, lhs, op, rhs, updated))
         return IR_NO_VAR;
     if (var == IR_NO_VAR || fx->u->vars[var].kind != IR_VAR_INT) {
         fe_ints_touched(fx, lhs);
@@ -309,18 +313,26 @@ static int fe_assign_update(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCu
 
 int fe_lower_assign(fe_ctx *fx, CXCursor c, bool *handled)
 {
+    ir_place *updated;
+    return fe_lower_assign_at(fx, c, handled, &updated);
+}
+
+int fe_lower_assign_at(fe_ctx *fx, CXCursor c, bool *handled, ir_place **updated)
+{
     CXCursor kids[2];
     int n;
     bool postfix;
     char buf[8];
     const char *text = fe_operator(fx, c, kids, &n, &postfix, buf, sizeof buf);
     *handled = false;
+    *updated = NULL;
     if (!text)
         return IR_NO_VAR;
     size_t len = strlen(text);
     if (n == 1 && (strcmp(text, "++") == 0 || strcmp(text, "--") == 0)) {
         *handled = true;
-        return fe_assign_update(fx, c, kids[0], text[0] == '+' ? IR_OP_ADD : IR_OP_SUB, NULL);
+        return fe_assign_update(fx, c, kids[0], text[0] == '+' ? IR_OP_ADD : IR_OP_SUB, NULL,
+                                updated);
     }
     if (n != 2 || text[len - 1] != '=')
         return IR_NO_VAR;
@@ -336,7 +348,7 @@ int fe_lower_assign(fe_ctx *fx, CXCursor c, bool *handled)
         strcmp(text, "!=") == 0)
         return IR_NO_VAR;
     *handled = true;
-    return fe_assign_update(fx, c, kids[0], op, &kids[1]);
+    return fe_assign_update(fx, c, kids[0], op, &kids[1], updated);
 }
 
 /* ---- side effects ---- */
