@@ -281,6 +281,20 @@ int fe_lower_op_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, bo
     if (returns)
         s->call.result = dst != IR_NO_VAR ? dst : want_value ? ir_temp_new(fx->u, fx->func, loc) : IR_NO_VAR;
     fe_push(fx, s);
+    /* host memory an access op writes (tl_copy_to_host): its old contents
+     * are gone, and what is there now are a tensor's elements, not sizes */
+    for (int i = 0; i < n && mt_ops[ce->op].family == MT_ACCESS; i++) {
+        if (sig[i] != 'p')
+            continue;
+        ir_block *b = fx->cur;
+        int before = b->n_stmts;
+        fe_external_pointer_arg(fx, call, ir_strfmt(fx->u, "tl_%s", mt_ops[ce->op].name),
+                                i + ce->skip,
+                                clang_Cursor_getArgument(call, (unsigned)(i + ce->skip)));
+        for (int k = before; k < b->n_stmts; k++)
+            if (b->stmts[k]->kind == IR_FILL)
+                b->stmts[k]->fill.data = true;
+    }
     return s->call.result;
 }
 

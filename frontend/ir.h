@@ -322,6 +322,7 @@ struct ir_stmt {
         struct {
             ir_place *dst;
             bool zero;          /* zeros (memset 0, = {0}); else unknown */
+            bool data;          /* !zero: elements of a tensor (tl_copy_to_host), not sizes */
             const char *why;    /* !zero: why the contents are no longer known */
         } fill;
         struct {

@@ -144,6 +144,17 @@ typedef struct an_event {   /* one step of the execution, in order */
     int loop_depth;
 } an_event;
 
+/* An unknown branch one arm of which leaves a loop (break, return, goto) or
+ * its iteration (continue) while the analysis goes on through the other:
+ * verify follows a run that leaves there to the first call after the loop
+ * (or the iteration) that the run makes. */
+typedef struct an_exit {
+    int64_t at;             /* events before it: the log at the branch */
+    int loop_depth;         /* loops open at the branch (an_event.loop_depth) */
+    bool iteration;         /* continue: the loop goes on */
+    int line;
+} an_exit;
+
 /* Which byte totals of a function are bounds rather than exact numbers. */
 enum { AN_BOUND_PEAK = 1, AN_BOUND_END = 2, AN_BOUND_MOVED = 4, AN_BOUND_ALL = 7 };
 
@@ -206,6 +217,8 @@ typedef struct an_report {
     an_alt *alts;           /* in log order (outermost unknown branches only) */
     int64_t n_alt_events;
     an_event *alt_events;
+    int n_exits;
+    an_exit *exits;         /* in log order: where a run may leave a loop early */
     int n_diags;
     an_diag *diags;         /* sorted by line, column, check */
     int n_slayouts;

@@ -127,7 +127,8 @@ void an_symbol_names_clear(an_ctx *cx)
     cx->sym_cap = cx->n_sym_names = 0;
 }
 
-sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col)
+static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col,
+                         bool value)
 {
     for (int k = 0; k < cx->opt.n_binds; k++)
         if (strcmp(cx->opt.bind_names[k], name) == 0)
@@ -135,11 +136,22 @@ sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line,
     /* a second symbol of the same spelling in this root (a value read again after it
      * changed); another root's parameter n is its own n */
     int same = (*symbol_count(cx, name))++;
-    if (same == 0)
-        return sx_symbol(name, origin, line, col);
     char buf[300];
-    snprintf(buf, sizeof buf, "%s#%d", name, same + 1);
-    return sx_symbol(buf, origin, line, col);
+    if (same > 0)
+        snprintf(buf, sizeof buf, "%s#%d", name, same + 1);
+    const char *spelled = same > 0 ? buf : name;
+    return value ? sx_symbol_value(spelled, origin, line, col)
+                 : sx_symbol(spelled, origin, line, col);
+}
+
+sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col)
+{
+    return new_symbol(cx, name, origin, line, col, false);
+}
+
+sx_int an_new_value_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col)
+{
+    return new_symbol(cx, name, origin, line, col, true);
 }
 
 /* "atoi" from "call of atoi()", "fread" from "cfg written by fread()". */

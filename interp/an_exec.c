@@ -269,6 +269,16 @@ void an_drop_events(an_ctx *cx, int64_t from, int64_t to)
         return;
     memmove(r->events + from, r->events + to, sizeof *r->events * (size_t)(r->n_events - to));
     r->n_events -= gone;
+    int kept = 0; /* the early exits: those in the dropped events go with them */
+    for (int k = 0; k < r->n_exits; k++) {
+        an_exit x = r->exits[k];
+        if (x.at > from && x.at < to)
+            continue;
+        if (x.at >= to)
+            x.at -= gone;
+        r->exits[kept++] = x;
+    }
+    r->n_exits = kept;
     for (int k = 0; k < r->n_storages; k++) {
         an_storage *st = &r->storages[k];
         if (st->alloc_event >= to)
@@ -386,6 +396,8 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     an_snap_restore(cx, before);
     cx->arm_peak = cx->live;
     an_flow f_else = an_exec_block(cx, s->branch.else_blk);
+    bool one_leaves = f_then != f_else; /* (f_then becomes the kept arm's below) */
+    bool only_next = f_then == AN_FLOW_CONTINUE || f_else == AN_FLOW_CONTINUE;
     cx->if_depth--;
     int64_t else_peak = cx->arm_peak, else_live = cx->live;
     int64_t else_moved = cx->moved_total - moved0 - then_moved;
@@ -434,7 +446,28 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     an_snap_free(before);
     an_snap_free(after_then);
     free(sv);
-    /* a return or break in only one arm: continue as if it fell through */
+    /* a return or break in only one arm: continue as if it fell through.  In
+     * a loop, the run may leave it (or the iteration) there: what follows
+     * counts iterations it may not run, so the totals are bounds (said at
+     * the loop when it is being summarised, its totals kept as formulas) */
+    if (one_leaves && an_top(cx)->loops > 0) {
+        an_report *r = cx->r;
+        if (cx->if_depth == 0 && cx->log_events && !r->n_events_dropped) {
+            r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
+            r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->loop_depth,
+                                               .iteration = only_next, .line = s->loc.line};
+        }
+        if (cx->summarising > 0) {
+            if (!cx->early_exit_line)
+                cx->early_exit_line = s->loc.line;
+        } else {
+            an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
+                        "the condition is not known statically and one arm leaves the loop "
+                        "(or the iteration) early: the analysis goes on as if the run does "
+                        "not, so the byte totals after it are upper bounds");
+            an_mark_bound_of(cx, AN_BOUND_ALL);
+        }
+    }
     return f_then == f_else ? f_then : AN_FLOW_NEXT;
 }
 
@@ -781,8 +814,16 @@ static void exec_fill(an_ctx *cx, const ir_stmt *s)
     const ir_place *dst = s->fill.dst;
     cx->fills[cx->n_fills] = (an_fill_src){
         .base = dst->text, .origin = origin, .line = s->loc.line, .col = s->loc.col,
-        .deref = dst->n_steps > 0 && dst->steps[dst->n_steps - 1].kind == IR_STEP_DEREF};
+        .deref = dst->n_steps > 0 && dst->steps[dst->n_steps - 1].kind == IR_STEP_DEREF,
+        .data = s->fill.data};
     an_mem_fill_from(cx, &l, cx->n_fills++, s->loc.line, s->loc.col);
+    if (s->fill.data && l.n == 0 && l.frame != AN_HEAP && l.frame != AN_RET && l.var >= 0 &&
+        cx->u->vars[l.var].kind == IR_VAR_INT) { /* an integer variable: its value now */
+        an_cell v = {.kind = AN_CELL_INT};
+        an_int_put(true, an_new_value_symbol(cx, dst->text, origin, s->loc.line, s->loc.col),
+                   &v.known, &v.i);
+        an_mem_write(cx, &l, &v);
+    }
 }
 
 static void exec_unsupported(an_ctx *cx, const ir_stmt *s)

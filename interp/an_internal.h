@@ -129,6 +129,7 @@ typedef struct an_frame {
     bool has_ret_ptr;   /* a pointer was returned: ret_ptr */
     an_cell ret_ptr;
     bool has_ret_obj;   /* a struct was returned: in the AN_RET register */
+    int loops;          /* loops of this invocation being executed */
 } an_frame;
 
 typedef enum an_flow {
@@ -148,6 +149,7 @@ typedef struct an_fill_src {
     const char *base;   /* the filled place's C spelling: "config", "*p" */
     char *origin;       /* "fread" (owned) */
     bool deref;         /* the place is what a pointer points to: its fields read "p->f" */
+    bool data;          /* a tensor's elements (tl_copy_to_host): values, not sizes */
     int line, col;
 } an_fill_src;
 
@@ -197,6 +199,9 @@ typedef struct an_ctx {
     int goto_label;      /* AN_FLOW_GOTO: the label looked for */
     int64_t n_gotos;     /* gotos taken in the current root */
     int if_depth;        /* unknown branches being analysed (alternatives only at depth 0) */
+    int summarising;     /* loop summaries in progress (their probes run) */
+    int early_exit_line; /* while summarising: the first unknown branch seen that may leave
+                            an iteration early (0: none) */
     ca_allocator *cuda;  /* the caching allocator, simulated for CUDA storages (per root) */
     int64_t *cuda_block; /* per storage: the simulated block id, 0 for none */
     int64_t cap_cuda_block;
@@ -268,6 +273,8 @@ bool an_eval_sx(an_ctx *cx, const ir_expr *e, sx_int *out);
 /* The symbol for an unknown integer assigned from e into the place named
  * name (origin from e's reason: "atoi", "fread"). */
 sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col);
+/* The same for a value that is no size (sx_symbol_value). */
+sx_int an_new_value_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col);
 /* A new root: its symbols' names start again (each root's parameters are its own). */
 void an_symbol_names_clear(an_ctx *cx);
 /* FNV-1a of a string. */

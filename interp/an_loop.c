@@ -1906,12 +1906,41 @@ undo:
     return ok;
 }
 
+/* summarise_loop, and what it found of early exits: an unknown branch in
+ * an iteration that may leave it makes the summary's totals bounds (said at
+ * the branch), or the enclosing summary's when this one is a probe's. */
+static bool summarise_whole(an_ctx *cx, const ir_stmt *s, an_flow *out, char **why)
+{
+    int outer = cx->early_exit_line;
+    cx->early_exit_line = 0;
+    cx->summarising++;
+    bool ok = summarise_loop(cx, s, out, why);
+    cx->summarising--;
+    int line = cx->early_exit_line;
+    cx->early_exit_line = outer;
+    if (!ok || !line)
+        return ok;
+    if (cx->summarising > 0) {
+        if (!cx->early_exit_line)
+            cx->early_exit_line = line;
+        return ok;
+    }
+    an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
+                "the loop may be left early (line %d: a condition not known statically leaves "
+                "it, or the iteration): its totals are those of a run that goes through every "
+                "iteration, upper bounds for one that leaves", line);
+    an_mark_bound_of(cx, AN_BOUND_ALL);
+    return ok;
+}
+
 an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
 {
     bool leave = false;
     an_flow fl = AN_FLOW_NEXT;
     int64_t n = 0;
+    an_frame *frame = an_top(cx);
     cx->loop_depth++;
+    frame->loops++;
     an_exec_block(cx, s->loop.init);
     if (s->loop.kind == IR_LOOP_DO) {
         fl = loop_body(cx, s, &leave);
@@ -1922,7 +1951,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         if (t == 0)
             break;
         char *why = NULL;
-        if (t < 0 && n == 0 && summarise_loop(cx, s, &fl, &why))
+        if (t < 0 && n == 0 && summarise_whole(cx, s, &fl, &why))
             break;
         if (t < 0 && why) {
             an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
@@ -1948,6 +1977,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         fl = loop_body(cx, s, &leave);
     }
     cx->loop_depth--;
+    frame->loops--;
     return fl;
 }
 

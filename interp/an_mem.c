@@ -734,9 +734,9 @@ bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int
     const an_fill_src *src = c.kind == AN_CELL_UNKNOWN && c.i > 0 && c.i <= cx->n_fills
                              ? &cx->fills[c.i - 1] : NULL;
     char name[256];
-    *out = an_new_symbol(cx, symbol_name(p, l, depth, src, name, sizeof name),
-                         src ? src->origin : "run time",
-                         src ? src->line : line, src ? src->col : col);
+    *out = (src && src->data ? an_new_value_symbol : an_new_symbol)(
+        cx, symbol_name(p, l, depth, src, name, sizeof name), src ? src->origin : "run time",
+        src ? src->line : line, src ? src->col : col);
     an_cell w = {.kind = AN_CELL_INT};
     an_int_put(true, *out, &w.known, &w.i);
     an_mem_write(cx, l, &w);

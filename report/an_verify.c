@@ -503,14 +503,53 @@ static bool take_other_arm(walk *w, int64_t i, const trace *t, int64_t *k, int64
             fits = kept[m]->line == other[m]->line && kept[m]->op == other[m]->op;
         for (int64_t m = done; m < n && fits; m++)
             fits = *k + (m - done) < t->n && same_site(other[m], t->rec[*k + (m - done)]);
-        if (!fits)
-            continue;
+        if (!fits || (n == done && a->at + a->kept_len <= i))
+            continue; /* (an arm with no call left to compare is no way forward) */
         fprintf(w->out, "  (the run took the other arm of the branch the analysis could not "
                 "decide; it is compared instead)\n");
         w->live_off = w->live_off || !a->same_live;
         for (int64_t m = done; m < n; m++, (*k)++)
             compare_call(w, other[m], t->rec[*k], t->rec[*k]);
         *resume = a->at + a->kept_len;
+        return true;
+    }
+    return false;
+}
+
+/* The run left the analysis's log at main event i: did it leave a loop (or
+ * an iteration) early at a branch the analysis could not decide, which
+ * the analysis went on through?  Then the walk resumes at the predicted
+ * call that the run made next: the first after the loop (or in a later
+ * iteration) at its site; *resume is its index (the root's end when the
+ * run made no more calls and the prediction makes none after the loop). */
+static bool take_exit(walk *w, const an_func_report *root, int64_t i, const json_t *rec,
+                      int64_t *resume)
+{
+    const an_report *r = w->r;
+    for (int j = r->n_exits - 1; j >= 0; j--) {
+        const an_exit *x = &r->exits[j];
+        if (x->at > i || x->at < root->first_event)
+            continue;
+        int64_t found = -1;
+        for (int64_t m = i; m < root->end_event && found < 0; m++) {
+            const an_event *e = &r->events[m];
+            if (e->kind != AN_EV_CALL)
+                continue;
+            bool past = x->iteration ? e->loop_depth <= x->loop_depth
+                                     : e->loop_depth < x->loop_depth;
+            if (past && !rec && !x->iteration)
+                break; /* the prediction calls again after the loop; the run did not */
+            if (past && rec && same_site(e, rec))
+                found = m;
+            else if (past && !x->iteration)
+                break; /* the first call after the loop is not the run's next */
+        }
+        if (found < 0 && rec)
+            continue;
+        *resume = found < 0 ? root->end_event : found;
+        fprintf(w->out, "  (the run left the loop at line %d early, which the analysis said it "
+                "may; compared from its next call on)\n", x->line);
+        w->live_off = true;
         return true;
     }
     return false;
@@ -540,6 +579,10 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
         if (!rec || !same_site(e, rec)) {
             int64_t resume;
             if (take_other_arm(w, i, t, &k, &resume)) {
+                i = resume - 1;
+                continue;
+            }
+            if (take_exit(w, root, i, rec, &resume) && resume > i) {
                 i = resume - 1;
                 continue;
             }

@@ -1245,6 +1245,16 @@ sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, s
 
 /* ---- symbols, evaluation ---- */
 
+sx_int sx_symbol_value(const char *name, const char *origin, int line, int col)
+{
+    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false};
+    VEC_PUSH(S.syms, s);
+    atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
+    uint32_t id = atom_intern(k);
+    S.atoms.items[id].lb = NO_LB; /* before its monomial caches it: not a size */
+    return atom_expr(id);
+}
+
 sx_int sx_symbol(const char *name, const char *origin, int line, int col)
 {
     symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false};

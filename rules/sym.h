@@ -42,6 +42,9 @@ void sx_reset(void);
 /* A new symbol (names may repeat: each call is a distinct symbol).  origin:
  * "argv", "getenv", "fread", "parameter", ... */
 sx_int sx_symbol(const char *name, const char *origin, int line, int col);
+/* A symbol for a value that is no size (an element a program read back from
+ * a tensor): no lower bound, so comparisons on it stay undecided. */
+sx_int sx_symbol_value(const char *name, const char *origin, int line, int col);
 int sx_n_symbols(void);
 const char *sx_symbol_name(int i);
 const char *sx_symbol_origin(int i);

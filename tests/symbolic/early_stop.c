@@ -1,0 +1,36 @@
+/* A generation loop over a run-time number of steps that stops at a token
+ * read back from the tensors (tl_copy_to_host): the analysis summarises
+ * every step, and says the totals are bounds for a run that stops early;
+ * the runs here stop at the first step.  A token is a value, not a size:
+ * nothing assumes it is 1 or more. */
+// bind: steps dim
+// values: 1 3 | 5 2 | 7 5
+// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
+#include <stdint.h>
+#include <stdlib.h>
+#include <tensorlint/tensor.h>
+
+int main(int argc, char **argv)
+{
+    if (argc < 3)
+        return 2;
+    int steps = atoi(argv[1]);
+    int dim = atoi(argv[2]);
+    tl_tensor *logits = tl_zeros(TL_SHAPE(steps, dim), TL_F32, TL_CPU);
+    int pos = 0;
+    while (pos < steps) {
+        tl_tensor *row = tl_select(logits, 0, pos);
+        tl_tensor *p = tl_softmax(row, 0);
+        tl_tensor *best = tl_argmax(p, 0, false);
+        int64_t token = -1;
+        tl_copy_to_host(best, &token, sizeof token);
+        tl_release(best);
+        tl_release(p);
+        tl_release(row);
+        if (token == 0)
+            break;
+        pos++;
+    }
+    tl_release(logits);
+    return 0;
+}
