@@ -2,6 +2,8 @@
  * parameters are symbols, and a rule whose condition holds for every value
  * of them fires, with its bytes as a formula ("4*n*d B"). */
 // CHECK-OPTIONS: --checks=-*,hidden-copy,leaked-tensor,upcast
+// bind: n d
+// values: 2 2 | 2 3 | 512 256 | 512 257 | 100 5000
 #include <tensorlint/tensor.h>
 
 void copies(int n, int d)
