@@ -163,6 +163,37 @@ bool ck_storage_counts(const an_storage *st);  /* > 0 bytes, or a formula (sizes
  * the symbols of its sizes (its facts hold under them), "" when none or its
  * sizes are known; newly allocated. */
 char *ck_when(const ck_ctx *cx, int value);
+/* Byte counts that may be formulas, and the conditions a rule needs on them
+ * (check_formula.c). */
+sx_int ck_storage_sx(const an_storage *st); /* its bytes, known or a formula */
+/* numel x element size of the value's first execution; false when unknown. */
+bool ck_value_nbytes_sx(const ck_ctx *cx, int value, sx_int *out);
+/* Neither too big to compare nor over a loop's probe counter. */
+bool ck_sx_usable(sx_int a);
+/* part as a share of whole: "0.1%" (a constant share), "1/n"; NULL when
+ * neither is exact; newly allocated. */
+char *ck_sx_fraction(sx_int part, sx_int whole);
+typedef struct ck_conds {  /* the conditions on sizes a rule needs to fire */
+    bool never;            /* one fails for every value, or decides nothing: quiet */
+    int n;
+    struct ck_cond {       /* the undecided ones, each once */
+        sx_int d;          /* as d >= 0 */
+        sx_int a;          /* as the rule put it: a rel b */
+        sx_rel rel;
+        sx_int b;
+    } *d;
+} ck_conds;
+void ck_conds_init(ck_conds *c);
+void ck_conds_free(ck_conds *c);
+/* Need a rel b: proved (nothing to say), refuted (never), or a condition. */
+void ck_conds_need(ck_conds *c, sx_int a, sx_rel rel, sx_int b);
+/* 1: every condition holds for every value of the sizes; -1: for some
+ * (sizes that meet the report's assumptions and every condition were found);
+ * 0: for none, or none were found. */
+int ck_conds_verdict(ck_conds *c);
+/* " (when n > 4 and d > 1)", "" when every condition is proved; those the
+ * others imply are left out (and dropped from c); newly allocated. */
+char *ck_conds_when(ck_conds *c);
 /* 1: has a stride-0 dim of size > 1, 0: has none, -1: the sizes do not say. */
 int ck_value_overlaps(const ck_ctx *cx, int value);
 /* The last CALL event in [from, to) that uses storage s (wide calls included), or -1. */
@@ -238,6 +269,8 @@ typedef struct ck_bytes_text {
 ck_bytes_text ck_bytes(int64_t n);
 /* A storage's bytes: ck_bytes, or the formula ("4*n*d B") when its size is one. */
 ck_bytes_text ck_storage_bytes(const an_storage *st);
+/* Bytes that may be a formula: ck_bytes, or "4*n*d B" (check_formula.c). */
+ck_bytes_text ck_sx_bytes(sx_int a);
 
 /* " (per execution; runs 40 times, 40 MiB in all)" for a value run more than
  * once, "" otherwise; newly allocated. */

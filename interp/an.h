@@ -139,7 +139,9 @@ typedef struct an_event {   /* one step of the execution, in order */
     bool poison;            /* CALL: an operand came from a failed call or was released */
     bool resized;           /* CALL (out= forms): the out tensor was resized */
     int64_t grown_bytes;    /* CALL (out= forms): bytes its storage grew by */
-    int64_t live_bytes;     /* after the step */
+    int64_t live_bytes;     /* after the step: the storages of known size */
+    sx_int live_sx;         /* after the step: the storages whose size is a formula (the
+                               live bytes are live_bytes + live_sx) */
     int64_t moved_bytes;
     int loop_depth;
 } an_event;
