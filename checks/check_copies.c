@@ -62,8 +62,7 @@ void ck_rule_hidden_copy(ck_ctx *cx)
         if (in < 0 || ck_value_overlaps(cx, in) != 0)
             continue;
         const an_storage *st = &r->storages[x->storage];
-        int64_t bytes = st->symbolic ? -1 : ck_value_bytes(cx, v);
-        char *times = st->symbolic ? tl_xasprintf("%s", "") : ck_times(cx, v, bytes);
+        char *times = ck_times_sx(cx, v, ck_storage_sx(st));
         char *label = ck_value_label(cx, in), *when = ck_when(cx, v);
         an_diag *d = ck_diag_add(cx, CK_hidden_copy, x->line, x->col,
                                  "tl_%s silently copies %s of %s: %s%s%s", mt_ops[x->op].name,

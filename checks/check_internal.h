@@ -273,8 +273,13 @@ ck_bytes_text ck_storage_bytes(const an_storage *st);
 ck_bytes_text ck_sx_bytes(sx_int a);
 
 /* " (per execution; runs 40 times, 40 MiB in all)" for a value run more than
- * once, "" otherwise; newly allocated. */
+ * once, "" otherwise; in a loop run a number of times that is a formula,
+ * " (per execution; it runs a number of times known only at run time)";
+ * newly allocated. */
 char *ck_times(const ck_ctx *cx, int value, int64_t bytes_per_run);
+/* ck_times of bytes that may be a formula: "(per execution; runs 3 times,
+ * 12*n*d B in all)". */
+char *ck_times_sx(const ck_ctx *cx, int value, sx_int bytes_per_run);
 /* When value inner is a temporary written as outer's first argument,
  * a fix-it rewriting `outer(inner(x), ...)` as `outer(x, ...)`. */
 void ck_fix_unnest(const ck_ctx *cx, an_diag *d, int outer, int inner);

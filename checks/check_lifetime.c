@@ -141,7 +141,7 @@ static void ck_pin_report(ck_ctx *cx, const ck_holders *hs, int s, const an_even
         const an_value *v = &cx->r->values[u];
         sx_int reach = ck_reach(cx, u, bytes), pinned = sx_sub(bytes, reach);
         char *label = ck_value_label(cx, u);
-        char *times = ck_times(cx, u, pinned.e ? -1 : pinned.c);
+        char *times = ck_times_sx(cx, u, pinned);
         char *share = ck_sx_fraction(reach, bytes);
         char *paren = share ? tl_xasprintf(" (%s)", share) : tl_xasprintf("%s", "");
         an_diag *d = ck_diag_add(cx, CK_slice_pins_storage, v->line, v->col,
@@ -787,6 +787,18 @@ static void ck_lost_fix(ck_ctx *cx, an_diag *d, const an_event *e)
     free(text);
 }
 
+/* " (3 times here, 12*n*d B in all)" for count leaks of a storage of bytes,
+ * "" for one; newly allocated. */
+static char *ck_leak_times(sx_int bytes, int64_t count, const char *where)
+{
+    if (count <= 1)
+        return tl_xasprintf("%s", "");
+    sx_int all = sx_mul(bytes, (sx_int){count, 0});
+    if (!ck_sx_usable(all))
+        return tl_xasprintf(" (%lld times%s)", (long long)count, where);
+    return tl_xasprintf(" (%lld times%s, %s in all)", (long long)count, where, ck_sx_bytes(all).s);
+}
+
 static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
 {
     const an_event *e = ck_event(cx, site->first);
@@ -795,12 +807,7 @@ static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
     char *maker = ck_value_label(cx, st->value);
     char *who = e->var >= 0 ? tl_xasprintf("'%s'", cx->r->unit->vars[e->var].name)
                             : tl_xasprintf("the returned tensor");
-    int64_t all;
-    char *times = site->count <= 1 ? tl_xasprintf("%s", "")
-                : st->symbolic || __builtin_mul_overflow(st->nbytes, site->count, &all)
-                ? tl_xasprintf(" (%lld times here)", (long long)site->count)
-                : tl_xasprintf(" (%lld times here, %s in all)", (long long)site->count,
-                               ck_bytes(all).s);
+    char *times = ck_leak_times(ck_storage_sx(st), site->count, " here");
     an_diag *d = ck_diag_add(cx, CK_leaked_tensor, e->line, e->col,
                              "%s is %s while its handle keeps %s alive (the storage of %s): it "
                              "can never be released%s", who,
@@ -849,11 +856,7 @@ static void ck_temp_report(ck_ctx *cx, int v, int64_t first, int64_t count)
     const an_value *x = &r->values[v];
     const an_storage *st = &r->storages[ck_event(cx, first)->storage];
     bool own = st->value == v;
-    char *times = count > 1 && !st->symbolic
-                      ? tl_xasprintf(" (%lld times, %s in all)", (long long)count,
-                                     ck_bytes(st->nbytes * count).s)
-                  : count > 1 ? tl_xasprintf(" (%lld times)", (long long)count)
-                              : tl_xasprintf("%s", "");
+    char *times = ck_leak_times(ck_storage_sx(st), count, "");
     char *owner = own ? tl_xasprintf("its own %s storage", ck_storage_bytes(st).s)
                       : tl_xasprintf("the %s storage made at line %d", ck_storage_bytes(st).s,
                                      st->alloc_line);

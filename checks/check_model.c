@@ -116,15 +116,25 @@ void ck_rule_mask_rebuilt_in_loop(ck_ctx *cx)
             continue;
         int64_t bytes = ck_value_bytes(cx, v);
         char *label = ck_value_label(cx, v), *shape = ck_tuple(x->l.ndim, x->l.shape);
+        /* in a loop run a formula's number of times, n_exec counts the runs analysed */
+        char *runs = x->summarised ? tl_xasprintf("%s", "executions (a number known only at "
+                                                        "run time)")
+                                   : tl_xasprintf("%lld executions", (long long)x->n_exec);
+        char *saves = x->summarised ? tl_xasprintf("%s of allocation and %s moved per execution "
+                                                   "after the first", ck_bytes(bytes).s,
+                                                   ck_bytes(x->bytes_moved).s)
+                      : tl_xasprintf("%s of allocation and %s moved",
+                                     ck_bytes(bytes * (x->n_exec - 1)).s,
+                                     ck_bytes(x->bytes_moved * (x->n_exec - 1)).s);
         ck_diag_add(cx, CK_mask_rebuilt_in_loop, x->line, x->col,
-                    "tl_%s builds %s, the same %s %s tensor (%s), in each of its %lld executions "
-                    "from operands that do not change: build it once before the loop (saves "
-                    "%s of allocation and %s moved)", mt_ops[x->op].name, label, shape,
-                    mt_dtype_name(x->l.dtype), ck_bytes(bytes).s, (long long)x->n_exec,
-                    ck_bytes(bytes * (x->n_exec - 1)).s,
-                    ck_bytes(x->bytes_moved * (x->n_exec - 1)).s);
+                    "tl_%s builds %s, the same %s %s tensor (%s), in each of its %s from "
+                    "operands that do not change: build it once before the loop (saves %s)",
+                    mt_ops[x->op].name, label, shape, mt_dtype_name(x->l.dtype),
+                    ck_bytes(bytes).s, runs, saves);
         free(label);
         free(shape);
+        free(runs);
+        free(saves);
     }
 }
 
