@@ -38,6 +38,45 @@ bool ck_value_nbytes_sx(const ck_ctx *cx, int value, sx_int *out)
     return ck_sx_usable(n);
 }
 
+bool ck_value_dtype(const ck_ctx *cx, int value, tl_dtype *out)
+{
+    const an_value *v = &cx->r->values[value];
+    if (v->known)
+        *out = v->l.dtype;
+    else if (v->sl > 0)
+        *out = cx->r->slayouts[v->sl - 1].dtype;
+    else
+        return false;
+    return true;
+}
+
+sx_int ck_value_moved_sx(const an_value *v)
+{
+    return v->known || v->sl <= 0 ? (sx_int){v->bytes_moved, 0} : v->bytes_moved_sx;
+}
+
+bool ck_broadcast_factor_sx(const ck_ctx *cx, int value, sx_int *out)
+{
+    const an_value *v = &cx->r->values[value];
+    if (v->known) {
+        *out = (sx_int){ck_broadcast_factor(&v->l), 0};
+        return true;
+    }
+    if (v->sl <= 0)
+        return false;
+    const an_slayout *l = &cx->r->slayouts[v->sl - 1];
+    sx_int f = {1, 0};
+    for (int d = 0; d < l->ndim; d++) {
+        bool zero;
+        if (!sx_prove(l->strides[d], SX_EQ, (sx_int){0, 0}, &zero))
+            return false; /* a stride that may or may not be 0 */
+        if (zero)
+            f = sx_mul(f, l->shape[d]);
+    }
+    *out = f;
+    return ck_sx_usable(f);
+}
+
 bool ck_sx_usable(sx_int a)
 {
     return a.e != SX_TOO_BIG && !sx_mentions_origin(a, "loop");
@@ -103,6 +142,34 @@ void ck_conds_free(ck_conds *c)
     ck_conds_init(c);
 }
 
+/* Push the report's assumptions on sizes as facts (each "p >= 0"); returns
+ * the mark to forget them at. */
+static int ck_assumed_facts(void)
+{
+    int mark = sx_n_facts();
+    for (int k = 0; k < sx_n_assumptions(); k++) {
+        sx_int d;
+        const char *op;
+        sx_assumption_get(k, &d, &op);
+        if (sx_mentions_origin(d, "loop"))
+            continue;
+        if (op[0] == '>' || op[0] == '=')
+            sx_fact_push(sx_plain_nonneg(d, op[0] == '>' && !op[1]));
+        if (op[0] == '<' || op[0] == '=')
+            sx_fact_push(sx_plain_nonneg(sx_neg(d), op[0] == '<' && !op[1]));
+    }
+    return mark;
+}
+
+/* a rel b proved or refuted under the report's assumptions. */
+static bool ck_prove_assumed(sx_int a, sx_rel rel, sx_int b, bool *holds)
+{
+    int mark = ck_assumed_facts();
+    bool decided = sx_prove(a, rel, b, holds);
+    sx_forget_facts(mark);
+    return decided;
+}
+
 void ck_conds_need(ck_conds *c, sx_int a, sx_rel rel, sx_int b)
 {
     bool holds;
@@ -112,7 +179,7 @@ void ck_conds_need(ck_conds *c, sx_int a, sx_rel rel, sx_int b)
         c->never = true; /* decides nothing: quiet */
         return;
     }
-    if (sx_prove(a, rel, b, &holds)) {
+    if (ck_prove_assumed(a, rel, b, &holds)) {
         c->never = !holds;
         return;
     }
@@ -125,12 +192,13 @@ void ck_conds_need(ck_conds *c, sx_int a, sx_rel rel, sx_int b)
     c->d[c->n++] = (struct ck_cond){d, a, rel, b};
 }
 
-/* Drop each condition that the others imply (n >= 256 when n >= 456 is
- * there too), so that the text says only what is needed. */
+/* Drop each condition that the others and the report's assumptions imply
+ * (n >= 256 when n >= 456 is there too), so that the text says only what is
+ * needed. */
 static void ck_conds_prune(ck_conds *c)
 {
     for (int k = 0; k < c->n;) {
-        int facts = sx_n_facts();
+        int facts = ck_assumed_facts();
         bool implied = false;
         for (int j = 0; j < c->n; j++)
             if (j != k)
@@ -247,5 +315,51 @@ char *ck_conds_when(ck_conds *c)
     }
     char *t = tl_xasprintf("%s%s", s, c->n ? ")" : "");
     free(s);
+    return t;
+}
+
+/* The items of " (when a and b)" appended to items[*n] (each allocated). */
+static void ck_when_items(const char *when, char ***items, int *n)
+{
+    const char *p = strstr(when, " (when ");
+    if (!p)
+        return;
+    char *body = tl_xstrdup(p + strlen(" (when "));
+    body[strlen(body) - 1] = 0; /* the ')' */
+    for (char *q = body, *next; q; q = next) {
+        next = strstr(q, " and ");
+        if (next) {
+            *next = 0;
+            next += strlen(" and ");
+        }
+        bool seen = false;
+        for (int k = 0; k < *n && !seen; k++)
+            seen = strcmp((*items)[k], q) == 0;
+        if (seen)
+            continue;
+        *items = tl_xreallocarray(*items, (size_t)*n + 1, sizeof **items);
+        (*items)[(*n)++] = tl_xstrdup(q);
+    }
+    free(body);
+}
+
+char *ck_when_join(char *a, char *b)
+{
+    char **items = NULL;
+    int n = 0;
+    ck_when_items(a, &items, &n);
+    ck_when_items(b, &items, &n);
+    char *s = tl_xasprintf("%s", "");
+    for (int k = 0; k < n; k++) {
+        char *t = tl_xasprintf("%s%s%s", s, k ? " and " : " (when ", items[k]);
+        free(s);
+        free(items[k]);
+        s = t;
+    }
+    char *t = tl_xasprintf("%s%s", s, n ? ")" : "");
+    free(s);
+    free(items);
+    free(a);
+    free(b);
     return t;
 }

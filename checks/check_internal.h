@@ -168,6 +168,13 @@ char *ck_when(const ck_ctx *cx, int value);
 sx_int ck_storage_sx(const an_storage *st); /* its bytes, known or a formula */
 /* numel x element size of the value's first execution; false when unknown. */
 bool ck_value_nbytes_sx(const ck_ctx *cx, int value, sx_int *out);
+/* The dtype of a value, known or over run-time sizes: false when neither. */
+bool ck_value_dtype(const ck_ctx *cx, int value, tl_dtype *out);
+/* The bytes its first execution moved, known or a formula. */
+sx_int ck_value_moved_sx(const an_value *v);
+/* ck_broadcast_factor of the value's layout, known or a formula; false
+ * when a stride may or may not be 0. */
+bool ck_broadcast_factor_sx(const ck_ctx *cx, int value, sx_int *out);
 /* Neither too big to compare nor over a loop's probe counter. */
 bool ck_sx_usable(sx_int a);
 /* part as a share of whole: "0.1%" (a constant share), "1/n"; NULL when
@@ -194,6 +201,9 @@ int ck_conds_verdict(ck_conds *c);
 /* " (when n > 4 and d > 1)", "" when every condition is proved; those the
  * others imply are left out (and dropped from c); newly allocated. */
 char *ck_conds_when(ck_conds *c);
+/* The conditions of two " (when ...)" texts (ck_conds_when, ck_when) as
+ * one, each once; takes both. */
+char *ck_when_join(char *a, char *b);
 /* 1: has a stride-0 dim of size > 1, 0: has none, -1: the sizes do not say. */
 int ck_value_overlaps(const ck_ctx *cx, int value);
 /* The last CALL event in [from, to) that uses storage s (wide calls included), or -1. */
