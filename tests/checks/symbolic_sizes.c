@@ -36,15 +36,19 @@ void leaks_in_loop(int n, int d)
     } // expected-warning {{leaked-tensor: (3 times here, 12*n*d B in all)$}}
 }
 
-/* Three copies of a formula's bytes; then a loop run n times, whose
- * iterations the analysis summarises: how many there are is not known. */
+/* Three copies of a formula's bytes, three masks of n*n B; then a loop
+ * run n times, whose iterations the analysis summarises: how many there
+ * are is not known. */
 void copies_in_loops(int n, int d)
 {
     tl_tensor *ones = tl_ones(TL_SHAPE(16, 16), TL_BOOL, TL_CPU);
+    tl_tensor *square = tl_ones(TL_SHAPE(n, n), TL_BOOL, TL_CPU);
     for (int i = 0; i < 3; i++) {
         tl_tensor *x = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU);
         tl_tensor *t = tl_transpose(x, 0, 1);
         tl_tensor *f = tl_reshape(t, TL_SHAPE(n * d)); // expected-warning {{hidden-copy: (per execution; runs 3 times, 12*n*d B in all) (when d > 1 and n > 1)$}}
+        tl_tensor *causal = tl_triu(square, 1); // expected-warning {{mask-rebuilt-in-loop: the same (n, n) bool tensor (n*n B), in each of its 3 executions from operands that do not change: build it once before the loop (saves 2*n*n B of allocation and 4*n*n B moved)$}}
+        tl_release(causal);
         tl_release(f);
         tl_release(t);
         tl_release(x);
@@ -59,6 +63,7 @@ void copies_in_loops(int n, int d)
         tl_release(t);
         tl_release(x);
     }
+    tl_release(square);
     tl_release(ones);
 }
 
