@@ -159,12 +159,27 @@ ck_bytes_text ck_storage_bytes(const an_storage *st)
 char *ck_times(const ck_ctx *cx, int value, int64_t bytes_per_run)
 {
     int64_t n = value >= 0 ? cx->r->values[value].n_exec : 1;
+    if (value >= 0 && cx->r->values[value].summarised) /* n counts the iterations analysed */
+        return tl_xasprintf(" (per execution; it runs a number of times known only at run "
+                            "time)");
     if (n <= 1)
         return tl_xasprintf("%s", "");
     if (bytes_per_run <= 0 || bytes_per_run > INT64_MAX / n)
         return tl_xasprintf(" (per execution; runs %lld times)", (long long)n);
     return tl_xasprintf(" (per execution; runs %lld times, %s in all)", (long long)n,
                         ck_bytes(bytes_per_run * n).s);
+}
+
+char *ck_times_sx(const ck_ctx *cx, int value, sx_int bytes_per_run)
+{
+    int64_t n = value >= 0 ? cx->r->values[value].n_exec : 1;
+    if (bytes_per_run.e == 0 || (value >= 0 && cx->r->values[value].summarised) || n <= 1)
+        return ck_times(cx, value, bytes_per_run.e == 0 ? bytes_per_run.c : -1);
+    sx_int all = sx_mul(bytes_per_run, (sx_int){n, 0});
+    if (!ck_sx_usable(all))
+        return ck_times(cx, value, -1);
+    return tl_xasprintf(" (per execution; runs %lld times, %s in all)", (long long)n,
+                        ck_sx_bytes(all).s);
 }
 
 char *ck_tuple(int n, const int64_t *v)

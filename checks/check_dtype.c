@@ -23,8 +23,9 @@ static int ck_other_dtype(const ck_ctx *cx, const an_event *e, int s)
 {
     for (int k = 0; k < e->n_in && k < AN_EV_MAX_IN; k++) {
         int u = e->in_value[k];
-        if (e->in_storage[k] != s && u >= 0 && cx->r->values[u].known)
-            return (int)cx->r->values[u].l.dtype;
+        tl_dtype dt;
+        if (e->in_storage[k] != s && u >= 0 && ck_value_dtype(cx, u, &dt))
+            return (int)dt;
     }
     return -1;
 }
@@ -58,37 +59,24 @@ static void ck_consumer_notes(const ck_ctx *cx, an_diag *d, int s, tl_dtype narr
     for (int64_t k = 0; d && k < n && k < 64 && shown < CK_MAX_CONSUMER_NOTES; k++) {
         const an_event *e = ck_event(cx, uses[k]);
         int u = ck_operand_into(e, s), other = ck_other_dtype(cx, e, s);
-        if ((e->value >= 0 && e->storage == s) || u < 0 || !cx->r->values[u].known ||
-            ck_seen_site(cx, uses, k))
+        sx_int wide_bytes;
+        tl_dtype dt;
+        if ((e->value >= 0 && e->storage == s) || u < 0 || ck_seen_site(cx, uses, k) ||
+            !ck_value_nbytes_sx(cx, u, &wide_bytes) || !ck_value_dtype(cx, u, &dt))
             continue;
-        const mt_layout *l = &cx->r->values[u].l;
-        int64_t wide_bytes = mt_nbytes(l), narrow_bytes = mt_numel(l) * mt_dtype_size(narrow);
+        /* numel x the narrow size: exact, the wide size divides the bytes */
+        sx_int narrow_bytes = sx_div(sx_mul(wide_bytes, (sx_int){mt_dtype_size(narrow), 0}),
+                                     (sx_int){mt_dtype_size(dt), 0});
         if (other == (int)wide)
             ck_note(d, e->line, e->col, "tl_%s reads %s here with another %s operand; with both in "
-                    "%s it would read %s", mt_ops[e->op].name, ck_bytes(wide_bytes).s,
-                    mt_dtype_name(wide), mt_dtype_name(narrow), ck_bytes(narrow_bytes).s);
+                    "%s it would read %s", mt_ops[e->op].name, ck_sx_bytes(wide_bytes).s,
+                    mt_dtype_name(wide), mt_dtype_name(narrow), ck_sx_bytes(narrow_bytes).s);
         else
             ck_note(d, e->line, e->col, "tl_%s reads %s here; it could take the %s tensor and read "
-                    "%s", mt_ops[e->op].name, ck_bytes(wide_bytes).s, mt_dtype_name(narrow),
-                    ck_bytes(narrow_bytes).s);
+                    "%s", mt_ops[e->op].name, ck_sx_bytes(wide_bytes).s, mt_dtype_name(narrow),
+                    ck_sx_bytes(narrow_bytes).s);
         shown++;
     }
-}
-
-/* tl_to from f16/bf16 to f32/f64 (or f32 to f64) whose result is at least
- * the threshold: the copy is size(b)/size(a) times the input's bytes, and
- * every later read of it moves that ratio more than the narrow tensor. */
-/* The dtype of a value, known or over run-time sizes: false when neither. */
-static bool ck_dtype_of(const ck_ctx *cx, int value, tl_dtype *out)
-{
-    const an_value *v = &cx->r->values[value];
-    if (v->known)
-        *out = v->l.dtype;
-    else if (v->sl > 0)
-        *out = cx->r->slayouts[v->sl - 1].dtype;
-    else
-        return false;
-    return true;
 }
 
 /* upcast over run-time sizes: the bytes are formulas, and the threshold is
@@ -99,7 +87,7 @@ static void ck_upcast_symbolic(ck_ctx *cx, int v, int in)
     const an_value *c = &r->values[v];
     tl_dtype from, to;
     const an_storage *st = &r->storages[c->storage];
-    if (!ck_dtype_of(cx, in, &from) || !ck_dtype_of(cx, v, &to) || !ck_is_upcast(from, to) ||
+    if (!ck_value_dtype(cx, in, &from) || !ck_value_dtype(cx, v, &to) || !ck_is_upcast(from, to) ||
         !st->symbolic)
         return;
     sx_int bytes = st->nbytes_sx, min = {cx->o->upcast_min_bytes, 0};
@@ -114,17 +102,23 @@ static void ck_upcast_symbolic(ck_ctx *cx, int v, int in)
         snprintf(cond, sizeof cond, " (when %s)", sx_cond_str(bytes, SX_GE, min, c2, sizeof c2));
     }
     char *b = sx_strdup(bytes), *nw = sx_strdup(narrow), *more = sx_strdup(sx_sub(bytes, narrow));
-    char *label = ck_value_label(cx, in);
-    ck_diag_add(cx, CK_upcast, c->line, c->col,
-                "tl_to widens %s from %s to %s: %s B instead of %s B (%s B more), and every "
-                "read of it moves %dx the bytes%s", label, mt_dtype_name(from),
-                mt_dtype_name(to), b, nw, more, mt_dtype_size(to) / mt_dtype_size(from), cond);
+    char *label = ck_value_label(cx, in), *times = ck_times_sx(cx, v, sx_sub(bytes, narrow));
+    an_diag *d = ck_diag_add(cx, CK_upcast, c->line, c->col,
+                             "tl_to widens %s from %s to %s: %s B instead of %s B (%s B more), "
+                             "and every read of it moves %dx the bytes%s%s", label,
+                             mt_dtype_name(from), mt_dtype_name(to), b, nw, more,
+                             mt_dtype_size(to) / mt_dtype_size(from), times, cond);
+    ck_consumer_notes(cx, d, c->storage, from, to);
     free(b);
     free(nw);
     free(more);
     free(label);
+    free(times);
 }
 
+/* tl_to from f16/bf16 to f32/f64 (or f32 to f64) whose result is at least
+ * the threshold: the copy is size(b)/size(a) times the input's bytes, and
+ * every later read of it moves that ratio more than the narrow tensor. */
 void ck_rule_upcast(ck_ctx *cx)
 {
     const an_report *r = cx->r;
@@ -157,7 +151,9 @@ void ck_rule_upcast(ck_ctx *cx)
 /* tl_to(tl_to(x, b), a) where x is of dtype a, the first cast is exact and
  * nothing but the second cast reads the b tensor: both passes (their bytes
  * moved) buy nothing, x already holds the values.  A lossy first cast
- * (f32 to f16 and back) rounds on purpose and stays quiet. */
+ * (f32 to f16 and back) rounds on purpose and stays quiet.  Over sizes
+ * known at run time the bytes are a formula (a cast between dtypes always
+ * copies: no condition). */
 void ck_rule_cast_roundtrip(ck_ctx *cx)
 {
     if (!cx->log_complete)
@@ -166,25 +162,27 @@ void ck_rule_cast_roundtrip(ck_ctx *cx)
     for (int v = 0; v < r->n_values; v++) {
         const an_value *c2 = &r->values[v];
         int c1 = ck_operand(cx, v, 0);
-        if (c2->op != MT_OP_to || !ck_value_allocates(cx, v) || c1 < 0 ||
-            r->values[c1].op != MT_OP_to || !ck_value_allocates(cx, c1))
+        tl_dtype a, b, a0;
+        if (c2->op != MT_OP_to || !ck_value_allocates_any(cx, v) || c1 < 0 ||
+            r->values[c1].op != MT_OP_to || !ck_value_allocates_any(cx, c1))
             continue;
         const an_value *first = &r->values[c1];
         int x = ck_operand(cx, c1, 0);
-        if (x < 0 || !r->values[x].known || r->values[x].l.dtype != c2->l.dtype ||
-            !ck_cast_exact(c2->l.dtype, first->l.dtype) ||
+        if (x < 0 || !ck_value_dtype(cx, x, &a0) || !ck_value_dtype(cx, c1, &b) ||
+            !ck_value_dtype(cx, v, &a) || a0 != a || !ck_cast_exact(a, b) ||
             !ck_only_used_by(cx, first->storage, v) || ck_storage_escapes(cx, first->storage))
             continue;
-        int64_t moved = first->bytes_moved + c2->bytes_moved;
-        char *label = ck_value_label(cx, x), *times = ck_times(cx, v, moved);
+        sx_int moved = sx_add(ck_value_moved_sx(first), ck_value_moved_sx(c2));
+        if (!ck_sx_usable(moved))
+            continue;
+        char *label = ck_value_label(cx, x), *times = ck_times_sx(cx, v, moved);
         an_diag *d = ck_diag_add(cx, CK_cast_roundtrip, c2->line, c2->col,
                                  "tl_to casts back to %s what tl_to at line %d cast to %s, and "
                                  "nothing in between reads the %s tensor: both passes move %s "
                                  "for nothing, %s already holds these values%s",
-                                 mt_dtype_name(c2->l.dtype), first->line,
-                                 mt_dtype_name(first->l.dtype), mt_dtype_name(first->l.dtype),
-                                 ck_bytes(moved).s, label, times);
-        ck_note(d, first->line, first->col, "the first cast, to %s", mt_dtype_name(first->l.dtype));
+                                 mt_dtype_name(a), first->line, mt_dtype_name(b),
+                                 mt_dtype_name(b), ck_sx_bytes(moved).s, label, times);
+        ck_note(d, first->line, first->col, "the first cast, to %s", mt_dtype_name(b));
         ck_fix_unnest(cx, d, v, c1);
         free(label);
         free(times);

@@ -256,6 +256,20 @@ bool ck_value_allocates_any(const ck_ctx *cx, int value)
            !cx->r->storages[v->storage].discarded;
 }
 
+/* Whether assumption k was made by line and is about the sizes of l. */
+static bool ck_when_related(const an_slayout *l, int k, int line)
+{
+    sx_int d;
+    const char *op;
+    if (sx_assumption_line(k) > line)
+        return false;
+    sx_assumption_get(k, &d, &op);
+    for (int j = 0; j < l->ndim; j++)
+        if (sx_shares_symbol(d, l->shape[j]))
+            return true;
+    return false;
+}
+
 char *ck_when(const ck_ctx *cx, int value)
 {
     const an_value *v = &cx->r->values[value];
@@ -266,18 +280,14 @@ char *ck_when(const ck_ctx *cx, int value)
     char *out = tl_xmalloc(cap);
     out[0] = 0;
     for (int k = 0; k < sx_n_assumptions(); k++) {
-        sx_int d;
-        const char *op;
-        sx_assumption_get(k, &d, &op);
-        bool mine = sx_assumption_line(k) <= v->line;
-        bool related = false;
-        for (int j = 0; mine && !related && j < l->ndim; j++)
-            related = sx_shares_symbol(d, l->shape[j]);
-        bool seen = false; /* one line per text */
-        for (int j = 0; related && j < k && !seen; j++)
+        bool seen = false; /* one line per text (of this value's symbols: another
+                              root's "d > 1" is about another d) */
+        if (!ck_when_related(l, k, v->line))
+            continue;
+        for (int j = 0; j < k && !seen; j++)
             seen = strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0 &&
-                   sx_assumption_line(j) <= v->line;
-        if (!related || seen)
+                   ck_when_related(l, j, v->line);
+        if (seen)
             continue;
         const char *text = sx_assumption_text(k);
         size_t need = len + strlen(text) + 16;

@@ -163,6 +163,47 @@ bool ck_storage_counts(const an_storage *st);  /* > 0 bytes, or a formula (sizes
  * the symbols of its sizes (its facts hold under them), "" when none or its
  * sizes are known; newly allocated. */
 char *ck_when(const ck_ctx *cx, int value);
+/* Byte counts that may be formulas, and the conditions a rule needs on them
+ * (check_formula.c). */
+sx_int ck_storage_sx(const an_storage *st); /* its bytes, known or a formula */
+/* numel x element size of the value's first execution; false when unknown. */
+bool ck_value_nbytes_sx(const ck_ctx *cx, int value, sx_int *out);
+/* The dtype of a value, known or over run-time sizes: false when neither. */
+bool ck_value_dtype(const ck_ctx *cx, int value, tl_dtype *out);
+/* The bytes its first execution moved, known or a formula. */
+sx_int ck_value_moved_sx(const an_value *v);
+/* ck_broadcast_factor of the value's layout, known or a formula; false
+ * when a stride may or may not be 0. */
+bool ck_broadcast_factor_sx(const ck_ctx *cx, int value, sx_int *out);
+/* Neither too big to compare nor over a loop's probe counter. */
+bool ck_sx_usable(sx_int a);
+/* part as a share of whole: "0.1%" (a constant share), "1/n"; NULL when
+ * neither is exact; newly allocated. */
+char *ck_sx_fraction(sx_int part, sx_int whole);
+typedef struct ck_conds {  /* the conditions on sizes a rule needs to fire */
+    bool never;            /* one fails for every value, or decides nothing: quiet */
+    int n;
+    struct ck_cond {       /* the undecided ones, each once */
+        sx_int d;          /* as d >= 0 */
+        sx_int a;          /* as the rule put it: a rel b */
+        sx_rel rel;
+        sx_int b;
+    } *d;
+} ck_conds;
+void ck_conds_init(ck_conds *c);
+void ck_conds_free(ck_conds *c);
+/* Need a rel b: proved (nothing to say), refuted (never), or a condition. */
+void ck_conds_need(ck_conds *c, sx_int a, sx_rel rel, sx_int b);
+/* 1: every condition holds for every value of the sizes; -1: for some
+ * (sizes that meet the report's assumptions and every condition were found);
+ * 0: for none, or none were found. */
+int ck_conds_verdict(ck_conds *c);
+/* " (when n > 4 and d > 1)", "" when every condition is proved; those the
+ * others imply are left out (and dropped from c); newly allocated. */
+char *ck_conds_when(ck_conds *c);
+/* The conditions of two " (when ...)" texts (ck_conds_when, ck_when) as
+ * one, each once; takes both. */
+char *ck_when_join(char *a, char *b);
 /* 1: has a stride-0 dim of size > 1, 0: has none, -1: the sizes do not say. */
 int ck_value_overlaps(const ck_ctx *cx, int value);
 /* The last CALL event in [from, to) that uses storage s (wide calls included), or -1. */
@@ -238,10 +279,17 @@ typedef struct ck_bytes_text {
 ck_bytes_text ck_bytes(int64_t n);
 /* A storage's bytes: ck_bytes, or the formula ("4*n*d B") when its size is one. */
 ck_bytes_text ck_storage_bytes(const an_storage *st);
+/* Bytes that may be a formula: ck_bytes, or "4*n*d B" (check_formula.c). */
+ck_bytes_text ck_sx_bytes(sx_int a);
 
 /* " (per execution; runs 40 times, 40 MiB in all)" for a value run more than
- * once, "" otherwise; newly allocated. */
+ * once, "" otherwise; in a loop run a number of times that is a formula,
+ * " (per execution; it runs a number of times known only at run time)";
+ * newly allocated. */
 char *ck_times(const ck_ctx *cx, int value, int64_t bytes_per_run);
+/* ck_times of bytes that may be a formula: "(per execution; runs 3 times,
+ * 12*n*d B in all)". */
+char *ck_times_sx(const ck_ctx *cx, int value, sx_int bytes_per_run);
 /* When value inner is a temporary written as outer's first argument,
  * a fix-it rewriting `outer(inner(x), ...)` as `outer(x, ...)`. */
 void ck_fix_unnest(const ck_ctx *cx, an_diag *d, int outer, int inner);

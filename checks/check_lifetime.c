@@ -95,54 +95,98 @@ static bool ck_call_between(const ck_ctx *cx, int64_t from, int64_t to)
 
 /* ---- slice-pins-storage ---- */
 
-static int64_t ck_reach(const ck_ctx *cx, int value, int64_t storage_bytes)
+/* The bytes a handle made by value reaches, at most the storage's: its
+ * numel x element size, or the storage's when its layout is unknown.  A
+ * view with no expand or as_strided in its chain has no two elements in
+ * one place: it reaches no more than the storage holds. */
+static sx_int ck_reach(const ck_ctx *cx, int value, sx_int storage_bytes)
 {
-    const an_value *v = &cx->r->values[value];
-    int64_t b = v->known ? mt_nbytes(&v->l) : storage_bytes;
-    return b < storage_bytes ? b : storage_bytes;
+    sx_int b;
+    bool le;
+    if (!ck_value_nbytes_sx(cx, value, &b))
+        return storage_bytes;
+    if (sx_prove(b, SX_LE, storage_bytes, &le))
+        return le ? b : storage_bytes;
+    return ck_broadcast_cause(cx, value) < 0 ? b : sx_min(b, storage_bytes);
 }
 
-/* Whether every reachable handle left reaches less than the limit. */
-static bool ck_only_small_left(const ck_ctx *cx, const ck_holders *hs, int64_t bytes, int pct)
+/* What release of the handle made by `released` needs to leave only small
+ * views of a storage of `bytes`: the released handle reaches at least pct%
+ * of it, each handle left (one at least) less. */
+static void ck_pin_conds(const ck_ctx *cx, const ck_holders *hs, int released, sx_int bytes,
+                         int pct, ck_conds *c)
 {
+    sx_int limit = sx_mul(bytes, (sx_int){pct, 0}), hundred = {100, 0};
     int left = 0;
-    for (int k = 0; k < hs->n; k++) {
+    ck_conds_need(c, sx_mul(ck_reach(cx, released, bytes), hundred), SX_GE, limit);
+    for (int k = 0; k < hs->n && !c->never; k++) {
         if (hs->h[k].live + hs->h[k].lost == 0)
             continue;
-        if (ck_reach(cx, hs->h[k].value, bytes) * 100 >= (int64_t)pct * bytes)
-            return false;
+        ck_conds_need(c, sx_mul(ck_reach(cx, hs->h[k].value, bytes), hundred), SX_LT, limit);
         left++;
     }
-    return left > 0;
+    if (left == 0)
+        c->never = true;
 }
 
-static void ck_pin_report(ck_ctx *cx, const ck_holders *hs, int s, const an_event *rel)
+static void ck_pin_report(ck_ctx *cx, const ck_holders *hs, int s, const an_event *rel,
+                          const char *when)
 {
     const an_storage *st = &cx->r->storages[s];
+    sx_int bytes = ck_storage_sx(st);
     for (int k = 0; k < hs->n; k++) {
         int u = hs->h[k].value;
         if (hs->h[k].live + hs->h[k].lost == 0)
             continue;
         const an_value *v = &cx->r->values[u];
-        int64_t reach = ck_reach(cx, u, st->nbytes);
-        char *label = ck_value_label(cx, u), *times = ck_times(cx, u, st->nbytes - reach);
+        sx_int reach = ck_reach(cx, u, bytes), pinned = sx_sub(bytes, reach);
+        char *label = ck_value_label(cx, u);
+        char *times = ck_times_sx(cx, u, pinned);
+        char *share = ck_sx_fraction(reach, bytes);
+        char *paren = share ? tl_xasprintf(" (%s)", share) : tl_xasprintf("%s", "");
         an_diag *d = ck_diag_add(cx, CK_slice_pins_storage, v->line, v->col,
                                  "%s keeps all %s of the storage made at line %d alive but "
-                                 "reaches only %s of it (%.1f%%): %s pinned%s; clone the view "
-                                 "so the storage can be freed", label, ck_bytes(st->nbytes).s,
-                                 st->alloc_line, ck_bytes(reach).s,
-                                 100.0 * (double)reach / (double)st->nbytes,
-                                 ck_bytes(st->nbytes - reach).s, times);
+                                 "reaches only %s of it%s: %s pinned%s; clone the view so the "
+                                 "storage can be freed%s", label, ck_sx_bytes(bytes).s,
+                                 st->alloc_line, ck_sx_bytes(reach).s, paren,
+                                 ck_sx_bytes(pinned).s, times, when);
         ck_note(d, rel->line, rel->col, "the last larger handle into the storage is released here");
         free(label);
         free(times);
+        free(share);
+        free(paren);
     }
+}
+
+/* Whether the release at life[k] of storage s leaves only small views while
+ * the program goes on: 1 for every value of the sizes, 0 for none, -1 for
+ * some (*when says which; newly allocated). */
+static int ck_pin_at(const ck_ctx *cx, const ck_holders *hs, int s, int64_t k, char **when)
+{
+    int64_t end = ck_storage_end(cx, s);
+    const ck_evix *life = ck_list_at(&cx->storage_life, s);
+    const an_event *e = ck_event(cx, life[k]);
+    ck_conds c;
+    *when = NULL;
+    if (e->kind != AN_EV_RELEASE || e->freed || e->handle_value < 0)
+        return 0;
+    ck_conds_init(&c);
+    ck_pin_conds(cx, hs, e->handle_value, ck_storage_sx(&cx->r->storages[s]),
+                 cx->o->slice_pin_max_percent, &c);
+    int verdict = ck_call_between(cx, life[k], end) ? ck_conds_verdict(&c) : 0;
+    if (verdict)
+        *when = ck_conds_when(&c);
+    ck_conds_free(&c);
+    return verdict;
 }
 
 /* A view that reaches less than a quarter (the option) of a storage keeps
  * all of it alive once every larger handle is released; the pinned bytes
  * are the storage's minus the view's.  Quiet when the storage is freed
- * before any other call runs (nothing waits on the pinned bytes). */
+ * before any other call runs (nothing waits on the pinned bytes).  Over
+ * sizes known at run time, the first release after which this holds for
+ * every value is reported; else the first after which it holds for some,
+ * with the condition. */
 void ck_rule_slice_pins_storage(ck_ctx *cx)
 {
     if (!cx->log_complete)
@@ -151,22 +195,32 @@ void ck_rule_slice_pins_storage(ck_ctx *cx)
     ck_holders hs = {0};
     for (int s = 0; s < r->n_storages; s++) {
         const an_storage *st = &r->storages[s];
-        int64_t n = ck_list_len(&cx->storage_life, s);
+        int64_t n = ck_list_len(&cx->storage_life, s), some = -1;
         const ck_evix *life = ck_list_at(&cx->storage_life, s);
-        if (st->nbytes <= 0 || st->discarded || cx->storage_event[s] < 0)
+        if (!ck_storage_counts(st) || st->discarded || cx->storage_event[s] < 0 ||
+            !ck_sx_usable(ck_storage_sx(st)))
             continue;
         hs.n = 0;
         for (int64_t k = 0; k < n; k++) {
-            const an_event *e = ck_event(cx, life[k]);
-            ck_holders_apply(&hs, e);
-            if (e->kind != AN_EV_RELEASE || e->freed || e->handle_value < 0 ||
-                ck_reach(cx, e->handle_value, st->nbytes) * 100 <
-                    (int64_t)cx->o->slice_pin_max_percent * st->nbytes ||
-                !ck_only_small_left(cx, &hs, st->nbytes, cx->o->slice_pin_max_percent) ||
-                !ck_call_between(cx, life[k], ck_storage_end(cx, s)))
-                continue;
-            ck_pin_report(cx, &hs, s, e);
-            break;
+            char *when;
+            ck_holders_apply(&hs, ck_event(cx, life[k]));
+            int verdict = ck_pin_at(cx, &hs, s, k, &when);
+            if (verdict > 0) {
+                ck_pin_report(cx, &hs, s, ck_event(cx, life[k]), when);
+                some = -1;
+            } else if (verdict < 0 && some < 0) {
+                some = k;
+            }
+            free(when);
+            if (verdict > 0)
+                break;
+        }
+        if (some >= 0) {
+            char *when;
+            ck_holders_replay(cx, s, life[some] + 1, &hs);
+            ck_pin_at(cx, &hs, s, some, &when);
+            ck_pin_report(cx, &hs, s, ck_event(cx, life[some]), when);
+            free(when);
         }
     }
     free(hs.h);
@@ -247,8 +301,11 @@ static bool ck_late_measure(const ck_ctx *cx, int s, ck_late *lt)
 {
     const an_storage *st = &cx->r->storages[s];
     *lt = (ck_late){.s = s, .made = cx->storage_event[s], .freed = st->free_event >= 0};
-    if (lt->made < 0 || st->discarded || st->nbytes < cx->o->late_release_min_bytes)
-        return false; /* windows do not overlap: a peak drops by one storage's bytes at most */
+    bool big = false; /* windows do not overlap: a peak drops by one storage's bytes at most */
+    sx_int bytes = ck_storage_sx(st);
+    if (lt->made < 0 || st->discarded || (st->symbolic && st->external) || !ck_sx_usable(bytes) ||
+        (sx_prove(bytes, SX_GE, (sx_int){cx->o->late_release_min_bytes, 0}, &big) && !big))
+        return false;
     lt->end = ck_storage_end(cx, s);
     lt->last = ck_last_use_before(cx, s, lt->made, lt->end);
     if (lt->last < 0)
@@ -313,41 +370,45 @@ static void ck_late_fix(ck_ctx *cx, an_diag *d, const ck_late *lt, const ck_hold
     free(text);
 }
 
-static void ck_late_report(ck_ctx *cx, const ck_late *lt, const ck_holders *at_end,
-                           const ck_fscope *fs, int64_t new_peak, int n_runs)
+/* The peak of a function before and after the earlier releases, as the
+ * message says them. */
+typedef struct ck_late_saving {
+    ck_bytes_text from, to, saves;
+    char *when;           /* " (when ...)", or NULL: for every value */
+    int64_t peak_event;   /* an event at the peak, with the storage still live */
+} ck_late_saving;
+
+static void ck_late_report(ck_ctx *cx, const ck_late *lt, const ck_holders *at_end, int func,
+                           const ck_late_saving *sv, const char *runs)
 {
+    const char *when = sv->when ? sv->when : "";
     const an_report *r = cx->r;
     const an_storage *st = &r->storages[lt->s];
     const an_event *last = ck_event(cx, lt->last), *rel = lt->freed ? ck_event(cx, lt->end) : NULL;
-    const char *fn = r->unit->funcs[fs->func]->name;
+    const char *fn = r->unit->funcs[func]->name;
     const an_value *maker = &r->values[st->value];
     char *label = ck_value_label(cx, st->value);
-    char *runs = n_runs > 1 ? tl_xasprintf(" (each of its %d executions)", n_runs)
-                            : tl_xasprintf("%s", "");
     an_diag *d;
     if (rel)
         d = ck_diag_add(cx, CK_late_release, rel->line, rel->col,
                         "the %s storage of %s is released here, long after its last use at line "
-                        "%d%s: releasing it there lowers the peak of %s from %s to %s (saves %s)",
-                        ck_bytes(st->nbytes).s, label, last->line, runs, fn,
-                        ck_bytes(fs->peak).s, ck_bytes(new_peak).s,
-                        ck_bytes(fs->peak - new_peak).s);
+                        "%d%s: releasing it there lowers the peak of %s from %s to %s (saves %s)%s",
+                        ck_storage_bytes(st).s, label, last->line, runs, fn, sv->from.s,
+                        sv->to.s, sv->saves.s, when);
     else
         d = ck_diag_add(cx, CK_late_release, st->alloc_line, st->alloc_col,
                         "%s%s%s (%s) is never released, though its storage is last used at line "
-                        "%d: releasing it there lowers the peak of %s from %s to %s (saves %s)",
+                        "%d: releasing it there lowers the peak of %s from %s to %s (saves %s)%s",
                         maker->name ? "'" : "the result of tl_",
                         maker->name ? maker->name : mt_ops[maker->op].name,
-                        maker->name ? "'" : "", ck_bytes(st->nbytes).s, last->line, fn,
-                        ck_bytes(fs->peak).s, ck_bytes(new_peak).s,
-                        ck_bytes(fs->peak - new_peak).s);
+                        maker->name ? "'" : "", ck_storage_bytes(st).s, last->line, fn,
+                        sv->from.s, sv->to.s, sv->saves.s, when);
     ck_note(d, last->line, last->col, "the last use of the storage");
-    ck_note(d, ck_event(cx, fs->peaks[0])->line, ck_event(cx, fs->peaks[0])->col,
+    ck_note(d, ck_event(cx, sv->peak_event)->line, ck_event(cx, sv->peak_event)->col,
             "the peak of %s, with the storage still live", fn);
     if (d)
         ck_late_fix(cx, d, lt, at_end);
     free(label);
-    free(runs);
 }
 
 /* ---- one function's activations ---- */
@@ -491,6 +552,140 @@ static ck_late *ck_late_candidates(ck_ctx *cx, int *n_out)
     return all;
 }
 
+/* The saving of g[0..n) over known sizes: fills sv; false when below a threshold. */
+static bool ck_late_known(const ck_ctx *cx, const ck_fscope *fs, const ck_late *g, int n,
+                          ck_late_saving *sv)
+{
+    if (!ck_peaks_covered(fs, g, n))
+        return false;
+    int64_t new_peak = ck_peak_without(cx, fs, g, n);
+    int64_t saved = fs->peak - new_peak;
+    if (saved < cx->o->late_release_min_bytes ||
+        saved * 100 < fs->peak * cx->o->late_release_min_percent)
+        return false;
+    sv->from = ck_bytes(fs->peak);
+    sv->to = ck_bytes(new_peak);
+    sv->saves = ck_bytes(saved);
+    sv->peak_event = fs->peaks[0];
+    return true;
+}
+
+/* ---- late-release over formulas ---- */
+
+enum { CK_LATE_CANDS = 8 }; /* formulas of a peak none of which is provably the largest */
+
+/* Live bytes after event e: the known part and the formulas. */
+static sx_int ck_live_sx(const an_event *e) { return sx_add(e->live_sx, (sx_int){e->live_bytes, 0}); }
+
+/* The bytes g[0..n) no longer hold at event i when each is freed right
+ * after its last use (windows in order of allocation, not overlapping). */
+static sx_int ck_late_sub(const ck_ctx *cx, const ck_late *g, int n, int *w, int64_t i)
+{
+    while (*w < n && g[*w].end <= i)
+        ++*w;
+    return *w < n && g[*w].last < i ? ck_storage_sx(&cx->r->storages[g[*w].s]) : (sx_int){0, 0};
+}
+
+/* The largest live total of fs's events, when one is provably at least
+ * every other (else false: a max of formulas, left alone). */
+static bool ck_fscope_peak_sx(const ck_ctx *cx, const ck_fscope *fs, sx_int *peak)
+{
+    bool have = false, ge;
+    for (int64_t i = fs->lo; i < fs->hi; i++) {
+        if (!fs->in[i])
+            continue;
+        sx_int t = ck_live_sx(ck_event(cx, i));
+        if (!ck_sx_usable(t))
+            return false;
+        if (!have || (!sx_same(t, *peak) && !(sx_prove(*peak, SX_GE, t, &ge) && ge))) {
+            if (have && !(sx_prove(t, SX_GE, *peak, &ge) && ge))
+                return false;
+            *peak = t;
+            have = true;
+        }
+    }
+    return have;
+}
+
+/* Add t to the totals none of which provably covers another; false when
+ * there would be more than CK_LATE_CANDS. */
+static bool ck_cands_add(sx_int *c, int *n, sx_int t)
+{
+    bool ge;
+    for (int k = 0; k < *n; k++)
+        if (sx_same(c[k], t) || (sx_prove(c[k], SX_GE, t, &ge) && ge))
+            return true;
+    int m = 0;
+    for (int k = 0; k < *n; k++)
+        if (!(sx_prove(t, SX_GE, c[k], &ge) && ge))
+            c[m++] = c[k];
+    if (m == CK_LATE_CANDS)
+        return false;
+    c[m++] = t;
+    *n = m;
+    return true;
+}
+
+/* The saving of g[0..n) when live bytes are formulas: the function's peak
+ * (one formula, the report's), the peak with g freed early (a max of
+ * formulas when none is provably the largest), and the conditions under
+ * which the saving reaches both thresholds.  Fills sv (sv->when allocated);
+ * false when the saving is below a threshold for every value, or nothing
+ * can be said. */
+static bool ck_late_formula(const ck_ctx *cx, const ck_fscope *fs, const ck_late *g, int n,
+                            ck_late_saving *sv)
+{
+    const an_func_report *f = an_report_func(cx->r, cx->r->unit->funcs[fs->func]->name);
+    sx_int peak, cands[CK_LATE_CANDS];
+    int n_cands = 0, w = 0;
+    bool eq;
+    if (!f || !ck_fscope_peak_sx(cx, fs, &peak) ||
+        !(sx_same(peak, f->peak_sx) || (sx_prove(peak, SX_EQ, f->peak_sx, &eq) && eq)))
+        return false; /* the log's totals are not the report's peak (a loop summarised) */
+    sv->peak_event = -1;
+    for (int64_t i = fs->lo; i < fs->hi; i++) {
+        if (!fs->in[i])
+            continue;
+        sx_int t = ck_live_sx(ck_event(cx, i)), sub = ck_late_sub(cx, g, n, &w, i);
+        if (sv->peak_event < 0 && !sx_same(sub, (sx_int){0, 0}) &&
+            (sx_same(t, peak) || (sx_prove(t, SX_EQ, peak, &eq) && eq)))
+            sv->peak_event = i;
+        if (!ck_cands_add(cands, &n_cands, sx_sub(t, sub)))
+            return false;
+    }
+    int64_t min = cx->o->late_release_min_bytes > 0 ? cx->o->late_release_min_bytes : 1;
+    sx_int pct_of_peak = sx_mul(peak, (sx_int){cx->o->late_release_min_percent, 0});
+    ck_conds c;
+    ck_conds_init(&c);
+    sx_int saves = {0, 0};
+    for (int k = 0; k < n_cands; k++) { /* the saving is the least of peak - cands[k] */
+        sx_int saved = sx_sub(peak, cands[k]);
+        ck_conds_need(&c, saved, SX_GE, (sx_int){min, 0});
+        ck_conds_need(&c, sx_mul(saved, (sx_int){100, 0}), SX_GE, pct_of_peak);
+        saves = k ? sx_min(saves, saved) : saved;
+    }
+    bool fires = n_cands > 0 && sv->peak_event >= 0 && ck_sx_usable(saves) &&
+                 ck_conds_verdict(&c) != 0;
+    if (fires) {
+        sv->from = ck_sx_bytes(peak);
+        sv->to = ck_sx_bytes(sx_max_of(cands, n_cands));
+        sv->saves = ck_sx_bytes(saves);
+        sv->when = ck_conds_when(&c);
+    }
+    ck_conds_free(&c);
+    return fires;
+}
+
+/* Whether a storage of g[0..n) stands for many (made in a loop run a
+ * number of times that is a formula): the log holds some of them only. */
+static bool ck_late_summarised(const ck_ctx *cx, const ck_late *g, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (cx->r->storages[g[k].s].summarised)
+            return true;
+    return false;
+}
+
 /* A storage whose last use comes before its function's peak and whose
  * release comes after it (or, in main, never comes) raises that peak by up
  * to its bytes.  The release can move to right after the statement, in the
@@ -499,7 +694,28 @@ static ck_late *ck_late_candidates(ck_ctx *cx, int *n_out)
  * moved) minus the peak recomputed so, and it must reach both thresholds
  * (bytes, percent of the peak).  Quiet when a handle is used where the log
  * cannot see (a query, an external call, a copy into another variable),
- * and for storages a leak keeps alive (leaked-tensor's business). */
+ * and for storages a leak keeps alive (leaked-tensor's business).  Where
+ * sizes are formulas, so are the peaks and the saving: it fires when the
+ * thresholds are met for every value, or says when they are. */
+/* Report the storages g[0..n) of one call site when releasing them early
+ * saves enough of the peak of fs (built for their function). */
+static void ck_late_group(ck_ctx *cx, const ck_fscope *fs, const ck_late *g, int n,
+                          ck_holders *hs)
+{
+    const an_func_report *f = an_report_func(cx->r, cx->r->unit->funcs[fs->func]->name);
+    bool formula = f && f->symbolic;
+    ck_late_saving sv = {.when = NULL, .peak_event = -1};
+    if (formula ? !ck_late_formula(cx, fs, g, n, &sv) : !ck_late_known(cx, fs, g, n, &sv))
+        return;
+    char *runs = formula && ck_late_summarised(cx, g, n) ? tl_xasprintf(" (each of its executions)")
+                 : n > 1 ? tl_xasprintf(" (each of its %d executions)", n)
+                         : tl_xasprintf("%s", "");
+    ck_holders_replay(cx, g[0].s, g[0].end, hs);
+    ck_late_report(cx, &g[0], hs, fs->func, &sv, runs);
+    free(runs);
+    free(sv.when);
+}
+
 void ck_rule_late_release(ck_ctx *cx)
 {
     if (!cx->log_complete)
@@ -514,15 +730,7 @@ void ck_rule_late_release(ck_ctx *cx)
             end++;
         if (fs.func != all[k].func)
             ck_fscope_build(cx, all[k].func, &fs);
-        if (!ck_peaks_covered(&fs, all + k, end - k))
-            continue;
-        int64_t new_peak = ck_peak_without(cx, &fs, all + k, end - k);
-        int64_t saved = fs.peak - new_peak;
-        if (saved < cx->o->late_release_min_bytes ||
-            saved * 100 < fs.peak * cx->o->late_release_min_percent)
-            continue;
-        ck_holders_replay(cx, all[k].s, all[k].end, &hs);
-        ck_late_report(cx, &all[k], &hs, &fs, new_peak, end - k);
+        ck_late_group(cx, &fs, all + k, end - k, &hs);
     }
     ck_fscope_free(&fs);
     free(hs.h);
@@ -579,6 +787,18 @@ static void ck_lost_fix(ck_ctx *cx, an_diag *d, const an_event *e)
     free(text);
 }
 
+/* " (3 times here, 12*n*d B in all)" for count leaks of a storage of bytes,
+ * "" for one; newly allocated. */
+static char *ck_leak_times(sx_int bytes, int64_t count, const char *where)
+{
+    if (count <= 1)
+        return tl_xasprintf("%s", "");
+    sx_int all = sx_mul(bytes, (sx_int){count, 0});
+    if (!ck_sx_usable(all))
+        return tl_xasprintf(" (%lld times%s)", (long long)count, where);
+    return tl_xasprintf(" (%lld times%s, %s in all)", (long long)count, where, ck_sx_bytes(all).s);
+}
+
 static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
 {
     const an_event *e = ck_event(cx, site->first);
@@ -587,12 +807,7 @@ static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
     char *maker = ck_value_label(cx, st->value);
     char *who = e->var >= 0 ? tl_xasprintf("'%s'", cx->r->unit->vars[e->var].name)
                             : tl_xasprintf("the returned tensor");
-    int64_t all;
-    char *times = site->count <= 1 ? tl_xasprintf("%s", "")
-                : st->symbolic || __builtin_mul_overflow(st->nbytes, site->count, &all)
-                ? tl_xasprintf(" (%lld times here)", (long long)site->count)
-                : tl_xasprintf(" (%lld times here, %s in all)", (long long)site->count,
-                               ck_bytes(all).s);
+    char *times = ck_leak_times(ck_storage_sx(st), site->count, " here");
     an_diag *d = ck_diag_add(cx, CK_leaked_tensor, e->line, e->col,
                              "%s is %s while its handle keeps %s alive (the storage of %s): it "
                              "can never be released%s", who,
@@ -641,11 +856,7 @@ static void ck_temp_report(ck_ctx *cx, int v, int64_t first, int64_t count)
     const an_value *x = &r->values[v];
     const an_storage *st = &r->storages[ck_event(cx, first)->storage];
     bool own = st->value == v;
-    char *times = count > 1 && !st->symbolic
-                      ? tl_xasprintf(" (%lld times, %s in all)", (long long)count,
-                                     ck_bytes(st->nbytes * count).s)
-                  : count > 1 ? tl_xasprintf(" (%lld times)", (long long)count)
-                              : tl_xasprintf("%s", "");
+    char *times = ck_leak_times(ck_storage_sx(st), count, "");
     char *owner = own ? tl_xasprintf("its own %s storage", ck_storage_bytes(st).s)
                       : tl_xasprintf("the %s storage made at line %d", ck_storage_bytes(st).s,
                                      st->alloc_line);

@@ -85,22 +85,72 @@ static bool ck_site_invariant(const ck_ctx *cx, int v, int64_t runs, int depth)
 {
     const an_value *x = &cx->r->values[v];
     int64_t n;
-    if (depth > CK_MAX_DEPTH || !x->known || x->kind != MT_KIND_NEW)
+    if (depth > CK_MAX_DEPTH || (!x->known && x->sl <= 0) || x->kind != MT_KIND_NEW)
         return false;
     int64_t *ev = ck_site_events(cx, v, &n);
     bool ok = n == runs && n >= 2;
     const an_event *first = ok ? ck_event(cx, ev[0]) : NULL;
-    int64_t bytes = first && first->storage >= 0 ? cx->r->storages[first->storage].nbytes : -1;
+    /* the same bytes, known or the same formula */
+    sx_int bytes = first && first->storage >= 0 ? ck_storage_sx(&cx->r->storages[first->storage])
+                                                : (sx_int){-1, 0};
     for (int64_t j = 0; ok && j < n; j++) {
         const an_event *e = ck_event(cx, ev[j]);
         ok = !e->error && !e->poison && e->storage >= 0 && e->n_in <= AN_EV_MAX_IN &&
-             cx->r->storages[e->storage].nbytes == bytes && bytes >= 0;
+             sx_same(ck_storage_sx(&cx->r->storages[e->storage]), bytes) &&
+             (bytes.e != 0 || bytes.c >= 0) && ck_sx_usable(bytes);
     }
     for (int k = 0; ok && !ck_is_creation(x->op) && k < first->n_in; k++)
         ok = ck_operand_invariant(cx, ev, n, k, depth);
     ok = ok && (first->n_in > 0 || ck_is_creation(x->op));
     free(ev);
     return ok;
+}
+
+/* "(16, 16)" or "(T, T)": the value's shape, known or formulas; allocated. */
+static char *ck_shape_text(const ck_ctx *cx, const an_value *x)
+{
+    if (x->known)
+        return ck_tuple(x->l.ndim, x->l.shape);
+    const an_slayout *l = &cx->r->slayouts[x->sl - 1];
+    char *s = tl_xasprintf("(");
+    for (int d = 0; d < l->ndim; d++) {
+        char *f = sx_strdup(l->shape[d]), *t = tl_xasprintf("%s%s%s", s, d ? ", " : "", f);
+        free(f);
+        free(s);
+        s = t;
+    }
+    char *t = tl_xasprintf("%s%s)", s, l->ndim == 1 ? "," : "");
+    free(s);
+    return t;
+}
+
+static void ck_mask_report(ck_ctx *cx, int v)
+{
+    const an_value *x = &cx->r->values[v];
+    sx_int bytes = ck_storage_sx(&cx->r->storages[x->storage]), moved = ck_value_moved_sx(x);
+    sx_int again = {x->n_exec - 1, 0};
+    tl_dtype dt;
+    char *label = ck_value_label(cx, v), *shape = ck_shape_text(cx, x);
+    /* in a loop run a formula's number of times, n_exec counts the runs analysed */
+    char *runs = x->summarised ? tl_xasprintf("%s", "executions (a number known only at "
+                                                    "run time)")
+                               : tl_xasprintf("%lld executions", (long long)x->n_exec);
+    char *saves = x->summarised ? tl_xasprintf("%s of allocation and %s moved per execution "
+                                               "after the first", ck_sx_bytes(bytes).s,
+                                               ck_sx_bytes(moved).s)
+                  : tl_xasprintf("%s of allocation and %s moved",
+                                 ck_sx_bytes(sx_mul(bytes, again)).s,
+                                 ck_sx_bytes(sx_mul(moved, again)).s);
+    ck_value_dtype(cx, v, &dt);
+    ck_diag_add(cx, CK_mask_rebuilt_in_loop, x->line, x->col,
+                "tl_%s builds %s, the same %s %s tensor (%s), in each of its %s from "
+                "operands that do not change: build it once before the loop (saves %s)",
+                mt_ops[x->op].name, label, shape, mt_dtype_name(dt), ck_sx_bytes(bytes).s,
+                runs, saves);
+    free(label);
+    free(shape);
+    free(runs);
+    free(saves);
 }
 
 /* A mask (triu, tril, masked_fill, where, eq, lt) rebuilt at the same size
@@ -111,20 +161,10 @@ void ck_rule_mask_rebuilt_in_loop(ck_ctx *cx)
     const an_report *r = cx->r;
     for (int v = 0; v < r->n_values; v++) {
         const an_value *x = &r->values[v];
-        if (!ck_is_mask_op(x->op) || x->n_exec < 2 || !ck_value_allocates(cx, v) ||
+        if (!ck_is_mask_op(x->op) || x->n_exec < 2 || !ck_value_allocates_any(cx, v) ||
             !ck_site_invariant(cx, v, x->n_exec, 0))
             continue;
-        int64_t bytes = ck_value_bytes(cx, v);
-        char *label = ck_value_label(cx, v), *shape = ck_tuple(x->l.ndim, x->l.shape);
-        ck_diag_add(cx, CK_mask_rebuilt_in_loop, x->line, x->col,
-                    "tl_%s builds %s, the same %s %s tensor (%s), in each of its %lld executions "
-                    "from operands that do not change: build it once before the loop (saves "
-                    "%s of allocation and %s moved)", mt_ops[x->op].name, label, shape,
-                    mt_dtype_name(x->l.dtype), ck_bytes(bytes).s, (long long)x->n_exec,
-                    ck_bytes(bytes * (x->n_exec - 1)).s,
-                    ck_bytes(x->bytes_moved * (x->n_exec - 1)).s);
-        free(label);
-        free(shape);
+        ck_mask_report(cx, v);
     }
 }
 

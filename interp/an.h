@@ -78,7 +78,9 @@ typedef struct an_value {   /* one tensor-producing call site (its first executi
     int64_t bytes_moved;    /* read + written by the first execution */
     int sl;                 /* a layout over symbols: slayouts[sl - 1] (0: none) */
     sx_int bytes_moved_sx;  /* with sl: read + written */
-    int64_t n_exec;         /* times the call site ran */
+    int64_t n_exec;         /* times the call site ran (as analysed: see summarised) */
+    bool summarised;        /* it ran in iterations that stand for many (a loop run a
+                               symbolic number of times): n_exec is not the run's count */
     char *reason;           /* why it viewed or copied, or why it is unknown */
 } an_value;
 
@@ -139,7 +141,9 @@ typedef struct an_event {   /* one step of the execution, in order */
     bool poison;            /* CALL: an operand came from a failed call or was released */
     bool resized;           /* CALL (out= forms): the out tensor was resized */
     int64_t grown_bytes;    /* CALL (out= forms): bytes its storage grew by */
-    int64_t live_bytes;     /* after the step */
+    int64_t live_bytes;     /* after the step: the storages of known size */
+    sx_int live_sx;         /* after the step: the storages whose size is a formula (the
+                               live bytes are live_bytes + live_sx) */
     int64_t moved_bytes;
     int loop_depth;
 } an_event;

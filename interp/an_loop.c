@@ -534,6 +534,8 @@ typedef struct loop_sum {
     snapshot s1, a;         /* after iteration 1, after the first probe */
     uint32_t la, lb;        /* the probes' counters */
     int n_storages1, assumptions1;
+    int n_values1;
+    int64_t *exec1;         /* per value: its executions after iteration 1 */
     int64_t marks1;
     sx_int *eff;            /* per function: moved, calls at s1, at a, now */
     sx_int *peak1;          /* per function: the peak at s1 */
@@ -1814,6 +1816,10 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     ls.marks1 = cx->n_bound_marks;
     ls.assumptions1 = sx_n_assumptions();
     ls.n_storages1 = cx->r->n_storages;
+    ls.n_values1 = cx->r->n_values;
+    ls.exec1 = tl_xmalloc(sizeof *ls.exec1 * ((size_t)ls.n_values1 + 1));
+    for (int v = 0; v < ls.n_values1; v++)
+        ls.exec1[v] = cx->r->values[v].n_exec;
     for (int k = 0; k < n; k++) {
         fr_effect(&cx->r->funcs[k], &ls.eff[6 * k], &ls.eff[6 * k + 1]);
         ls.peak1[k] = cx->r->funcs[k].symbolic ? cx->r->funcs[k].peak_sx
@@ -1888,6 +1894,9 @@ undo:
             commit_totals(cx, ls.trips, ls.sum, ls.pk, ls.peak1, first_differs);
         for (int st = ls.n_storages1; st < cx->r->n_storages; st++)
             cx->r->storages[st].summarised = true;
+        for (int v = 0; v < cx->r->n_values; v++) /* the call sites the probes ran */
+            if (v >= ls.n_values1 || cx->r->values[v].n_exec != ls.exec1[v])
+                cx->r->values[v].summarised = true;
         bool *known;
         int64_t *slot = an_int_slot(cx, ls.var, &known);
         if (!stepped)
@@ -1903,6 +1912,7 @@ undo:
     free(ls.peak1);
     free(ls.sum);
     free(ls.pk);
+    free(ls.exec1);
     return ok;
 }
 

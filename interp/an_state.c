@@ -338,7 +338,8 @@ an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col)
     an_event *e = &r->events[r->n_events++];
     *e = (an_event){.kind = kind, .func = an_top(cx)->func, .line = line, .col = col,
                     .value = -1, .storage = -1, .handle_value = -1, .var = -1,
-                    .live_bytes = cx->live, .loop_depth = cx->loop_depth};
+                    .live_bytes = cx->live, .live_sx = cx->live_sx,
+                    .loop_depth = cx->loop_depth};
     for (int k = 0; k < AN_EV_MAX_IN; k++) {
         e->in_value[k] = e->in_storage[k] = -1;
         e->in_offset[k] = -1;

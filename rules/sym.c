@@ -124,7 +124,7 @@ static uint32_t atom_intern(atom k)
     switch (k.kind) {
     case A_SYM:
         k.lb = 1;
-        k.hint = k.sym < 16 ? ldexp(1.0, 20 - k.sym) : 16.0 + k.sym; /* distinct, >= 2 */
+        k.hint = (double)sx_symbol_generic(k.sym);
         break;
     case A_DIV: {
         int64_t la = lb_of(k.a), lbb = lb_of(k.b);
@@ -1187,6 +1187,15 @@ static void cond_text(sx_int d, const char *op, char *text, size_t size)
     free(right);
 }
 
+sx_int sx_plain_nonneg(sx_int d, bool strict)
+{
+    const char *op = strict ? ">" : ">=";
+    if (big(d) || d.e == 0)
+        return strict ? sx_sub(d, (sx_int){1, 0}) : d;
+    plain_condition(&d, &op);
+    return op[1] ? d : sx_sub(d, (sx_int){1, 0}); /* d > 0 is d - 1 >= 0 */
+}
+
 const char *sx_cond_str(sx_int a, sx_rel rel, sx_int b, char *buf, size_t size)
 {
     static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
@@ -1254,6 +1263,8 @@ sx_int sx_symbol_value(const char *name, const char *origin, int line, int col)
     S.atoms.items[id].lb = NO_LB; /* before its monomial caches it: not a size */
     return atom_expr(id);
 }
+
+int64_t sx_symbol_generic(int i) { return i < 16 ? INT64_C(1) << (20 - i) : 16 + i; } /* distinct, >= 2 */
 
 sx_int sx_symbol(const char *name, const char *origin, int line, int col)
 {

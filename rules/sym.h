@@ -51,6 +51,10 @@ const char *sx_symbol_origin(int i);
 int sx_symbol_line(int i);
 int sx_symbol_col(int i);
 bool sx_symbol_used(int i); /* it appears in an expression the analysis computed with */
+/* Symbol i's value at the generic point, where comparisons the symbols do not
+ * decide are decided (2^(20 - i): no size is 0 or 1, an earlier size is a
+ * multiple of a later one); every assumption on sizes holds there. */
+int64_t sx_symbol_generic(int i);
 
 sx_int sx_add(sx_int a, sx_int b);
 sx_int sx_sub(sx_int a, sx_int b);
@@ -70,6 +74,11 @@ bool sx_prove(sx_int a, sx_rel rel, sx_int b, bool *out);
 
 /* "a rel b" as text in its plainest form ("dim*steps + steps <= 6*dim").  Returns buf. */
 const char *sx_cond_str(sx_int a, sx_rel rel, sx_int b, char *buf, size_t size);
+/* "d > 0" (strict) or "d >= 0" as "p >= 0", p in its plainest form: symbols
+ * every term has divided out, coefficients by their gcd, the constant
+ * rounded (368640*n - 167772160 >= 0 is n - 456 >= 0): what a comparison
+ * with facts (sx_fact_push) needs to see one condition imply another. */
+sx_int sx_plain_nonneg(sx_int d, bool strict);
 /* The expression as text, newly allocated, whatever its length. */
 char *sx_strdup(sx_int a);
 /* The expression as text, the report's syntax: "4*config.dim*(n/2)".  Returns buf;
@@ -90,6 +99,9 @@ static inline bool sx_same(sx_int a, sx_int b) { return a.e == b.e && a.c == b.c
 bool sx_depends_on(sx_int a, sx_int sym);
 /* Whether a and b mention a symbol in common. */
 bool sx_shares_symbol(sx_int a, sx_int b);
+/* Whether a mentions a symbol of that origin ("loop": a probe's counter);
+ * unlike sx_symbols_of, it marks nothing as used. */
+bool sx_mentions_origin(sx_int a, const char *origin);
 /* a with the symbol sym replaced by v. */
 sx_int sx_subst(sx_int a, sx_int sym, sx_int v);
 /* a rebuilt under the facts now: each min, max (and floor division) decided

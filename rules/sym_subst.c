@@ -181,3 +181,32 @@ bool sx_depends_on(sx_int a, sx_int sym)
     return expr_mentions(a, S.factors.items[S.monos.items[t[0].mono].first].atom);
 }
 
+
+static bool atom_has_origin(uint32_t id, const char *origin);
+
+/* Whether a mentions a symbol whose origin is origin. */
+static bool expr_has_origin(sx_int a, const char *origin)
+{
+    if (a.e == 0 || a.e == SX_TOO_BIG)
+        return false;
+    uint32_t n;
+    int64_t c;
+    const term *t = terms_of(a, &n, &c);
+    for (uint32_t i = 0; i < n; i++) {
+        const mono *m = &S.monos.items[t[i].mono];
+        for (uint32_t f = 0; f < m->n; f++)
+            if (atom_has_origin(S.factors.items[m->first + f].atom, origin))
+                return true;
+    }
+    return false;
+}
+
+static bool atom_has_origin(uint32_t id, const char *origin)
+{
+    const atom *a = &S.atoms.items[id];
+    if (a->kind == A_SYM)
+        return strcmp(S.syms.items[a->sym].origin, origin) == 0;
+    return expr_has_origin(a->a, origin) || expr_has_origin(a->b, origin);
+}
+
+bool sx_mentions_origin(sx_int a, const char *origin) { return expr_has_origin(a, origin); }

@@ -1,7 +1,8 @@
 # The checks of `tensorlint check` (checks/check_*.c, tools/cmd_check.c):
 # golden samples that carry their expected diagnostics as comments, clean
 # samples that must stay silent, the project's samples against
-# tests/checks/samples.expect, the fix-its applied, SARIF against the
+# tests/checks/samples.expect, the checks on formulas against the same
+# checks on numbers (formulas.py), the fix-its applied, SARIF against the
 # official 2.1.0 schema, the command line and -p on this build's own
 # compile_commands.json.  Included from tests/CMakeLists.txt.
 if(TARGET tensorlint_cli)
@@ -18,7 +19,11 @@ if(TARGET tensorlint_cli)
              COMMAND ${Python3_EXECUTABLE} ${TL_CK_DIR}/fixits.py $<TARGET_FILE:tensorlint_cli>
                      ${TL_CK_SAMPLES} ${TL_PROJECT_SAMPLES}
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-    set_tests_properties(checks.golden checks.fixits PROPERTIES LABELS "checks")
+    add_test(NAME checks.formulas
+             COMMAND ${Python3_EXECUTABLE} ${TL_CK_DIR}/formulas.py $<TARGET_FILE:tensorlint_cli>
+                     ${TL_CK_SAMPLES}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(checks.golden checks.fixits checks.formulas PROPERTIES LABELS "checks")
   endif()
   # Debian's python3-jsonschema, as tests/checks/sarif.py says (not a pyenv shim)
   if(EXISTS /usr/bin/python3)

@@ -101,7 +101,7 @@ def run_pair(tool, schema, head_path, tmp):
     for line in proc.stderr.splitlines():
         m = run_checks.DIAG.match(line)
         if m and m.group(6):
-            got.append((int(m.group(2)), m.group(4), m.group(6)))
+            got.append((int(m.group(2)), m.group(4), m.group(6), m.group(5)))
         elif m:
             notes.append((int(m.group(2)), m.group(5)))
     errors = run_checks.compare(name, want, got, want_notes, notes)

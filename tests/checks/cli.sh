@@ -33,7 +33,7 @@ expect clean 0 '^$|.' -- "$tool" check $s/clean_mlp.c
 refuse clean_silent 'warning|error' -- "$tool" check $s/clean_mlp.c
 expect warning_exit0 0 'hidden-copy\]' -- "$tool" check $s/hidden_copy.c
 expect clang_format 0 '^tests/checks/hidden_copy.c:9:20: warning: tl_reshape silently copies 32 KiB' -- "$tool" check $s/hidden_copy.c
-expect symbolic_bytes 0 'symbolic_sizes.c:11:20: warning: tl_reshape silently copies 4\*n\*d B' -- "$tool" check $s/symbolic_sizes.c
+expect symbolic_bytes 0 'symbolic_sizes.c:13:20: warning: tl_reshape silently copies 4\*n\*d B' -- "$tool" check $s/symbolic_sizes.c
 expect symbolic_when 0 '2\*n\*d B more.*\(when n\*d >= 262144\) \[upcast\]' -- "$tool" check $s/symbolic_sizes.c
 expect error_exit1 1 'error: .*\[shape-mismatch\]' -- "$tool" check $s/errors.c
 expect fixit_form 0 'fix-it:"tests/checks/late_release.c":\{8:31-8:31\}:"\\n    tl_release\(a\);"' -- "$tool" check $s/late_release.c

@@ -3,6 +3,8 @@
  * error; one over it for some values is an error that says when; one
  * within it for every value is silent. */
 // CHECK-OPTIONS: --checks=-*,over-budget
+// bind: n d
+// values: 1 1 | 2 3 | 512 256 | 512 257 | 100 5000
 #include <tensorlint/tensor.h>
 
 /* 2048*n B at the peak: over 1 KiB for every n >= 1. */

@@ -9,6 +9,11 @@ diagnostics as comments on the lines they belong to, clang's -verify style:
 
 A diagnostic is (line, severity, check); each expected one must appear and
 nothing else may (a missing or an unexpected diagnostic fails the sample).
+`{{check: text}}` also asks that its message contain text (as clang's
+-verify does); a text ending in `$` must end the message:
+
+    ... // expected-warning {{late-release: (saves 4*n*d B) (when n*d >= 262144)$}}
+
 An `// expected-note {{name}}` whose name is a check matches a note-level
 diagnostic of that check ([external-call] ...); otherwise it matches the
 text of a note attached to a diagnostic on that line.  A line
@@ -41,7 +46,7 @@ def run(tool, path, options):
             continue
         lineno, sev, msg, check = int(m.group(2)), m.group(4), m.group(5), m.group(6)
         if check:
-            diags.append((lineno, sev, check))
+            diags.append((lineno, sev, check, msg))
         else:
             notes.append((lineno, msg))
     return proc.returncode, diags, notes, proc.stderr
@@ -59,16 +64,29 @@ def annotations(path):
                 if sev == "note" and not re.fullmatch(r"[a-z-]+", what):
                     want_notes.append((line, what))
                 else:
-                    want.append((line, sev, what))
+                    check, _, text = what.partition(":")
+                    want.append((line, sev, check.strip(), text.strip() or None))
     return want, want_notes, options
+
+
+def says(msg, text):
+    """Whether the message holds text (at its end when text ends in '$')."""
+    if text is None:
+        return True
+    return msg.endswith(text[:-1]) if text.endswith("$") else text in msg
 
 
 def compare(name, want, got, want_notes, notes):
     errors = []
     pending = list(got)
-    for w in want:
-        if w in pending:
-            pending.remove(w)
+    for w in sorted(want, key=lambda w: w[3] is None):  # those with a text first
+        match = next((g for g in pending if g[:3] == w[:3] and says(g[3], w[3])), None)
+        if match:
+            pending.remove(match)
+        elif w[3] is not None and any(g[:3] == w[:3] for g in pending):
+            other = next(g for g in pending if g[:3] == w[:3])
+            pending.remove(other)
+            errors.append(f"{name}:{w[0]}: {w[1]} [{w[2]}] does not say '{w[3]}': {other[3]}")
         else:
             errors.append(f"{name}:{w[0]}: missing {w[1]} [{w[2]}]")
     errors += [f"{name}:{g[0]}: unexpected {g[1]} [{g[2]}]" for g in pending]
@@ -92,7 +110,7 @@ def load_expectations(path):
                 continue
             loc, sev, check = text.split()
             file, line = loc.rstrip(":").rsplit(":", 1)
-            table.setdefault(file, []).append((int(line), sev, check))
+            table.setdefault(file, []).append((int(line), sev, check, None))
     return table
 
 
@@ -105,7 +123,7 @@ def bless(path, table, results):
     for file in sorted(table):
         got = results.get(file, [])
         out.append(f"{file}:")
-        out += [f"{file}:{l}: {s} {c}" for l, s, c in sorted(got)]
+        out += [f"{file}:{l}: {s} {c}" for l, s, c, _ in sorted(got)]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
 

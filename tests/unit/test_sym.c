@@ -265,6 +265,36 @@ static void scaled_facts_and_refine(void **state)
     assert_int_equal(sx_n_assumptions(), 0);
 }
 
+/* What the checks ask of conditions: the plain form "p >= 0" of a
+ * comparison, on which one condition implied by another is seen with
+ * facts; whether a formula is over a probe's counter; the generic point. */
+static void plain_conditions_and_origins(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "argv", 1, 1), d = sx_symbol("d", "argv", 2, 1);
+    sx_int l = sx_symbol("l", "loop", 3, 1);
+    bool r;
+    /* 368640*n - 167772160 > 0 is n >= 456: n - 456 >= 0 */
+    sx_int p = sx_plain_nonneg(sx_sub(sx_mul(K(368640), n), K(167772160)), true);
+    assert_string_equal(str(p), "n - 456");
+    /* 100*n*d - 400*d > 0 is n > 4: n - 5 >= 0 */
+    assert_string_equal(str(sx_plain_nonneg(sx_sub(sx_mul(K(100), sx_mul(n, d)),
+                                                   sx_mul(K(400), d)), true)), "n - 5");
+    assert_string_equal(str(sx_plain_nonneg(sx_sub(n, K(7)), false)), "n - 7");
+    int mark = sx_n_facts();
+    sx_fact_push(p); /* n >= 456 implies n >= 256 */
+    assert_true(sx_prove(sx_sub(n, K(256)), SX_GE, K(0), &r) && r);
+    sx_forget_facts(mark);
+    assert_false(sx_prove(sx_sub(n, K(256)), SX_GE, K(0), &r));
+    assert_true(sx_mentions_origin(sx_add(sx_mul(n, l), d), "loop"));
+    assert_false(sx_mentions_origin(sx_add(sx_mul(n, d), K(3)), "loop"));
+    assert_true(sx_mentions_origin(sx_max(n, sx_div(d, l)), "loop"));
+    assert_false(sx_symbol_used(2)); /* asking marks nothing */
+    assert_int_equal(sx_symbol_generic(0), INT64_C(1) << 20);
+    assert_int_equal(sx_symbol_generic(1), INT64_C(1) << 19);
+    assert_int_equal(sx_symbol_generic(16), 32);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +310,7 @@ int main(void)
         cmocka_unit_test_setup(recorded_conditions, setup),
         cmocka_unit_test_setup(covered_terms_and_operands, setup),
         cmocka_unit_test_setup(scaled_facts_and_refine, setup),
+        cmocka_unit_test_setup(plain_conditions_and_origins, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     sx_reset();
