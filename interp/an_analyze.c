@@ -360,6 +360,7 @@ void an_report_free(an_report *r)
     free(r->events);
     free(r->alts);
     free(r->alt_events);
+    free(r->summed_loops);
     free(r->diags);
     free(r);
 }

@@ -83,7 +83,7 @@ static int call(fake *k, int line, int64_t nbytes)
         s = k->r.n_storages++;
         k->r.storages[s] = (an_storage){.id = s, .nbytes = nbytes, .value = line,
                                         .alloc_line = line, .alloc_event = k->r.n_events,
-                                        .free_event = -1, .free_func = -1};
+                                        .free_event = -1, .retire_event = -1, .free_func = -1};
         if (k->r.values[line].storage < 0)
             k->r.values[line].storage = s;
         k->live += nbytes;
@@ -363,6 +363,50 @@ static void test_block1_graph_dot(void **state)
     analysed_free(&a);
 }
 
+/* ---- sizes that are formulas ---- */
+
+/* The log the chart is drawn from: each call's live bytes as a formula
+ * (argv_sizes: the peak's at line 24), and a loop summarised over the
+ * number of steps, whose probe iteration is taken at its last counter
+ * value, so that its calls reach the peak candidates exactly. */
+static void test_log_formulas(void **state)
+{
+    (void)state;
+    char text[256];
+    analysed a = analyse("tests/symbolic/argv_sizes.c");
+    bool seen = false;
+    for (int64_t i = a.main->first_event; i < a.main->end_event; i++) {
+        const an_event *e = &a.report->events[i];
+        if (e->kind == AN_EV_CALL && e->line == 24) {
+            assert_true(sx_same(e->live_sx, a.main->peak_sx));
+            seen = true;
+        }
+    }
+    assert_true(seen);
+    assert_int_equal(a.report->n_summed_loops, 0);
+    analysed_free(&a);
+    a = analyse("tests/symbolic/kv_growth.c");
+    assert_int_equal(a.report->n_summed_loops, 1);
+    const an_summed_loop *l = &a.report->summed_loops[0];
+    assert_int_equal(l->line, 36);
+    assert_string_equal(l->counter, "t");
+    assert_string_equal(sx_str(l->trips, text, sizeof text), "steps");
+    assert_string_equal(sx_str(l->probe_at, text, sizeof text), "steps - 1");
+    assert_true(l->first_event < l->probe_event && l->probe_event < l->end_event);
+    int reached = 0;
+    for (int64_t i = l->probe_event; i < l->end_event; i++)
+        for (int k = 0; k < a.main->n_peak_cands; k++)
+            reached += a.report->events[i].kind == AN_EV_CALL &&
+                       sx_same(a.report->events[i].live_sx, a.main->peak_cand[k]);
+    assert_int_equal(a.main->n_peak_cands, 2);
+    assert_true(reached >= 2);
+    /* the cache of iteration 1 is held by the state at the probe's counter from then on */
+    for (int s = 0; s < a.report->n_storages; s++)
+        if (a.report->storages[s].retire_event >= 0)
+            assert_int_equal(a.report->storages[s].retire_event, l->probe_event);
+    analysed_free(&a);
+}
+
 static void test_unknown_function(void **state)
 {
     (void)state;
@@ -381,7 +425,7 @@ int main(void)
         cmocka_unit_test(test_loop_expanded),    cmocka_unit_test(test_nested_loops),
         cmocka_unit_test(test_heaviest_drawn),   cmocka_unit_test(test_view_elide),
         cmocka_unit_test(test_block1_lifetimes), cmocka_unit_test(test_block1_graph_dot),
-        cmocka_unit_test(test_unknown_function),
+        cmocka_unit_test(test_unknown_function), cmocka_unit_test(test_log_formulas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
