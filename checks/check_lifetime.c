@@ -575,7 +575,7 @@ static bool ck_late_known(const ck_ctx *cx, const ck_fscope *fs, const ck_late *
 enum { CK_LATE_CANDS = 8 }; /* formulas of a peak none of which is provably the largest */
 
 /* Live bytes after event e: the known part and the formulas. */
-static sx_int ck_live_sx(const an_event *e) { return sx_add(e->live_sx, (sx_int){e->live_bytes, 0}); }
+static sx_int ck_live_sx(const an_event *e) { return e->live_sx; } /* the whole live bytes */
 
 /* The bytes g[0..n) no longer hold at event i when each is freed right
  * after its last use (windows in order of allocation, not overlapping). */

@@ -8,7 +8,9 @@
  *  - the event range of a function's execution (dg_range);
  *  - the lifetime model (dg_timeline): the executed calls of a function as
  *    columns, with repeated runs grouped, and its storages as rows.  The
- *    graphical and the text chart are two views of the same model.
+ *    graphical and the text chart are two views of the same model;
+ *  - for a function whose sizes are formulas, the labels of its live totals
+ *    and the legend that spells them out (dg_legend), for both charts.
  *
  * Memory: every allocation goes through xalloc.h, whose failure is the
  * tool's out-of-memory exit (as everywhere in the analyzer); every _new has
@@ -100,7 +102,12 @@ typedef struct dg_span {  /* a repeated run, shown once */
     int depth;            /* nesting, 0 outermost */
     int loop_line;        /* the loop statement that repeats it, 0 when not found */
     int func;             /* function of its first call */
+    const an_summed_loop *summed; /* the loop over run-time sizes whose iterations it is */
+    int summed_part;      /* with summed: DG_SUMMED_ALL its iterations, DG_SUMMED_LATER all
+                             but the first, DG_SUMMED_SOME others (the count is the log's) */
 } dg_span;
+
+enum { DG_SUMMED_ALL, DG_SUMMED_LATER, DG_SUMMED_SOME };
 
 typedef struct dg_row {   /* one storage, or one call site's storages in a repeated run */
     int first;            /* lowest storage id among its members */
@@ -113,6 +120,8 @@ typedef struct dg_row {   /* one storage, or one call site's storages in a repea
     bool discarded;       /* made on an unknown branch's arm that was not kept */
     bool external;        /* the caller's memory (tl_from_blob): 0 bytes, drawn "external" */
     bool at_peak;         /* some member is live at the peak */
+    sx_int first_sx;      /* formulas: bytes of its first member, and of the member the */
+    sx_int shown_sx;      /* drawn repetition made ({0, SX_TOO_BIG}: unknown) */
     int64_t free_count;   /* members freed */
     int free_line;        /* of the first member, 0 never */
     int alloc_line;
@@ -138,8 +147,10 @@ typedef struct dg_timeline {
     int64_t *member_start; /* per row: first index in members (n_rows + 1 entries) */
     int *members;         /* storage ids, by row, increasing */
     int64_t n_calls;      /* calls executed in the range */
-    int peak_col;         /* model column of the peak, -1 when no call */
+    int peak_col;         /* model column of the peak (the first, for formulas), -1 */
     int64_t peak_bytes;
+    bool symbolic;        /* the function's totals are formulas: so are its cells */
+    bool *peak_cols;      /* per model column: the peak's; for formulas, a candidate's */
     bool grouping_cut;    /* the search for repeated runs hit its work limit */
     int n_discarded;      /* rows of branch arms not kept */
     int n_discarded_hidden; /* storages of branch arms not kept that have no row */
@@ -150,6 +161,15 @@ void dg_timeline_build(dg_timeline *t, const an_report *r, const an_func_report 
 void dg_timeline_free(dg_timeline *t);
 /* Bytes row holds live after event ev, and how many of its members. */
 int64_t dg_timeline_cell(const dg_timeline *t, int row, int64_t ev, int64_t *n_live);
+/* The same as a formula ({0, SX_TOO_BIG}: some member's size is unknown). */
+sx_int dg_timeline_cell_sx(const dg_timeline *t, int row, int64_t ev, int64_t *n_live);
+/* Bytes live after the call of model column col: a number, or a formula
+ * ({0, SX_TOO_BIG} when the analysis could not write it). */
+sx_int dg_timeline_live(const dg_timeline *t, int col);
+/* Which of n equal steps bytes' share of peak is in (step q: q/n < share <=
+ * (q+1)/n; step 0 also share 0), when that holds for every value of the
+ * symbols; -1 when it depends on them. */
+int dg_share_step(sx_int bytes, sx_int peak, int n);
 /* The name of the value the call at event ev made, when it lives in row's storage; else NULL. */
 const char *dg_timeline_made_here(const dg_timeline *t, int row, int64_t ev);
 /* "S3", "S5 … (40)" */
@@ -157,8 +177,13 @@ void dg_buf_row_id(dg_buf *b, const dg_timeline *t, int row);
 /* Names of the values that live in row's storage, its maker first: "d, e",
  * or with mark_views "d; views: e". */
 void dg_buf_row_names(dg_buf *b, const dg_timeline *t, int row, bool mark_views);
-/* Words for a span: "loop at line 18 ×40" */
+/* Words for a span: "loop at line 18 ×40", "loop at line 36 ×steps" */
 void dg_buf_span(dg_buf *b, const dg_timeline *t, const dg_span *s);
+/* How often it runs: "×40", "×steps", "×(steps - 1)" (the iterations after
+ * the first), or "×2 analysed" (repetitions in the log, not in the run). */
+void dg_buf_span_count(dg_buf *b, const dg_span *s);
+/* Which repetition is drawn: "repetition 1", "the iteration t = steps - 1". */
+void dg_buf_span_drawn(dg_buf *b, const dg_span *s);
 
 /* A view: the model's columns fitted to a width, and its rows to a height. */
 typedef struct dg_vcol {
@@ -173,8 +198,12 @@ typedef struct dg_view {
     int *rows;              /* model rows shown, in order; -1 the merged rest (last) */
     int n_hidden_rows;      /* model rows merged into the last row */
     int64_t n_hidden_cols;  /* model columns that share a view column with others */
-    int peak_vcol;          /* -1 when there is no call */
+    int peak_vcol;          /* -1 when there is no call (the first, for formulas) */
+    bool *peak;             /* [n_cols]: holds a peak column */
     int64_t *bytes;         /* [n_rows][n_cols]: bytes live; -1 unknown */
+    sx_int *bytes_sx;       /* formulas: [n_rows][n_cols] ({0, SX_TOO_BIG}: unknown) */
+    bool *cells_add_up;     /* formulas, [n_cols]: the known cells sum to the live total (a
+                               storage a summarised loop resizes holds its final bytes) */
     int64_t *count;         /* [n_rows][n_cols]: storages live */
     int64_t max_cell;       /* the largest known bytes of one cell */
 } dg_view;
@@ -189,10 +218,31 @@ void dg_view_bucket_like(dg_view *v, const dg_timeline *t, int max_columns, cons
 void dg_view_free(dg_view *v);
 /* Bytes and storages live in view row k at view column c. */
 int64_t dg_view_cell(const dg_view *v, int k, int c, int64_t *n_live);
+sx_int dg_view_cell_sx(const dg_view *v, int k, int c, int64_t *n_live);
 
 /* "main(): 7 calls, peak 640 MiB after line 29 (clone f), live at the end 640 MiB" */
 void dg_life_summary(dg_buf *b, const dg_timeline *t);
 /* What the chart merges or leaves out, one sentence each, joined by sep. */
 void dg_life_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const char *sep);
+
+/* ---- dg_legend.c: the live totals of a function whose sizes are formulas ---- */
+
+typedef struct dg_legend {
+    int *label;           /* per view column: k >= 1 for Lk, 0 a number or unknown */
+    int n_labels;
+    sx_int *formula;      /* [n_labels + 1]: formula[k] of Lk */
+    int *first_col;       /* [n_labels + 1]: the first view column labelled Lk */
+} dg_legend;
+
+/* The labels of t's live totals in view v (none when t has no formulas). */
+void dg_legend_init(dg_legend *lg, const dg_timeline *t, const dg_view *v);
+void dg_legend_free(dg_legend *lg);
+/* The total after view column c: "L3", a short number ("640M"), or "?". */
+void dg_buf_live_label(dg_buf *b, const dg_legend *lg, const dg_timeline *t, const dg_view *v,
+                       int c);
+/* The legend, one line each (joined by sep): what the shades say, each
+ * label's formula, and the peak in labels. */
+void dg_legend_lines(dg_buf *b, const dg_legend *lg, const dg_timeline *t, const dg_view *v,
+                     const char *sep, bool text);
 
 #endif /* TL_DG_INTERNAL_H */

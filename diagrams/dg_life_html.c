@@ -9,7 +9,11 @@
  * per column: shaded by the bytes live, darker for more, with the name of
  * the tensor a call made in it); the live total after each call; notes
  * that say what was merged or left out.  Everything comes from the view
- * (dg_view), so the chart and the text chart agree.
+ * (dg_view), so the chart and the text chart agree.  When the sizes are
+ * formulas, a cell is blue by its share of the peak only where the sizes
+ * decide that share, else lavender; the live totals are labels whose
+ * formulas the notes spell out (dg_legend), and every peak candidate's
+ * column is red.
  */
 #include "dg_internal.h"
 
@@ -22,6 +26,7 @@
 #define C_SPAN "#fdf2d0"
 #define C_HEAD "#e9edf2"
 #define C_UNKNOWN "#b0b0b0"
+#define C_FORMULA "#d9cdee"  /* live; its share of the peak depends on the sizes */
 #define RAMP_LO 0xc6dbefu    /* the smallest storage (Blues) */
 #define RAMP_HI 0x08306bu    /* the largest */
 #define TOTAL_LO 0xfde0d2u   /* live totals: a little ... */
@@ -31,6 +36,7 @@ typedef struct html_ctx {
     dg_buf *b;
     const dg_timeline *t;
     const dg_view *v;
+    const dg_legend *lg;
 } html_ctx;
 
 static const an_event *col_event(const html_ctx *h, int c)
@@ -77,8 +83,11 @@ static void span_row(const html_ctx *h, int depth)
             dg_buf_span(&tx, h->t, s);
             dg_buf_printf(b, "<TD COLSPAN=\"%d\" BGCOLOR=\"%s\"><B>", e - c, C_SPAN);
             dg_buf_html(b, tx.s);
-            dg_buf_printf(b, "</B><BR/><FONT POINT-SIZE=\"9\">repetition %lld shown</FONT></TD>",
-                          (long long)s->shown + 1);
+            tx.len = 0;
+            dg_buf_span_drawn(&tx, s);
+            dg_buf_puts(b, "</B><BR/><FONT POINT-SIZE=\"9\">");
+            dg_buf_html(b, tx.s);
+            dg_buf_puts(b, " shown</FONT></TD>");
             dg_buf_free(&tx);
         }
         c = e;
@@ -90,7 +99,7 @@ static void header_cell(const html_ctx *h, int c)
 {
     dg_buf *b = h->b;
     const dg_vcol *vc = &h->v->cols[c];
-    bool peak = c == h->v->peak_vcol;
+    bool peak = h->v->peak[c];
     const an_event *e = col_event(h, c);
     dg_buf_printf(b, "<TD BGCOLOR=\"%s\"><FONT COLOR=\"%s\">", peak ? C_PEAK : C_HEAD,
                   peak ? "white" : "black");
@@ -118,10 +127,40 @@ static void header_row(const html_ctx *h)
     dg_buf_puts(b, "</TR>\n");
 }
 
-static void row_size(dg_buf *b, const dg_row *w)
+static void put_sx_bytes(dg_buf *b, sx_int x)
+{
+    if (x.e == SX_TOO_BIG) {
+        dg_buf_puts(b, "?");
+    } else if (x.e == 0) {
+        dg_buf_bytes(b, x.c);
+    } else {
+        char *f = sx_strdup(x);
+        dg_buf_printf(b, "%s B", f);
+        free(f);
+    }
+}
+
+/* Over formulas: the first member's size, and the drawn repetition's when
+ * it differs ("4*dim B to 4*steps*dim B"). */
+static void row_size_sx(dg_buf *b, const dg_row *w)
+{
+    put_sx_bytes(b, w->first_sx);
+    if (!sx_same(w->first_sx, w->shown_sx)) {
+        dg_buf_puts(b, " to ");
+        put_sx_bytes(b, w->shown_sx);
+    }
+    if (w->n_members > 1)
+        dg_buf_puts(b, " each");
+}
+
+static void row_size(dg_buf *b, const dg_row *w, bool symbolic)
 {
     if (w->external) { /* the caller's memory: nothing allocated */
         dg_buf_puts(b, "external, 0 B");
+        return;
+    }
+    if (symbolic) {
+        row_size_sx(b, w);
         return;
     }
     if (w->formula) { /* a size read at run time */
@@ -176,7 +215,7 @@ static void row_labels(const html_ctx *h, int k)
     dg_buf_html(b, tx.s);
     dg_buf_puts(b, "</TD><TD ALIGN=\"RIGHT\">");
     tx.len = 0;
-    row_size(&tx, w);
+    row_size(&tx, w, h->t->symbolic);
     dg_buf_html(b, tx.s);
     dg_buf_puts(b, "</TD><TD ALIGN=\"LEFT\">");
     tx.len = 0;
@@ -202,18 +241,38 @@ static void cell_text(dg_buf *text, const html_ctx *h, int k, int c, int64_t byt
         dg_buf_puts(text, "?");
 }
 
+/* Over formulas: the cell's shade by its share of the peak where the sizes
+ * decide it (*t), lavender where they do not, grey when unknown; *bytes -1
+ * when unknown. */
+static void fill_sx(const html_ctx *h, int k, int c, char fill[8], double *t, int64_t *bytes)
+{
+    int64_t n_live;
+    sx_int x = dg_view_cell_sx(h->v, k, c, &n_live);
+    int q = x.e == SX_TOO_BIG ? -2 : !h->v->cells_add_up[c] ? -1
+                                      : dg_share_step(x, h->t->f->peak_sx, 4);
+    *t = 0;
+    *bytes = x.e == SX_TOO_BIG ? -1 : 0;
+    snprintf(fill, 8, "%s", q == -2 ? C_UNKNOWN : C_FORMULA);
+    if (q >= 0) {
+        *t = (q + 1) / 4.0;
+        dg_color_mix(fill, RAMP_LO, RAMP_HI, *t);
+    }
+}
+
 static void data_cell(const html_ctx *h, int k, int c)
 {
     dg_buf *b = h->b, text = {0};
     int64_t n_live, bytes = dg_view_cell(h->v, k, c, &n_live);
-    const char *border = c == h->v->peak_vcol ? " COLOR=\"" C_PEAK "\"" : "";
+    const char *border = h->v->peak[c] ? " COLOR=\"" C_PEAK "\"" : "";
     if (n_live == 0) {
         dg_buf_printf(b, "<TD BGCOLOR=\"%s\"%s> </TD>", C_EMPTY, border);
         return;
     }
     char fill[8] = C_UNKNOWN;
     double t = bytes >= 0 && h->v->max_cell > 0 ? (double)bytes / (double)h->v->max_cell : 0;
-    if (bytes >= 0)
+    if (h->t->symbolic)
+        fill_sx(h, k, c, fill, &t, &bytes);
+    else if (bytes >= 0)
         dg_color_mix(fill, RAMP_LO, RAMP_HI, t);
     cell_text(&text, h, k, c, bytes, n_live);
     dg_buf_printf(b, "<TD BGCOLOR=\"%s\"%s>", fill, border);
@@ -236,24 +295,42 @@ static void storage_rows(const html_ctx *h)
     }
 }
 
+/* Over formulas: a total's label and shade (by eighths of the peak where the
+ * sizes decide its share, lavender where they do not, grey when unknown). */
+static void total_sx(const html_ctx *h, int c, dg_buf *label, char fill[8], double *t)
+{
+    sx_int x = dg_timeline_live(h->t, h->v->cols[c].col);
+    int q = x.e == SX_TOO_BIG ? -2 : dg_share_step(x, h->t->f->peak_sx, 8);
+    dg_buf_live_label(label, h->lg, h->t, h->v, c);
+    *t = q >= 0 ? (q + 1) / 8.0 : 0;
+    snprintf(fill, 8, "%s", q == -2 ? C_UNKNOWN : C_FORMULA);
+    if (q >= 0)
+        dg_color_mix(fill, TOTAL_LO, TOTAL_HI, *t);
+}
+
 static void totals_row(const html_ctx *h)
 {
-    dg_buf *b = h->b;
+    dg_buf *b = h->b, label = {0};
     int64_t peak = h->t->peak_bytes;
     dg_buf_printf(b, "<TR><TD COLSPAN=\"%d\" ALIGN=\"RIGHT\"><B>live after the call</B></TD>",
                   LABEL_COLS);
     for (int c = 0; c < h->v->n_cols; c++) {
-        int64_t live = h->t->f->symbolic ? -1 : col_event(h, c)->live_bytes; /* formulas: ? */
+        int64_t live = col_event(h, c)->live_bytes;
         double t = peak > 0 ? (double)live / (double)peak : 0;
         char fill[8];
-        dg_color_mix(fill, TOTAL_LO, TOTAL_HI, t);
-        bool is_peak = c == h->v->peak_vcol;
-        dg_buf_printf(b, "<TD BGCOLOR=\"%s\"%s><FONT COLOR=\"%s\">%s", fill,
+        label.len = 0;
+        if (h->t->symbolic) {
+            total_sx(h, c, &label, fill, &t);
+        } else {
+            dg_color_mix(fill, TOTAL_LO, TOTAL_HI, t);
+            dg_buf_bytes_short(&label, live);
+        }
+        bool is_peak = h->v->peak[c];
+        dg_buf_printf(b, "<TD BGCOLOR=\"%s\"%s><FONT COLOR=\"%s\">%s%s%s</FONT></TD>", fill,
                       is_peak ? " COLOR=\"" C_PEAK "\"" : "", t > 0.6 ? "white" : "black",
-                      is_peak ? "<B>" : "");
-        dg_buf_bytes_short(b, live);
-        dg_buf_printf(b, "%s</FONT></TD>", is_peak ? "</B>" : "");
+                      is_peak ? "<B>" : "", label.s, is_peak ? "</B>" : "");
     }
+    dg_buf_free(&label);
     dg_buf_puts(b, "</TR>\n");
 }
 
@@ -265,6 +342,10 @@ static void notes_row(const html_ctx *h)
                      "call made the tensor, in this storage (a view keeps it alive). A bold storage "
                      "is live at the peak.\n");
     dg_life_notes(&tx, h->t, h->v, "\n");
+    if (h->t->symbolic) {
+        dg_buf_puts(&tx, "\n");
+        dg_legend_lines(&tx, h->lg, h->t, h->v, "\n", false);
+    }
     int width = 60 + 6 * h->v->n_cols;
     dg_buf_printf(b, "<TR><TD COLSPAN=\"%d\" BORDER=\"0\" ALIGN=\"LEFT\"><FONT POINT-SIZE=\"10\">",
                   LABEL_COLS + h->v->n_cols);
@@ -276,7 +357,9 @@ static void notes_row(const html_ctx *h)
 static char *life_table(const dg_timeline *t, const dg_view *v)
 {
     dg_buf b = {0};
-    html_ctx h = {&b, t, v};
+    dg_legend lg;
+    dg_legend_init(&lg, t, v);
+    html_ctx h = {&b, t, v, &lg};
     int depth = 0;
     for (int k = 0; k < t->n_spans; k++)
         depth = t->spans[k].depth + 1 > depth ? t->spans[k].depth + 1 : depth;
@@ -290,6 +373,7 @@ static char *life_table(const dg_timeline *t, const dg_view *v)
     totals_row(&h);
     notes_row(&h);
     dg_buf_puts(&b, "</TABLE>");
+    dg_legend_free(&lg);
     return dg_buf_take(&b);
 }
 

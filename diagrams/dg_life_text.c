@@ -13,6 +13,10 @@
  * A cell is shaded by the bytes live (░ ▒ ▓ █ by quarters of the largest
  * cell), "·" when the storage is not live.  With one character per column
  * the live total is a bar (▁ … █ up to the peak) instead of a number.
+ * When the sizes are formulas, a cell's shade is its share of the peak
+ * where the prover decides it, else "▚" (live, the share depends on the
+ * sizes); a live total is a number or a label (L1, L2 ...) spelled out in
+ * the legend under the chart, and each peak candidate's column is marked.
  * Widths are counted in characters, not bytes (the labels hold UTF-8).
  * The width itself comes from --width, else COLUMNS, else the terminal
  * (dg_terminal_width, as ls(1) decides it), else 100.
@@ -29,6 +33,7 @@
 #define N_LABELS 4
 
 static const char *const shades[] = {"░", "▒", "▓", "█"};
+static const char *const shade_formula = "▚"; /* live, its share of the peak depends on the sizes */
 static const char *const bars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 
 static int text_width(const char *s)
@@ -65,6 +70,7 @@ typedef struct text_chart {
     int w[N_LABELS];    /* label column widths */
     int label_w;        /* all label columns with their gaps */
     int cw;             /* characters per view column */
+    dg_legend lg;       /* formulas: the live totals' labels */
 } text_chart;
 
 static void row_label_texts(const dg_timeline *t, int m, char **out, int n_hidden)
@@ -85,6 +91,16 @@ static void row_label_texts(const dg_timeline *t, int m, char **out, int n_hidde
     out[1] = dg_buf_take(&b);
     if (w->external) {
         dg_buf_puts(&b, "external");
+    } else if (t->symbolic) { /* the drawn repetition's, as the cells show */
+        if (w->shown_sx.e == SX_TOO_BIG)
+            dg_buf_puts(&b, "?");
+        else if (w->shown_sx.e == 0)
+            dg_buf_bytes(&b, w->shown_sx.c);
+        else {
+            char *f = sx_strdup(w->shown_sx);
+            dg_buf_printf(&b, "%s B", f);
+            free(f);
+        }
     } else if (w->formula) { /* a size read at run time */
         char *f = sx_strdup(w->nbytes_sx);
         dg_buf_printf(&b, "%s B", f);
@@ -141,6 +157,7 @@ static void chart_init(text_chart *c, const dg_timeline *t, const dg_life_option
     dg_view_free(&probe);
     c->cw = c->v.n_cols ? room / c->v.n_cols : 1;
     c->cw = c->cw > MAX_CELL ? MAX_CELL : c->cw < 1 ? 1 : c->cw;
+    dg_legend_init(&c->lg, t, &c->v);
 }
 
 static void chart_free(text_chart *c)
@@ -148,6 +165,7 @@ static void chart_free(text_chart *c)
     for (int r = 0; r < c->n_labels * N_LABELS; r++)
         free(c->labels[r]);
     free(c->labels);
+    dg_legend_free(&c->lg);
     dg_view_free(&c->v);
 }
 
@@ -226,7 +244,7 @@ static void span_fit(dg_buf *s, const dg_timeline *t, int k, int w)
     if (text_width(s->s) <= w)
         return;
     s->len = 0;
-    dg_buf_printf(s, "×%lld", (long long)t->spans[k].n_iter);
+    dg_buf_span_count(s, &t->spans[k]);
     if (text_width(s->s) > w)
         s->len = 0;
     dg_buf_puts(s, "");
@@ -266,11 +284,25 @@ static void span_notes(dg_buf *b, const dg_timeline *t)
         const an_event *last = &t->r->events[t->cols[t->spans[k].col_hi - 1].ev];
         dg_buf_puts(b, "run: ");
         dg_buf_span(b, t, &t->spans[k]);
-        dg_buf_printf(b, ", calls at lines %d to %d, repetition %lld drawn\n", first->line,
-                      last->line, (long long)t->spans[k].shown + 1);
+        dg_buf_printf(b, ", calls at lines %d to %d, ", first->line, last->line);
+        dg_buf_span_drawn(b, &t->spans[k]);
+        dg_buf_puts(b, " drawn\n");
     }
     if (t->n_spans > max_listed)
         dg_buf_printf(b, "run: and %d more\n", t->n_spans - max_listed);
+}
+
+/* A live cell over formulas: its share of the peak, when the sizes decide it. */
+static const char *cell_shade_sx(const text_chart *c, int r, int col)
+{
+    int64_t n_live;
+    sx_int x = dg_view_cell_sx(&c->v, r, col, &n_live);
+    if (x.e == SX_TOO_BIG)
+        return "?";
+    if (!c->v.cells_add_up[col])
+        return shade_formula;
+    int q = dg_share_step(x, c->t->f->peak_sx, 4);
+    return q < 0 ? shade_formula : shades[q];
 }
 
 static void cells_line(dg_buf *b, const text_chart *c, int r)
@@ -279,7 +311,9 @@ static void cells_line(dg_buf *b, const text_chart *c, int r)
     for (int col = 0; col < c->v.n_cols; col++) {
         int64_t n_live, bytes = dg_view_cell(&c->v, r, col, &n_live);
         const char *ch = "·";
-        if (n_live > 0 && bytes < 0)
+        if (n_live > 0 && c->t->symbolic)
+            ch = cell_shade_sx(c, r, col);
+        else if (n_live > 0 && bytes < 0)
             ch = "?";
         else if (n_live > 0) {
             double t = c->v.max_cell > 0 ? (double)bytes / (double)c->v.max_cell : 0;
@@ -294,13 +328,55 @@ static void cells_line(dg_buf *b, const text_chart *c, int r)
     dg_buf_puts(b, "\n");
 }
 
+/* The live total over formulas: a label, a number or "?" in a wide column;
+ * a bar where the sizes decide its share of the peak, else "▚", in a narrow
+ * one (the labels then go on the line below). */
+static void totals_sx(dg_buf *b, const text_chart *c, int col)
+{
+    dg_buf s = {0};
+    if (c->cw >= MAX_CELL) {
+        dg_buf_live_label(&s, &c->lg, c->t, &c->v, col);
+        dg_buf_printf(b, "%*s ", c->cw - 1, s.s);
+        dg_buf_free(&s);
+        return;
+    }
+    sx_int x = dg_timeline_live(c->t, c->v.cols[col].col);
+    int q = x.e == SX_TOO_BIG ? -2 : dg_share_step(x, c->t->f->peak_sx, 8);
+    for (int k = 0; k < (c->cw > 1 ? c->cw - 1 : 1); k++)
+        dg_buf_puts(b, q == -2 ? "?" : q < 0 ? shade_formula : bars[q]);
+    if (c->cw > 1)
+        dg_buf_puts(b, " ");
+}
+
+/* Under a narrow chart's bars: the labels, where they fit. */
+static void labels_line(dg_buf *b, const text_chart *c)
+{
+    if (c->cw >= MAX_CELL || c->lg.n_labels == 0)
+        return;
+    char **texts = tl_xcalloc((size_t)c->v.n_cols + 1, sizeof *texts);
+    for (int col = 0; col < c->v.n_cols; col++) {
+        dg_buf s = {0};
+        if (c->lg.label[col] > 0 && (col == 0 || c->lg.label[col] != c->lg.label[col - 1]))
+            dg_buf_printf(&s, "L%d", c->lg.label[col]);
+        texts[col] = dg_buf_take(&s);
+    }
+    put_blank_labels(b, c, "");
+    put_ruler(b, c, texts);
+    dg_buf_puts(b, "\n");
+    for (int col = 0; col < c->v.n_cols; col++)
+        free(texts[col]);
+    free(texts);
+}
+
 static void totals_line(dg_buf *b, const text_chart *c)
 {
     put_blank_labels(b, c, "live after the call");
     for (int col = 0; col < c->v.n_cols; col++) {
         int64_t live = c->t->r->events[c->t->cols[c->v.cols[col].col].ev].live_bytes;
-        if (c->t->f->symbolic)
-            live = -1; /* the bytes are formulas: "?" */
+        if (c->t->symbolic) {
+            totals_sx(b, c, col);
+            continue;
+        }
         if (c->cw >= MAX_CELL) {
             dg_buf s = {0};
             dg_buf_bytes_short(&s, live);
@@ -318,9 +394,38 @@ static void totals_line(dg_buf *b, const text_chart *c)
     dg_buf_puts(b, "\n");
 }
 
+/* Over formulas: "^" under each peak candidate's column, and "peak" after
+ * the last or, where it does not fit there, before the first. */
+static void peak_line_sx(dg_buf *b, const text_chart *c)
+{
+    int first = -1, last = -1, pos = 0, room = c->v.n_cols * c->cw;
+    int lift = c->cw > 1 ? c->cw - 2 : 0; /* under the total's last character */
+    for (int col = 0; col < c->v.n_cols; col++)
+        if (c->v.peak[col]) {
+            first = first < 0 ? col * c->cw + lift : first;
+            last = col * c->cw + lift;
+        }
+    bool after = last + 6 <= room, before = !after && first >= 5;
+    put_blank_labels(b, c, "");
+    for (int col = 0; col < c->v.n_cols; col++) {
+        int at = col * c->cw + lift;
+        if (!c->v.peak[col])
+            continue;
+        if (before && at == first) {
+            dg_buf_printf(b, "%*speak ", at - 5 - pos, "");
+            pos = at;
+        }
+        dg_buf_printf(b, "%*s^", at - pos, "");
+        pos = at + 1;
+    }
+    dg_buf_puts(b, after ? " peak\n" : "\n");
+}
+
 static void peak_line(dg_buf *b, const text_chart *c)
 {
-    if (c->v.peak_vcol < 0 || c->t->f->symbolic) /* a formula has no one column */
+    if (c->v.peak_vcol >= 0 && c->t->symbolic)
+        peak_line_sx(b, c);
+    if (c->v.peak_vcol < 0 || c->t->symbolic)
         return;
     dg_buf s = {0};
     dg_buf_puts(&s, "peak ");
@@ -334,24 +439,31 @@ static void peak_line(dg_buf *b, const text_chart *c)
     dg_buf_free(&s);
 }
 
-/* "note: " and text, wrapped at width with the lines after indented. */
-static void put_note(dg_buf *b, const char *text, int width)
+/* head and text, wrapped at width with the lines after indented as far as
+ * head (and one more for a legend entry's continuation). */
+static void put_wrapped(dg_buf *b, const char *head, const char *text, int width)
 {
-    int col = 0;
-    dg_buf_puts(b, "note:");
-    col = 5;
+    int indent = text_width(head), col = indent;
+    bool entry = head[0] == ' '; /* a legend entry: its continuation lines go in further */
+    dg_buf_puts(b, head);
     for (const char *p = text; *p;) {
         const char *end = strchr(p, ' ');
         int n = end ? (int)(end - p) : (int)strlen(p);
-        if (col + 1 + n > width && col > 6) {
-            dg_buf_puts(b, "\n     ");
-            col = 5;
+        if (col + 1 + n > width && col > indent + 1) {
+            dg_buf_printf(b, "\n%*s", indent + (entry ? 2 : 0), "");
+            col = indent + (entry ? 2 : 0);
         }
         dg_buf_printf(b, " %.*s", n, p);
         col += 1 + text_width(p) - (end ? text_width(end) : 0);
         p = end ? end + 1 : p + n;
     }
     dg_buf_puts(b, "\n");
+}
+
+/* "note: " and text, wrapped at width with the lines after indented. */
+static void put_note(dg_buf *b, const char *text, int width)
+{
+    put_wrapped(b, "note:", text, width);
 }
 
 static void notes_lines(dg_buf *b, const text_chart *c, int width)
@@ -377,6 +489,22 @@ static void notes_lines(dg_buf *b, const text_chart *c, int width)
     dg_buf_free(&s);
 }
 
+/* The legend of a chart over formulas, each entry wrapped at width. */
+static void legend_lines(dg_buf *b, const text_chart *c, int width)
+{
+    dg_buf s = {0};
+    dg_legend_lines(&s, &c->lg, c->t, &c->v, "\n", true);
+    for (char *line = s.s, *end; line && *line; line = end + 1) {
+        end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        put_wrapped(b, line == s.s ? "legend:" : "      ", line, width);
+        if (!end)
+            break;
+    }
+    dg_buf_free(&s);
+}
+
 static void chart_body(dg_buf *b, const dg_timeline *t, const dg_life_options *o)
 {
     text_chart c;
@@ -390,8 +518,10 @@ static void chart_body(dg_buf *b, const dg_timeline *t, const dg_life_options *o
     for (int k = 0; k < c.v.n_rows; k++)
         cells_line(b, &c, k);
     totals_line(b, &c);
+    labels_line(b, &c);
     peak_line(b, &c);
     span_notes(b, t);
+    legend_lines(b, &c, o->width);
     notes_lines(b, &c, o->width);
     chart_free(&c);
 }

@@ -9,8 +9,11 @@
  * whose back-to-back repetitions cover the most events wins (the smallest
  * on a tie).  A run of m repetitions is shown once: the heaviest repetition
  * (the one whose largest live total is largest, the first on a tie), which
- * therefore holds the peak when the run does.  The shown repetition is
- * searched again for inner runs (nested loops).  Every event maps to the
+ * therefore holds the peak when the run does; over formulas, the last one
+ * whose live totals reach a peak candidate, else the last one (a loop
+ * summarised over run-time sizes logs its first iteration, then the probe
+ * iterations that stand for the others: an_summed_loop).  The shown
+ * repetition is searched again for inner runs (nested loops).  Every event maps to the
  * event it is shown as (canon); the CALL events shown are the columns.
  * The search does bounded work (candidates per position, comparisons in
  * all) and the model says when it stopped early.
@@ -26,7 +29,13 @@
  * before e and it is not freed yet (free_event is the index of the release
  * that freed it).  A storage made on the arm of an unknown branch that the
  * analysis did not keep is live at its allocation only, or until the
- * release in that arm.
+ * release in that arm.  A storage whose bytes a summarised loop's state
+ * holds in a storage of its own (retire_event) is live until then.
+ *
+ * Formulas.  When the function's sizes are formulas, a column's live total
+ * is its event's live_sx and a cell's bytes the sum of its live storages'
+ * formulas; the peak columns are those whose total is one of the report's
+ * peak candidates (the peak is their max).
  */
 #include "dg_internal.h"
 
@@ -123,6 +132,7 @@ typedef struct seq_span {
 
 typedef struct grouper {
     const an_report *r;
+    const an_func_report *f; /* symbolic: repetitions are chosen by its peak candidates */
     const dg_range *g;
     const int *key;
     const int64_t *next;
@@ -179,8 +189,26 @@ static int64_t block_weight(const grouper *gr, int64_t lo, int64_t hi)
     return w;
 }
 
+/* Whether a call in [lo, hi) leaves live a peak candidate of gr->f. */
+static bool block_reaches_peak(const grouper *gr, int64_t lo, int64_t hi)
+{
+    for (int64_t i = lo; i < hi; i++) {
+        const an_event *e = &gr->r->events[gr->g->ev[i]];
+        for (int k = 0; e->kind == AN_EV_CALL && k < gr->f->n_peak_cands; k++)
+            if (sx_same(e->live_sx, gr->f->peak_cand[k]))
+                return true;
+    }
+    return false;
+}
+
 static int64_t heaviest(const grouper *gr, int64_t i, int64_t p, int64_t m)
 {
+    if (gr->f->symbolic) { /* totals are formulas: the last that reaches the peak, or the last */
+        for (int64_t k = m - 1; k >= 0; k--)
+            if (block_reaches_peak(gr, i + k * p, i + (k + 1) * p))
+                return k;
+        return m - 1;
+    }
     int64_t best = 0, w_best = block_weight(gr, i, i + p);
     for (int64_t k = 1; k < m; k++) {
         int64_t w = block_weight(gr, i + k * p, i + (k + 1) * p);
@@ -223,6 +251,8 @@ static void compress(grouper *gr, int64_t lo, int64_t hi, int depth)
     }
 }
 
+static int64_t position_of(const dg_range *g, int64_t e);
+
 /* ---- columns ---- */
 
 static int64_t *col_of_position(dg_timeline *t, const int64_t *canon)
@@ -253,6 +283,25 @@ static int first_col_from(const int64_t *col, int64_t n, int64_t i, int n_cols)
     return n_cols;
 }
 
+/* Which iterations of a loop summarised over run-time sizes the run of
+ * positions [lo, hi) is: d->summed and d->summed_part, or none. */
+static void find_summed(const dg_timeline *t, dg_span *d, int64_t lo, int64_t hi)
+{
+    for (int k = 0; k < t->r->n_summed_loops; k++) {
+        const an_summed_loop *l = &t->r->summed_loops[k];
+        int64_t a = position_of(&t->range, l->first_event);
+        int64_t p = position_of(&t->range, l->probe_event);
+        int64_t b = position_of(&t->range, l->end_event);
+        if (hi <= a || lo >= b || (lo >= a && hi <= p) || (lo >= p && hi <= b && hi - lo < b - p) ||
+            (lo <= a && hi >= b && (lo < a || hi > b)))
+            continue; /* apart, inside one iteration, or around the whole loop */
+        d->summed = l;
+        d->summed_part = lo == a && hi == b ? DG_SUMMED_ALL
+                         : lo == p && hi == b ? DG_SUMMED_LATER : DG_SUMMED_SOME;
+        return;
+    }
+}
+
 static void make_spans(dg_timeline *t, const grouper *gr, const int64_t *col)
 {
     t->spans = tl_xcalloc((size_t)gr->n_spans, sizeof *t->spans);
@@ -265,15 +314,39 @@ static void make_spans(dg_timeline *t, const grouper *gr, const int64_t *col)
         dg_span *d = &t->spans[t->n_spans++];
         *d = (dg_span){.col_lo = lo, .col_hi = hi, .n_iter = s->n_iter, .shown = s->shown,
                        .depth = s->depth, .func = t->r->events[t->cols[lo].ev].func};
+        int64_t run_lo = s->lo - s->shown * (s->hi - s->lo);
+        find_summed(t, d, run_lo, run_lo + s->n_iter * (s->hi - s->lo));
         for (int c = lo; c < hi; c++)
             t->cols[c].n_calls *= s->n_iter;
     }
+}
+
+/* Over formulas: the columns whose live total is a peak candidate. */
+static void find_peak_sx(dg_timeline *t)
+{
+    const an_func_report *f = t->f;
+    for (int k = 0; k < f->n_peak_cands; k++) {
+        bool drawn = false;
+        for (int c = 0; c < t->n_cols && !drawn; c++) {
+            drawn = sx_same(dg_timeline_live(t, c), f->peak_cand[k]);
+            if (drawn) /* the first column that reaches it */
+                t->peak_cols[c] = true;
+        }
+    }
+    for (int c = t->n_cols - 1; c >= 0; c--)
+        if (t->peak_cols[c])
+            t->peak_col = c;
 }
 
 static void find_peak(dg_timeline *t, const int64_t *canon, const int64_t *col)
 {
     int64_t best = -1;
     t->peak_col = -1;
+    t->peak_cols = tl_xcalloc((size_t)t->n_cols + 1, sizeof *t->peak_cols);
+    if (t->symbolic) {
+        find_peak_sx(t);
+        return;
+    }
     for (int64_t i = 0; i < t->range.n; i++) {
         const an_event *e = &t->r->events[t->range.ev[i]];
         if (e->kind == AN_EV_CALL && e->live_bytes > best) {
@@ -282,6 +355,8 @@ static void find_peak(dg_timeline *t, const int64_t *canon, const int64_t *col)
         }
     }
     t->peak_bytes = best < 0 ? 0 : best;
+    if (t->peak_col >= 0)
+        t->peak_cols[t->peak_col] = true;
 }
 
 /* ---- the loop that repeats a span ---- */
@@ -417,9 +492,18 @@ static int64_t alloc_position(const dg_timeline *t, int s)
     return -1;
 }
 
+/* The storages the range's calls use, and over formulas those a summarised
+ * loop made during the range to hold its state (a segment of an array, the
+ * state at the probe's counter), which no call may use but the live totals
+ * count. */
 static bool *storages_used(const dg_timeline *t)
 {
     bool *used = tl_xcalloc((size_t)t->r->n_storages + 1, sizeof *used);
+    int64_t lo = t->range.n ? t->range.ev[0] : 0, hi = t->range.n ? t->range.ev[t->range.n - 1] : -1;
+    for (int s = 0; t->symbolic && s < t->r->n_storages; s++) {
+        const an_storage *st = &t->r->storages[s];
+        used[s] = st->summarised && !st->discarded && st->alloc_event >= lo && st->alloc_event <= hi;
+    }
     for (int64_t i = 0; i < t->range.n; i++) {
         const an_event *e = &t->r->events[t->range.ev[i]];
         if (e->kind != AN_EV_CALL)
@@ -433,6 +517,16 @@ static bool *storages_used(const dg_timeline *t)
     return used;
 }
 
+/* Storage st's bytes as a formula: a number, its formula, or unknown. */
+static sx_int storage_sx(const an_storage *st)
+{
+    if (st->external)
+        return (sx_int){0, 0};
+    if (st->symbolic)
+        return st->nbytes_sx;
+    return st->nbytes >= 0 ? (sx_int){st->nbytes, 0} : (sx_int){0, SX_TOO_BIG};
+}
+
 static int row_new(dg_timeline *t, int *cap, int s, int alloc_col)
 {
     if (t->n_rows == *cap) {
@@ -443,7 +537,8 @@ static int row_new(dg_timeline *t, int *cap, int s, int alloc_col)
     t->rows[t->n_rows] = (dg_row){.first = s, .nbytes = st->nbytes, .nbytes_max = st->nbytes,
                                   .formula = st->symbolic, .nbytes_sx = st->nbytes_sx,
                                   .alloc_col = alloc_col, .alloc_line = st->alloc_line,
-                                  .free_line = st->free_line, .external = st->external};
+                                  .free_line = st->free_line, .external = st->external,
+                                  .first_sx = storage_sx(st), .shown_sx = storage_sx(st)};
     return t->n_rows++;
 }
 
@@ -485,6 +580,8 @@ static void make_rows(dg_timeline *t, const int64_t *canon, const int64_t *col)
                 role[c] = row_new(t, &cap, s, c);
             t->alloc_ev[s] = t->range.ev[i];
             row_add(t, role[c], s);
+            if (canon[i] == i) /* made by the repetition drawn */
+                t->rows[role[c]].shown_sx = storage_sx(&t->r->storages[s]);
         } else if (used[s]) {
             t->alloc_ev[s] = t->r->storages[s].alloc_event;
             row_add(t, row_new(t, &cap, s, -1), s);
@@ -532,14 +629,19 @@ static void make_members(dg_timeline *t)
     }
     free(fill);
     count_discarded(t);
+    int n_peaks = 0, *peaks = tl_xcalloc((size_t)t->n_cols + 1, sizeof *peaks);
+    for (int c = 0; c < t->n_cols; c++)
+        if (t->peak_cols[c])
+            peaks[n_peaks++] = c;
     for (int k = 0; k < t->n_rows; k++) {
         t->n_discarded += t->rows[k].discarded;
-        if (t->peak_col >= 0) {
+        for (int j = 0; j < n_peaks && !t->rows[k].at_peak; j++) {
             int64_t n_live = 0;
-            dg_timeline_cell(t, k, t->cols[t->peak_col].ev, &n_live);
+            dg_timeline_cell(t, k, t->cols[peaks[j]].ev, &n_live);
             t->rows[k].at_peak = n_live > 0;
         }
     }
+    free(peaks);
 }
 
 /* ---- the model ---- */
@@ -549,7 +651,7 @@ static void group(dg_timeline *t, bool expand, int64_t *canon, grouper *gr)
 {
     for (int64_t i = 0; i < t->range.n; i++)
         canon[i] = i;
-    *gr = (grouper){.r = t->r, .g = &t->range, .canon = canon};
+    *gr = (grouper){.r = t->r, .f = t->f, .g = &t->range, .canon = canon};
     if (expand || t->range.n < 2)
         return;
     int *key = make_keys(t->r, &t->range);
@@ -567,7 +669,7 @@ static void group(dg_timeline *t, bool expand, int64_t *canon, grouper *gr)
 void dg_timeline_build(dg_timeline *t, const an_report *r, const an_func_report *f, bool expand)
 {
     grouper gr;
-    *t = (dg_timeline){.r = r, .f = f, .peak_col = -1};
+    *t = (dg_timeline){.r = r, .f = f, .peak_col = -1, .symbolic = f->symbolic};
     dg_range_init(&t->range, r, f);
     int64_t *canon = tl_xcalloc((size_t)t->range.n + 1, sizeof *canon);
     group(t, expand, canon, &gr);
@@ -589,6 +691,7 @@ void dg_timeline_free(dg_timeline *t)
     free(t->cols);
     free(t->spans);
     free(t->rows);
+    free(t->peak_cols);
     free(t->row_of);
     free(t->alloc_ev);
     free(t->member_start);
@@ -602,7 +705,7 @@ static bool live_after(const dg_timeline *t, int s, int64_t ev)
 {
     const an_storage *st = &t->r->storages[s];
     int64_t a = t->alloc_ev[s];
-    if (a < 0 || ev < a)
+    if (a < 0 || ev < a || (st->retire_event >= 0 && ev >= st->retire_event))
         return false;
     if (st->free_event >= 0)
         return ev < st->free_event;
@@ -622,6 +725,38 @@ int64_t dg_timeline_cell(const dg_timeline *t, int row, int64_t ev, int64_t *n_l
         bytes = bytes < 0 || b < 0 ? -1 : bytes + b;
     }
     return bytes;
+}
+
+sx_int dg_timeline_cell_sx(const dg_timeline *t, int row, int64_t ev, int64_t *n_live)
+{
+    sx_int bytes = {0, 0};
+    *n_live = 0;
+    for (int64_t k = t->member_start[row]; k < t->member_start[row + 1]; k++) {
+        int s = t->members[k];
+        if (!live_after(t, s, ev))
+            continue;
+        (*n_live)++;
+        bytes = sx_add(bytes, storage_sx(&t->r->storages[s])); /* unknown stays unknown */
+    }
+    return bytes;
+}
+
+sx_int dg_timeline_live(const dg_timeline *t, int col)
+{
+    const an_event *e = &t->r->events[t->cols[col].ev];
+    return t->symbolic ? e->live_sx : (sx_int){e->live_bytes, 0};
+}
+
+int dg_share_step(sx_int bytes, sx_int peak, int n)
+{
+    for (int q = n - 1; q >= 1; q--) { /* share > q/n: always, never, or it depends */
+        bool above;
+        if (!sx_prove(sx_mul((sx_int){n, 0}, bytes), SX_GT, sx_mul((sx_int){q, 0}, peak), &above))
+            return -1;
+        if (above)
+            return q;
+    }
+    return 0;
 }
 
 const char *dg_timeline_made_here(const dg_timeline *t, int row, int64_t ev)
@@ -656,17 +791,70 @@ void dg_buf_row_names(dg_buf *b, const dg_timeline *t, int row, bool mark_views)
     dg_buf_puts(b, "");
 }
 
-void dg_buf_span(dg_buf *b, const dg_timeline *t, const dg_span *s)
+/* Where the repeated calls come from: "loop at line 18", "step() in the loop
+ * at line 23", "step()"; for a loop summarised over run-time sizes, that
+ * loop: "loop at line 36", "loop at line 77 in load_layers()". */
+static void span_place(dg_buf *b, const dg_timeline *t, const dg_span *s)
 {
     const ir_unit *u = t->r->unit;
-    if (s->loop_line > 0 && u && s->func >= 0 && s->func < u->n_funcs && s->func != t->f->func)
+    const an_summed_loop *l = s->summed_part != DG_SUMMED_SOME ? s->summed : NULL;
+    bool other = u && s->func >= 0 && s->func < u->n_funcs && s->func != t->f->func;
+    if (l) {
+        dg_buf_printf(b, "loop at line %d", l->line);
+        if (u && l->func >= 0 && l->func < u->n_funcs && l->func != t->f->func)
+            dg_buf_printf(b, " in %s()", u->funcs[l->func]->name);
+    } else if (s->loop_line > 0 && other) {
         dg_buf_printf(b, "%s() in the loop at line %d", u->funcs[s->func]->name, s->loop_line);
-    else if (s->loop_line > 0)
+    } else if (s->loop_line > 0) {
         dg_buf_printf(b, "loop at line %d", s->loop_line);
-    else if (u && s->func >= 0 && s->func < u->n_funcs && s->func != t->f->func)
+    } else if (other) {
         dg_buf_printf(b, "%s()", u->funcs[s->func]->name);
-    else
+    } else {
         dg_buf_puts(b, "repeated");
-    /* over run-time sizes a loop may stand for many more runs than were analysed */
-    dg_buf_printf(b, t->f->symbolic ? " ×%lld analysed" : " ×%lld", (long long)s->n_iter);
+    }
+}
+
+void dg_buf_span(dg_buf *b, const dg_timeline *t, const dg_span *s)
+{
+    span_place(b, t, s);
+    dg_buf_puts(b, " ");
+    dg_buf_span_count(b, s);
+}
+
+/* "(steps - 1)" for a sum, else the formula ("steps", "min(steps, n)"). */
+static void put_count_sx(dg_buf *b, sx_int x)
+{
+    char *text = sx_strdup(x);
+    bool sum = strstr(text, " + ") || strstr(text, " - ");
+    dg_buf_printf(b, sum ? "(%s)" : "%s", text);
+    free(text);
+}
+
+void dg_buf_span_count(dg_buf *b, const dg_span *s)
+{
+    if (!s->summed) { /* every repetition ran in the analysis: the count is the program's */
+        dg_buf_printf(b, "×%lld", (long long)s->n_iter);
+        return;
+    }
+    dg_buf_puts(b, "×");
+    if (s->summed_part == DG_SUMMED_ALL)
+        put_count_sx(b, s->summed->trips);
+    else if (s->summed_part == DG_SUMMED_LATER)
+        put_count_sx(b, sx_sub(s->summed->trips, (sx_int){1, 0}));
+    else /* the log's repetitions, not the program's: the loop runs trips times */
+        dg_buf_printf(b, "%lld analysed", (long long)s->n_iter);
+}
+
+void dg_buf_span_drawn(dg_buf *b, const dg_span *s)
+{
+    const an_summed_loop *l = s->summed;
+    char *at;
+    if (!l || s->summed_part == DG_SUMMED_SOME) {
+        dg_buf_printf(b, "repetition %lld", (long long)s->shown + 1);
+        return;
+    }
+    /* the first iteration, then the probes that stand for the iteration at probe_at */
+    at = sx_strdup(s->summed_part == DG_SUMMED_ALL && s->shown == 0 ? l->first_at : l->probe_at);
+    dg_buf_printf(b, "the iteration %s = %s", l->counter, at);
+    free(at);
 }

@@ -11,7 +11,9 @@
  * Rows past max_rows: the rows that matter least (not live at the peak,
  * fewest bytes in the drawn columns) are merged into one last row, which
  * says how many.
- * The cells (bytes and storages live) are computed once, for the view.
+ * The cells (bytes and storages live) are computed once, for the view;
+ * over formulas, as formulas too, and a merged column shows a peak column
+ * when it holds one, else a moment no other provably exceeds.
  * The notes that say what a view merged or left out are worded here, for
  * both charts.
  */
@@ -20,8 +22,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int heaviest_col_sx(const dg_timeline *t, int lo, int hi)
+{
+    int best = lo;
+    for (int c = lo; c < hi; c++)
+        if (t->peak_cols[c])
+            return c;
+    for (int c = lo + 1; c < hi; c++) {
+        bool gt;
+        if (sx_prove(dg_timeline_live(t, c), SX_GT, dg_timeline_live(t, best), &gt) && gt)
+            best = c;
+    }
+    return best;
+}
+
 static int heaviest_col(const dg_timeline *t, int lo, int hi)
 {
+    if (t->symbolic)
+        return heaviest_col_sx(t, lo, hi);
     int best = lo;
     for (int c = lo + 1; c < hi; c++)
         if (t->r->events[t->cols[c].ev].live_bytes > t->r->events[t->cols[best].ev].live_bytes)
@@ -36,8 +54,18 @@ static void vcol_push(dg_view *v, const dg_timeline *t, int lo, int hi)
     v->cols[v->n_cols++] = (dg_vcol){.col_lo = lo, .col_hi = hi, .col = heaviest_col(t, lo, hi)};
     if (hi - lo > 1)
         v->n_hidden_cols += hi - lo;
-    if (t->peak_col >= lo && t->peak_col < hi)
+    for (int c = lo; c < hi; c++)
+        v->peak[v->n_cols - 1] |= t->peak_cols[c];
+    if (v->peak[v->n_cols - 1] && v->peak_vcol < 0)
         v->peak_vcol = v->n_cols - 1;
+}
+
+/* A view of n model columns, before its columns are pushed. */
+static void view_open(dg_view *v, int n)
+{
+    *v = (dg_view){.peak_vcol = -1};
+    v->cols = tl_xcalloc((size_t)n + 1, sizeof *v->cols);
+    v->peak = tl_xcalloc((size_t)n + 1, sizeof *v->peak);
 }
 
 static void keep_range(bool *keep, int n, int lo, int hi)
@@ -46,14 +74,25 @@ static void keep_range(bool *keep, int n, int lo, int hi)
         keep[c] = true;
 }
 
+static bool row_has_formula(const dg_timeline *t, int k)
+{
+    for (int64_t j = t->member_start[k]; j < t->member_start[k + 1]; j++)
+        if (t->r->storages[t->members[j]].symbolic)
+            return true;
+    return false;
+}
+
 /* Each row's weight in view v: live at the peak first, then the most bytes
- * it holds in a drawn column (a row live in no drawn column weighs least). */
+ * it holds in a drawn column (a row live in no drawn column weighs least;
+ * over formulas, a formula weighs more than any number). */
 static int64_t *row_weights(const dg_view *v, const dg_timeline *t)
 {
     int64_t *w = tl_xcalloc((size_t)t->n_rows + 1, sizeof *w);
     for (int k = 0; k < t->n_rows; k++) {
         for (int c = 0; c < v->n_cols; c++) {
             int64_t n, b = dg_timeline_cell(t, k, t->cols[v->cols[c].col].ev, &n);
+            if (t->symbolic && b < 0 && n > 0 && row_has_formula(t, k))
+                b = INT64_MAX / 8;
             b = b < 0 && n > 0 ? 1 : b;
             w[k] = b > w[k] ? b : w[k];
         }
@@ -106,6 +145,40 @@ static void add_cell(dg_view *v, int out, int c, int64_t bytes, int64_t count)
     v->count[i] += count;
 }
 
+/* The known cells of view column c, summed (an unknown size counts 0 in
+ * the live totals too); slot: each model row's view row. */
+static sx_int known_sum(const dg_view *v, const dg_timeline *t, int c, const int *slot)
+{
+    int64_t ev = t->cols[v->cols[c].col].ev, n;
+    sx_int sum = {0, 0};
+    for (int k = 0; k < v->n_rows; k++) {
+        sx_int x = v->bytes_sx[(int64_t)k * v->n_cols + c];
+        if (x.e != SX_TOO_BIG) {
+            sum = sx_add(sum, x);
+            continue;
+        }
+        for (int m = 0; m < t->n_rows; m++) { /* the cell's model rows, one by one */
+            x = view_row_of(v, slot, m) == k ? dg_timeline_cell_sx(t, m, ev, &n)
+                                            : (sx_int){0, SX_TOO_BIG};
+            sum = x.e == SX_TOO_BIG ? sum : sx_add(sum, x);
+        }
+    }
+    return sum;
+}
+
+/* Over formulas: whether each column's known cells add up to its live total.
+ * A storage that a summarised loop grows (an array's segment) has its final
+ * bytes, not those of the iteration drawn: a column where that shows is
+ * shaded as undecided.  (A function that is not a root counts its callers'
+ * storages in its totals, which have no rows: its columns are not checked.) */
+static void check_sums(dg_view *v, const dg_timeline *t, const int *slot)
+{
+    v->cells_add_up = tl_xcalloc((size_t)v->n_cols + 1, sizeof *v->cells_add_up);
+    for (int c = 0; c < v->n_cols; c++)
+        v->cells_add_up[c] = t->range.own_only || sx_same(known_sum(v, t, c, slot),
+                                                          dg_timeline_live(t, v->cols[c].col));
+}
+
 /* The cells of the rows in v->rows (rows not in it add to the merged rest). */
 static void fill_cells(dg_view *v, const dg_timeline *t)
 {
@@ -117,15 +190,23 @@ static void fill_cells(dg_view *v, const dg_timeline *t)
             slot[v->rows[j]] = j;
     v->bytes = tl_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->bytes);
     v->count = tl_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->count);
+    if (t->symbolic)
+        v->bytes_sx = tl_xcalloc((size_t)v->n_rows * (size_t)v->n_cols + 1, sizeof *v->bytes_sx);
     for (int k = 0; k < t->n_rows; k++) {
         int out = view_row_of(v, slot, k);
         for (int c = 0; c < v->n_cols; c++) {
             int64_t n, b = dg_timeline_cell(t, k, t->cols[v->cols[c].col].ev, &n);
             add_cell(v, out, c, b, n);
+            if (t->symbolic) {
+                sx_int *x = &v->bytes_sx[(int64_t)out * v->n_cols + c];
+                *x = sx_add(*x, dg_timeline_cell_sx(t, k, t->cols[v->cols[c].col].ev, &n));
+            }
         }
     }
     for (int64_t i = 0; i < (int64_t)v->n_rows * v->n_cols; i++)
         v->max_cell = v->bytes[i] > v->max_cell ? v->bytes[i] : v->max_cell;
+    if (t->symbolic)
+        check_sums(v, t, slot);
     free(slot);
 }
 
@@ -137,17 +218,25 @@ static void make_rows(dg_view *v, const dg_timeline *t, int max_rows)
 
 void dg_view_elide(dg_view *v, const dg_timeline *t, int max_columns, int max_rows)
 {
-    int n = t->n_cols, k = (max_columns - 2) / 3;
-    *v = (dg_view){.peak_vcol = -1};
-    v->cols = tl_xcalloc((size_t)n + 1, sizeof *v->cols);
+    int n = t->n_cols, k = (max_columns - 2) / 3, n_peaks = 0;
+    view_open(v, n);
     bool *keep = tl_xcalloc((size_t)n + 1, sizeof *keep);
+    for (int c = 0; c < n; c++)
+        n_peaks += t->peak_cols[c];
     if (n <= max_columns || k < 1) {
         keep_range(keep, n, 0, n);
-    } else {
+    } else if (n_peaks <= 1) {
         int p = t->peak_col >= 0 ? t->peak_col : n / 2;
         keep_range(keep, n, 0, k);
         keep_range(keep, n, n - k, n);
         keep_range(keep, n, p - k / 2, p - k / 2 + k);
+    } else { /* the peak candidates share the middle third */
+        int around = k / n_peaks > 1 ? k / n_peaks : 1;
+        keep_range(keep, n, 0, k);
+        keep_range(keep, n, n - k, n);
+        for (int c = 0; c < n; c++)
+            if (t->peak_cols[c])
+                keep_range(keep, n, c - around / 2, c - around / 2 + around);
     }
     for (int c = 0; c < n;) {
         int e = c + 1;
@@ -164,8 +253,7 @@ void dg_view_bucket(dg_view *v, const dg_timeline *t, int max_columns, int max_r
 {
     int n = t->n_cols, m = max_columns < 1 ? 1 : max_columns;
     int per = n <= m ? 1 : (n + m - 1) / m;
-    *v = (dg_view){.peak_vcol = -1};
-    v->cols = tl_xcalloc((size_t)n + 1, sizeof *v->cols);
+    view_open(v, n);
     for (int c = 0; c < n; c += per)
         vcol_push(v, t, c, c + per < n ? c + per : n);
     make_rows(v, t, max_rows);
@@ -175,8 +263,8 @@ void dg_view_bucket_like(dg_view *v, const dg_timeline *t, int max_columns, cons
 {
     int n = t->n_cols, m = max_columns < 1 ? 1 : max_columns;
     int per = n <= m ? 1 : (n + m - 1) / m;
-    *v = (dg_view){.peak_vcol = -1, .n_hidden_rows = rows_of->n_hidden_rows};
-    v->cols = tl_xcalloc((size_t)n + 1, sizeof *v->cols);
+    view_open(v, n);
+    v->n_hidden_rows = rows_of->n_hidden_rows;
     for (int c = 0; c < n; c += per)
         vcol_push(v, t, c, c + per < n ? c + per : n);
     v->rows = tl_xcalloc((size_t)rows_of->n_rows + 1, sizeof *v->rows);
@@ -188,8 +276,11 @@ void dg_view_bucket_like(dg_view *v, const dg_timeline *t, int max_columns, cons
 void dg_view_free(dg_view *v)
 {
     free(v->cols);
+    free(v->peak);
     free(v->rows);
     free(v->bytes);
+    free(v->bytes_sx);
+    free(v->cells_add_up);
     free(v->count);
     *v = (dg_view){0};
 }
@@ -199,6 +290,13 @@ int64_t dg_view_cell(const dg_view *v, int k, int c, int64_t *n_live)
     int64_t i = (int64_t)k * v->n_cols + c;
     *n_live = v->count[i];
     return v->bytes[i];
+}
+
+sx_int dg_view_cell_sx(const dg_view *v, int k, int c, int64_t *n_live)
+{
+    int64_t i = (int64_t)k * v->n_cols + c;
+    *n_live = v->count[i];
+    return v->bytes_sx[i];
 }
 
 /* "main(): 7 calls, peak 640 MiB after line 29 (clone f)" */
@@ -242,7 +340,15 @@ static void note(dg_buf *b, const char *sep, int *n)
 static void column_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const char *sep,
                          int *n)
 {
-    if (t->n_spans) {
+    if (t->n_spans && t->symbolic) {
+        note(b, sep, n);
+        dg_buf_puts(b, "A run of calls that repeats back to back (a loop's iterations, a "
+                       "function called again and again) is drawn once with its count: the last "
+                       "repetition that reaches a peak candidate, else the last; a loop over "
+                       "run-time sizes is analysed for its first iteration and the ones that "
+                       "stand for the others, taken at the counter the run: line names; "
+                       "--expand draws every call.");
+    } else if (t->n_spans) {
         note(b, sep, n);
         dg_buf_puts(b, "A run of calls that repeats back to back (a loop's iterations, a "
                        "function called again and again) is drawn once with its count: the "
@@ -262,9 +368,20 @@ static void column_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, cons
     }
 }
 
-/* Notes on the rows: merged rows, storages of branch arms not kept. */
+/* Notes on the rows: merged rows, storages of branch arms not kept, cells
+ * that do not add up. */
 static void row_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const char *sep, int *n)
 {
+    bool add_up = true;
+    for (int c = 0; t->symbolic && c < v->n_cols; c++)
+        add_up = add_up && v->cells_add_up[c];
+    if (!add_up) {
+        note(b, sep, n);
+        dg_buf_puts(b, "In an iteration a summarised loop stands for, a storage the loop grows "
+                       "(an array's elements kept together) is drawn with its size after the "
+                       "loop: where the cells do not add up to the live total, none is shaded "
+                       "by its share of the peak.");
+    }
     if (v->n_hidden_rows) {
         note(b, sep, n);
         dg_buf_printf(b, "%d smaller storage rows are summed in the last row; --max-rows draws more.",

@@ -99,6 +99,8 @@ typedef struct an_storage {
     int free_func;       /* function of the freeing release, -1 */
     int64_t alloc_event; /* index of its allocation in the event log */
     int64_t free_event;  /* index of its free, -1 */
+    int64_t retire_event; /* a summarised loop's state holds its bytes in a storage of its own
+                             from this event on (its free is that storage's), -1 */
     bool discarded;      /* made on an arm of an unknown branch the analysis did not keep */
     bool summarised;     /* made by an iteration that stands for many (a loop run a symbolic
                             number of times): counted in the totals, not listed */
@@ -135,17 +137,17 @@ typedef struct an_event {   /* one step of the execution, in order */
                                RELEASE / LOST: the handle's storage */
     int handle_value;       /* RELEASE / LOST: value id that made the handle */
     int var;                /* RELEASE / LOST: the variable, or -1 */
+    int loop_depth;
     const char *lost_why;   /* LOST: "overwritten", "out of scope", "not returned" */
     bool freed;             /* RELEASE: the storage was freed by it */
     bool error;             /* CALL: the call fails (an error diagnostic says why) */
     bool poison;            /* CALL: an operand came from a failed call or was released */
     bool resized;           /* CALL (out= forms): the out tensor was resized */
     int64_t grown_bytes;    /* CALL (out= forms): bytes its storage grew by */
-    int64_t live_bytes;     /* after the step: the storages of known size */
-    sx_int live_sx;         /* after the step: the storages whose size is a formula (the
-                               live bytes are live_bytes + live_sx) */
+    int64_t live_bytes;     /* bytes after the step, of the storages whose size is a number */
     int64_t moved_bytes;
-    int loop_depth;
+    sx_int live_sx;         /* bytes after the step, all of them: live_bytes plus the
+                               storages whose size is a formula (then it is one) */
 } an_event;
 
 /* An unknown branch one arm of which leaves a loop (break, return, goto) or
@@ -206,6 +208,21 @@ typedef struct an_alt {
     bool same_live;         /* both arms leave the same live bytes */
 } an_alt;
 
+/* A loop that runs a symbolic number of times, summarised (docs/symbolic.md):
+ * the log keeps its first iteration and the probe iterations that stand for
+ * the others, whose live bytes (and the storages they make) are taken with
+ * the counter at probe_at. */
+typedef struct an_summed_loop {
+    int func, line, col;    /* the loop statement */
+    sx_int trips;           /* iterations */
+    const char *counter;    /* the counter's variable */
+    sx_int first_at;        /* the counter's value in the first iteration */
+    sx_int probe_at;        /* the counter's value in the probe iterations' formulas */
+    int64_t first_event;    /* its iterations are events [first_event, end_event), */
+    int64_t probe_event;    /* the probes' from probe_event on */
+    int64_t end_event;
+} an_summed_loop;
+
 typedef struct an_report {
     const ir_unit *unit;
     int n_funcs;
@@ -217,6 +234,8 @@ typedef struct an_report {
     int64_t n_events;
     an_event *events;       /* the execution of every root, in order */
     int64_t n_events_dropped;
+    int n_summed_loops;
+    an_summed_loop *summed_loops; /* as their summaries end (an inner loop first) */
     int n_alts;
     an_alt *alts;           /* in log order (outermost unknown branches only) */
     int64_t n_alt_events;

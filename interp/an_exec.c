@@ -150,6 +150,7 @@ void an_snap_restore(an_ctx *cx, const snapshot *sn)
         st->free_col = sn->storages[s].free_col;
         st->free_func = sn->storages[s].free_func;
         st->free_event = sn->storages[s].free_event;
+        st->retire_event = sn->storages[s].retire_event;
         st->discarded = sn->storages[s].discarded;
     }
     for (int s = sn->n_storages; s < cx->r->n_storages; s++) {
@@ -260,7 +261,8 @@ static void join_vars(an_ctx *cx, const snapshot *other)
 }
 
 /* The event log keeps only the kept arm: events [from, to) are dropped and
- * the later ones move down; storages' event indices follow them. */
+ * the later ones move down; storages' and summed loops' event indices
+ * follow them (a loop whose events all go goes too). */
 void an_drop_events(an_ctx *cx, int64_t from, int64_t to)
 {
     an_report *r = cx->r;
@@ -285,7 +287,26 @@ void an_drop_events(an_ctx *cx, int64_t from, int64_t to)
             st->alloc_event -= gone;
         if (st->free_event >= to)
             st->free_event -= gone;
+        if (st->retire_event >= to)
+            st->retire_event -= gone;
+        else if (st->retire_event > from)
+            st->retire_event = from;
     }
+    kept = 0; /* a summed loop whose iterations went goes too */
+    for (int k = 0; k < r->n_summed_loops; k++) {
+        an_summed_loop l = r->summed_loops[k];
+        if (l.first_event >= from && l.end_event <= to)
+            continue;
+        int64_t *at[3] = {&l.first_event, &l.probe_event, &l.end_event};
+        for (int j = 0; j < 3; j++) {
+            if (*at[j] >= to)
+                *at[j] -= gone;
+            else if (*at[j] > from)
+                *at[j] = from;
+        }
+        r->summed_loops[kept++] = l;
+    }
+    r->n_summed_loops = kept;
 }
 
 /* Both arms run from one state; the arm that ends with more live bytes (on

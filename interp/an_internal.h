@@ -157,7 +157,7 @@ typedef struct an_ctx {
     const ir_unit *u;
     an_options opt;
     an_report *r;
-    int cap_values, cap_storages, cap_diags;
+    int cap_values, cap_storages, cap_diags, cap_summed_loops;
     int64_t cap_events;
     an_handle *handles;
     int64_t n_handles, cap_handles;
@@ -250,6 +250,8 @@ int an_storage_new_sx(an_ctx *cx, int func, int value, int line, int col, tl_dev
                       sx_int nbytes);
 /* Keep a symbolic layout; returns its sl (index + 1). */
 int an_slayout_add(an_ctx *cx, const an_slayout *l);
+/* Record a summarised loop in the report (an_report.summed_loops). */
+void an_summed_loop_add(an_ctx *cx, const an_summed_loop *l);
 void an_account_live(an_ctx *cx);
 /* Record the live set of every function whose new peak has not been recorded
  * (called before live bytes go down, and when a function returns). */

@@ -727,6 +727,7 @@ static void retire_storage(an_ctx *cx, int st)
     an_storage *s = &cx->r->storages[st];
     cx->refs[st] = 0;
     cx->live_storage[st] = false;
+    s->retire_event = cx->r->n_events;
     if (s->symbolic)
         cx->live_sx = sx_sub(cx->live_sx, s->nbytes_sx);
     else
@@ -1772,6 +1773,51 @@ static char *loop_why(an_ctx *cx, const loop_sum *ls)
                         ls->why ? ls->why : "its iterations could not be summarised");
 }
 
+/* x with the last probe's counter (lb) at v and the one before it (la, in
+ * the iteration before) at v - dir; 0: that probe did not run. */
+static sx_int at_counter(sx_int x, const loop_sum *ls, sx_int v)
+{
+    uint32_t sym[2] = {ls->lb, ls->la};
+    int dir = sx_same(ls->step, (sx_int){ls->dir, 0}) ? ls->dir : 1; /* (a stride's: its index) */
+    sx_int at[2] = {v, sx_sub(v, (sx_int){dir, 0})};
+    for (int k = 0; k < 2; k++)
+        if (sym[k] && x.e && sx_depends_on(x, (sx_int){0, sym[k]}))
+            x = sx_subst(x, (sx_int){0, sym[k]}, at[k]);
+    return x;
+}
+
+/* The loop, summarised, for the lifetime chart: the events of its probe
+ * iterations (from first_event on, after iteration 1's, which depend on no
+ * counter) and the storages they made stand for the iteration whose counter
+ * is at, as the state after a growing loop does (finish_state); so do the
+ * loops summarised inside them. */
+static void record_loop(an_ctx *cx, const loop_sum *ls, int64_t first_event,
+                        int64_t probe_event, sx_int at, sx_int counter_at)
+{
+    an_report *r = cx->r;
+    if (first_event >= r->n_events)
+        return; /* no call logged */
+    for (int64_t i = first_event; i < r->n_events; i++)
+        r->events[i].live_sx = at_counter(r->events[i].live_sx, ls, at);
+    for (int st = ls->n_storages1; st < r->n_storages; st++)
+        if (r->storages[st].symbolic)
+            r->storages[st].nbytes_sx = at_counter(r->storages[st].nbytes_sx, ls, at);
+    for (int k = 0; k < r->n_summed_loops; k++) {
+        an_summed_loop *in = &r->summed_loops[k];
+        if (in->first_event >= first_event) {
+            in->trips = at_counter(in->trips, ls, at);
+            in->probe_at = at_counter(in->probe_at, ls, at);
+        }
+    }
+    an_summed_loop_add(cx, &(an_summed_loop){.func = an_top(cx)->func, .line = ls->s->loc.line,
+                                             .col = ls->s->loc.col, .trips = ls->trips,
+                                             .counter = cx->u->vars[ls->var].name,
+                                             .first_at = ls->v0, .probe_at = counter_at,
+                                             .first_event = first_event,
+                                             .probe_event = probe_event,
+                                             .end_event = r->n_events});
+}
+
 /* Summarise the loop; false (the state as before the loop's first
  * iteration) when it is not a counted loop with a steady or stepping body:
  * then *why says why when the trip count was a formula (NULL otherwise). */
@@ -1803,7 +1849,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     sx_int last = sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, sx_sub(ls.trips, (sx_int){1, 0})));
     ls.lo = ls.dir > 0 ? second : last;
     ls.hi = ls.dir > 0 ? last : second;
-    bool ok = false, taken_s1 = false, taken_a = false, first_differs = false;
+    bool ok = false, taken_s1 = false, taken_a = false, first_differs = false, steady = false;
+    int64_t probe_event = 0; /* the first probe's first event */
     bool leave;
     ls.n_diags1 = cx->r->n_diags;
     an_flow fl = loop_body(cx, s, &leave); /* iteration 1 */
@@ -1813,6 +1860,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     }
     an_snap_take(cx, &ls.s1);
     taken_s1 = true;
+    probe_event = cx->r->n_events;
     ls.marks1 = cx->n_bound_marks;
     ls.assumptions1 = sx_n_assumptions();
     ls.n_storages1 = cx->r->n_storages;
@@ -1851,7 +1899,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
         taken_a = true;
         for (int k = 0; k < n; k++)
             fr_effect(&cx->r->funcs[k], &ls.eff[6 * k + 2], &ls.eff[6 * k + 3]);
-        ok = steady_summary(cx, &ls, &first_differs);
+        ok = steady = steady_summary(cx, &ls, &first_differs);
     }
     if (ok) {
         trial_keep(cx, &t1);
@@ -1901,6 +1949,15 @@ undo:
         int64_t *slot = an_int_slot(cx, ls.var, &known);
         if (!stepped)
             an_int_put(true, sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, ls.trips)), known, slot);
+        /* a steady loop's peak is taken at hi (loop_peaks); a growing one's state at its end */
+        if (stepped) { /* the probes' index J at q - 1: the counter v0 + step*(q - 1) */
+            sx_int q1 = sx_sub(ls.trips, (sx_int){2, 0});
+            record_loop(cx, &ls, t.n_events, probe_event, q1,
+                        sx_add(ls.v0, sx_mul(ls.step, q1)));
+        } else {
+            sx_int at = steady || ls.dir > 0 ? ls.hi : ls.lo;
+            record_loop(cx, &ls, t.n_events, probe_event, at, at);
+        }
         an_snap_free(&t.s0);
         frs_free(cx, t.r0);
     }

@@ -196,6 +196,14 @@ int an_slayout_add(an_ctx *cx, const an_slayout *l)
     return r->n_slayouts;
 }
 
+void an_summed_loop_add(an_ctx *cx, const an_summed_loop *l)
+{
+    an_report *r = cx->r;
+    r->summed_loops = grow_int(r->summed_loops, &cx->cap_summed_loops, r->n_summed_loops + 1,
+                               sizeof *l);
+    r->summed_loops[r->n_summed_loops++] = *l;
+}
+
 int an_storage_new_sx(an_ctx *cx, int func, int value, int line, int col, tl_device dev,
                       sx_int nbytes)
 {
@@ -250,7 +258,7 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
     an_storage *s = &r->storages[r->n_storages];
     *s = (an_storage){.id = r->n_storages, .nbytes = nbytes, .device = dev, .func = func,
                       .value = value, .alloc_line = line, .alloc_col = col, .free_func = -1,
-                      .alloc_event = r->n_events, .free_event = -1};
+                      .alloc_event = r->n_events, .free_event = -1, .retire_event = -1};
     s->block_bytes = s->alloc_bytes = s->made_nbytes = nbytes;
     cx->refs[s->id] = 0;
     if (dev == TL_CUDA && nbytes >= 0)
@@ -338,8 +346,10 @@ an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col)
     an_event *e = &r->events[r->n_events++];
     *e = (an_event){.kind = kind, .func = an_top(cx)->func, .line = line, .col = col,
                     .value = -1, .storage = -1, .handle_value = -1, .var = -1,
-                    .live_bytes = cx->live, .live_sx = cx->live_sx,
+                    .live_bytes = cx->live, .live_sx = {cx->live, 0},
                     .loop_depth = cx->loop_depth};
+    if (cx->live_sx.e != 0 || cx->live_sx.c != 0) /* some live storage's size is a formula */
+        e->live_sx = sx_add(cx->live_sx, e->live_sx);
     for (int k = 0; k < AN_EV_MAX_IN; k++) {
         e->in_value[k] = e->in_storage[k] = -1;
         e->in_offset[k] = -1;

@@ -86,7 +86,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     samples = sorted(os.path.relpath(p, ROOT)
                      for p in glob.glob(os.path.join(ROOT, "samples", "**", "*.c"), recursive=True))
-    samples += ["tests/diagrams/diags.c", "tests/diagrams/loops.c"]
+    samples += ["tests/diagrams/diags.c", "tests/diagrams/loops.c", "tests/diagrams/formulas.c"]
     for sample in samples:
         check_svg(tool, sample, out)
     for sample in ("samples/worksheet/block1.c", "tests/diagrams/loops.c"):
