@@ -490,6 +490,16 @@ static bool loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi,
     return ok;
 }
 
+/* Bytes moved dm and calls dc more in function report fr's totals. */
+static void add_effect(an_func_report *fr, sx_int dm, sx_int dc)
+{
+    if (dm.e || dm.c || dc.e || dc.c) {
+        fr->moved_sx = sx_add(fr->moved_sx, dm);
+        fr->calls_sx = sx_add(fr->calls_sx, dc);
+        fr->symbolic = true;
+    }
+}
+
 /* The summary's totals: iterations 2..trips are the sums (less the two
  * probes counted already) and the peaks at the last iteration where they
  * grow.  A peak the probes raised must also hold for one trip (checked
@@ -500,12 +510,7 @@ static void commit_totals(an_ctx *cx, sx_int trips, const sx_int *sum, const loo
     bool peak_moved = false;
     for (int k = 0; k < cx->r->n_funcs; k++) {
         an_func_report *fr = &cx->r->funcs[k];
-        sx_int dm = sum[2 * k], dc = sum[2 * k + 1];
-        if (dm.e || dm.c || dc.e || dc.c) {
-            fr->moved_sx = sx_add(fr->moved_sx, dm);
-            fr->calls_sx = sx_add(fr->calls_sx, dc);
-            fr->symbolic = true;
-        }
+        add_effect(fr, sum[2 * k], sum[2 * k + 1]);
         if (pk[k].changed) {
             fr->n_peak_cands = pk[k].n;
             memcpy(fr->peak_cand, pk[k].cand, sizeof pk[k].cand);
@@ -1718,12 +1723,7 @@ static bool stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_in
         goto out;
     for (int k = 0; k < ls->n; k++) {
         an_func_report *fr = &cx->r->funcs[k];
-        sx_int dm = delta[2 * k], dc = delta[2 * k + 1];
-        if (dm.e || dm.c || dc.e || dc.c) {
-            fr->moved_sx = sx_add(fr->moved_sx, dm);
-            fr->calls_sx = sx_add(fr->calls_sx, dc);
-            fr->symbolic = true;
-        }
+        add_effect(fr, delta[2 * k], delta[2 * k + 1]);
         if (!step_peaks(cx, ls, &sc, at_s1, k))
             goto out;
     }

@@ -1367,26 +1367,17 @@ static void symbols_of_atom(uint32_t id, bool *used)
     sx_symbols_of(a->b, used);
 }
 
-void sx_sizes_of(sx_int a)
+/* Marks a size symbol as used (loop counters left out); never stops the walk. */
+static bool mark_size(uint32_t id, const void *ctx)
 {
-    uint32_t n;
-    int64_t c;
-    if (a.e == 0 || big(a))
-        return;
-    const term *t = terms_of(a, &n, &c);
-    for (uint32_t i = 0; i < n; i++) {
-        const mono *m = &S.monos.items[t[i].mono];
-        for (uint32_t f = 0; f < m->n; f++) {
-            const atom *k = &S.atoms.items[S.factors.items[m->first + f].atom];
-            if (k->kind != A_SYM) {
-                sx_sizes_of(k->a);
-                sx_sizes_of(k->b);
-            } else if (strcmp(S.syms.items[k->sym].origin, "loop") != 0) {
-                S.syms.items[k->sym].used = true;
-            }
-        }
-    }
+    (void)ctx;
+    const atom *k = &S.atoms.items[id];
+    if (k->kind == A_SYM && strcmp(S.syms.items[k->sym].origin, "loop") != 0)
+        S.syms.items[k->sym].used = true;
+    return false;
 }
+
+void sx_sizes_of(sx_int a) { (void)any_atom(a, mark_size, NULL); }
 
 /* ---- state ---- */
 

@@ -117,6 +117,7 @@ typedef struct sx_state {
 #define lone_atom_any sx__lone_atom_any
 #define symbol_atom sx__symbol_atom
 #define expr_mentions sx__expr_mentions
+#define any_atom sx__any_atom
 #define atom_mentions sx__atom_mentions
 #define subst sx__subst
 
@@ -136,6 +137,9 @@ static inline sx_int too_big(void)
 
 /* sym_subst.c */
 uint32_t symbol_atom(sx_int sym);  /* the atom of a lone symbol, else 0 */
+/* Does f say yes of some atom of a (its symbols, floor divisions, min and
+ * max, and theirs within)? */
+bool any_atom(sx_int a, bool (*f)(uint32_t id, const void *ctx), const void *ctx);
 bool expr_mentions(sx_int a, uint32_t atom_id);
 bool atom_mentions(uint32_t id, uint32_t atom_id);
 sx_int subst(sx_int a, uint32_t atom_id, sx_int v); /* the atom replaced by v; atom 0:

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-bool expr_mentions(sx_int a, uint32_t sym_atom)
+bool any_atom(sx_int a, bool (*f)(uint32_t id, const void *ctx), const void *ctx)
 {
     if (a.e == 0 || a.e == SX_TOO_BIG)
         return false;
@@ -16,12 +16,19 @@ bool expr_mentions(sx_int a, uint32_t sym_atom)
     const term *t = terms_of(a, &n, &c);
     for (uint32_t i = 0; i < n; i++) {
         const mono *m = &S.monos.items[t[i].mono];
-        for (uint32_t f = 0; f < m->n; f++)
-            if (atom_mentions(S.factors.items[m->first + f].atom, sym_atom))
+        for (uint32_t k = 0; k < m->n; k++) {
+            uint32_t id = S.factors.items[m->first + k].atom;
+            const atom *x = &S.atoms.items[id];
+            if (f(id, ctx) || (x->kind != A_SYM && (any_atom(x->a, f, ctx) || any_atom(x->b, f, ctx))))
                 return true;
+        }
     }
     return false;
 }
+
+static bool is_atom(uint32_t id, const void *ctx) { return id == *(const uint32_t *)ctx; }
+
+bool expr_mentions(sx_int a, uint32_t sym_atom) { return any_atom(a, is_atom, &sym_atom); }
 
 bool atom_mentions(uint32_t id, uint32_t sym_atom)
 {
@@ -182,31 +189,11 @@ bool sx_depends_on(sx_int a, sx_int sym)
 }
 
 
-static bool atom_has_origin(uint32_t id, const char *origin);
-
-/* Whether a mentions a symbol whose origin is origin. */
-static bool expr_has_origin(sx_int a, const char *origin)
-{
-    if (a.e == 0 || a.e == SX_TOO_BIG)
-        return false;
-    uint32_t n;
-    int64_t c;
-    const term *t = terms_of(a, &n, &c);
-    for (uint32_t i = 0; i < n; i++) {
-        const mono *m = &S.monos.items[t[i].mono];
-        for (uint32_t f = 0; f < m->n; f++)
-            if (atom_has_origin(S.factors.items[m->first + f].atom, origin))
-                return true;
-    }
-    return false;
-}
-
-static bool atom_has_origin(uint32_t id, const char *origin)
+/* Whether atom id is a symbol whose origin is ctx. */
+static bool has_origin(uint32_t id, const void *ctx)
 {
     const atom *a = &S.atoms.items[id];
-    if (a->kind == A_SYM)
-        return strcmp(S.syms.items[a->sym].origin, origin) == 0;
-    return expr_has_origin(a->a, origin) || expr_has_origin(a->b, origin);
+    return a->kind == A_SYM && strcmp(S.syms.items[a->sym].origin, ctx) == 0;
 }
 
-bool sx_mentions_origin(sx_int a, const char *origin) { return expr_has_origin(a, origin); }
+bool sx_mentions_origin(sx_int a, const char *origin) { return any_atom(a, has_origin, origin); }
