@@ -920,6 +920,27 @@ static bool prove_by_operands(sx_int d, sx_rel rel, bool *out)
     return false;
 }
 
+/* Do a and b have a factor (an atom of a monomial) in common? */
+static bool shares_factor(sx_int a, sx_int b)
+{
+    uint32_t na, nb;
+    int64_t ca, cb;
+    if (a.e == 0 || b.e == 0 || big(a) || big(b))
+        return false;
+    const term *ta = terms_of(a, &na, &ca), *tb = terms_of(b, &nb, &cb);
+    for (uint32_t i = 0; i < na; i++) {
+        const mono *ma = &S.monos.items[ta[i].mono];
+        for (uint32_t x = 0; x < ma->n; x++)
+            for (uint32_t j = 0; j < nb; j++) {
+                const mono *mb = &S.monos.items[tb[j].mono];
+                for (uint32_t y = 0; y < mb->n; y++)
+                    if (S.factors.items[ma->first + x].atom == S.factors.items[mb->first + y].atom)
+                        return true;
+            }
+    }
+    return false;
+}
+
 /* How many times fact f goes into d: the ratio of their coefficients on
  * the first monomial both have, when it is a positive integer (4*n - 8*q
  * against n - 2*q - 1: 4), else 1. */
@@ -956,12 +977,16 @@ static bool prove_diff(sx_int d, sx_rel rel, bool *out)
         return true;
     }
     int64_t lo = lb_of(d), hi_neg = lb_signed(d, -1); /* d >= lo, -d >= hi_neg */
+    sx_int nd = S.facts.n > 0 ? sx_neg(d) : d;
     for (size_t i = 0; i < S.facts.n; i++) { /* d = k*f + r with f >= 0, k >= 1: d >= lb(r) */
         sx_int f = S.facts.items[i];
-        int64_t r = lb_of(sx_sub(d, sx_mul((sx_int){fact_scale(d, f), 0}, f)));
+        if (!shares_factor(d, f))
+            continue; /* r's terms are d's and -k*f's apart: no bound better than d's */
+        int64_t k = fact_scale(d, f), r = lb_of(add_scaled(d, f, -k));
         if (r != NO_LB && (lo == NO_LB || r > lo))
             lo = r;
-        r = lb_of(sx_sub(sx_neg(d), sx_mul((sx_int){fact_scale(sx_neg(d), f), 0}, f)));
+        k = fact_scale(nd, f);
+        r = lb_of(add_scaled(nd, f, -k));
         if (r != NO_LB && (hi_neg == NO_LB || r > hi_neg))
             hi_neg = r;
     }
