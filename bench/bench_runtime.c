@@ -7,7 +7,9 @@
  * matmul_out into a preallocated out), a broadcast add, and elementwise ops
  * and activations on 4096x4096 f32, contiguous and transposed.
  * bench/run.sh runs this beside bench_torch.py and writes the table in
- * docs/performance.md.
+ * docs/performance.md.  `bench_runtime --simd=base` runs the f32 functions
+ * (exp, the activations) on the baseline instruction set, the path of CPUs
+ * without AVX2 and FMA, whatever this CPU has (rt_simd_use).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,8 @@
 #include <time.h>
 
 #include <tensorlint/tensor.h>
+
+#include "kernels.h" /* rt_simd_use */
 
 #define REPS 7
 
@@ -124,8 +128,15 @@ static void report(const char *name, double sec, int64_t moved)
     fflush(stdout);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    for (int k = 1; k < argc; k++) {
+        if (strcmp(argv[k], "--simd=base") != 0) {
+            fprintf(stderr, "usage: bench_runtime [--simd=base]\n");
+            return 2;
+        }
+        rt_simd_use(RT_SIMD_BASE);
+    }
     tl_tensor *x = tl_randn(TL_SHAPE(16, 1024, 4096), TL_F16, TL_CPU);
     tl_tensor *xt = tl_transpose(x, 1, 2);
     int64_t n = tl_numel(x);

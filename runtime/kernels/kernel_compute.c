@@ -21,9 +21,9 @@
  * tensor times 1.0007 multiplies by half(1.0007)): PyTorch 1.13's CPU rule,
  * checked against it; later releases keep the scalar in f32 for mul.
  *
- * f32 exp (elementwise and inside softmax) is a vectorized Cephes polynomial,
- * within 1 ulp of the correctly rounded result like PyTorch's Sleef expf; f64
- * uses libm.
+ * f32 exp (elementwise and inside softmax) is simd_math.h's, vectorized
+ * (AVX2 where the CPU has it), within 1 ulp of the correctly rounded result
+ * like PyTorch's Sleef expf; f64 uses libm.
  *
  * Reductions and softmax move the reduced dim last and walk chunks of whole
  * rows (ROW_CAP elements, so rt_copy gathers a strided dim with its tiled
@@ -47,7 +47,6 @@
 #include <string.h>
 
 #include "kernels.h"
-#include "simd_exp.h"
 
 enum { CHUNK = 1024, N_DTYPES = TL_F64 + 1 };
 
@@ -87,33 +86,11 @@ FLOAT_OPS(double)
 #undef FLOAT_OPS
 static inline double exp_double(double x) { return exp(x); }
 
-/* exp of f32: simd_exp.h's exp4.  Tails are padded so that a value gives the
- * same bits at any position. */
-#if defined(__SSE2__)
+/* exp of f32: simd_math.h's, vectorized (rt_f32_map). */
 static void exp_f32(float *o, const float *a, int64_t n)
 {
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) { /* two independent chains hide the polynomial's latency */
-        __m128 x0 = _mm_loadu_ps(a + i), x1 = _mm_loadu_ps(a + i + 4);
-        _mm_storeu_ps(o + i, exp4(x0));
-        _mm_storeu_ps(o + i + 4, exp4(x1));
-    }
-    for (; i + 4 <= n; i += 4)
-        _mm_storeu_ps(o + i, exp4(_mm_loadu_ps(a + i)));
-    if (i < n) {
-        float pad[4] = {0, 0, 0, 0};
-        memcpy(pad, a + i, (size_t)(n - i) * sizeof *pad);
-        _mm_storeu_ps(pad, exp4(_mm_loadu_ps(pad)));
-        memcpy(o + i, pad, (size_t)(n - i) * sizeof *pad);
-    }
+    rt_f32_map(RT_F32_EXP, o, a, n);
 }
-#else
-static void exp_f32(float *o, const float *a, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        o[i] = expf(a[i]);
-}
-#endif
 
 static float exp_one(float x)
 {

@@ -17,8 +17,9 @@
  * results agree with PyTorch's float kernels to 1 ulp or so; the fixtures
  * compare them within 1e-5 relative).  An f32 unary op whose input has the
  * output's strides, both dense (contiguous or permuted), runs as one flat
- * loop over the threads instead; there sigmoid, silu, tanh and rsqrt compute
- * in f32, vectorized, as PyTorch's float kernels do (within a few ulp).
+ * loop over the threads instead; there sigmoid, silu, tanh, gelu and rsqrt
+ * compute in f32, vectorized (rt_f32_map: AVX2 where the CPU has it), as
+ * PyTorch's float kernels do (within a few ulp).
  *
  * Reductions (amax, argmax) walk the output's elements and, for each, the
  * reduced dim: NaN wins amax and argmax (the first NaN's index), as in
@@ -29,7 +30,6 @@
 #include <string.h>
 
 #include "kernels.h"
-#include "simd_exp.h"
 #include "scalar.h"
 
 /* ---- numbers in a compute dtype ---- */
@@ -228,92 +228,28 @@ typedef struct flat_unary {
     const float *x;
 } flat_unary;
 
-/* sigmoid, silu, tanh and rsqrt of f32 in f32, four lanes at a time, about
- * as PyTorch's float kernels compute them: sigmoid as 1 / (1 + e) for x >= 0
- * and e / (1 + e) below, e = exp(-|x|) (no overflow, tiny results
- * accurate), silu as x * sigmoid, rsqrt as 1 / sqrt(x) (each rounding
- * correct, exp within 1 ulp: within a few ulp of the exact value), and
- * Cephes' tanhf (x below |x| = 1e-4, a polynomial below 0.5493,
- * 1 - 2 / (exp(2|x|) + 1) above; about 2 ulp).  NaN goes through. */
-#if defined(__SSE2__)
-static inline __m128 f32_lanes(mt_op op, __m128 v)
+/* The ops rt_f32_map computes (in f32, vectorized, as PyTorch's float
+ * kernels do); false for the others. */
+static bool f32_fn_of(mt_op op, rt_f32_fn *fn)
 {
-    const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
-    __m128 a = _mm_andnot_ps(sign, v);
     switch (op) {
-    case MT_OP_sigmoid:
-    case MT_OP_silu: {
-        __m128 e = exp4(_mm_or_ps(a, sign)); /* exp(-|x|) */
-        __m128 pos = _mm_cmpge_ps(v, _mm_setzero_ps());
-        __m128 num = _mm_or_ps(_mm_and_ps(pos, one), _mm_andnot_ps(pos, e));
-        __m128 sg = _mm_div_ps(num, _mm_add_ps(one, e));
-        return op == MT_OP_sigmoid ? sg : _mm_mul_ps(v, sg);
-    }
-    case MT_OP_tanh: {
-        __m128 e = exp4(_mm_add_ps(a, a)), z = _mm_mul_ps(v, v);
-        __m128 big = _mm_sub_ps(one, _mm_div_ps(_mm_set1_ps(2.0f), _mm_add_ps(e, one)));
-        big = _mm_or_ps(big, _mm_and_ps(sign, v)); /* big >= 0: the sign is x's */
-        __m128 p = _mm_set1_ps(-5.70498872745e-3f);
-        p = _mm_add_ps(_mm_mul_ps(p, z), _mm_set1_ps(2.06390887954e-2f));
-        p = _mm_add_ps(_mm_mul_ps(p, z), _mm_set1_ps(-5.37397155531e-2f));
-        p = _mm_add_ps(_mm_mul_ps(p, z), _mm_set1_ps(1.33314422036e-1f));
-        p = _mm_add_ps(_mm_mul_ps(p, z), _mm_set1_ps(-3.33332819422e-1f));
-        p = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(p, z), v), v);
-        __m128 tiny = _mm_cmplt_ps(a, _mm_set1_ps(1e-4f)); /* x itself: keeps -0 */
-        __m128 small = _mm_or_ps(_mm_and_ps(tiny, v), _mm_andnot_ps(tiny, p));
-        __m128 large = _mm_cmpgt_ps(a, _mm_set1_ps(0.5493061443340549f));
-        return _mm_or_ps(_mm_and_ps(large, big), _mm_andnot_ps(large, small));
-    }
-    default: /* MT_OP_rsqrt */
-        return _mm_div_ps(one, _mm_sqrt_ps(v));
+    case MT_OP_sigmoid: *fn = RT_F32_SIGMOID; return true;
+    case MT_OP_silu: *fn = RT_F32_SILU; return true;
+    case MT_OP_tanh: *fn = RT_F32_TANH; return true;
+    case MT_OP_gelu: *fn = RT_F32_GELU; return true;
+    case MT_OP_rsqrt: *fn = RT_F32_RSQRT; return true;
+    default: return false;
     }
 }
 
-/* Tails are padded, so that a value gives the same bits at any position. */
-static void f32_block(mt_op op, float *o, const float *x, int64_t n)
-{
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) { /* two independent chains */
-        __m128 r0 = f32_lanes(op, _mm_loadu_ps(x + i)), r1 = f32_lanes(op, _mm_loadu_ps(x + i + 4));
-        _mm_storeu_ps(o + i, r0);
-        _mm_storeu_ps(o + i + 4, r1);
-    }
-    for (; i + 4 <= n; i += 4)
-        _mm_storeu_ps(o + i, f32_lanes(op, _mm_loadu_ps(x + i)));
-    if (i < n) {
-        float pad[4] = {1, 1, 1, 1};
-        memcpy(pad, x + i, (size_t)(n - i) * sizeof *pad);
-        _mm_storeu_ps(pad, f32_lanes(op, _mm_loadu_ps(pad)));
-        memcpy(o + i, pad, (size_t)(n - i) * sizeof *pad);
-    }
-}
-#else
-static void f32_block(mt_op op, float *o, const float *x, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++) {
-        float v = x[i], e = expf(-fabsf(v)), a = fabsf(v);
-        switch (op) {
-        case MT_OP_sigmoid: o[i] = (v >= 0.0f ? 1.0f : e) / (1.0f + e); break;
-        case MT_OP_silu: o[i] = v * ((v >= 0.0f ? 1.0f : e) / (1.0f + e)); break;
-        case MT_OP_tanh: o[i] = a < 1e-4f ? v : tanhf(v); break;
-        default: o[i] = 1.0f / sqrtf(v); break;
-        }
-    }
-}
-#endif
-
-static bool has_f32_block(mt_op op)
-{
-    return op == MT_OP_sigmoid || op == MT_OP_silu || op == MT_OP_tanh || op == MT_OP_rsqrt;
-}
-
-/* The ops of f32_block in f32; the others the walk's way: x to double,
+/* The ops of rt_f32_map in f32; the others the walk's way: x to double,
  * the op in double, one rounding to f32. */
 static void flat_unary_range(void *ctx, int64_t begin, int64_t end)
 {
     const flat_unary *f = ctx;
-    if (has_f32_block(f->c->op)) {
-        f32_block(f->c->op, f->o + begin, f->x + begin, end - begin);
+    rt_f32_fn fn;
+    if (f32_fn_of(f->c->op, &fn)) {
+        rt_f32_map(fn, f->o + begin, f->x + begin, end - begin);
         return;
     }
     for (int64_t i = begin; i < end; i++)

@@ -109,6 +109,38 @@ void rt_binary_inplace(rt_binop op, const rt_buf *t, const rt_buf *other);
 /* t = t * s. */
 void rt_mul_scalar_inplace(const rt_buf *t, double s);
 
+/* ---- f32 functions, vectorized (kernel_simd.c, simd_math.h) ---- */
+
+typedef enum rt_f32_fn {
+    RT_F32_EXP,
+    RT_F32_SIGMOID,
+    RT_F32_SILU,
+    RT_F32_TANH,
+    RT_F32_GELU, /* the erf form */
+    RT_F32_RSQRT,
+} rt_f32_fn;
+
+/* o[i] = fn(x[i]) for i in [0, n), in f32 (within a few ulp of the exact
+ * value; simd_math.h); a value gives the same bits at every position of
+ * the array.  o may be x. */
+void rt_f32_map(rt_f32_fn fn, float *o, const float *x, int64_t n);
+
+/* The instruction sets rt_f32_map runs on: BASE is SSE2 on x86-64 (plain C
+ * elsewhere), AVX2 is AVX2 with FMA. */
+typedef enum rt_simd { RT_SIMD_BASE, RT_SIMD_AVX2 } rt_simd;
+/* AVX2 when this build has that variant and the CPU runs it, else BASE. */
+rt_simd rt_simd_best(void);
+/* The one in use: rt_simd_best() from the first call on, until rt_simd_use. */
+rt_simd rt_simd_active(void);
+/* Use s from now on (s <= rt_simd_best(); not while kernels run): the unit
+ * tests run both variants on one machine. */
+void rt_simd_use(rt_simd s);
+
+typedef void (*rt_f32_map_fn)(rt_f32_fn fn, float *o, const float *x, int64_t n);
+/* kernel_simd_avx2.c's rt_f32_map; NULL where that file was compiled
+ * without AVX2 and FMA (not x86). */
+rt_f32_map_fn rt_simd_avx2_map(void);
+
 /* ---- ops for real models (kernel_model.c) ---- */
 
 /* The result of c->op (an op of meta_model.c that computes: activations,

@@ -1,0 +1,50 @@
+/*
+ * kernel_simd.c: rt_f32_map, the f32 functions of simd_math.h over an
+ * array, on the widest instruction set the CPU has.  simd_math.h is compiled
+ * twice: here for the baseline (SSE2 on x86-64, plain C elsewhere) and in
+ * kernel_simd_avx2.c for AVX2 with FMA.  The variant is chosen once, on the
+ * first call (the CPU's features through __builtin_cpu_supports); the
+ * baseline stays, as the path of CPUs without AVX2 and FMA, and the unit
+ * tests switch to it with rt_simd_use to check it on every machine.
+ */
+#include <assert.h>
+#include <stdatomic.h>
+
+#include "kernels.h"
+#include "simd_math.h"
+
+static _Atomic int active = -1; /* an rt_simd, or -1 before the first call */
+
+rt_simd rt_simd_best(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    if (rt_simd_avx2_map() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return RT_SIMD_AVX2;
+#endif
+    return RT_SIMD_BASE;
+}
+
+/* Threads that meet the first call together store the same answer. */
+rt_simd rt_simd_active(void)
+{
+    int s = atomic_load_explicit(&active, memory_order_relaxed);
+    if (s < 0) {
+        s = (int)rt_simd_best();
+        atomic_store_explicit(&active, s, memory_order_relaxed);
+    }
+    return (rt_simd)s;
+}
+
+void rt_simd_use(rt_simd s)
+{
+    assert(s <= rt_simd_best() && "rt_simd_use: the CPU or this build lacks it");
+    atomic_store_explicit(&active, (int)s, memory_order_relaxed);
+}
+
+void rt_f32_map(rt_f32_fn fn, float *o, const float *x, int64_t n)
+{
+    if (rt_simd_active() == RT_SIMD_AVX2)
+        rt_simd_avx2_map()(fn, o, x, n);
+    else
+        sm_map(fn, o, x, n);
+}
