@@ -35,7 +35,7 @@ static double sigmoid_ref(double x)
 static double gelu_ref(double x)
 {
     if (x == -INFINITY)
-        return -0.0; /* the limit */
+        return NAN; /* PyTorch's */
     return x >= 0 ? x * (1 - 0.5 * erfc(x * M_SQRT1_2)) : x * 0.5 * erfc(-x * M_SQRT1_2);
 }
 
@@ -44,7 +44,7 @@ static double reference(rt_f32_fn fn, double x)
     switch (fn) {
     case RT_F32_EXP: return exp(x);
     case RT_F32_SIGMOID: return sigmoid_ref(x);
-    case RT_F32_SILU: return x == -INFINITY ? -0.0 : x * sigmoid_ref(x); /* the limit */
+    case RT_F32_SILU: return x == -INFINITY ? NAN : x * sigmoid_ref(x); /* PyTorch's */
     case RT_F32_TANH: return tanh(x);
     case RT_F32_GELU: return gelu_ref(x);
     case RT_F32_RSQRT: return 1 / sqrt(x);

@@ -38,13 +38,16 @@
  * Special values are the ones PyTorch's float kernels give: NaN stays NaN;
  * exp(-inf) = 0, exp(inf) = inf; sigmoid(-inf) = 0, sigmoid(inf) = 1;
  * tanh(+-inf) = +-1; silu(inf) = gelu(inf) = inf; silu(-inf) and gelu(-inf)
- * are -0, their limits (PyTorch 1.13 gives NaN there: it multiplies -inf by
- * 0); silu and tanh keep the sign of -0, gelu(-0) is +0 (PyTorch's too).
+ * are NaN, as PyTorch's (its kernels multiply -inf by 0; the limit would be
+ * -0, but the ground truth is PyTorch's); silu and tanh keep the sign of -0,
+ * gelu(-0) is +0 (PyTorch's too).
  */
 #ifndef TL_SIMD_MATH_H
 #define TL_SIMD_MATH_H
 
 #include <assert.h>
+#include <float.h>
+#include <math.h>
 
 #include "kernels.h"
 #include "simd_lanes.h"
@@ -142,7 +145,11 @@ static inline vf sm_sigmoid(vf x) { return sm_sigmoid_times(x, vf_set(1.0f)); }
 
 /* x sigmoid(x), x clamped to SM_EXP_MIN as the factor: x e^x rounds to -0
  * below it, and silu(-inf) is -0 (no -inf x 0). */
-static inline vf sm_silu(vf x) { return sm_sigmoid_times(x, vf_max(vf_set(SM_EXP_MIN), x)); }
+static inline vf sm_silu(vf x)
+{
+    vf r = sm_sigmoid_times(x, vf_max(vf_set(SM_EXP_MIN), x));
+    return vf_select(vf_lt(x, vf_set(-FLT_MAX)), vf_set(NAN), r); /* -inf: PyTorch's NaN */
+}
 
 /* tanh(|x|) with x's sign: the polynomial's x + x^3 P would turn -0 into +0. */
 static inline vf sm_tanh(vf x)
@@ -181,7 +188,8 @@ static inline vf sm_gelu(vf x)
     sm_pow2 p = sm_pow2_of(e.n);
     vf below = sm_times_pow2(sm_exp_times(e, vf_mul(xc, g)), p);
     vf above = vf_fnma(xc, sm_times_pow2(sm_exp_times(e, g), p), x);
-    return vf_select(vf_lt(x, vf_set(0.0f)), below, above);
+    vf r = vf_select(vf_lt(x, vf_set(0.0f)), below, above);
+    return vf_select(vf_lt(x, vf_set(-FLT_MAX)), vf_set(NAN), r); /* -inf: PyTorch's NaN */
 }
 
 static inline vf sm_rsqrt(vf x) { return vf_div(vf_set(1.0f), vf_sqrt(x)); }

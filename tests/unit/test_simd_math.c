@@ -8,8 +8,8 @@
  * patterns spread over all of f32 (subnormals, both tails, infinities,
  * NaNs); the bounds are the largest errors bench/bench_ulp.c measured over
  * every f32 (docs/performance.md), rounded up.  Special values are
- * PyTorch's (torch 1.13's float kernels) but at -inf, where silu and gelu
- * give their limit, -0 (PyTorch: NaN, from -inf x 0).
+ * PyTorch's (torch 1.13's float kernels), silu(-inf) and gelu(-inf) NaN
+ * among them (its -inf x 0), where the limit would be -0.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,7 +78,7 @@ static double sigmoid_ref(double x)
 static double gelu_ref(double x)
 {
     if (x == -INFINITY)
-        return -0.0; /* the limit */
+        return NAN; /* PyTorch's */
     return x >= 0 ? x * (1 - 0.5 * erfc(x * M_SQRT1_2)) : x * 0.5 * erfc(-x * M_SQRT1_2);
 }
 
@@ -87,7 +87,7 @@ static double reference(rt_f32_fn fn, double x)
     switch (fn) {
     case RT_F32_EXP: return exp(x);
     case RT_F32_SIGMOID: return sigmoid_ref(x);
-    case RT_F32_SILU: return x == -INFINITY ? -0.0 : x * sigmoid_ref(x); /* the limit */
+    case RT_F32_SILU: return x == -INFINITY ? NAN : x * sigmoid_ref(x); /* PyTorch's */
     case RT_F32_TANH: return tanh(x);
     case RT_F32_GELU: return gelu_ref(x);
     case RT_F32_RSQRT: return 1 / sqrt(x);
@@ -163,14 +163,14 @@ static const special specials[] = {
     {RT_F32_SIGMOID, -INFINITY, 0.0f}, {RT_F32_SIGMOID, -0.0f, 0.5f},
     {RT_F32_SIGMOID, 200.0f, 1.0f},  {RT_F32_SIGMOID, -200.0f, 0.0f},
     {RT_F32_SILU, NAN, NAN},         {RT_F32_SILU, INFINITY, INFINITY},
-    {RT_F32_SILU, -INFINITY, -0.0f},   {RT_F32_SILU, -0.0f, -0.0f},
+    {RT_F32_SILU, -INFINITY, NAN},   {RT_F32_SILU, -0.0f, -0.0f},
     {RT_F32_SILU, -200.0f, -0.0f},   {RT_F32_SILU, 200.0f, 200.0f},
     {RT_F32_SILU, -1e30f, -0.0f},
     {RT_F32_TANH, NAN, NAN},         {RT_F32_TANH, INFINITY, 1.0f},
     {RT_F32_TANH, -INFINITY, -1.0f}, {RT_F32_TANH, -0.0f, -0.0f},
     {RT_F32_TANH, 1e-40f, 1e-40f},   {RT_F32_TANH, -20.0f, -1.0f},
     {RT_F32_GELU, NAN, NAN},         {RT_F32_GELU, INFINITY, INFINITY},
-    {RT_F32_GELU, -INFINITY, -0.0f},   {RT_F32_GELU, -0.0f, 0.0f},
+    {RT_F32_GELU, -INFINITY, NAN},   {RT_F32_GELU, -0.0f, 0.0f},
     {RT_F32_GELU, -20.0f, -0.0f},    {RT_F32_GELU, 20.0f, 20.0f},
     {RT_F32_GELU, 1e30f, 1e30f},     {RT_F32_GELU, -1e30f, -0.0f},
     {RT_F32_RSQRT, NAN, NAN},        {RT_F32_RSQRT, 0.0f, INFINITY},
