@@ -9,7 +9,8 @@
  * bench/run.sh runs this beside bench_torch.py and writes the table in
  * docs/performance.md.  `bench_runtime --simd=base` runs the f32 functions
  * (exp, the activations) on the baseline instruction set, the path of CPUs
- * without AVX2 and FMA, whatever this CPU has (rt_simd_use).
+ * without AVX2 and FMA, whatever this CPU has (rt_simd_use);
+ * `--only=TEXT` runs only the cases whose names contain TEXT.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,49 +129,59 @@ static void report(const char *name, double sec, int64_t moved)
     fflush(stdout);
 }
 
+static const char *only = ""; /* --only=TEXT: the cases whose names contain it */
+
+static bool wanted(const char *name) { return strstr(name, only) != NULL; }
+
 int main(int argc, char **argv)
 {
     for (int k = 1; k < argc; k++) {
-        if (strcmp(argv[k], "--simd=base") != 0) {
-            fprintf(stderr, "usage: bench_runtime [--simd=base]\n");
+        if (strcmp(argv[k], "--simd=base") == 0) {
+            rt_simd_use(RT_SIMD_BASE);
+        } else if (strncmp(argv[k], "--only=", 7) == 0) {
+            only = argv[k] + 7;
+        } else {
+            fprintf(stderr, "usage: bench_runtime [--simd=base] [--only=TEXT]\n");
             return 2;
         }
-        rt_simd_use(RT_SIMD_BASE);
     }
     tl_tensor *x = tl_randn(TL_SHAPE(16, 1024, 4096), TL_F16, TL_CPU);
     tl_tensor *xt = tl_transpose(x, 1, 2);
     int64_t n = tl_numel(x);
-    report("contiguous_transposed_f16", median_seconds(f_contiguous, xt, NULL), n * 2 * 2);
-    report("to_f32_transposed_f16", median_seconds(f_to_f32, xt, NULL), n * 2 + n * 4);
-    report("to_f32_contiguous_f16", median_seconds(f_to_f32, x, NULL), n * 2 + n * 4);
+    if (wanted("contiguous_transposed_f16"))
+        report("contiguous_transposed_f16", median_seconds(f_contiguous, xt, NULL), n * 2 * 2);
+    if (wanted("to_f32_transposed_f16"))
+        report("to_f32_transposed_f16", median_seconds(f_to_f32, xt, NULL), n * 2 + n * 4);
+    if (wanted("to_f32_contiguous_f16"))
+        report("to_f32_contiguous_f16", median_seconds(f_to_f32, x, NULL), n * 2 + n * 4);
     tl_release(xt);
     tl_release(x);
 
     tl_tensor *a = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
     tl_tensor *b = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
-    double sec = median_seconds(f_matmul, a, b);
-    printf("{\"case\":\"matmul_1024_f32\",\"impl\":\"tensorlint\",\"ms\":%.3f,\"gflops\":%.1f}\n",
-           sec * 1e3, 2.0 * 1024 * 1024 * 1024 / sec / 1e9);
+    if (wanted("matmul_1024_f32")) {
+        double sec = median_seconds(f_matmul, a, b);
+        printf("{\"case\":\"matmul_1024_f32\",\"impl\":\"tensorlint\",\"ms\":%.3f,\"gflops\":%.1f}\n",
+               sec * 1e3, 2.0 * 1024 * 1024 * 1024 / sec / 1e9);
+    }
+    /* matmul_out at 1024^3 into a preallocated out */
+    matmul_dst = tl_empty(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
+    if (wanted("matmul_out_1024_f32")) {
+        double sec = median_seconds(f_matmul_out, a, b);
+        printf("{\"case\":\"matmul_out_1024_f32\",\"impl\":\"tensorlint\",\"ms\":%.3f,\"gflops\":%.1f}\n",
+               sec * 1e3, 2.0 * 1024 * 1024 * 1024 / sec / 1e9);
+    }
+    fflush(stdout);
+    tl_release(matmul_dst);
     tl_release(a);
     tl_release(b);
 
     tl_tensor *m = tl_randn(TL_SHAPE(4096, 4096), TL_F32, TL_CPU);
     tl_tensor *bias = tl_randn(TL_SHAPE(4096), TL_F32, TL_CPU);
-    report("add_broadcast_f32", median_seconds(f_add, m, bias), 4096 * 4096 * 4 * 2 + 4096 * 4);
+    if (wanted("add_broadcast_f32"))
+        report("add_broadcast_f32", median_seconds(f_add, m, bias), 4096 * 4096 * 4 * 2 + 4096 * 4);
     tl_release(m);
     tl_release(bias);
-
-    /* matmul_out at 1024^3 into a preallocated out */
-    a = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
-    b = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
-    matmul_dst = tl_empty(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
-    sec = median_seconds(f_matmul_out, a, b);
-    printf("{\"case\":\"matmul_out_1024_f32\",\"impl\":\"tensorlint\",\"ms\":%.3f,\"gflops\":%.1f}\n",
-           sec * 1e3, 2.0 * 1024 * 1024 * 1024 / sec / 1e9);
-    fflush(stdout);
-    tl_release(matmul_dst);
-    tl_release(a);
-    tl_release(b);
 
     /* Elementwise ops and activations on 4096x4096 f32 (16M elements), on
      * contiguous inputs and on transposed ones (x.t(): the result keeps
@@ -191,7 +202,8 @@ int main(int argc, char **argv)
             tl_tensor *u = layout ? tl_t(in) : in, *v = layout ? tl_t(y0) : y0;
             char name[64];
             snprintf(name, sizeof name, "%s_%s_f32", ew[k].name, layout ? "transposed" : "contiguous");
-            report(name, median_seconds(ew[k].f, u, v), (int64_t)(ew[k].arity + 1) * e * 4);
+            if (wanted(name))
+                report(name, median_seconds(ew[k].f, u, v), (int64_t)(ew[k].arity + 1) * e * 4);
             if (layout) {
                 tl_release(u);
                 tl_release(v);

@@ -12,6 +12,9 @@
 
 #include <string.h>
 
+/* why_no_merge's longest text: three mi_str values of up to 63 characters */
+#define MT_WHY_MAX 256
+
 /* Which adjacent dims break the row-major chain, innermost first, for the copy reason. */
 static void why_no_merge(const mt_layout *l, char *buf, size_t size)
 {
@@ -54,7 +57,7 @@ tl_status mt_reshape(const mt_call *c, mt_result *r)
     const mt_layout *in = c->in[0];
     mt_layout out = *in;
     mt_ints shape;
-    char why[160], reason[200], msg[MT_MSG_MAX];
+    char why[MT_WHY_MAX], reason[MT_WHY_MAX + 32], msg[MT_MSG_MAX];
     tl_status st = mt_infer_size(&c->s[0], mt_numel(in), &shape, msg);
     if (st != TL_OK)
         return mt_fail(r, st, "%s", msg);
@@ -107,7 +110,7 @@ tl_status mt_contiguous(const mt_call *c, mt_result *r)
 {
     const mt_layout *in = c->in[0];
     mt_int strides[TL_MAX_DIMS];
-    char why[160], reason[200];
+    char why[MT_WHY_MAX], reason[MT_WHY_MAX + 32];
     if (mt_is_contiguous(in))
         return mt_view_of(c, r, in, 0, "contiguous: already contiguous, no copy");
     mt_contiguous_strides(in->ndim, in->shape, strides);
