@@ -7,9 +7,9 @@
  * matmul_out into a preallocated out), a broadcast add, and elementwise ops
  * and activations on 4096x4096 f32, contiguous and transposed.
  * bench/run.sh runs this beside bench_torch.py and writes the table in
- * docs/performance.md.  `bench_runtime --simd=base` runs the f32 functions
- * (exp, the activations) on the baseline instruction set, the path of CPUs
- * without AVX2 and FMA, whatever this CPU has (rt_simd_use);
+ * docs/performance.md.  `bench_runtime --simd=base` (or avx2) runs the f32
+ * functions (exp, the activations) on that instruction set, the path of
+ * CPUs without the wider ones, whatever this CPU has (rt_simd_use);
  * `--only=TEXT` runs only the cases whose names contain TEXT.
  */
 #include <stdio.h>
@@ -136,12 +136,19 @@ static bool wanted(const char *name) { return strstr(name, only) != NULL; }
 int main(int argc, char **argv)
 {
     for (int k = 1; k < argc; k++) {
-        if (strcmp(argv[k], "--simd=base") == 0) {
-            rt_simd_use(RT_SIMD_BASE);
+        if (strncmp(argv[k], "--simd=", 7) == 0) {
+            rt_simd s = RT_SIMD_BASE;
+            while (s < rt_simd_best() && strcmp(argv[k] + 7, rt_simd_name(s)) != 0)
+                s++;
+            if (strcmp(argv[k] + 7, rt_simd_name(s)) != 0) {
+                fprintf(stderr, "bench_runtime: %s: not a variant this CPU runs\n", argv[k]);
+                return 2;
+            }
+            rt_simd_use(s);
         } else if (strncmp(argv[k], "--only=", 7) == 0) {
             only = argv[k] + 7;
         } else {
-            fprintf(stderr, "usage: bench_runtime [--simd=base] [--only=TEXT]\n");
+            fprintf(stderr, "usage: bench_runtime [--simd=base|avx2|avx512] [--only=TEXT]\n");
             return 2;
         }
     }

@@ -3,7 +3,7 @@
  * tanh, gelu, rsqrt) in f32 ulp against a double-precision reference, over
  * every f32 bit pattern (2^32 values: both zeros, subnormals, normals, both
  * infinities, NaNs), on each instruction set the CPU runs (the baseline and,
- * where present, AVX2 with FMA).  Prints one JSON line per function and
+ * where present, AVX2 with FMA and AVX-512).  Prints one JSON line per function and
  * variant: the largest error, the input where it occurs, the largest error
  * among results that are normal numbers, and how many results were off by
  * more than half an ulp (not correctly rounded).  A NaN where the reference
@@ -20,51 +20,9 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "simd_reference.h"
 
 enum { BLOCK = 1 << 16 };
-
-static const char *const fn_names[] = {"exp", "sigmoid", "silu", "tanh", "gelu", "rsqrt"};
-_Static_assert(sizeof fn_names / sizeof *fn_names == RT_F32_RSQRT + 1, "one name per rt_f32_fn");
-
-static double sigmoid_ref(double x)
-{
-    return x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x));
-}
-
-/* gelu(x) = x Phi(x), Phi through erfc: relative accuracy in both tails. */
-static double gelu_ref(double x)
-{
-    if (x == -INFINITY)
-        return NAN; /* PyTorch's */
-    return x >= 0 ? x * (1 - 0.5 * erfc(x * M_SQRT1_2)) : x * 0.5 * erfc(-x * M_SQRT1_2);
-}
-
-static double reference(rt_f32_fn fn, double x)
-{
-    switch (fn) {
-    case RT_F32_EXP: return exp(x);
-    case RT_F32_SIGMOID: return sigmoid_ref(x);
-    case RT_F32_SILU: return x == -INFINITY ? NAN : x * sigmoid_ref(x); /* PyTorch's */
-    case RT_F32_TANH: return tanh(x);
-    case RT_F32_GELU: return gelu_ref(x);
-    case RT_F32_RSQRT: return 1 / sqrt(x);
-    }
-    return NAN;
-}
-
-/* The error of got in ulp of the f32 binade of ref (2^-149 below the
- * normals); INFINITY when got is NaN, or infinite, and ref is not. */
-static double ulp_error(float got, double ref)
-{
-    float want = (float)ref;
-    if (isnan(ref) || isnan(got))
-        return isnan(ref) && isnan(got) ? 0 : INFINITY;
-    if (isinf(want) || isinf(got))
-        return got == want ? 0 : INFINITY;
-    double a = fabs(ref);
-    int e = a < FLT_MIN ? -126 : ilogb(a);
-    return fabs((double)got - ref) / ldexp(1.0, e - 23);
-}
 
 typedef struct sweep {
     double max, max_normal; /* ulp */
@@ -75,7 +33,7 @@ typedef struct sweep {
 static void sweep_block(const float *x, const float *y, const double *ref, sweep *s)
 {
     for (int i = 0; i < BLOCK; i++) {
-        double e = ulp_error(y[i], ref[i]);
+        double e = sm_ulp_error(y[i], ref[i]);
         if (isinf(e)) {
             s->n_wrong++;
             continue;
@@ -92,12 +50,12 @@ static void run(rt_f32_fn fn, int n_simd, const rt_simd *simd)
 {
     static float x[BLOCK], y[BLOCK];
     static double ref[BLOCK];
-    sweep s[2] = {{0}};
+    sweep s[RT_SIMD_AVX512 + 1] = {{0}};
     for (uint64_t base = 0; base < (uint64_t)1 << 32; base += BLOCK) {
         for (int i = 0; i < BLOCK; i++) {
             uint32_t bits = (uint32_t)(base + (uint64_t)i);
             memcpy(&x[i], &bits, sizeof bits);
-            ref[i] = reference(fn, (double)x[i]);
+            ref[i] = sm_reference(fn, (double)x[i]);
         }
         for (int k = 0; k < n_simd; k++) {
             rt_simd_use(simd[k]);
@@ -109,19 +67,19 @@ static void run(rt_f32_fn fn, int n_simd, const rt_simd *simd)
         printf("{\"fn\":\"%s\",\"simd\":\"%s\",\"max_ulp\":%.3f,\"at\":%.9g,"
                "\"max_ulp_normal\":%.3f,\"at_normal\":%.9g,"
                "\"over_half_ulp\":%lld,\"wrong\":%lld}\n",
-               fn_names[fn], simd[k] == RT_SIMD_AVX2 ? "avx2" : "base", s[k].max, (double)s[k].at,
+               sm_ref_names[fn], rt_simd_name(simd[k]), s[k].max, (double)s[k].at,
                s[k].max_normal, (double)s[k].at_normal, s[k].n_over_half, s[k].n_wrong);
     fflush(stdout);
 }
 
 int main(int argc, char **argv)
 {
-    rt_simd simd[2] = {RT_SIMD_BASE, RT_SIMD_AVX2};
-    int n_simd = rt_simd_best() == RT_SIMD_AVX2 ? 2 : 1;
+    rt_simd simd[] = {RT_SIMD_BASE, RT_SIMD_AVX2, RT_SIMD_AVX512};
+    int n_simd = (int)rt_simd_best() + 1; /* each variant a superset of the one before */
     for (int f = 0; f <= RT_F32_RSQRT; f++) {
         bool wanted = argc == 1;
         for (int a = 1; a < argc; a++)
-            wanted |= strcmp(argv[a], fn_names[f]) == 0;
+            wanted |= strcmp(argv[a], sm_ref_names[f]) == 0;
         if (wanted)
             run((rt_f32_fn)f, n_simd, simd);
     }

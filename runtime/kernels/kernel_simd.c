@@ -1,11 +1,12 @@
 /*
  * kernel_simd.c: rt_f32_map, the f32 functions of simd_math.h over an
  * array, on the widest instruction set the CPU has.  simd_math.h is compiled
- * twice: here for the baseline (SSE2 on x86-64, plain C elsewhere) and in
- * kernel_simd_avx2.c for AVX2 with FMA.  The variant is chosen once, on the
- * first call (the CPU's features through __builtin_cpu_supports); the
- * baseline stays, as the path of CPUs without AVX2 and FMA, and the unit
- * tests switch to it with rt_simd_use to check it on every machine.
+ * three times: here for the baseline (SSE2 on x86-64, plain C elsewhere), in
+ * kernel_simd_avx2.c for AVX2 with FMA, and in kernel_simd_avx512.c for
+ * AVX-512F.  The variant is chosen once, on the first call (the CPU's
+ * features through __builtin_cpu_supports); the narrower ones stay, as the
+ * paths of CPUs without the wider sets, and the unit tests switch to each
+ * with rt_simd_use to check it on every machine that runs it.
  */
 #include <assert.h>
 #include <stdatomic.h>
@@ -15,9 +16,17 @@
 
 static _Atomic int active = -1; /* an rt_simd, or -1 before the first call */
 
+const char *rt_simd_name(rt_simd s)
+{
+    static const char *const names[] = {"base", "avx2", "avx512"};
+    return names[s];
+}
+
 rt_simd rt_simd_best(void)
 {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    if (rt_simd_avx512_map() && __builtin_cpu_supports("avx512f"))
+        return RT_SIMD_AVX512;
     if (rt_simd_avx2_map() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         return RT_SIMD_AVX2;
 #endif
@@ -43,8 +52,9 @@ void rt_simd_use(rt_simd s)
 
 void rt_f32_map(rt_f32_fn fn, float *o, const float *x, int64_t n)
 {
-    if (rt_simd_active() == RT_SIMD_AVX2)
-        rt_simd_avx2_map()(fn, o, x, n);
-    else
-        sm_map(fn, o, x, n);
+    switch (rt_simd_active()) {
+    case RT_SIMD_AVX512: rt_simd_avx512_map()(fn, o, x, n); return;
+    case RT_SIMD_AVX2: rt_simd_avx2_map()(fn, o, x, n); return;
+    case RT_SIMD_BASE: sm_map(fn, o, x, n); return;
+    }
 }

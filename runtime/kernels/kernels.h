@@ -125,21 +125,26 @@ typedef enum rt_f32_fn {
  * the array.  o may be x. */
 void rt_f32_map(rt_f32_fn fn, float *o, const float *x, int64_t n);
 
-/* The instruction sets rt_f32_map runs on: BASE is SSE2 on x86-64 (plain C
- * elsewhere), AVX2 is AVX2 with FMA. */
-typedef enum rt_simd { RT_SIMD_BASE, RT_SIMD_AVX2 } rt_simd;
-/* AVX2 when this build has that variant and the CPU runs it, else BASE. */
+/* The instruction sets rt_f32_map runs on, each a superset of the one
+ * before: BASE is SSE2 on x86-64 (plain C elsewhere), AVX2 is AVX2 with FMA,
+ * AVX512 is AVX-512F. */
+typedef enum rt_simd { RT_SIMD_BASE, RT_SIMD_AVX2, RT_SIMD_AVX512 } rt_simd;
+/* Its name: "base", "avx2", "avx512". */
+const char *rt_simd_name(rt_simd s);
+/* The widest variant this build has and the CPU runs. */
 rt_simd rt_simd_best(void);
 /* The one in use: rt_simd_best() from the first call on, until rt_simd_use. */
 rt_simd rt_simd_active(void);
 /* Use s from now on (s <= rt_simd_best(); not while kernels run): the unit
- * tests run both variants on one machine. */
+ * tests run every variant the CPU has on one machine. */
 void rt_simd_use(rt_simd s);
 
 typedef void (*rt_f32_map_fn)(rt_f32_fn fn, float *o, const float *x, int64_t n);
-/* kernel_simd_avx2.c's rt_f32_map; NULL where that file was compiled
- * without AVX2 and FMA (not x86). */
+/* kernel_simd_avx2.c's and kernel_simd_avx512.c's rt_f32_map; NULL where
+ * the file was compiled without its instruction set (not x86, or a compiler
+ * without the flag). */
 rt_f32_map_fn rt_simd_avx2_map(void);
+rt_f32_map_fn rt_simd_avx512_map(void);
 
 /* ---- ops for real models (kernel_model.c) ---- */
 

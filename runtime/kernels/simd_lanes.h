@@ -1,11 +1,14 @@
 /*
  * simd_lanes.h: f32 lanes and the few operations simd_math.h needs, for
- * the instruction set the including file is compiled for: eight lanes of
- * AVX2 with FMA (kernel_simd_avx2.c, built with -mavx2 -mfma), four of SSE2
+ * the instruction set the including file is compiled for: sixteen lanes of
+ * AVX-512 (kernel_simd_avx512.c, built with -mavx512f -mfma), eight of AVX2
+ * with FMA (kernel_simd_avx2.c, built with -mavx2 -mfma), four of SSE2
  * (baseline x86-64), or one plain float anywhere else or when
  * SM_LANES_PORTABLE is defined (the unit test compiles that one too).
  *
- * vf holds floats, vi 32-bit integers, vb a comparison's result.  All
+ * vf holds floats, vi 32-bit integers, vb a comparison's result (a mask
+ * register on AVX-512, a vector of all-ones or zero lanes on the others;
+ * only vf_select reads it).  All
  * functions are static inline: each translation unit gets its own copy,
  * compiled for its own instruction set.  vf_min and vf_max return their
  * second operand when either is NaN, as SSE's minps and maxps do, on every
@@ -22,7 +25,53 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__AVX2__) && defined(__FMA__) && !defined(SM_LANES_PORTABLE)
+#if defined(__AVX512F__) && !defined(SM_LANES_PORTABLE)
+#include <immintrin.h>
+
+enum { VF_LANES = 16 };
+typedef __m512 vf;
+typedef __m512i vi;
+typedef __mmask16 vb;
+
+static inline vf vf_set(float v) { return _mm512_set1_ps(v); }
+static inline vf vf_load(const float *p) { return _mm512_loadu_ps(p); }
+static inline void vf_store(float *p, vf v) { _mm512_storeu_ps(p, v); }
+static inline vf vf_add(vf a, vf b) { return _mm512_add_ps(a, b); }
+static inline vf vf_sub(vf a, vf b) { return _mm512_sub_ps(a, b); }
+static inline vf vf_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
+static inline vf vf_div(vf a, vf b) { return _mm512_div_ps(a, b); }
+static inline vf vf_fma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
+static inline vf vf_fnma(vf a, vf b, vf c) { return _mm512_fnmadd_ps(a, b, c); }
+static inline vf vf_sqrt(vf a) { return _mm512_sqrt_ps(a); }
+static inline vf vf_min(vf a, vf b) { return _mm512_min_ps(a, b); }
+static inline vf vf_max(vf a, vf b) { return _mm512_max_ps(a, b); }
+static inline vf vf_and_bits(vf a, uint32_t m)
+{
+    return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_set1_epi32((int)m)));
+}
+static inline vf vf_xor(vf a, vf b)
+{
+    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+}
+static inline vb vf_lt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+static inline vb vf_gt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+static inline vf vf_select(vb m, vf a, vf b) { return _mm512_mask_blend_ps(m, b, a); }
+static inline vi vf_round_int(vf a) { return _mm512_cvtps_epi32(a); }
+static inline vf vi_to_vf(vi a) { return _mm512_cvtepi32_ps(a); }
+static inline vi vi_set(int32_t v) { return _mm512_set1_epi32(v); }
+static inline vi vi_add(vi a, vi b) { return _mm512_add_epi32(a, b); }
+static inline vi vi_sub(vi a, vi b) { return _mm512_sub_epi32(a, b); }
+static inline vi vi_half(vi a) { return _mm512_srai_epi32(a, 1); }
+static inline vf vi_exponent_bits(vi a) { return _mm512_castsi512_ps(_mm512_slli_epi32(a, 23)); }
+/* a^2 = hi + *lo exactly: the fused multiply-add gives the product's rounding error */
+static inline vf vf_square(vf a, vf *lo)
+{
+    vf hi = _mm512_mul_ps(a, a);
+    *lo = _mm512_fmsub_ps(a, a, hi);
+    return hi;
+}
+
+#elif defined(__AVX2__) && defined(__FMA__) && !defined(SM_LANES_PORTABLE)
 #include <immintrin.h>
 
 enum { VF_LANES = 8 };
@@ -146,7 +195,7 @@ static inline vf vi_exponent_bits(vi a) { return vf_from_bits((uint32_t)a << 23)
 /* The f32 with all bits of a's sign cleared: |a|. */
 static inline vf vf_abs(vf a) { return vf_and_bits(a, 0x7fffffffu); }
 
-#if !(defined(__AVX2__) && defined(__FMA__)) || defined(SM_LANES_PORTABLE)
+#if !(defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))) || defined(SM_LANES_PORTABLE)
 /* a^2 = hi + *lo, a >= 0, to 2^-35 a^2 without a fused multiply-add: h = a cut
  * to 12 significant bits squares exactly, and a^2 - h^2 = (a - h)(a + h).
  * *lo is then up to 2^-10 a^2, not below hi's last bit. */

@@ -2,8 +2,8 @@
  * simd_math.h: exp, sigmoid, silu, tanh, gelu and rsqrt of f32 on the
  * lanes of simd_lanes.h, and sm_map, the flat loop that applies one of them
  * to an array.  One text, compiled once per instruction set: by
- * kernel_simd.c (SSE2, or plain C off x86) and by kernel_simd_avx2.c (AVX2
- * with FMA).  The polynomials are simd_poly.h's, fitted by
+ * kernel_simd.c (SSE2, or plain C off x86), by kernel_simd_avx2.c (AVX2
+ * with FMA) and by kernel_simd_avx512.c (AVX-512F).  The polynomials are simd_poly.h's, fitted by
  * scripts/fit_simd_poly.py.  Everything computes in f32, as PyTorch's float
  * kernels do; the measured errors are in docs/performance.md and bounded by
  * tests/unit/test_simd_math.c.
@@ -144,7 +144,7 @@ static inline vf sm_sigmoid_times(vf x, vf f)
 static inline vf sm_sigmoid(vf x) { return sm_sigmoid_times(x, vf_set(1.0f)); }
 
 /* x sigmoid(x), x clamped to SM_EXP_MIN as the factor: x e^x rounds to -0
- * below it, and silu(-inf) is -0 (no -inf x 0). */
+ * below it; silu(-inf) is NaN, PyTorch's (the clamp alone would give -0). */
 static inline vf sm_silu(vf x)
 {
     vf r = sm_sigmoid_times(x, vf_max(vf_set(SM_EXP_MIN), x));
@@ -179,7 +179,8 @@ static inline sm_exp_parts sm_normal_tail(vf a, vf *g)
 
 /* x Q(-x) below 0, x - x Q(x) above, x clamped to +-SM_GELU_A_MAX where it
  * multiplies Q: beyond, x Q(|x|) rounds to 0 (-0 below, x above), and an
- * infinity never meets Q's 0 (gelu(-inf) = -0, gelu(inf) = inf). */
+ * infinity never meets Q's 0 (gelu(inf) = inf; gelu(-inf) would be -0, and
+ * is NaN, PyTorch's). */
 static inline vf sm_gelu(vf x)
 {
     vf g, amax = vf_set(SM_GELU_A_MAX);

@@ -1,8 +1,8 @@
 /*
  * test_simd_math.c: the f32 functions of rt_f32_map (simd_math.h) against a
  * double-precision reference, on every variant this machine can run: the
- * baseline (SSE2 on x86-64), AVX2 with FMA where the CPU has it (both
- * through the runtime, switched with rt_simd_use), and the plain-C lanes
+ * baseline (SSE2 on x86-64), AVX2 with FMA and AVX-512 where the CPU has
+ * them (all through the runtime, switched with rt_simd_use), and the plain-C lanes
  * that other architectures build (simd_math.h compiled into this file).
  * Each function's error is bounded over a sweep of 2^32 / SWEEP_STEP bit
  * patterns spread over all of f32 (subnormals, both tails, infinities,
@@ -24,10 +24,10 @@
 
 #define SM_LANES_PORTABLE
 #include "simd_math.h" /* sm_map on plain-C lanes */
+#include "simd_reference.h"
 
 enum { SWEEP_STEP = 4099, N_FNS = RT_F32_RSQRT + 1 };
 
-static const char *const fn_names[N_FNS] = {"exp", "sigmoid", "silu", "tanh", "gelu", "rsqrt"};
 /* ulp, any result (subnormal ones in units of 2^-149) */
 static const double max_ulp[N_FNS] = {1.05, 2.5, 2.85, 1.4, 5.4, 1.5};
 
@@ -42,6 +42,7 @@ typedef struct variant {
 static const variant variants[] = {
     {"base", RT_SIMD_BASE, false},
     {"avx2", RT_SIMD_AVX2, false},
+    {"avx512", RT_SIMD_AVX512, false},
     {"portable", RT_SIMD_BASE, true},
 };
 
@@ -67,48 +68,6 @@ static int restore_best(void **state)
     return 0;
 }
 
-/* ---- the reference ---- */
-
-static double sigmoid_ref(double x)
-{
-    return x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x));
-}
-
-/* x Phi(x) with Phi through erfc, accurate in both tails. */
-static double gelu_ref(double x)
-{
-    if (x == -INFINITY)
-        return NAN; /* PyTorch's */
-    return x >= 0 ? x * (1 - 0.5 * erfc(x * M_SQRT1_2)) : x * 0.5 * erfc(-x * M_SQRT1_2);
-}
-
-static double reference(rt_f32_fn fn, double x)
-{
-    switch (fn) {
-    case RT_F32_EXP: return exp(x);
-    case RT_F32_SIGMOID: return sigmoid_ref(x);
-    case RT_F32_SILU: return x == -INFINITY ? NAN : x * sigmoid_ref(x); /* PyTorch's */
-    case RT_F32_TANH: return tanh(x);
-    case RT_F32_GELU: return gelu_ref(x);
-    case RT_F32_RSQRT: return 1 / sqrt(x);
-    }
-    return NAN;
-}
-
-/* |got - ref| in ulp of ref's f32 binade (2^-149 below the normals);
- * INFINITY for a NaN, or an infinity, where the reference has none. */
-static double ulp_error(float got, double ref)
-{
-    float want = (float)ref;
-    if (isnan(ref) || isnan(got))
-        return isnan(ref) && isnan(got) ? 0 : INFINITY;
-    if (isinf(want) || isinf(got))
-        return got == want ? 0 : INFINITY;
-    double a = fabs(ref);
-    int e = a < FLT_MIN ? -126 : ilogb(a);
-    return fabs((double)got - ref) / ldexp(1.0, e - 23);
-}
-
 /* ---- accuracy over the sweep ---- */
 
 enum { N_SWEEP = (int)(((uint64_t)1 << 32) / SWEEP_STEP) + 1 };
@@ -129,11 +88,11 @@ static void check_sweep(const variant *v, rt_f32_fn fn)
     float worst_x = 0;
     variant_map(v, fn, sweep_y, sweep_x, N_SWEEP);
     for (int i = 0; i < N_SWEEP; i++) {
-        double e = ulp_error(sweep_y[i], reference(fn, (double)sweep_x[i]));
+        double e = sm_ulp_error(sweep_y[i], sm_reference(fn, (double)sweep_x[i]));
         if (e > worst)
             worst = e, worst_x = sweep_x[i];
     }
-    print_message("%-8s %-7s max %.3f ulp at %.9g (bound %.2f)\n", v->name, fn_names[fn], worst,
+    print_message("%-8s %-7s max %.3f ulp at %.9g (bound %.2f)\n", v->name, sm_ref_names[fn], worst,
                   (double)worst_x, max_ulp[fn]);
     assert_true(worst <= max_ulp[fn]);
 }
@@ -194,7 +153,7 @@ static void test_special_values(void **state)
             variant_map(&variants[k], specials[s].fn, &got, &specials[s].x, 1);
             if (!same_value(got, specials[s].want))
                 print_message("%s %s(%g) = %g, want %g\n", variants[k].name,
-                              fn_names[specials[s].fn], (double)specials[s].x, (double)got,
+                              sm_ref_names[specials[s].fn], (double)specials[s].x, (double)got,
                               (double)specials[s].want);
             assert_true(same_value(got, specials[s].want));
         }
@@ -232,8 +191,7 @@ static void test_positions(void **state)
 static void test_dispatch(void **state)
 {
     (void)state;
-    print_message("best variant on this CPU: %s\n",
-                  rt_simd_best() == RT_SIMD_AVX2 ? "avx2" : "base");
+    print_message("best variant on this CPU: %s\n", rt_simd_name(rt_simd_best()));
     assert_int_equal(rt_simd_active(), rt_simd_best());
 }
 
