@@ -161,6 +161,15 @@ typedef struct an_exit {
     int line;
 } an_exit;
 
+/* A loop whose trip count the analysis could not know and whose body it
+ * analysed once: its events are events[first_event, end_event).  A run
+ * may go through it any number of times; verify compares each of its
+ * iterations with that one (and a run that skips it with what follows). */
+typedef struct an_repeat {
+    int64_t first_event, end_event;
+    int line;
+} an_repeat;
+
 /* Which byte totals of a function are bounds rather than exact numbers. */
 enum { AN_BOUND_PEAK = 1, AN_BOUND_END = 2, AN_BOUND_MOVED = 4, AN_BOUND_ALL = 7 };
 
@@ -242,6 +251,8 @@ typedef struct an_report {
     an_event *alt_events;
     int n_exits;
     an_exit *exits;         /* in log order: where a run may leave a loop early */
+    int n_repeats;
+    an_repeat *repeats;     /* in the order their analyses end (an inner loop first) */
     int n_diags;
     an_diag *diags;         /* sorted by line, column, check */
     int n_slayouts;

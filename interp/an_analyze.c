@@ -361,6 +361,7 @@ void an_report_free(an_report *r)
     free(r->alts);
     free(r->alt_events);
     free(r->exits);
+    free(r->repeats);
     free(r->summed_loops);
     free(r->diags);
     free(r);

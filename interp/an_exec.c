@@ -281,6 +281,21 @@ void an_drop_events(an_ctx *cx, int64_t from, int64_t to)
         r->exits[kept++] = x;
     }
     r->n_exits = kept;
+    kept = 0; /* a loop analysed once: gone with its events, else its indices follow */
+    for (int k = 0; k < r->n_repeats; k++) {
+        an_repeat x = r->repeats[k];
+        if (x.first_event >= from && x.end_event <= to)
+            continue;
+        int64_t *at[2] = {&x.first_event, &x.end_event};
+        for (int j = 0; j < 2; j++) {
+            if (*at[j] >= to)
+                *at[j] -= gone;
+            else if (*at[j] > from)
+                *at[j] = from;
+        }
+        r->repeats[kept++] = x;
+    }
+    r->n_repeats = kept;
     for (int k = 0; k < r->n_storages; k++) {
         an_storage *st = &r->storages[k];
         if (st->alloc_event >= to)

@@ -2000,6 +2000,17 @@ static bool summarise_whole(an_ctx *cx, const ir_stmt *s, an_flow *out, char **w
     return ok;
 }
 
+/* The body of loop s, analysed once for a trip count not known, made
+ * events[first, now): verify may meet it any number of times. */
+static void record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first)
+{
+    an_report *r = cx->r;
+    if (cx->summarising > 0 || !cx->log_events || r->n_events_dropped || r->n_events == first)
+        return;
+    r->repeats = tl_xrealloc(r->repeats, sizeof *r->repeats * (size_t)(r->n_repeats + 1));
+    r->repeats[r->n_repeats++] = (an_repeat){first, r->n_events, s->loc.line};
+}
+
 an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
 {
     bool leave = false;
@@ -2031,7 +2042,9 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         }
         if (t < 0) {
             an_mark_bound(cx);
+            int64_t first = cx->r->n_events;
             fl = loop_body(cx, s, &leave);
+            record_repeat(cx, s, first);
             break;
         }
         if (n++ >= cx->opt.max_iterations) {

@@ -148,6 +148,11 @@ typedef struct walk {
     bool live_off;                 /* the run took a branch arm that leaves other live bytes
                                       than the arm the analysis kept: live bytes from there on
                                       are not compared */
+    int64_t last_event;            /* the last predicted call compared, or -1 */
+    int64_t repeat_end;            /* events before it are a loop body the run goes through
+                                      again: followed, their storages mapped, not compared */
+    bool repeating;                /* the current call is in such a body */
+    bool *repeat_said;             /* per an_report.repeats: its note is printed */
 } walk;
 
 static void diff(walk *w, const char *field, const char *fmt_pred, const char *meas)
@@ -220,7 +225,6 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
     int64_t tr = jint(rec, "storage");
     if (e->storage < 0 || tr < 0 || e->op == MT_OP_get)
         return;
-    w->sum->fields++;
     if (tr >= w->n_tr_ids) {
         int64_t n = tr + 1024;
         w->tr_to_an = tl_xreallocarray(w->tr_to_an, (size_t)n, sizeof(int64_t));
@@ -229,6 +233,12 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
         w->n_tr_ids = n;
     }
     int64_t an = e->storage;
+    if (w->repeating) { /* a later iteration than the one analysed: its storages are new */
+        w->an_to_tr[an] = tr;
+        w->tr_to_an[tr] = an;
+        return;
+    }
+    w->sum->fields++;
     if (w->an_to_tr[an] < 0 && w->tr_to_an[tr] < 0) {
         w->an_to_tr[an] = tr;
         w->tr_to_an[tr] = an;
@@ -555,50 +565,112 @@ static bool take_exit(walk *w, const an_func_report *root, int64_t i, const json
     return false;
 }
 
-/* Walks the root's CALL events beside the trace; returns the next trace index. */
+/* The first CALL event in [from, to), or to. */
+static int64_t next_call(const an_report *r, int64_t from, int64_t to)
+{
+    while (from < to && r->events[from].kind != AN_EV_CALL)
+        from++;
+    return from;
+}
+
+/* The run left the analysis's log at event i (i == the root's end: the
+ * prediction makes no more calls) in or right after a loop whose trip count
+ * the analysis did not know and whose body it analysed once: did the run go
+ * through that loop fewer times (its next call is the first after the loop,
+ * or it makes none and neither does the prediction) or once more (its next
+ * call is the body's first)?  *resume is the predicted call it makes next.
+ * Live bytes from there on are not compared (the analysis said they are
+ * bounds); the calls of a later iteration are followed, not compared. */
+static bool take_repeat(walk *w, const an_func_report *root, int64_t i, const json_t *rec,
+                        int64_t *resume)
+{
+    const an_report *r = w->r;
+    for (int j = 0; j < r->n_repeats; j++) {
+        const an_repeat *x = &r->repeats[j];
+        if (x->first_event < root->first_event || x->end_event > root->end_event)
+            continue;
+        int64_t after = next_call(r, x->end_event, root->end_event);
+        int64_t body = next_call(r, x->first_event, x->end_event);
+        bool fewer = i >= x->first_event && i < x->end_event &&
+                     (after < root->end_event ? rec && same_site(&r->events[after], rec) : !rec);
+        bool again = !fewer && rec && i >= x->end_event && w->last_event >= x->first_event &&
+                     w->last_event < x->end_event && body < x->end_event &&
+                     same_site(&r->events[body], rec);
+        if (!fewer && !again)
+            continue;
+        if (!w->repeat_said[j]) {
+            w->repeat_said[j] = true;
+            fprintf(w->out, "  (the run went through the loop at line %d %s than the one "
+                    "iteration analysed, which the analysis said it may (its trip count is not "
+                    "known): %s)\n", x->line, fewer ? "fewer times" : "more times",
+                    fewer ? "compared from its next call on"
+                          : "the later iterations are followed, not compared");
+        }
+        *resume = fewer ? after : body;
+        if (again && x->end_event > w->repeat_end)
+            w->repeat_end = x->end_event;
+        w->live_off = true;
+        return true;
+    }
+    return false;
+}
+
+/* Predicted call *i beside the run's call *k (both move on): false when
+ * the walk ends here (a divergence, or the run's error that ended it). */
+static bool walk_call(walk *w, const an_func_report *root, const trace *t, int64_t *i, int64_t *k,
+                      int64_t *ids, int64_t *pair)
+{
+    const an_event *e = &w->r->events[*i];
+    const json_t *rec = *k < t->n ? t->rec[*k] : NULL;
+    int64_t resume;
+    if (*i >= w->repeat_end)
+        w->repeat_end = 0;
+    w->repeating = *i < w->repeat_end;
+    if (e->poison && rec) { /* after an error: whatever the run did is not compared */
+        ++*k;
+        return true;
+    }
+    int n = e->error ? 0 : line_group(w, root, *i, ids);
+    if (n > 1 && match_reordered(w, ids, n, t, *k, pair)) {
+        compare_reordered(w, ids, pair, n, t, *k + n - 1);
+        *k += n;
+        *i = w->last_event = ids[n - 1];
+        return true;
+    }
+    if (!rec || !same_site(e, rec)) {
+        if (take_other_arm(w, *i, t, k, &resume) ||
+            (take_exit(w, root, *i, rec, &resume) && resume > *i) ||
+            (take_repeat(w, root, *i, rec, &resume) && resume != *i)) {
+            *i = resume - 1;
+            return true;
+        }
+        report_divergence(w, e, rec);
+        return false;
+    }
+    ++*k;
+    w->last_event = *i;
+    if (e->error || strcmp(jstr(rec, "ev"), "error") == 0) {
+        compare_error(w, e, rec);
+        /* the default handler ended the run at its error, as predicted */
+        return !(w->opt->run_failed && strcmp(jstr(rec, "ev"), "error") == 0 && *k == t->n);
+    }
+    compare_call(w, e, rec, rec);
+    return true;
+}
+
+/* Walks the root's CALL events beside the trace, going back into a loop
+ * the run goes through again; returns the next trace index. */
 static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
 {
-    int64_t k = 0;
+    int64_t k = 0, resume;
     int64_t ids[GROUP_MAX], pair[GROUP_MAX];
-    for (int64_t i = root->first_event; i < root->end_event; i++) {
-        const an_event *e = &w->r->events[i];
-        if (e->kind != AN_EV_CALL)
-            continue;
-        const json_t *rec = k < t->n ? t->rec[k] : NULL;
-        if (e->poison && rec) { /* after an error: whatever the run did is not compared */
-            k++;
-            continue;
-        }
-        int n = e->error ? 0 : line_group(w, root, i, ids);
-        if (n > 1 && match_reordered(w, ids, n, t, k, pair)) {
-            compare_reordered(w, ids, pair, n, t, k + n - 1);
-            k += n;
-            i = ids[n - 1];
-            continue;
-        }
-        if (!rec || !same_site(e, rec)) {
-            int64_t resume;
-            if (take_other_arm(w, i, t, &k, &resume)) {
-                i = resume - 1;
-                continue;
-            }
-            if (take_exit(w, root, i, rec, &resume) && resume > i) {
-                i = resume - 1;
-                continue;
-            }
-            report_divergence(w, e, rec);
+    for (int64_t i = root->first_event;; i = resume) {
+        for (; i < root->end_event; i++)
+            if (w->r->events[i].kind == AN_EV_CALL && !walk_call(w, root, t, &i, &k, ids, pair))
+                return k;
+        if (k >= t->n || !take_repeat(w, root, root->end_event, t->rec[k], &resume))
             return k;
-        }
-        k++;
-        if (e->error || strcmp(jstr(rec, "ev"), "error") == 0) {
-            compare_error(w, e, rec);
-            if (w->opt->run_failed && strcmp(jstr(rec, "ev"), "error") == 0 && k == t->n)
-                return k; /* the default handler ended the run at its error, as predicted */
-        } else {
-            compare_call(w, e, rec, rec);
-        }
     }
-    return k;
 }
 
 /* One byte total.  An exact prediction must equal the run.  A bound (the
@@ -655,6 +727,18 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
     }
     int64_t end = jint(t->exit, "live_bytes"), peak = jint(t->exit, "peak_bytes");
     char what[64];
+    if (root->symbolic) { /* formulas: the run is one value of them, which --bind would give */
+        char a[32], b[32], *fe = sx_strdup(root->end_sx), *fp = sx_strdup(root->peak_sx);
+        fprintf(w->out, "  end of %s: live %s B%s predicted, %s measured  (a formula: not "
+                "compared; --bind its sizes to compare)\n", root->name, fe,
+                root->bound & AN_BOUND_END ? " (a bound)" : "", an_format_bytes(a, sizeof a, end));
+        fprintf(w->out, "  peak: %s B%s predicted, %s measured  (a formula: not compared)\n", fp,
+                root->bound & AN_BOUND_PEAK ? " (a bound)" : "", an_format_bytes(b, sizeof b, peak));
+        free(fe);
+        free(fp);
+        w->sum->totals_not_compared += 2;
+        return;
+    }
     bool lower = root->sizes_unknown && !root->bound_not_lower;
     snprintf(what, sizeof what, "end of %s: live", root->name);
     compare_total(w, what, root->end_live_bytes, end, root->bound & AN_BOUND_END, lower, 0);
@@ -677,11 +761,12 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     }
     if (!trace_read(trace_path, &t, error))
         return false;
-    walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum};
+    walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum, .last_event = -1};
     if (t.exit && strcmp(jstr(t.exit, "cuda_backend"), "emulation") == 0)
         fprintf(out, "CUDA emulated on the host: allocator bytes compared, kernel times not\n");
     w.an_to_tr = tl_xreallocarray(NULL, (size_t)r->n_storages + 1, sizeof(int64_t));
     w.site_done = tl_xcalloc((size_t)r->n_values + 1, sizeof(bool));
+    w.repeat_said = tl_xcalloc((size_t)r->n_repeats + 1, sizeof(bool));
     w.diff_out = tl_xmemstream(&w.diffs, &w.diffs_len);
     for (int s = 0; s <= r->n_storages; s++)
         w.an_to_tr[s] = -1;
@@ -697,6 +782,7 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     free(w.an_to_tr);
     free(w.tr_to_an);
     free(w.site_done);
+    free(w.repeat_said);
     trace_free(&t);
     return true;
 }

@@ -34,7 +34,8 @@ typedef struct vf_summary {
     int64_t fields;        /* fields compared */
     int64_t mismatches;
     int64_t unknown;       /* call sites whose prediction is unknown (not compared) */
-    int64_t live_not_compared;   /* calls whose live bytes were not compared (sizes unknown) */
+    int64_t live_not_compared;   /* calls whose live bytes were not compared (sizes
+                                    unknown, or the run left the path analysed) */
     int64_t totals_not_compared; /* end and peak predicted only as lower bounds, not exceeded */
     bool diverged;         /* the run took another path than the analysis */
     bool trace_truncated;  /* the trace has no exit record */

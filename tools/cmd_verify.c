@@ -277,7 +277,7 @@ static int compare(const verify_opts *o, const an_report *r, build *b, bool fail
         snprintf(unknown, sizeof unknown, ", %lld call site%s not compared (prediction unknown)",
                  (long long)sum.unknown, sum.unknown == 1 ? "" : "s");
     if (sum.live_not_compared)
-        snprintf(live, sizeof live, ", live bytes of %lld call%s not compared (sizes unknown)",
+        snprintf(live, sizeof live, ", live bytes of %lld call%s not compared (not exact there)",
                  (long long)sum.live_not_compared, sum.live_not_compared == 1 ? "" : "s");
     if (sum.totals_not_compared)
         snprintf(totals, sizeof totals, ", %lld total%s not compared (bounds)",
