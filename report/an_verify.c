@@ -736,7 +736,7 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
                 root->bound & AN_BOUND_PEAK ? " (a bound)" : "", an_format_bytes(b, sizeof b, peak));
         free(fe);
         free(fp);
-        w->sum->totals_not_compared += 2;
+        w->sum->formulas_not_compared += 2;
         return;
     }
     bool lower = root->sizes_unknown && !root->bound_not_lower;

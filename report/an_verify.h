@@ -36,7 +36,9 @@ typedef struct vf_summary {
     int64_t unknown;       /* call sites whose prediction is unknown (not compared) */
     int64_t live_not_compared;   /* calls whose live bytes were not compared (sizes
                                     unknown, or the run left the path analysed) */
-    int64_t totals_not_compared; /* end and peak predicted only as lower bounds, not exceeded */
+    int64_t totals_not_compared; /* end and peak predicted only as bounds (lower ones not
+                                    exceeded) */
+    int64_t formulas_not_compared; /* end and peak predicted as formulas of sizes not bound */
     bool diverged;         /* the run took another path than the analysis */
     bool trace_truncated;  /* the trace has no exit record */
     bool ended_at_error;   /* the trace's last record is a runtime error */
