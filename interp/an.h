@@ -78,8 +78,9 @@ typedef struct an_value {   /* one tensor-producing call site (its first executi
     int64_t bytes_moved;    /* read + written by the first execution */
     int sl;                 /* a layout over symbols: slayouts[sl - 1] (0: none) */
     sx_int bytes_moved_sx;  /* with sl: read + written */
-    int64_t n_exec;         /* times the call site ran as analysed (its events in the log;
-                               see summarised) */
+    int64_t n_exec;         /* times the call site ran as analysed (a summarised loop's
+                               first iteration and probes, both arms of an unknown branch;
+                               see summarised); an_value_runs is the program's count */
     bool summarised;        /* it ran in iterations that stand for many (a loop run a
                                symbolic number of times): n_exec is not the run's count */
     sx_int runs_sx;         /* the executions that summarised loops stand for beyond the ones
