@@ -286,12 +286,18 @@ static void node_label(dg_buf *h, const graph_build *b, int v)
     dg_buf_html(h, x->executed ? shape.s : "not run");
     dg_buf_free(&shape);
     dg_buf_puts(h, "</TD></TR>");
-    if (x->func != b->f->func || x->n_exec > 1) {
+    sx_int runs = an_value_runs(x); /* the program's count: a formula over run-time sizes */
+    bool many = runs.e != 0 || runs.c > 1;
+    if (x->func != b->f->func || many) {
         dg_buf_puts(h, "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"2\"><FONT COLOR=\"#6b7785\">");
         if (x->func != b->f->func && u && x->func >= 0 && x->func < u->n_funcs)
             dg_buf_printf(h, "in %s() ", u->funcs[x->func]->name);
-        if (x->n_exec > 1)
-            dg_buf_printf(h, "ran %lld times, first shown", (long long)x->n_exec);
+        if (many) {
+            char t[224];
+            dg_buf_puts(h, "ran ");
+            dg_buf_html(h, an_value_runs_text(x, t, sizeof t));
+            dg_buf_puts(h, ", first shown");
+        }
         dg_buf_puts(h, "</FONT></TD></TR>");
     }
     diag_rows(h, b, v);

@@ -78,9 +78,23 @@ typedef struct an_value {   /* one tensor-producing call site (its first executi
     int64_t bytes_moved;    /* read + written by the first execution */
     int sl;                 /* a layout over symbols: slayouts[sl - 1] (0: none) */
     sx_int bytes_moved_sx;  /* with sl: read + written */
-    int64_t n_exec;         /* times the call site ran (as analysed: see summarised) */
+    int64_t n_exec;         /* times the call site ran as analysed (a summarised loop's
+                               first iteration and probes, both arms of an unknown branch;
+                               see summarised); an_value_runs is the program's count */
     bool summarised;        /* it ran in iterations that stand for many (a loop run a
                                symbolic number of times): n_exec is not the run's count */
+    sx_int runs_sx;         /* the executions that summarised loops stand for beyond the ones
+                               analysed: the program runs the call site n_exec + runs_sx
+                               times (an_value_runs) */
+    bool runs_at_most;      /* that count is an upper bound: the call ran in an arm of a
+                               condition not known statically, or in a loop (or a function)
+                               the run may leave early */
+    bool runs_unknown;      /* that count is not known: the call ran in a loop whose trip
+                               count is not known (analysed for one iteration), in one the
+                               analysis stopped (--max-iterations), or before it stopped */
+    int runs_root;          /* function index of the root that first ran it, -1 */
+    bool runs_roots;        /* more than one root ran it: the count adds up their runs */
+    int64_t runs_stamp;     /* when it last ran, on a clock of executions (an_ctx) */
     char *reason;           /* why it viewed or copied, or why it is unknown */
 } an_value;
 
@@ -258,6 +272,20 @@ typedef struct an_report {
     int n_slayouts;
     an_slayout *slayouts;   /* layouts over symbols (values' and handles' sl - 1) */
 } an_report;
+
+/* The times value v's call site runs in the program (a formula when a loop
+ * summarised over run-time sizes runs it); runs_at_most / runs_unknown say
+ * when it is not exact. */
+static inline sx_int an_value_runs(const an_value *v)
+{
+    return v->runs_sx.e == 0 ? (sx_int){v->runs_sx.c + v->n_exec, 0}
+                             : sx_add(v->runs_sx, (sx_int){v->n_exec, 0});
+}
+
+/* That count as text for a reader: "3 times", "n*m times", "at most 3 times",
+ * "1 time as analysed (not exact)"; in buf of size bytes (a formula too long
+ * ends in "..."). */
+const char *an_value_runs_text(const an_value *v, char *buf, size_t size);
 
 /* Analyse every function of the unit; never NULL (out of memory ends the
  * process: xalloc.h). */

@@ -136,6 +136,8 @@ static void reset_state(an_ctx *cx)
     cx->n_calls = 0;
     cx->n_gotos = 0;
     cx->stopped = false;
+    cx->upper_loop = cx->upper_func = false;
+    cx->runs_unknown = 0;
     an_mem_free(&cx->mem);
     an_frame_free(cx->gframe);
     cx->gframe = an_frame_new(cx, -1);
@@ -154,8 +156,12 @@ static void run_root(an_ctx *cx, an_func_report *fr)
     an_symbol_names_clear(cx); /* names are told apart within a root */
     an_frame *f = an_frame_new(cx, fr->func);
     fr->first_event = cx->r->n_events;
+    int64_t clock0 = cx->exec_clock;
     an_run_function(cx, fr->func, f);
     fr->end_event = cx->r->n_events;
+    for (int v = 0; v < cx->r->n_values && cx->stopped; v++) /* they would have run more */
+        if (cx->r->values[v].runs_stamp > clock0)
+            cx->r->values[v].runs_unknown = true;
     fr->end_live_bytes = cx->live;
     fr->end_sx = cx->live_sx;
     an_frame_free(f);

@@ -617,6 +617,7 @@ static void record_value(an_ctx *cx, int value, const an_handle *h, const mt_res
                          const call_args *a, const char *why)
 {
     an_value *v = &cx->r->values[value];
+    an_value_ran(cx, v);
     if (v->n_exec++ > 0)
         return;
     v->executed = true;
@@ -759,6 +760,7 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
         an_account_moved(cx, moved.c);
     if (value >= 0) {
         an_value *v = &cx->r->values[value];
+        an_value_ran(cx, v);
         if (v->n_exec++ == 0) {
             v->executed = true;
             v->known = false;

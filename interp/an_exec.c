@@ -433,6 +433,19 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     cx->arm_peak = cx->live;
     an_flow f_else = an_exec_block(cx, s->branch.else_blk);
     bool one_leaves = f_then != f_else; /* (f_then becomes the kept arm's below) */
+    /* in a loop, the run may leave there and the analysis goes on (below): what runs
+     * after it runs at most as often as counted, to the end of the loop (break,
+     * continue) or of the function (return, goto).  (Outside loops the analysis
+     * follows the run that goes on, as its totals do.) */
+    if (one_leaves && an_top(cx)->loops > 0) {
+        bool func = f_then == AN_FLOW_RETURN || f_then == AN_FLOW_GOTO ||
+                    f_then == AN_FLOW_STOP || f_else == AN_FLOW_RETURN ||
+                    f_else == AN_FLOW_GOTO || f_else == AN_FLOW_STOP;
+        if (func)
+            cx->upper_func = true;
+        else
+            cx->upper_loop = true;
+    }
     bool only_next = f_then == AN_FLOW_CONTINUE || f_else == AN_FLOW_CONTINUE;
     cx->if_depth--;
     int64_t else_peak = cx->arm_peak, else_live = cx->live;
@@ -932,6 +945,7 @@ static void init_globals(an_ctx *cx, bool is_main)
 void an_run_function(an_ctx *cx, int func, an_frame *f)
 {
     an_func_report *fr = an_func_report_of(cx, func);
+    bool upper_loop = cx->upper_loop, upper_func = cx->upper_func;
     cx->stack[cx->depth++] = f;
     f->line = cx->u->funcs[func]->loc.line;
     if (fr)
@@ -955,4 +969,6 @@ void an_run_function(an_ctx *cx, int func, an_frame *f)
     }
     an_settle_peaks(cx);
     cx->depth--;
+    cx->upper_loop = upper_loop; /* an early exit inside it ends here */
+    cx->upper_func = upper_func;
 }

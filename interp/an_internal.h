@@ -202,6 +202,12 @@ typedef struct an_ctx {
     int summarising;     /* loop summaries in progress (their probes run) */
     int early_exit_line; /* while summarising: the first unknown branch seen that may leave
                             an iteration early (0: none) */
+    /* what the execution counts of the calls run now are (an_value.runs_*) */
+    bool upper_loop;     /* an unknown branch may have left the loop's iteration (break,
+                            continue) earlier: counts are upper bounds to the loop's end */
+    bool upper_func;     /* ... may have left the function (return, goto): to its end */
+    int runs_unknown;    /* loops analysed for one iteration of a trip count not known */
+    int64_t exec_clock;  /* value executions so far (an_value.runs_stamp); never undone */
     ca_allocator *cuda;  /* the caching allocator, simulated for CUDA storages (per root) */
     int64_t *cuda_block; /* per storage: the simulated block id, 0 for none */
     int64_t cap_cuda_block;
@@ -237,6 +243,8 @@ void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col);
 /* resize_ of an out= tensor: the storage grows by grow bytes (live when it is). */
 void an_storage_grow(an_ctx *cx, int storage, int64_t grow);
 int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name);
+/* The call site of v runs once more: its count's marks (an_value.runs_*). */
+void an_value_ran(an_ctx *cx, an_value *v);
 void an_site_put(an_ctx *cx, const ir_stmt *s, int value);
 int an_site_get(const an_ctx *cx, const ir_stmt *s); /* value id or -1 */
 /* A new event at the end of the log (fields zeroed, ids -1), or NULL when the log is full. */

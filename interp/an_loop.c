@@ -265,6 +265,7 @@ static bool counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_
 typedef struct loop_trial {
     snapshot s0;        /* before iteration 1, to undo */
     fr_saved *r0;
+    an_value *values0;  /* the values (their first executions and counts), to undo */
     int n_diags, n_assumptions, n_facts, n_values, n_storages;
     int64_t n_events, n_handles;
 } loop_trial;
@@ -278,12 +279,27 @@ static void trial_begin(an_ctx *cx, loop_trial *t)
                       .n_handles = cx->n_handles};
     an_snap_take(cx, &t->s0);
     t->r0 = frs_save(cx);
+    t->values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
 }
 
 static void trial_keep(an_ctx *cx, loop_trial *t)
 {
     an_snap_free(&t->s0);
     frs_free(cx, t->r0);
+    free(t->values0);
+}
+
+/* The values as they were when the trial began: the call sites its
+ * iterations ran have run no more times than before it, and one it ran
+ * first has not run (the reason it recorded is freed). */
+static void values_restore(an_ctx *cx, an_value *saved, int n)
+{
+    an_value *v = cx->r->values;
+    for (int k = 0; k < n; k++)
+        if (v[k].reason != saved[k].reason)
+            free(v[k].reason);
+    an_put_mem(v, saved, sizeof *v * (size_t)n);
+    free(saved);
 }
 
 /* Undo a trial: the state, the totals, and whatever it added to the report. */
@@ -301,6 +317,7 @@ static void trial_undo(an_ctx *cx, loop_trial *t)
             cx->site_value[k] = -1;
     while (r->n_values > t->n_values)
         free(r->values[--r->n_values].reason);
+    values_restore(cx, t->values0, t->n_values);
     r->n_storages = t->n_storages;
     cx->n_handles = t->n_handles;
     sx_forget_assumptions(t->n_assumptions);
@@ -541,6 +558,10 @@ typedef struct loop_sum {
     int n_storages1, assumptions1;
     int n_values1;
     int64_t *exec1;         /* per value: its executions after iteration 1 */
+    sx_int *runs0, *runs1;  /* per value: its count (an_value_runs) before the loop, after
+                               iteration 1, */
+    sx_int *runsa, *runsb;  /* after the first probe (or before a growing loop's probe),
+                               after the second (stepped loops) */
     int64_t marks1;
     sx_int *eff;            /* per function: moved, calls at s1, at a, now */
     sx_int *peak1;          /* per function: the peak at s1 */
@@ -560,6 +581,44 @@ static bool fail(loop_sum *ls, const char *why)
 
 static const char *const LOOP_NOT_FOLLOWED = "an iteration is not followed exactly";
 static const char *const LOOP_NOT_COUNTED = "not counted";
+
+/* Each value's count now (an_value_runs), to take differences of. */
+static sx_int *runs_take(const an_ctx *cx)
+{
+    sx_int *r = tl_xmalloc(sizeof *r * ((size_t)cx->r->n_values + 1));
+    for (int v = 0; v < cx->r->n_values; v++)
+        r[v] = an_value_runs(&cx->r->values[v]);
+    return r;
+}
+
+static bool sx_zero(sx_int x) { return x.e == 0 && x.c == 0; }
+
+/* A count that no formula follows: the one analysed, marked as not known. */
+static void runs_lost(an_value *x) { x->runs_unknown = true; }
+
+/* Each value's count, as sum_effects has the calls: what the last probe ran
+ * (from runsa on) summed over the iterations 2..trips, less what the probes
+ * counted already.  renamed: the first probe (runs1 to runsa) ran the same,
+ * with la for lb.  A count no formula follows is marked not known. */
+static void commit_runs(an_ctx *cx, const loop_sum *ls, bool renamed)
+{
+    sx_int A = {0, ls->la}, B = {0, ls->lb}, sum;
+    for (int v = 0; v < cx->r->n_values; v++) {
+        an_value *x = &cx->r->values[v];
+        sx_int e4 = an_value_runs(x);
+        sx_int d1 = sx_sub(ls->runsa[v], ls->runs1[v]), d2 = sx_sub(e4, ls->runsa[v]);
+        if (sx_zero(d2) && (!renamed || sx_zero(d1)))
+            continue;
+        if (d1.e == SX_TOO_BIG || d2.e == SX_TOO_BIG || sx_depends_on(d2, A) ||
+            (renamed && !sx_same(sx_subst(d1, A, B), d2)) || !sx_sum(d2, B, ls->lo, ls->hi, &sum)) {
+            runs_lost(x);
+            continue;
+        }
+        x->runs_sx = sx_add(x->runs_sx, sx_sub(sum, renamed ? sx_add(d1, d2) : d2));
+        if (x->runs_sx.e == SX_TOO_BIG)
+            runs_lost(x);
+    }
+}
 
 /* The effect of the last probe (from eff[2*from] to now) summed over the
  * iterations 2..trips, less what the probes counted already (counted: the
@@ -1421,6 +1480,8 @@ static bool growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool ba
     taken = true;
     for (int k = 0; k < ls->n; k++)
         fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
+    free(ls->runsa);
+    ls->runsa = runs_take(cx);
     if (!probe_body(cx, ls->s, ls->var, L, (sx_int){ls->dir, 0}) || !probe_plain(cx, ls))
         goto out;
     absorb_segments(cx, ls->dir);
@@ -1569,6 +1630,41 @@ static bool step_middle_totals(an_ctx *cx, loop_sum *ls, const step_ctx *sc,
     return true;
 }
 
+/* Each value's count over the iterations before the last, as
+ * step_middle_totals has the calls: in place of what iteration 1 and the two
+ * probes counted (now), the probe's count summed over j = 0..q-1 from before
+ * the loop when iteration 1 ran as the probe at j = 0, else iteration 1's and
+ * the sum over 1..q-1.  (The last iteration adds its own as it runs.) */
+static void step_runs(an_ctx *cx, loop_sum *ls, const step_ctx *sc)
+{
+    sx_int A = {0, ls->la}, B = {0, ls->lb}, zero = {0, 0}, one = {1, 0}, sum;
+    sx_int last = sx_sub(sc->q, one);
+    ls->runsb = runs_take(cx);
+    for (int v = 0; v < cx->r->n_values; v++) {
+        an_value *x = &cx->r->values[v];
+        sx_int e0 = ls->runs0[v], e1 = ls->runs1[v], e4 = ls->runsb[v];
+        sx_int first = sx_sub(e1, e0), d1 = sx_sub(ls->runsa[v], e1);
+        sx_int d2 = sx_sub(e4, ls->runsa[v]);
+        if (sx_zero(first) && sx_zero(d1) && sx_zero(d2))
+            continue;
+        if (first.e == SX_TOO_BIG || d1.e == SX_TOO_BIG || d2.e == SX_TOO_BIG ||
+            sx_depends_on(d2, A) || !sx_same(sx_subst(d1, A, B), d2)) {
+            runs_lost(x);
+            continue;
+        }
+        int facts = facts_q(sc, true);
+        bool from_zero = same_refined(first, sx_subst(d2, B, zero));
+        sx_forget_facts(facts);
+        if (!sx_sum(d2, B, from_zero ? zero : one, last, &sum)) {
+            runs_lost(x);
+            continue;
+        }
+        x->runs_sx = sx_add(x->runs_sx, sx_sub(sx_add(from_zero ? e0 : e1, sum), e4));
+        if (x->runs_sx.e == SX_TOO_BIG)
+            runs_lost(x);
+    }
+}
+
 static bool cand_in(const an_func_report *fr, sx_int x)
 {
     for (int c = 0; c < fr->n_peak_cands; c++)
@@ -1650,6 +1746,10 @@ static bool step_exact_at_zero(an_ctx *cx, loop_sum *ls, const step_ctx *sc, con
         same = same_at_zero(now[0], then[0], sc->q) && same_at_zero(now[1], then[1], sc->q) &&
                same_at_zero(peak, ls->peak1[k], sc->q);
     }
+    for (int v = 0; v < cx->r->n_values && same; v++) { /* each call site's count too */
+        sx_int now = an_value_runs(&cx->r->values[v]);
+        same = sx_same(now, ls->runs1[v]) || same_at_zero(now, ls->runs1[v], sc->q);
+    }
     ind_ctx z = {cx, &ls->s1, sc->q, zero, true};
     same = same && induction_holds(cx, &z);
     sx_forget_facts(facts);
@@ -1687,6 +1787,7 @@ static bool stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_in
     *taken_a = true;
     for (int k = 0; k < ls->n; k++)
         fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
+    ls->runsa = runs_take(cx);
     if (!step_probe(cx, ls, &sc, &ls->lb)) {
         fail(ls, LOOP_NOT_COUNTED);
         goto out;
@@ -1701,6 +1802,7 @@ static bool stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_in
     }
     if (!step_middle_totals(cx, ls, &sc, t->r0, delta))
         goto out;
+    step_runs(cx, ls, &sc);
     int fq = facts_q(&sc, true); /* integers stepped in iteration 1 as in the others */
     bool steady = steady_state(cx, &t->s0, &ls->s1, &ls->a, sc.q, ls->la, ls->lb, ls->var,
                                &first_differs);
@@ -1839,6 +1941,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
                     .n_handles = cx->n_handles};
     an_snap_take(cx, &t.s0);
     t.r0 = frs_save(cx);
+    t.values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
+    ls.runs0 = runs_take(cx);
     int n = ls.n = cx->r->n_funcs;
     ls.eff = tl_xmalloc(sizeof *ls.eff * 6 * (size_t)(n + 1));
     ls.peak1 = tl_xmalloc(sizeof *ls.peak1 * (size_t)(n + 1));
@@ -1868,6 +1972,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     ls.exec1 = tl_xmalloc(sizeof *ls.exec1 * ((size_t)ls.n_values1 + 1));
     for (int v = 0; v < ls.n_values1; v++)
         ls.exec1[v] = cx->r->values[v].n_exec;
+    ls.runs1 = runs_take(cx);
     for (int k = 0; k < n; k++) {
         fr_effect(&cx->r->funcs[k], &ls.eff[6 * k], &ls.eff[6 * k + 1]);
         ls.peak1[k] = cx->r->funcs[k].symbolic ? cx->r->funcs[k].peak_sx
@@ -1899,6 +2004,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
         taken_a = true;
         for (int k = 0; k < n; k++)
             fr_effect(&cx->r->funcs[k], &ls.eff[6 * k + 2], &ls.eff[6 * k + 3]);
+        ls.runsa = runs_take(cx);
         ok = steady = steady_summary(cx, &ls, &first_differs);
     }
     if (ok) {
@@ -1938,8 +2044,10 @@ undo:
     } else {
         free(*why); /* a reason an earlier attempt gave */
         *why = NULL;
-        if (!stepped) /* (a stepped loop's last iteration left the totals and counter) */
+        if (!stepped) { /* (a stepped loop's last iteration left the totals and counter) */
             commit_totals(cx, ls.trips, ls.sum, ls.pk, ls.peak1, first_differs);
+            commit_runs(cx, &ls, steady);
+        }
         for (int st = ls.n_storages1; st < cx->r->n_storages; st++)
             cx->r->storages[st].summarised = true;
         for (int v = 0; v < cx->r->n_values; v++) /* the call sites the probes ran */
@@ -1960,6 +2068,7 @@ undo:
         }
         an_snap_free(&t.s0);
         frs_free(cx, t.r0);
+        free(t.values0);
     }
     if (taken_s1)
         an_snap_free(&ls.s1);
@@ -1970,6 +2079,10 @@ undo:
     free(ls.sum);
     free(ls.pk);
     free(ls.exec1);
+    free(ls.runs0);
+    free(ls.runs1);
+    free(ls.runsa);
+    free(ls.runsb);
     return ok;
 }
 
@@ -2017,6 +2130,8 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     an_flow fl = AN_FLOW_NEXT;
     int64_t n = 0;
     an_frame *frame = an_top(cx);
+    bool upper_loop = cx->upper_loop;
+    int64_t clock0 = cx->exec_clock;
     cx->loop_depth++;
     frame->loops++;
     an_exec_block(cx, s->loop.init);
@@ -2042,9 +2157,11 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         }
         if (t < 0) {
             an_mark_bound(cx);
+            cx->runs_unknown++; /* one iteration of how many: the counts are not known */
             int64_t first = cx->r->n_events;
             fl = loop_body(cx, s, &leave);
             record_repeat(cx, s, first);
+            cx->runs_unknown--;
             break;
         }
         if (n++ >= cx->opt.max_iterations) {
@@ -2052,12 +2169,16 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                         "loop stopped after %lld iterations (--max-iterations); later totals "
                         "are lower bounds", (long long)cx->opt.max_iterations);
             an_mark_bound(cx);
+            for (int v = 0; v < cx->r->n_values; v++) /* the calls it ran run more */
+                if (cx->r->values[v].runs_stamp > clock0)
+                    cx->r->values[v].runs_unknown = true;
             break;
         }
         fl = loop_body(cx, s, &leave);
     }
     cx->loop_depth--;
     frame->loops--;
+    cx->upper_loop = upper_loop; /* an early exit from its iterations ends with it */
     return fl;
 }
 

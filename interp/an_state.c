@@ -9,6 +9,7 @@
 #include "an_internal.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,8 +330,34 @@ int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name)
     r->values = grow_int(r->values, &cx->cap_values, r->n_values + 1, sizeof *r->values);
     an_value *v = &r->values[r->n_values];
     *v = (an_value){.func = func, .line = s->loc.line, .col = s->loc.col, .name = name,
-                    .op = s->call.op, .storage = -1, .view_of = -1};
+                    .op = s->call.op, .storage = -1, .view_of = -1, .runs_root = -1};
     return r->n_values++;
+}
+
+void an_value_ran(an_ctx *cx, an_value *v)
+{
+    v->runs_stamp = ++cx->exec_clock;
+    if (cx->if_depth > 0 || cx->upper_loop || cx->upper_func)
+        v->runs_at_most = true; /* the run may take the other arm, or have left */
+    if (cx->runs_unknown > 0)
+        v->runs_unknown = true;
+    if (v->runs_root < 0)
+        v->runs_root = cx->root;
+    else if (v->runs_root != cx->root)
+        v->runs_roots = true;
+}
+
+const char *an_value_runs_text(const an_value *v, char *buf, size_t size)
+{
+    char f[160];
+    sx_int n = an_value_runs(v);
+    if (n.e == SX_TOO_BIG)
+        snprintf(f, sizeof f, "%s", "a number of");
+    else
+        sx_str(n, f, sizeof f);
+    snprintf(buf, size, "%s%s time%s%s", v->runs_at_most && !v->runs_unknown ? "at most " : "",
+             f, n.e == 0 && n.c == 1 ? "" : "s", v->runs_unknown ? " as analysed (not exact)" : "");
+    return buf;
 }
 
 an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col)

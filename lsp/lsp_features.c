@@ -297,8 +297,10 @@ static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_va
         fputs("layout unknown: the analysis could not follow it\n", f);
     else
         lsp_hover_known(f, md, rep, v);
-    if (v->n_exec > 1)
-        fprintf(f, "\nruns %lld times; shown: its first run\n", (long long)v->n_exec);
+    sx_int runs = an_value_runs(v); /* the program's count: a formula over run-time sizes */
+    char t[224];
+    if (runs.e != 0 || runs.c > 1)
+        fprintf(f, "\nruns %s; shown: its first run\n", an_value_runs_text(v, t, sizeof t));
     if (v->reason && *v->reason)
         fprintf(f, md ? "\n*%s*\n" : "\n%s\n", v->reason);
     tl_xmemstream_close(f);

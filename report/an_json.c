@@ -76,6 +76,20 @@ static void sx_list(an_jw *w, const char *key, int n, const sx_int *v)
     an_jw_end(w);
 }
 
+/* How many times the call site ran: a number, or a formula where a loop
+ * summarised over run-time sizes ran it; when that is not exact (an upper
+ * bound, or the count of one iteration of a loop whose trip count is not
+ * known), "not_exact" names it, as a function's names its totals. */
+static void executions_write(an_jw *w, const an_value *v)
+{
+    sx_write(w, "executions", an_value_runs(v));
+    if (v->runs_at_most || v->runs_unknown) {
+        an_jw_array(w, "not_exact");
+        an_jw_str(w, NULL, "executions");
+        an_jw_end(w);
+    }
+}
+
 /* A value whose layout is over symbols (an_value.sl). */
 static void value_sym_write(an_jw *w, const an_report *r, int id)
 {
@@ -97,7 +111,7 @@ static void value_sym_write(an_jw *w, const an_report *r, int id)
     sx_write(w, "bytes_moved", v->bytes_moved_sx);
     an_jw_str(w, "reason", v->reason);
     int_or_null(w, "view_of", v->view_of >= 0, v->view_of);
-    an_jw_int(w, "executions", v->n_exec);
+    executions_write(w, v);
     an_jw_int(w, "id", id);
     an_jw_end(w);
 }
@@ -129,7 +143,7 @@ static void value_write(an_jw *w, const an_report *r, int id)
     an_jw_int(w, "bytes_moved", v->bytes_moved);
     an_jw_str(w, "reason", v->reason); /* may quote source */
     int_or_null(w, "view_of", v->view_of >= 0, v->view_of);
-    an_jw_int(w, "executions", v->n_exec);
+    executions_write(w, v);
     an_jw_int(w, "id", id);
     an_jw_end(w);
 }

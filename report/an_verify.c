@@ -748,6 +748,133 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
         compare_cuda_peaks(w, root, t->exit);
 }
 
+/* ---- executions ----
+ *
+ * How many times each call site ran: the report's count (an_value_runs, the
+ * root's share) against the run's call and error records of its line and op.
+ * The call sites of one line and op are compared as one (the trace names a
+ * call by its line).  A count the report marks as an upper bound is a
+ * disagreement when the run exceeds it, else not compared; one it marks as
+ * not known, or a formula (a size not bound), is not compared. */
+
+typedef struct exec_key {
+    int line;
+    int op;
+} exec_key;
+
+static int cmp_exec_key(const void *a, const void *b)
+{
+    const exec_key *x = a, *y = b;
+    return x->line != y->line ? (x->line > y->line) - (x->line < y->line)
+                              : (x->op > y->op) - (x->op < y->op);
+}
+
+/* Records of key k in the sorted keys[0, n). */
+static int64_t exec_measured(const exec_key *keys, int64_t n, exec_key k)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) { /* the first not below k */
+        int64_t mid = lo + (hi - lo) / 2;
+        if (cmp_exec_key(&keys[mid], &k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int64_t first = lo;
+    while (lo < n && cmp_exec_key(&keys[lo], &k) == 0)
+        lo++;
+    return lo - first;
+}
+
+typedef struct exec_site {
+    exec_key k;
+    int value;      /* the first value of the key (for the op's name) */
+    int64_t pred;
+    bool upper;     /* pred is an upper bound */
+    bool unknown;   /* not comparable */
+} exec_site;
+
+static int cmp_exec_site(const void *a, const void *b)
+{
+    return cmp_exec_key(&((const exec_site *)a)->k, &((const exec_site *)b)->k);
+}
+
+static void compare_executions(walk *w, const an_func_report *root, const trace *t)
+{
+    const an_report *r = w->r;
+    if (w->sum->diverged)
+        return; /* the paths differ: said already */
+    if (w->opt->run_failed) {
+        fprintf(w->out, "  executions: not compared (the run ended at its error)\n");
+        return;
+    }
+    exec_key *keys = tl_xreallocarray(NULL, (size_t)t->n + 1, sizeof *keys);
+    int64_t n_keys = 0;
+    mt_op last = MT_N_OPS;
+    for (int64_t k = 0; k < t->n; k++) {
+        const char *op = jstr(t->rec[k], "op");
+        if (last == MT_N_OPS || strcmp(mt_ops[last].name, op) != 0)
+            last = mt_op_lookup(op);
+        keys[n_keys++] = (exec_key){(int)jint(t->rec[k], "line"), (int)last};
+    }
+    qsort(keys, (size_t)n_keys, sizeof *keys, cmp_exec_key);
+    exec_site *sites = tl_xreallocarray(NULL, (size_t)r->n_values + 1, sizeof *sites);
+    int n = 0;
+    for (int v = 0; v < r->n_values; v++) {
+        const an_value *x = &r->values[v];
+        sx_int runs = an_value_runs(x);
+        bool mine = x->runs_root == root->func;
+        sites[n++] = (exec_site){{x->line, (int)x->op}, v, mine && runs.e == 0 ? runs.c : 0,
+                                 mine && x->runs_at_most,
+                                 x->runs_roots || (mine && (x->runs_unknown || runs.e != 0))};
+    }
+    qsort(sites, (size_t)n, sizeof *sites, cmp_exec_site);
+    int64_t compared = 0, mismatched = 0;
+    for (int j = 0; j < n;) {
+        exec_site g = sites[j];
+        int m = j + 1;
+        for (; m < n && cmp_exec_key(&sites[m].k, &g.k) == 0; m++) {
+            g.pred += sites[m].pred;
+            g.upper = g.upper || sites[m].upper;
+            g.unknown = g.unknown || sites[m].unknown;
+        }
+        j = m;
+        g.pred += g.k.line == w->opt->perturb_line && g.pred > 0; /* the test hook */
+        int64_t meas = exec_measured(keys, n_keys, g.k);
+        if (g.pred == 0 && meas == 0 && !g.upper && !g.unknown)
+            continue; /* never ran, as predicted */
+        const char *op = mt_ops[r->values[g.value].op].name;
+        if (g.unknown) {
+            fprintf(w->out, "  executions  line %d tl_%s: not known (not compared), %lld "
+                    "measured\n", g.k.line, op, (long long)meas);
+            w->sum->exec_not_compared++;
+        } else if (g.upper) {
+            bool bad = meas > g.pred;
+            fprintf(w->out, "  executions  line %d tl_%s: at most %lld predicted, %lld "
+                    "measured%s\n", g.k.line, op, (long long)g.pred, (long long)meas,
+                    bad ? "  MISMATCH" : "  (a bound: not compared)");
+            w->sum->mismatches += bad;
+            mismatched += bad;
+            w->sum->fields += bad;
+            w->sum->exec_not_compared += !bad;
+        } else {
+            w->sum->fields++;
+            compared++;
+            if (g.pred != meas) {
+                fprintf(w->out, "  executions  line %d tl_%s: %lld predicted, %lld measured  "
+                        "MISMATCH\n", g.k.line, op, (long long)g.pred, (long long)meas);
+                w->sum->mismatches++;
+                mismatched++;
+            }
+        }
+    }
+    if (compared)
+        fprintf(w->out, "  executions of %lld call site%s compared%s\n", (long long)compared,
+                compared == 1 ? "" : "s", mismatched ? "" : ": as predicted");
+    free(sites);
+    free(keys);
+}
+
 bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt, FILE *out,
                vf_summary *sum, char **error)
 {
@@ -776,6 +903,7 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     if (!sum->diverged && k < t.n) {
         report_divergence(&w, NULL, t.rec[k]);
     }
+    compare_executions(&w, root, &t);
     compare_totals(&w, root, &t);
     tl_xmemstream_close(w.diff_out);
     free(w.diffs);

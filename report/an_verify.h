@@ -10,7 +10,10 @@
  * result's shape, strides, offset, dtype, device and kind are compared; on
  * every execution, which storage it uses (a bijection between the two runs'
  * storage ids), the bytes of a new storage, and live bytes after the call.
- * A predicted error must meet a measured error at the same line.  Last, the
+ * A predicted error must meet a measured error at the same line.  Then the
+ * times each call site ran (its line and op) must equal the run's count
+ * (an upper bound must not be exceeded; a count not known is not compared).
+ * Last, the
  * run's end-of-program live bytes and peak are compared with the root's
  * (where those are lower bounds, a run below them disagrees and one at or
  * above them is not compared).  What was unknown is never counted as agreement.
@@ -24,7 +27,8 @@
 
 typedef struct vf_options {
     const char *function;  /* the root the program runs: "main" */
-    int perturb_line;      /* test hook: predictions at this line are off by one byte (0: none) */
+    int perturb_line;      /* test hook: predictions at this line are off by one byte, and
+                              their execution counts by one (0: none) */
     bool run_failed;       /* the program exited non-zero (its own error handler stops it) */
 } vf_options;
 
@@ -39,6 +43,8 @@ typedef struct vf_summary {
     int64_t totals_not_compared; /* end and peak predicted only as bounds (lower ones not
                                     exceeded) */
     int64_t formulas_not_compared; /* end and peak predicted as formulas of sizes not bound */
+    int64_t exec_not_compared;   /* call sites whose execution count is a bound the run keeps
+                                    to, or not known */
     bool diverged;         /* the run took another path than the analysis */
     bool trace_truncated;  /* the trace has no exit record */
     bool ended_at_error;   /* the trace's last record is a runtime error */

@@ -272,7 +272,7 @@ static int compare(const verify_opts *o, const an_report *r, build *b, bool fail
         return 2;
     }
     /* what could not be compared is said, never counted as agreement */
-    char unknown[96] = "", live[96] = "", totals[96] = "", formulas[96] = "";
+    char unknown[96] = "", live[96] = "", totals[96] = "", formulas[96] = "", execs[96] = "";
     if (sum.unknown)
         snprintf(unknown, sizeof unknown, ", %lld call site%s not compared (prediction unknown)",
                  (long long)sum.unknown, sum.unknown == 1 ? "" : "s");
@@ -286,10 +286,13 @@ static int compare(const verify_opts *o, const an_report *r, build *b, bool fail
         snprintf(formulas, sizeof formulas, ", %lld total%s not compared (formulas: --bind "
                  "their sizes)", (long long)sum.formulas_not_compared,
                  sum.formulas_not_compared == 1 ? "" : "s");
+    if (sum.exec_not_compared)
+        snprintf(execs, sizeof execs, ", %lld execution count%s not compared (not exact)",
+                 (long long)sum.exec_not_compared, sum.exec_not_compared == 1 ? "" : "s");
     printf("verify: %lld calls and %lld call sites compared, %lld fields, %lld disagreement%s"
-           "%s%s%s%s%s\n", (long long)sum.calls, (long long)sum.sites, (long long)sum.fields,
+           "%s%s%s%s%s%s\n", (long long)sum.calls, (long long)sum.sites, (long long)sum.fields,
            (long long)sum.mismatches, sum.mismatches == 1 ? "" : "s", unknown, live, totals,
-           formulas, sum.diverged ? ", control flow diverged" : "");
+           formulas, execs, sum.diverged ? ", control flow diverged" : "");
     if (failed && !sum.ended_at_error) {
         fprintf(stderr, "tensorlint verify: the program failed (non-zero exit) before its end, "
                 "and not at a tensorlint error: it crashed or exited early\n");

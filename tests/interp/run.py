@@ -36,7 +36,17 @@ Annotations (in // comments; several may share a line):
         freed=LINE              line of the release that frees its storage;
                                 freed=? : never freed
         alloc=LINE              line of the call that allocated its storage
-        exec=N                  times the call site ran
+        exec=N                  times the call site ran: an integer, or the
+                                report's formula over run-time sizes
+                                (exec=n, exec={{3*((n - 1)/4) + 3}}),
+                                which the run must meet at `values:`
+        exec<=N                 an upper bound (a loop the run may leave
+                                early, an arm of an unknown condition):
+                                the report's count is N, marked not exact,
+                                and the run's is at most N
+        exec~=N                 not known (one iteration of a loop whose
+                                trip count is not known): N as analysed,
+                                marked not exact; the run is not compared
         reason={{text}}         the report's `why` contains text
   // expect@+N: ... / expect@-N: ...   the same for the line N below/above.
 
@@ -65,6 +75,11 @@ Annotations (in // comments; several may share a line):
 
   File-level:
   // no-verify: REASON        do not run the program (say why)
+  // values: NAME=N ...       sizes read at run time (argv[1], argv[2] ...):
+                              the report's formulas are checked as written,
+                              the program runs with these arguments, verify
+                              binds the symbols to them (--bind), and the
+                              formulas of exec= are evaluated at them
   // verify-not-compared: N   verify leaves N call sites not compared
                               (their prediction is unknown); default 0
   // xfail: REASON            the analysis gets this file wrong today
@@ -90,8 +105,9 @@ EXPECT_VALUE = re.compile(r"expect" + REL + r":(.*?)(?=//|$)")
 EXPECT_FUNC = re.compile(r"expect-func:(.*?)(?=//|$)")
 EXPECT_DIAG = re.compile(r"expect-(warning|error|note)" + REL +
                          r"((?:\s*\{\{.*?\}\})?(?:\s*\[[a-z0-9-]+\])?)")
-FILE_LEVEL = re.compile(r"//\s*(no-verify|xfail|verify-not-compared):\s*(.*?)\s*(?:\*/)?$")
-TOKEN = re.compile(r"\s*([a-z-]+)(>=|<=|=)(\([^)]*\)|\{\{.*?\}\}|\S+)|\s*(\S+)")
+FILE_LEVEL = re.compile(r"//\s*(no-verify|xfail|verify-not-compared|values):\s*(.*?)\s*(?:\*/)?$")
+TOKEN = re.compile(r"\s*([a-z-]+)(>=|<=|~=|=)(\([^)]*\)|\{\{.*?\}\}|\S+)|\s*(\S+)")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|->)[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*(?:#\d+)?")
 VALUE_KEYS = {"op", "shape", "strides", "offset", "dtype", "device", "kind", "contiguous",
               "view-of", "same-storage", "bytes", "moved", "freed", "alloc", "exec", "reason"}
 FUNC_KEYS = {"peak": "peak_live_bytes", "end": "end_live_bytes", "moved": "moved_bytes",
@@ -101,6 +117,29 @@ BYTE_KEYS = {"bytes", "moved", "peak", "end"}
 
 class Bad(Exception):
     """An annotation that cannot be read."""
+
+
+def evaluate(expr, values):
+    """A formula of the report ("3*((n - 1)/4) + 3"; `/` is floor division) at values."""
+    if isinstance(expr, int):
+        return expr
+
+    def sub(m):
+        name = m.group(0)
+        if name in ("max", "min"):
+            return name
+        if name not in values:
+            raise Bad(f"no value for symbol '{name}' in '{expr}' (// values: {name}=N)")
+        return "(%d)" % values[name]
+
+    return eval(NAME.sub(sub, expr).replace("/", "//"), {"max": max, "min": min})
+
+
+def exec_want(want):
+    """exec=VALUE: an integer, or a formula (the report's text; {{...}} when it has blanks)."""
+    if want.startswith("{{"):
+        want = want[2:-2]
+    return int(want) if re.fullmatch(r"-?\d+", want) else want
 
 
 def parse_bytes(text):
@@ -138,7 +177,7 @@ def parse_pairs(text, keys, line):
 
 def read_annotations(path):
     ann = {"values": [], "funcs": [], "diags": [], "no_verify": None, "xfail": None,
-           "not_compared": 0}
+           "not_compared": 0, "bind": []}
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for n, text in enumerate(lines, 1):
@@ -151,6 +190,12 @@ def read_annotations(path):
                 ann["no_verify"] = m.group(2) or "no reason given"
             elif m.group(1) == "xfail":
                 ann["xfail"] = m.group(2) or "no reason given"
+            elif m.group(1) == "values":
+                for word in m.group(2).split():
+                    name, _, val = word.partition("=")
+                    if not re.fullmatch(r"-?\d+", val):
+                        raise Bad(f"line {n}: values: '{word}' is not NAME=N")
+                    ann["bind"].append((name, int(val)))
             else:
                 ann["not_compared"] = int(m.group(2))
             continue
@@ -234,8 +279,22 @@ def check_value(rep, target, name, pairs, errors, where):
     st = rep.storages.get(v["storage"]) if v["storage"] is not None else None
     label = f"{where}: {v['name'] or v['op']}"
     for key, rel, want in pairs:
+        if key == "exec" and rel in ("=", "<=", "~="):
+            got, exp = v["executions"], None if want == "?" else exec_want(want)
+            marked = "executions" in v.get("not_exact", [])
+            side = {"<=": "at most ", "~=": "as analysed, not exact: "}.get(rel, "")
+            if got != exp:
+                errors.append(f"{label}: exec: expected {side}{show(exp)}, got {show(got)}"
+                              f"{' (not exact)' if marked else ''}")
+            elif rel != "=" and not marked:
+                errors.append(f"{label}: exec: expected {show(exp)} marked as not exact; the "
+                              f"report claims it exact")
+            elif rel == "=" and marked:
+                errors.append(f"{label}: exec: expected {show(exp)} exact; the report marks it "
+                              f"as not exact")
+            continue
         if rel != "=":
-            raise Bad(f"{where}: '{key}{rel}' is only for expect-func totals")
+            raise Bad(f"{where}: '{key}{rel}' is only for expect-func totals and exec")
         if key == "reason":
             text = want[2:-2]
             if text not in (v["reason"] or ""):
@@ -281,8 +340,6 @@ def check_value(rep, target, name, pairs, errors, where):
             exp = None if want == "?" else (parse_bytes(want) if key == "bytes" else int(want))
         elif key == "moved":
             got, exp = v["bytes_moved"], None if want == "?" else parse_bytes(want)
-        elif key == "exec":
-            got, exp = v["executions"], None if want == "?" else int(want)
         elif key == "offset":
             got, exp = v["offset"], None if want == "?" else int(want)
         else:
@@ -312,6 +369,8 @@ def check_func(rep, line, pairs, lines, errors, where):
             exp = parse_bytes(want)
         else:
             exp = int(want)
+        if rel == "~=":
+            raise Bad(f"{where}: {key}~= : only exec is marked not known")
         if rel != "=" and field in ("peak_line", "calls"):
             raise Bad(f"{where}: {key}{rel} : only byte totals can be bounds")
         marked = bound_marked(f, field)
@@ -387,7 +446,7 @@ def contiguous(shape, strides):
     return True
 
 
-def check_value_run(tr, rep, target, name, pairs, errors, where):
+def check_value_run(tr, rep, target, name, pairs, errors, where, bind):
     """The annotation against the run itself: the expectations must be true facts."""
     ops = [val for key, _, val in pairs if key == "op"]
     if not ops:
@@ -396,8 +455,9 @@ def check_value_run(tr, rep, target, name, pairs, errors, where):
         ops = cands[:1]
     keys = tr.at(target, ops[0] if ops else None)
     want = dict((k, v) for k, rel, v in pairs)
+    not_exact = any(k == "exec" and rel in ("<=", "~=") for k, rel, _ in pairs)
     if not keys:
-        if want.get("exec") not in ("0", None) or "exec" not in want:
+        if not not_exact and (want.get("exec") not in ("0", None) or "exec" not in want):
             errors.append(f"{where}: the run made no call{' tl_' + ops[0] if ops else ''} at "
                           f"line {target}, so this expectation is not a fact of the run")
         return
@@ -412,6 +472,11 @@ def check_value_run(tr, rep, target, name, pairs, errors, where):
            "freed": tr.free.get(r["storage"]), "alloc": alloc_line,
            "exec": tr.count[keys[0]]}
     for key, rel, val in pairs:
+        if key == "exec" and rel == "<=" and val != "?":
+            if got["exec"] > int(val):
+                errors.append(f"{where}: exec: expected at most {val}, but the run has "
+                              f"{got['exec']} (line {target}, tl_{r['op']})")
+            continue
         if val == "?" or key == "reason" or rel != "=":
             continue
         if key in ("view-of", "same-storage"):
@@ -429,7 +494,9 @@ def check_value_run(tr, rep, target, name, pairs, errors, where):
             exp = val in ("yes", "true")
         elif key in ("bytes", "moved"):
             exp = parse_bytes(val)
-        elif key in ("offset", "freed", "alloc", "exec"):
+        elif key == "exec":
+            exp = evaluate(exec_want(val), bind)
+        elif key in ("offset", "freed", "alloc"):
             exp = int(val)
         else:
             exp = val
@@ -506,8 +573,9 @@ def check_func_run(tr, line, pairs, lines, errors, where):
 
 
 def run_verify(tool, path, ann, rep, lines, errors, name):
-    proc = subprocess.run([tool, "verify", "--keep", path], capture_output=True, text=True,
-                          timeout=TIMEOUT)
+    sizes = [f"--bind={n}={v}" for n, v in ann["bind"]] + [f"--arg={v}" for _, v in ann["bind"]]
+    proc = subprocess.run([tool, "verify", "--keep"] + sizes + [path], capture_output=True,
+                          text=True, timeout=TIMEOUT)
     out = proc.stdout + proc.stderr
     kept = re.search(r"^kept (.*)$", proc.stdout, re.M)
     out = re.sub(r"^kept .*\n?", "", out, flags=re.M)
@@ -531,7 +599,8 @@ def run_verify(tool, path, ann, rep, lines, errors, name):
         if os.path.exists(trace_path):
             tr = Trace(trace_path)
             for target, line, vname, pairs in ann["values"]:
-                check_value_run(tr, rep, target, vname, pairs, wrong, f"{name}:{line}")
+                check_value_run(tr, rep, target, vname, pairs, wrong, f"{name}:{line}",
+                                dict(ann["bind"]))
             for line, pairs in ann["funcs"]:
                 check_func_run(tr, line, pairs, lines, wrong, f"{name}:{line}")
     finally:

@@ -28,6 +28,12 @@ CASES = [
     ("xfail", "expect: t shape=(3, 2)", "expect: t shape=(3, 2) kind=new", "// xfail: wrong\n",
      1, "expectations that the run contradicts"),
     ("bad-key", "expect: t shape", "expect: t colour=red shape", "", 1, "unknown key 'colour'"),
+    ("wrong-exec", "expect: t shape=(3, 2)", "expect: t exec=2 shape=(3, 2)", "", 1,
+     "t: exec: expected 2, got 1"),
+    ("exec-bound-claimed", "expect: t shape=(3, 2)", "expect: t exec<=1 shape=(3, 2)", "", 1,
+     "exec: expected 1 marked as not exact; the report claims it exact"),
+    ("exec-formula-no-value", "expect: t shape=(3, 2)", "expect: t exec=n shape=(3, 2)", "", 1,
+     "no value for symbol 'n' in 'n' (// values: n=N)"),
 ]
 
 

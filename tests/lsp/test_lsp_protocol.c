@@ -326,7 +326,8 @@ static void test_diagnostics_and_hover(void **state)
 }
 
 /* Sizes read at run time (an exported function's parameters): the hover and
- * the inlay hints give formulas, not "unknown". */
+ * the inlay hints give formulas, not "unknown", and so does the count of a
+ * call in a loop that runs batch times. */
 static const char *symbolic_program =
     "#include <tensorlint/tensor.h>\n"                                          /* 1 */
     "void layer(int batch, int dim)\n"                                          /* 2 */
@@ -334,7 +335,11 @@ static const char *symbolic_program =
     "    tl_tensor *x = tl_randn(TL_SHAPE(batch, dim), TL_F32, TL_CPU);\n"      /* 4 */
     "    tl_tensor *t = tl_transpose(x, 0, 1);\n"                               /* 5 */
     "    tl_release(t);\n"                                                      /* 6 */
-    "    tl_release(x);\n"                                                      /* 7 */
+    "    for (int i = 0; i < batch; i++) {\n"                                   /* 7 */
+    "        tl_tensor *r = tl_select(x, 0, i);\n"                              /* 8 */
+    "        tl_release(r);\n"                                                  /* 9 */
+    "    }\n"                                                                   /* 10 */
+    "    tl_release(x);\n"                                                      /* 11 */
     "}\n";
 
 static void test_symbolic_sizes(void **state)
@@ -356,10 +361,13 @@ static void test_symbolic_sizes(void **state)
     assert_non_null(strstr(hover_text(h), "(1, dim)"));
     assert_non_null(strstr(hover_text(h), "view"));
     json_decref(h);
+    h = hover(c, &w, 34, 7, 19); /* r, in the loop: the times it runs, not the probes' */
+    assert_non_null(strstr(hover_text(h), "runs batch times"));
+    json_decref(h);
     child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}}}}", "jsonrpc",
                             "2.0", "id", 32, "method", "textDocument/inlayHint", "params",
                             "textDocument", "uri", w.uri, "range", "start", "line", 0,
-                            "character", 0, "end", "line", 8, "character", 0));
+                            "character", 0, "end", "line", 5, "character", 0));
     json_t *r = child_reply(c, 32);
     json_t *hints = json_object_get(r, "result");
     assert_int_equal(json_array_size(hints), 2);

@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 EXPECT_TIMEOUT=300
 source tests/lib/expect.sh
 
-agree="verify: .* 0 disagreements(, [0-9]+ totals? not compared \\(bounds\\))?$"
+agree="verify: .* 0 disagreements(, [0-9]+ totals? not compared \\(bounds\\))?(, [0-9]+ execution counts? not compared \\(not exact\\))?$"
 for f in samples/worksheet/*.c samples/labs/*.c samples/models/*.c; do
   args=()
   case $f in
@@ -30,6 +30,11 @@ expect other-arm 0 "the run took the other arm" -- "$tool" verify samples/models
 expect other-arm-agrees 0 "$agree" -- "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
 expect perturbed 1 "live bytes +predicted 671088641, measured 671088640" -- \
   "$tool" verify --test-perturb-line=29 samples/worksheet/block1.c -- -DDEVICE=TL_CPU
+# the times each call site ran are compared with the run's count
+expect perturbed-executions 1 "executions  line 29 tl_clone: 2 predicted, 1 measured  MISMATCH" -- \
+  "$tool" verify --test-perturb-line=29 samples/worksheet/block1.c -- -DDEVICE=TL_CPU
+expect executions-bound 0 "executions  line 21 tl_relu: at most 1 predicted, 0 measured  \(a bound: not compared\)" -- \
+  "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
 
 cat >"$work/nobuild.c" <<'C'
 #include <tensorlint/tensor.h>
