@@ -158,28 +158,32 @@ ck_bytes_text ck_storage_bytes(const an_storage *st)
 
 char *ck_times(const ck_ctx *cx, int value, int64_t bytes_per_run)
 {
-    int64_t n = value >= 0 ? cx->r->values[value].n_exec : 1;
-    if (value >= 0 && cx->r->values[value].summarised) /* n counts the iterations analysed */
-        return tl_xasprintf(" (per execution; it runs a number of times known only at run "
-                            "time)");
-    if (n <= 1)
-        return tl_xasprintf("%s", "");
-    if (bytes_per_run <= 0 || bytes_per_run > INT64_MAX / n)
-        return tl_xasprintf(" (per execution; runs %lld times)", (long long)n);
-    return tl_xasprintf(" (per execution; runs %lld times, %s in all)", (long long)n,
-                        ck_bytes(bytes_per_run * n).s);
+    return ck_times_sx(cx, value, (sx_int){bytes_per_run > 0 ? bytes_per_run : 0, 0});
 }
 
+/* The times the program runs the call site (an_value_runs: a formula in a
+ * loop summarised over run-time sizes, "at most" in an arm or a loop the
+ * run may leave, not known in a loop of unknown trip count) and, when the
+ * bytes per run are known (> 0), those bytes in all. */
 char *ck_times_sx(const ck_ctx *cx, int value, sx_int bytes_per_run)
 {
-    int64_t n = value >= 0 ? cx->r->values[value].n_exec : 1;
-    if (bytes_per_run.e == 0 || (value >= 0 && cx->r->values[value].summarised) || n <= 1)
-        return ck_times(cx, value, bytes_per_run.e == 0 ? bytes_per_run.c : -1);
-    sx_int all = sx_mul(bytes_per_run, (sx_int){n, 0});
-    if (!ck_sx_usable(all))
-        return ck_times(cx, value, -1);
-    return tl_xasprintf(" (per execution; runs %lld times, %s in all)", (long long)n,
-                        ck_sx_bytes(all).s);
+    if (value < 0)
+        return tl_xasprintf("%s", "");
+    const an_value *v = &cx->r->values[value];
+    sx_int n = an_value_runs(v);
+    if (v->runs_unknown || n.e == SX_TOO_BIG)
+        return tl_xasprintf(" (per execution; it runs a number of times the analysis does not "
+                            "know)");
+    if (n.e == 0 && n.c <= 1)
+        return tl_xasprintf("%s", "");
+    char runs[192];
+    an_value_runs_text(v, runs, sizeof runs);
+    bool known_bytes = bytes_per_run.e != 0 || bytes_per_run.c > 0;
+    sx_int all = sx_mul(bytes_per_run, n);
+    if (!known_bytes || !ck_sx_usable(all))
+        return tl_xasprintf(" (per execution; runs %s)", runs);
+    return tl_xasprintf(" (per execution; runs %s, %s%s in all)", runs,
+                        v->runs_at_most ? "at most " : "", ck_sx_bytes(all).s);
 }
 
 char *ck_tuple(int n, const int64_t *v)

@@ -128,19 +128,19 @@ static void ck_mask_report(ck_ctx *cx, int v)
 {
     const an_value *x = &cx->r->values[v];
     sx_int bytes = ck_storage_sx(&cx->r->storages[x->storage]), moved = ck_value_moved_sx(x);
-    sx_int again = {x->n_exec - 1, 0};
+    sx_int n = an_value_runs(x), again = sx_sub(n, (sx_int){1, 0});
+    sx_int all_bytes = sx_mul(bytes, again), all_moved = sx_mul(moved, again);
     tl_dtype dt;
-    char *label = ck_value_label(cx, v), *shape = ck_shape_text(cx, x);
-    /* in a loop run a formula's number of times, n_exec counts the runs analysed */
-    char *runs = x->summarised ? tl_xasprintf("%s", "executions (a number known only at "
-                                                    "run time)")
-                               : tl_xasprintf("%lld executions", (long long)x->n_exec);
-    char *saves = x->summarised ? tl_xasprintf("%s of allocation and %s moved per execution "
-                                               "after the first", ck_sx_bytes(bytes).s,
-                                               ck_sx_bytes(moved).s)
-                  : tl_xasprintf("%s of allocation and %s moved",
-                                 ck_sx_bytes(sx_mul(bytes, again)).s,
-                                 ck_sx_bytes(sx_mul(moved, again)).s);
+    char *label = ck_value_label(cx, v), *shape = ck_shape_text(cx, x), f[160];
+    bool per_run = x->runs_unknown || !ck_sx_usable(all_bytes) || !ck_sx_usable(all_moved);
+    const char *most = x->runs_at_most ? "at most " : "";
+    /* the program's count: a formula in a loop summarised over run-time sizes */
+    char *runs = per_run ? tl_xasprintf("%s", "executions (a number the analysis does not know)")
+                         : tl_xasprintf("%s%s executions", most, sx_str(n, f, sizeof f));
+    char *saves = per_run ? tl_xasprintf("%s of allocation and %s moved per execution after the "
+                                         "first", ck_sx_bytes(bytes).s, ck_sx_bytes(moved).s)
+                          : tl_xasprintf("%s%s of allocation and %s moved", most,
+                                         ck_sx_bytes(all_bytes).s, ck_sx_bytes(all_moved).s);
     ck_value_dtype(cx, v, &dt);
     ck_diag_add(cx, CK_mask_rebuilt_in_loop, x->line, x->col,
                 "tl_%s builds %s, the same %s %s tensor (%s), in each of its %s from "
