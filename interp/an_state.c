@@ -282,6 +282,7 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
         an_func_report mine = *fr;
         int *mine_set = an_dup_mem(fr->peak_storages, sizeof(int) * (size_t)fr->n_peak_storages);
         int n_mine = fr->n_peak_storages;
+        bool mine_dirty = fs->peak_dirty;
         peak_take(cx, fr, &other[k]);
         bool changed = false;
         if (!mine.symbolic)
@@ -290,11 +291,11 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
         for (int j = 0; mine.symbolic && j < mine.n_peak_cands; j++)
             changed = peak_add_sx(cx, fr, fr->func, mine.peak_cand[j], mine.peak_cand_line[j]) ||
                       changed;
-        if (changed) {
+        if (changed) { /* this arm's live set, or the one to come when not yet recorded */
             free(fr->peak_storages);
             fr->peak_storages = mine_set;
             fr->n_peak_storages = n_mine;
-            fs->peak_dirty = false;
+            fs->peak_dirty = mine_dirty;
         } else {
             free(mine_set);
         }
