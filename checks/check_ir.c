@@ -266,7 +266,8 @@ bool ck_ir_block_jumps(const ir_block *b)
     for (int k = 0; b && k < b->n_stmts; k++) {
         const ir_stmt *s = b->stmts[k];
         switch (s->kind) {
-        case IR_RETURN: case IR_BREAK: case IR_CONTINUE: case IR_UNSUPPORTED: return true;
+        case IR_RETURN: case IR_BREAK: case IR_CONTINUE: case IR_GOTO: case IR_EXIT:
+        case IR_UNSUPPORTED: return true;
         case IR_BLOCK: if (ck_ir_block_jumps(s->block)) return true; break;
         case IR_IF:
             if (ck_ir_block_jumps(s->branch.then_blk) || ck_ir_block_jumps(s->branch.else_blk))

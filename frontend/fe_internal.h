@@ -79,6 +79,10 @@ bool fe_type_is_float(CXType t);
 bool fe_is_null_constant(CXCursor c);
 /* The cursor's spelling, copied into the unit's arena. */
 const char *fe_spelling(fe_ctx *fx, CXCursor c);
+/* The C text of c from the main file's bytes, on one line (line breaks
+ * and tabs folded), in the unit's arena; NULL when it is not in the main file or is
+ * longer than 200 bytes. */
+const char *fe_source_text(fe_ctx *fx, CXCursor c);
 /* Up to max children of c into kids; returns the number of children (may exceed max). */
 int fe_children(CXCursor c, CXCursor *kids, int max);
 /* c without implicit casts, parentheses and (when casts) explicit casts. */
@@ -136,8 +140,12 @@ typedef struct fe_callee {
     int skip;
     ir_query query;
     const char *name;
+    bool noreturn;      /* USER: declared not to return (exit, abort, a _Noreturn function):
+                           a call of it ends the program */
 } fe_callee;
 
+/* Is c a call of a function declared not to return (exit, abort, _Noreturn)? */
+bool fe_call_noreturn(CXCursor c);
 /* What call calls.  Worked out once per function declaration (cached in
  * fx->callees): a dense program calls the same few API functions
  * thousands of times. */

@@ -124,6 +124,7 @@ static void fe_lower_if(fe_ctx *fx, CXCursor c)
     }
     ir_stmt *s = ir_stmt_new(fx->u, IR_IF, fe_loc(fx, c));
     s->branch.cond = fe_lower_int(fx, kids[0]);
+    s->text = fe_source_text(fx, kids[0]);
     s->branch.then_blk = fe_body_block(fx, kids[1]);
     if (n == 3)
         s->branch.else_blk = fe_body_block(fx, kids[2]);
@@ -313,7 +314,8 @@ static enum CXChildVisitResult fe_last_visit(CXCursor c, CXCursor parent, CXClie
     return CXChildVisit_Continue;
 }
 
-/* Does a statement end by leaving the switch (break, return, continue, goto)? */
+/* Does a statement end by leaving the switch (break, return, continue, goto,
+ * a call that does not return such as exit(1))? */
 static bool fe_ends_case(CXCursor c)
 {
     CXCursor last = clang_getNullCursor();
@@ -325,7 +327,7 @@ static bool fe_ends_case(CXCursor c)
     case CXCursor_CompoundStmt:
         clang_visitChildren(c, fe_last_visit, &last);
         return !clang_Cursor_isNull(last) && fe_ends_case(last);
-    default: return false;
+    default: return fe_call_noreturn(c);
     }
 }
 
@@ -426,6 +428,20 @@ static ir_block *fe_group_block(fe_ctx *fx, const fe_case_group *g)
     return b;
 }
 
+/* The C text of group g's condition, value_text == l0 || ... (NULL: unknown). */
+static const char *fe_group_text(fe_ctx *fx, const fe_case_group *g, const char *value_text)
+{
+    const char *text = NULL;
+    for (int i = 0; i < g->n_labels && value_text; i++) {
+        const char *label = fe_source_text(fx, g->labels[i]);
+        if (!label)
+            return NULL;
+        text = text ? ir_strfmt(fx->u, "%s || %s == %s", text, value_text, label)
+                    : ir_strfmt(fx->u, "%s == %s", value_text, label);
+    }
+    return text;
+}
+
 /* value == l0 || value == l1 ... */
 static ir_expr *fe_group_cond(fe_ctx *fx, const fe_case_group *g, ir_expr *value)
 {
@@ -438,7 +454,8 @@ static ir_expr *fe_group_cond(fe_ctx *fx, const fe_case_group *g, ir_expr *value
     return cond;
 }
 
-static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr *value)
+static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr *value,
+                           const char *value_text)
 {
     ir_stmt *prev = NULL;
     for (int i = 0; i < sw->n_groups; i++) {
@@ -447,6 +464,7 @@ static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr 
             continue;
         ir_stmt *s = ir_stmt_new(fx->u, IR_IF, g->n_labels ? fe_loc(fx, g->labels[0]) : fe_loc(fx, c));
         s->branch.cond = fe_group_cond(fx, g, value);
+        s->text = fe_group_text(fx, g, value_text);
         s->branch.then_blk = fe_group_block(fx, g);
         if (prev) {
             prev->branch.else_blk = ir_block_new(fx->u);
@@ -487,7 +505,7 @@ static void fe_lower_switch(fe_ctx *fx, CXCursor c)
     if (problem)
         fe_unsupported(fx, fe_loc(fx, c), IR_NO_VAR, problem);
     else
-        fe_switch_emit(fx, c, sw, value);
+        fe_switch_emit(fx, c, sw, value, fe_source_text(fx, kids[0]));
     for (int i = 0; i < sw->n_groups; i++)
         free(sw->groups[i].stmts);
     free(sw->groups);
@@ -516,6 +534,7 @@ static void fe_lower_return(fe_ctx *fx, CXCursor c)
     CXCursor kid;
     int n = fe_children(c, &kid, 1);
     ir_stmt *s = ir_stmt_new(fx->u, IR_RETURN, fe_loc(fx, c));
+    s->text = fe_source_text(fx, c);
     if (n == 1) {
         switch (fe_type_kind(clang_getCursorType(kid))) {
         case IR_VAR_TENSOR: s->ret.var = fe_lower_tensor(fx, kid, IR_NO_VAR); break;
@@ -552,6 +571,8 @@ static void fe_lower_label(fe_ctx *fx, CXCursor c, ir_stmt_kind kind)
         fx->u->n_labels++;
     }
     ir_stmt *s = ir_stmt_new(fx->u, kind, fe_loc(fx, c));
+    if (kind == IR_GOTO)
+        s->text = fe_source_text(fx, c);
     s->label.id = fx->label_base + k;
     s->label.name = name;
     fe_push(fx, s);

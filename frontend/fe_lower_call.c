@@ -58,12 +58,71 @@ static bool fe_is_api_decl(fe_ctx *fx, CXCursor decl)
     return yes;
 }
 
+/* An attribute of a declaration: does it say the function does not return
+ * (C11's _Noreturn, [[noreturn]])?  libclang exposes it only as tokens. */
+static enum CXChildVisitResult fe_noreturn_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (!clang_isAttribute(clang_getCursorKind(c)))
+        return CXChildVisit_Continue;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+    for (unsigned k = 0; k < n && !*(bool *)data; k++) {
+        CXString t = clang_getTokenSpelling(tu, toks[k]);
+        const char *w = clang_getCString(t);
+        *(bool *)data = w && (strcmp(w, "_Noreturn") == 0 || strcmp(w, "noreturn") == 0 ||
+                              strcmp(w, "__noreturn__") == 0);
+        clang_disposeString(t);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, n);
+    return *(bool *)data ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* A function declared not to return: its type says so (GNU's
+ * __attribute__((noreturn)), as the C library declares exit and abort) or
+ * an attribute does (_Noreturn).  longjmp does not return either, but the
+ * program goes on at its setjmp: it is not an end. */
+static bool fe_decl_noreturn(CXCursor decl, const char *name)
+{
+    static const char *const jumps[] = {"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"};
+    for (size_t k = 0; k < sizeof jumps / sizeof jumps[0]; k++)
+        if (strcmp(name, jumps[k]) == 0)
+            return false;
+    CXString t = clang_getTypeSpelling(clang_getCursorType(decl));
+    const char *ts = clang_getCString(t);
+    bool yes = ts && strstr(ts, "noreturn") != NULL;
+    clang_disposeString(t);
+    if (!yes)
+        clang_visitChildren(decl, fe_noreturn_visit, &yes);
+    return yes;
+}
+
+bool fe_call_noreturn(CXCursor call)
+{
+    call = fe_strip(call, true);
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return false;
+    CXCursor decl = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl)
+        return false;
+    CXString name = clang_getCursorSpelling(decl);
+    const char *n = clang_getCString(name);
+    bool yes = fe_decl_noreturn(decl, n ? n : "");
+    clang_disposeString(name);
+    return yes;
+}
+
 /* What a function declaration is, worked out from scratch. */
 static fe_callee fe_callee_of_decl(fe_ctx *fx, CXCursor decl)
 {
     fe_callee ce = {.kind = FE_CALLEE_USER, .op = MT_N_OPS, .name = fe_spelling(fx, decl)};
-    if (!fe_is_api_decl(fx, decl))
+    if (!fe_is_api_decl(fx, decl)) {
+        ce.noreturn = fe_decl_noreturn(decl, ce.name);
         return ce;
+    }
     ce.op = mt_op_lookup(ce.name);
     if (ce.op != MT_N_OPS) {
         ce.kind = FE_CALLEE_OP;

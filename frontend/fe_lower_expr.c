@@ -365,7 +365,14 @@ static void fe_effects_call(fe_ctx *fx, CXCursor c)
         fe_push(fx, s);
         return;
     case FE_CALLEE_USER:
-    case FE_CALLEE_POINTER: fe_lower_user_call(fx, c, &ce, IR_NO_VAR, IR_VAR_OTHER); return;
+    case FE_CALLEE_POINTER:
+        fe_lower_user_call(fx, c, &ce, IR_NO_VAR, IR_VAR_OTHER);
+        if (ce.noreturn) { /* exit(1), abort(): the program ends here */
+            s = ir_stmt_new(fx->u, IR_EXIT, fe_loc(fx, c));
+            s->text = fe_source_text(fx, c);
+            fe_push(fx, s);
+        }
+        return;
     case FE_CALLEE_API_OTHER: break;
     }
     int n = clang_Cursor_getNumArguments(c);
@@ -384,6 +391,8 @@ static void fe_effects_logical(fe_ctx *fx, CXCursor c, CXCursor a, CXCursor b, b
     ir_stmt *s = ir_stmt_new(fx->u, IR_IF, loc);
     s->branch.cond = is_and ? cond : ir_expr_unary(fx->u, loc, IR_OP_NOT, cond);
     s->branch.then_blk = then_blk;
+    const char *text = fe_source_text(fx, a);
+    s->text = !text || is_and ? text : ir_strfmt(fx->u, "!(%s)", text);
     fe_push(fx, s);
 }
 
@@ -415,6 +424,7 @@ static void fe_effects_conditional(fe_ctx *fx, CXCursor c)
         return;
     ir_stmt *s = ir_stmt_new(fx->u, IR_IF, fe_loc(fx, c));
     s->branch.cond = fe_lower_int(fx, kids[0]);
+    s->text = fe_source_text(fx, kids[0]);
     s->branch.then_blk = fe_lower_into(fx, ir_block_new(fx->u), kids[1], IR_NO_VAR, fe_effects_into);
     s->branch.else_blk = fe_lower_into(fx, ir_block_new(fx->u), kids[2], IR_NO_VAR, fe_effects_into);
     if (s->branch.then_blk->n_stmts || s->branch.else_blk->n_stmts)

@@ -118,6 +118,23 @@ long fe_offset(fe_ctx *fx, CXSourceLocation l)
     return (long)off;
 }
 
+const char *fe_source_text(fe_ctx *fx, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    long a = fe_offset(fx, clang_getRangeStart(r)), b = fe_offset(fx, clang_getRangeEnd(r));
+    if (a < 0 || b <= a || (size_t)b > fx->src_len || b - a > 200)
+        return NULL;
+    char *s = ir_alloc(fx->u, (size_t)(b - a) + 1);
+    size_t n = 0;
+    for (long i = a; i < b; i++) /* one line: folded white space */
+        if (fx->src[i] != '\n' && fx->src[i] != '\r' && fx->src[i] != '\t')
+            s[n++] = fx->src[i];
+        else if (n && s[n - 1] != ' ')
+            s[n++] = ' ';
+    s[n] = '\0';
+    return s;
+}
+
 bool fe_in_main_file(fe_ctx *fx, CXCursor c)
 {
     CXFile f;

@@ -70,22 +70,11 @@ bool fe_type_is_object(CXType t)
 
 /* ---- places ---- */
 
-/* The C text of c, from the main file's bytes, or "(expression)". */
+/* The C text of c, from the main file's bytes, or its spelling. */
 static const char *fe_text(fe_ctx *fx, CXCursor c)
 {
-    CXSourceRange r = clang_getCursorExtent(c);
-    long a = fe_offset(fx, clang_getRangeStart(r)), b = fe_offset(fx, clang_getRangeEnd(r));
-    if (a < 0 || b <= a || (size_t)b > fx->src_len || b - a > 200)
-        return fe_spelling(fx, c);
-    char *s = ir_alloc(fx->u, (size_t)(b - a) + 1);
-    size_t n = 0;
-    for (long i = a; i < b; i++) /* one line: folded white space */
-        if (fx->src[i] != '\n' && fx->src[i] != '\r' && fx->src[i] != '\t')
-            s[n++] = fx->src[i];
-        else if (n && s[n - 1] != ' ')
-            s[n++] = ' ';
-    s[n] = '\0';
-    return s;
+    const char *s = fe_source_text(fx, c);
+    return s ? s : fe_spelling(fx, c);
 }
 
 static ir_place *fe_place_extend(fe_ctx *fx, const ir_place *base, ir_step step, CXCursor c)

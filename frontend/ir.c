@@ -414,7 +414,7 @@ static const char *const ir_stmt_names[IR_N_STMT_KINDS] = {
     [IR_USER_CALL] = "user-call", [IR_RETURN] = "return",       [IR_EVAL] = "eval",
     [IR_LOAD] = "load",           [IR_STORE] = "store",         [IR_COPY] = "copy",
     [IR_FILL] = "fill",           [IR_LABEL] = "label",         [IR_GOTO] = "goto",
-    [IR_UNSUPPORTED] = "unsupported",
+    [IR_EXIT] = "exit",           [IR_UNSUPPORTED] = "unsupported",
 };
 
 const char *ir_op_name(ir_op op) { return op < IR_N_OPS ? ir_op_names[op] : "?"; }
@@ -761,6 +761,7 @@ static void ir_stmt_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int dept
         break;
     case IR_LABEL: fprintf(out, "label %s#%d\n", s->label.name, s->label.id); break;
     case IR_GOTO: fprintf(out, "goto %s#%d\n", s->label.name, s->label.id); break;
+    case IR_EXIT: fprintf(out, "exit \"%s\"\n", s->text ? s->text : ""); break;
     case IR_EVAL:
         fputs("eval ", out);
         ir_expr_print(out, u, s->eval.expr);

@@ -243,6 +243,8 @@ typedef enum ir_stmt_kind {
     IR_FILL,          /* fill: everything in place dst becomes zero, or unknown */
     IR_LABEL,         /* label: a goto target */
     IR_GOTO,          /* jump: goto label */
+    IR_EXIT,          /* the program ends here: the call before it (exit, abort, any function
+                       * declared not to return) does not come back; text is that call */
     IR_UNSUPPORTED,   /* unsup: a construct not lowered; the analysis goes on after it */
     IR_N_STMT_KINDS
 } ir_stmt_kind;
@@ -252,6 +254,8 @@ typedef enum ir_loop_kind { IR_LOOP_FOR, IR_LOOP_WHILE, IR_LOOP_DO } ir_loop_kin
 struct ir_stmt {
     ir_stmt_kind kind;
     ir_loc loc; /* CALL: the expansion location of the call */
+    const char *text; /* the C text, for messages: IF, the condition under which then_blk
+                       * runs; RETURN, GOTO, EXIT, the statement; NULL otherwise or unknown */
     union {
         struct {
             mt_op op;

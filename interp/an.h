@@ -167,12 +167,21 @@ typedef struct an_event {   /* one step of the execution, in order */
 /* An unknown branch one arm of which leaves a loop (break, return, goto) or
  * its iteration (continue) while the analysis goes on through the other:
  * verify follows a run that leaves there to the first call after the loop
- * (or the iteration) that the run makes. */
+ * (or the iteration) that the run makes.
+ *
+ * Outside loops (path), one arm of which leaves the function (return, goto)
+ * or the program (exit) while the analysis follows the other: the report
+ * assumes the run does not leave there (an_report.paths[path_id]); verify
+ * compares a run that does up to where it leaves (the leaving arm's calls
+ * are alt_events[alt, alt + alt_len)), and no further. */
 typedef struct an_exit {
     int64_t at;             /* events before it: the log at the branch */
     int loop_depth;         /* loops open at the branch (an_event.loop_depth) */
     bool iteration;         /* continue: the loop goes on */
     int line;
+    bool path;              /* an assumed path (outside loops), not a loop's exit */
+    int path_id;            /* path: its assumption, index in an_report.paths */
+    int64_t alt, alt_len;   /* path: the leaving arm's events in alt_events */
 } an_exit;
 
 /* A loop whose trip count the analysis could not know and whose body it
@@ -183,6 +192,20 @@ typedef struct an_repeat {
     int64_t first_event, end_event;
     int line;
 } an_repeat;
+
+/* What the report assumes of the run's path: it does not take the arm of an
+ * unknown branch that leaves the function (return, goto) or the program
+ * (exit).  Each branch and arm once, in the order first met. */
+typedef struct an_path {
+    int func, line, col;    /* the branch */
+    bool then_arm;          /* the arm assumed not taken is the then arm */
+    bool named;             /* condition names the branch's condition (its C text) */
+    int leave_line;         /* the statement that leaves */
+    char *condition;        /* what is assumed: "!f is false", or without the condition's
+                               text, "the run does not leave at line 14" */
+    char *leave;            /* how the arm leaves: "return 1", "exit(1)", "die() ends the
+                               program" */
+} an_path;
 
 /* Which byte totals of a function are bounds rather than exact numbers. */
 enum { AN_BOUND_PEAK = 1, AN_BOUND_END = 2, AN_BOUND_MOVED = 4, AN_BOUND_ALL = 7 };
@@ -264,9 +287,12 @@ typedef struct an_report {
     int64_t n_alt_events;
     an_event *alt_events;
     int n_exits;
-    an_exit *exits;         /* in log order: where a run may leave a loop early */
+    an_exit *exits;         /* in log order: where a run may leave a loop early, or leave
+                               where the report assumes it does not (path) */
     int n_repeats;
     an_repeat *repeats;     /* in the order their analyses end (an inner loop first) */
+    int n_paths;
+    an_path *paths;         /* the assumptions on the run's path */
     int n_diags;
     an_diag *diags;         /* sorted by line, column, check */
     int n_slayouts;

@@ -269,6 +269,40 @@ static int cmp_diag(const void *a, const void *b)
     return strcmp(x->check, y->check);
 }
 
+/* The assumptions on the run's path in source order (branch, then arm);
+ * the exits that name them follow. */
+static void sort_paths(an_report *r)
+{
+    int n = r->n_paths;
+    if (n < 2)
+        return;
+    int *order = tl_xmalloc(sizeof *order * (size_t)n), *to = tl_xmalloc(sizeof *to * (size_t)n);
+    for (int k = 0; k < n; k++)
+        order[k] = k;
+    for (int k = 1; k < n; k++) /* insertion sort: a few, mostly in order already */
+        for (int j = k; j > 0; j--) {
+            const an_path *a = &r->paths[order[j - 1]], *b = &r->paths[order[j]];
+            if (a->line < b->line || (a->line == b->line && (a->col < b->col ||
+                                                             (a->col == b->col && a->then_arm))))
+                break;
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    an_path *sorted = tl_xmalloc(sizeof *sorted * (size_t)n);
+    for (int k = 0; k < n; k++) {
+        sorted[k] = r->paths[order[k]];
+        to[order[k]] = k;
+    }
+    for (int k = 0; k < r->n_exits; k++)
+        if (r->exits[k].path)
+            r->exits[k].path_id = to[r->exits[k].path_id];
+    free(r->paths);
+    r->paths = sorted;
+    free(order);
+    free(to);
+}
+
 an_report *an_analyze(const ir_unit *u, const an_options *opt)
 {
     an_ctx cx;
@@ -309,6 +343,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     }
     if (cx.r->n_diags > 1)
         qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
+    sort_paths(cx.r);
     free(called);
     free(cx.handles);
     free(cx.refs);
@@ -368,6 +403,11 @@ void an_report_free(an_report *r)
     free(r->alt_events);
     free(r->exits);
     free(r->repeats);
+    for (int k = 0; k < r->n_paths; k++) {
+        free(r->paths[k].condition);
+        free(r->paths[k].leave);
+    }
+    free(r->paths);
     free(r->summed_loops);
     free(r->diags);
     free(r);

@@ -66,8 +66,8 @@ static an_flow exec_block_scoped(an_ctx *cx, const ir_block *b, bool program_end
         if (fl != AN_FLOW_NEXT)
             break;
     }
-    if (fl != AN_FLOW_STOP)
-        scope_exit(cx, b, program_end);
+    if (fl != AN_FLOW_STOP) /* at exit() nothing goes out of scope: the program ends */
+        scope_exit(cx, b, program_end || fl == AN_FLOW_EXIT);
     return fl;
 }
 
@@ -413,11 +413,126 @@ static void select_ints(an_ctx *cx, snapshot *then, ir_op op, sx_int a, sx_int b
                        &cx->gframe->ints[g]);
 }
 
+/* How much of the run a flow out of an arm skips: the rest of the block
+ * (goto), of the function (return), of the program (exit); -1 for the
+ * flows of loops (break, continue) and a stopped analysis. */
+static int leave_rank(an_flow f)
+{
+    switch (f) {
+    case AN_FLOW_NEXT: return 0;
+    case AN_FLOW_GOTO: return 1;
+    case AN_FLOW_RETURN: return 2;
+    case AN_FLOW_EXIT: return 3;
+    default: return -1;
+    }
+}
+
+/* r->exits[from, to) were recorded in an arm whose events, from ev_from on,
+ * are dropped: a run that takes that arm and leaves where one of them says
+ * makes the arm's calls up to there and the leaving arm's, so each becomes
+ * an exit at the branch (at) whose leaving calls are those; they move to
+ * r->exits[to_at, ...), where the branch's exits begin (log order). */
+static void rebase_exits(an_ctx *cx, int from, int to, int64_t ev_from, int64_t at, int to_at)
+{
+    an_report *r = cx->r;
+    int kept = from;
+    for (int k = from; k < to; k++) {
+        an_exit x = r->exits[k];
+        if (!x.path || x.at < ev_from)
+            continue; /* (a loop's exit: recorded outside unknown branches only) */
+        int64_t pre = x.at - ev_from, n = pre + x.alt_len;
+        r->alt_events = tl_xrealloc(r->alt_events,
+                                    sizeof *r->alt_events * (size_t)(r->n_alt_events + n + 1));
+        an_event *dst = r->alt_events + r->n_alt_events;
+        if (pre > 0)
+            memcpy(dst, r->events + ev_from, sizeof *dst * (size_t)pre);
+        if (x.alt_len > 0)
+            memmove(dst + pre, r->alt_events + x.alt, sizeof *dst * (size_t)x.alt_len);
+        x.alt = r->n_alt_events;
+        x.alt_len = n;
+        x.at = at;
+        r->n_alt_events += n;
+        r->exits[kept++] = x;
+    }
+    if (kept < to && to < r->n_exits)
+        memmove(r->exits + kept, r->exits + to, sizeof *r->exits * (size_t)(r->n_exits - to));
+    r->n_exits -= to - kept;
+    int n = kept - from; /* those kept, to their place in log order */
+    if (n > 0 && to_at < from) {
+        an_exit *moved = an_dup_mem(r->exits + from, sizeof *moved * (size_t)n);
+        memmove(r->exits + to_at + n, r->exits + to_at, sizeof *moved * (size_t)(from - to_at));
+        memcpy(r->exits + to_at, moved, sizeof *moved * (size_t)n);
+        free(moved);
+    }
+}
+
+/* The assumption that the run does not take the arm of branch s that leaves
+ * (lv: the statement that leaves), once per branch and arm; its index. */
+static int path_assume(an_ctx *cx, const ir_stmt *s, bool then_arm, const an_leave *lv)
+{
+    an_report *r = cx->r;
+    for (int k = 0; k < r->n_paths; k++)
+        if (r->paths[k].line == s->loc.line && r->paths[k].col == s->loc.col &&
+            r->paths[k].then_arm == then_arm)
+            return k;
+    char *what = lv->callee ? tl_xasprintf("%s() ends the program", lv->callee)
+                            : tl_xstrdup(lv->text ? lv->text : "it leaves");
+    char *cond = s->text ? tl_xasprintf("%s is %s", s->text, then_arm ? "false" : "true")
+                         : tl_xasprintf("the run does not leave at line %d", lv->line);
+    r->paths = tl_xrealloc(r->paths, sizeof *r->paths * (size_t)(r->n_paths + 1));
+    r->paths[r->n_paths] = (an_path){.func = an_top(cx)->func, .line = s->loc.line,
+                                     .col = s->loc.col, .then_arm = then_arm,
+                                     .leave_line = lv->line, .named = s->text != NULL,
+                                     .condition = cond, .leave = what};
+    return r->n_paths++;
+}
+
+/* The dropped arm's events [from, to) and where a run that takes it leaves
+ * the log (at, once they are dropped): for verify. */
+static void path_exit_record(an_ctx *cx, int path_id, int line, int64_t from, int64_t to,
+                             int64_t at)
+{
+    an_report *r = cx->r;
+    if (!cx->log_events || r->n_events_dropped)
+        return; /* the log is incomplete */
+    r->alt_events = tl_xrealloc(r->alt_events,
+                                sizeof *r->alt_events * (size_t)(r->n_alt_events + (to - from) + 1));
+    if (to > from)
+        memcpy(r->alt_events + r->n_alt_events, r->events + from,
+               sizeof *r->alt_events * (size_t)(to - from));
+    r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
+    r->exits[r->n_exits++] = (an_exit){.at = at, .loop_depth = cx->loop_depth, .line = line,
+                                       .path = true, .path_id = path_id,
+                                       .alt = r->n_alt_events, .alt_len = to - from};
+    r->n_alt_events += to - from;
+}
+
+/* Both arms run from one state; the arm that ends with more live bytes (on
+ * a tie, the one that peaks higher) is kept and what differs in the other
+ * is weakened (join_vars).  When the arms leave different live bytes or
+ * peak differently, the totals from here on hold for one arm only: they
+ * are bounds, and a note says where.
+ *
+ * Outside the function's loops, an arm that leaves (return, goto, exit)
+ * while the other goes on (or leaves less: a goto to a label of the
+ * function, not a return) is a path the run is assumed not to take: the
+ * other arm is followed alone, its state and its totals exact, and the
+ * report lists the assumption (an_report.paths).  So each arm's totals
+ * start from those before the branch, and two arms that leave alike are
+ * both counted, as any two arms are. */
 static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 {
     snapshot *sv = tl_xmalloc(sizeof *sv * 3); /* on the heap: else-if chains nest one per arm */
     snapshot *before = &sv[0], *after_then = &sv[1], *after_else = &sv[2];
+    an_report *r = cx->r;
     int64_t outer_peak = cx->arm_peak;
+    bool paths = an_top(cx)->loops == 0;
+    an_fr_saved *t0 = NULL, *t_then = NULL; /* the totals before the branch, after then */
+    int ex0 = r->n_exits;
+    if (paths) {
+        an_settle_peaks(cx);
+        t0 = an_frs_save(cx);
+    }
     an_snap_take(cx, before);
     cx->arm_peak = cx->live;
     int64_t moved0 = cx->moved_total, sym0 = cx->sym_events;
@@ -426,12 +541,23 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     bool compares = cond_compare(cx, s->branch.cond, &ca, &cb, &cop);
     cx->if_depth++;
     an_flow f_then = an_exec_block(cx, s->branch.then_blk);
+    int then_label = cx->goto_label, ex1 = r->n_exits;
+    an_leave then_leave = cx->leave;
     int64_t then_peak = cx->arm_peak, then_moved = cx->moved_total - moved0;
     int64_t then_sym = cx->sym_events - sym0;
+    bool then_left = paths && leave_rank(f_then) > 0;
+    if (paths) {
+        an_settle_peaks(cx);
+        t_then = an_frs_save(cx);
+        if (then_left) /* the else arm counts from the totals before the branch */
+            an_frs_put(cx, t0);
+    }
     an_snap_take(cx, after_then);
     an_snap_restore(cx, before);
     cx->arm_peak = cx->live;
     an_flow f_else = an_exec_block(cx, s->branch.else_blk);
+    int else_label = cx->goto_label, ex2 = r->n_exits;
+    an_leave else_leave = cx->leave;
     bool one_leaves = f_then != f_else; /* (f_then becomes the kept arm's below) */
     /* in a loop, the run may leave there and the analysis goes on (below): what runs
      * after it runs at most as often as counted, to the end of the loop (break,
@@ -439,8 +565,9 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
      * follows the run that goes on, as its totals do.) */
     if (one_leaves && an_top(cx)->loops > 0) {
         bool func = f_then == AN_FLOW_RETURN || f_then == AN_FLOW_GOTO ||
-                    f_then == AN_FLOW_STOP || f_else == AN_FLOW_RETURN ||
-                    f_else == AN_FLOW_GOTO || f_else == AN_FLOW_STOP;
+                    f_then == AN_FLOW_STOP || f_then == AN_FLOW_EXIT ||
+                    f_else == AN_FLOW_RETURN || f_else == AN_FLOW_GOTO ||
+                    f_else == AN_FLOW_STOP || f_else == AN_FLOW_EXIT;
         if (func)
             cx->upper_func = true;
         else
@@ -451,6 +578,43 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     int64_t else_peak = cx->arm_peak, else_live = cx->live;
     int64_t else_moved = cx->moved_total - moved0 - then_moved;
     int64_t else_sym = cx->sym_events - sym0 - then_sym;
+    int rt = leave_rank(f_then), re = leave_rank(f_else);
+    int64_t b0 = before->n_events, t1 = after_then->n_events, e1 = r->n_events;
+    if (paths && rt >= 0 && re >= 0 && (rt != re || (rt == 1 && then_label != else_label))) {
+        /* one arm leaves where the other goes on: the run is assumed to go on */
+        bool keep_then = rt < re; /* (two gotos to different labels: the else arm's) */
+        if (keep_then) {
+            an_snap_restore(cx, after_then);
+            an_frs_put(cx, t_then);
+            rebase_exits(cx, ex1, ex2, t1, b0, ex0);
+            cx->moved_total -= else_moved;
+            cx->sym_events -= else_sym;
+        } else {
+            rebase_exits(cx, ex0, ex1, b0, b0, ex0);
+            cx->moved_total -= then_moved;
+            cx->sym_events -= then_sym;
+        }
+        int id = path_assume(cx, s, !keep_then, keep_then ? &else_leave : &then_leave);
+        int64_t from = keep_then ? t1 : b0, to = keep_then ? e1 : t1;
+        int64_t kept_peak = keep_then ? then_peak : else_peak;
+        path_exit_record(cx, id, s->loc.line, from, to, b0);
+        an_drop_events(cx, from, to);
+        cx->arm_peak = outer_peak > kept_peak ? outer_peak : kept_peak;
+        if (cx->arm_peak < cx->live)
+            cx->arm_peak = cx->live;
+        cx->goto_label = keep_then ? then_label : else_label;
+        cx->leave = keep_then ? then_leave : else_leave;
+        an_frs_free(cx, t0);
+        an_frs_free(cx, t_then);
+        an_snap_free(before);
+        an_snap_free(after_then);
+        free(sv);
+        return keep_then ? f_then : f_else;
+    }
+    if (then_left) /* both arms leave alike: both count */
+        an_frs_merge(cx, t0, t_then);
+    an_frs_free(cx, t0);
+    an_frs_free(cx, t_then);
     if (compares) /* the integers one arm set to a side of the comparison: min or max */
         select_ints(cx, after_then, cop, ca, cb);
     /* bytes that are formulas: the arms are not compared, so what they touch is a bound */
@@ -465,16 +629,19 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     if (cx->arm_peak < cx->live)
         cx->arm_peak = cx->live;
     bool same_live = after_then->live == else_live;
-    int64_t b0 = before->n_events, t1 = after_then->n_events, e1 = cx->r->n_events;
     if (keep_then) {
         an_snap_take(cx, after_else);
         an_snap_restore(cx, after_then);
         join_vars(cx, after_else);
         an_snap_free(after_else);
+        rebase_exits(cx, ex1, ex2, t1, b0, ex0);
         keep_alternative(cx, t1, e1, b0, t1 - b0, same_live);
         an_drop_events(cx, t1, e1);
+        cx->goto_label = then_label;
+        cx->leave = then_leave;
     } else {
         join_vars(cx, after_then);
+        rebase_exits(cx, ex0, ex1, b0, b0, ex0);
         keep_alternative(cx, b0, t1, b0, e1 - t1, same_live);
         an_drop_events(cx, b0, t1);
         f_then = f_else;
@@ -500,7 +667,6 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
      * counts iterations it may not run, so the totals are bounds (said at
      * the loop when it is being summarised, its totals kept as formulas) */
     if (one_leaves && an_top(cx)->loops > 0) {
-        an_report *r = cx->r;
         if (cx->if_depth == 0 && cx->log_events && !r->n_events_dropped) {
             r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
             r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->loop_depth,
@@ -656,7 +822,12 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
     }
     an_frame *f = an_frame_new(cx, callee);
     bind_params(cx, s, f);
-    an_run_function(cx, callee, f);
+    an_flow fl = an_run_function(cx, callee, f);
+    if (fl == AN_FLOW_EXIT) { /* the program ended in it: the call does not come back */
+        an_frame_free(f);
+        cx->leave = (an_leave){.line = s->loc.line, .callee = s->user_call.name};
+        return cx->stopped ? AN_FLOW_STOP : AN_FLOW_EXIT;
+    }
     take_result(cx, s, f);
     an_frame_free(f);
     return cx->stopped ? AN_FLOW_STOP : AN_FLOW_NEXT;
@@ -678,6 +849,7 @@ static an_flow exec_return(an_ctx *cx, const ir_stmt *s)
         f->has_ret_obj = true;
         an_mem_copy(cx, &ret, &from, s->loc.line, s->loc.col);
     }
+    cx->leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "return"};
     return AN_FLOW_RETURN;
 }
 
@@ -915,7 +1087,13 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
     case IR_COPY: exec_copy(cx, s); break;
     case IR_FILL: exec_fill(cx, s); break;
     case IR_LABEL: break;
-    case IR_GOTO: cx->goto_label = s->label.id; return AN_FLOW_GOTO;
+    case IR_GOTO:
+        cx->goto_label = s->label.id;
+        cx->leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "goto"};
+        return AN_FLOW_GOTO;
+    case IR_EXIT:
+        cx->leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "exit"};
+        return AN_FLOW_EXIT;
     case IR_UNSUPPORTED: exec_unsupported(cx, s); break;
     default: break;
     }
@@ -942,7 +1120,7 @@ static void init_globals(an_ctx *cx, bool is_main)
     }
 }
 
-void an_run_function(an_ctx *cx, int func, an_frame *f)
+an_flow an_run_function(an_ctx *cx, int func, an_frame *f)
 {
     an_func_report *fr = an_func_report_of(cx, func);
     bool upper_loop = cx->upper_loop, upper_func = cx->upper_func;
@@ -954,14 +1132,15 @@ void an_run_function(an_ctx *cx, int func, an_frame *f)
     bool program_end = cx->depth == 1 && strcmp(cx->u->funcs[func]->name, "main") == 0;
     if (cx->depth == 1)
         init_globals(cx, program_end);
-    if (exec_block_scoped(cx, cx->u->funcs[func]->body, program_end) == AN_FLOW_GOTO) {
+    an_flow fl = exec_block_scoped(cx, cx->u->funcs[func]->body, program_end);
+    if (fl == AN_FLOW_GOTO) {
         const ir_func *fn = cx->u->funcs[func];
         an_diag_add(cx, AN_NOTE, "unsupported", fn->loc.line, fn->loc.col,
                     "not followed: a goto into a nested block in '%s'; the analysis of the "
                     "function stops there, and its totals are bounds", fn->name);
         an_mark_bound(cx);
     }
-    an_mem_frame_exit(cx, f, program_end);
+    an_mem_frame_exit(cx, f, program_end || fl == AN_FLOW_EXIT);
     if (fr && !cx->fs[func].done_first) {
         cx->fs[func].done_first = true;
         fr->end_live_bytes = cx->live;
@@ -971,4 +1150,5 @@ void an_run_function(an_ctx *cx, int func, an_frame *f)
     cx->depth--;
     cx->upper_loop = upper_loop; /* an early exit inside it ends here */
     cx->upper_func = upper_func;
+    return fl == AN_FLOW_EXIT ? AN_FLOW_EXIT : AN_FLOW_NEXT;
 }

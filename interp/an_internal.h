@@ -134,8 +134,17 @@ typedef struct an_frame {
 
 typedef enum an_flow {
     AN_FLOW_NEXT, AN_FLOW_BREAK, AN_FLOW_CONTINUE, AN_FLOW_RETURN, AN_FLOW_STOP,
-    AN_FLOW_GOTO /* a goto looks for its label (cx->goto_label) in the enclosing blocks */
+    AN_FLOW_GOTO, /* a goto looks for its label (cx->goto_label) in the enclosing blocks */
+    AN_FLOW_EXIT  /* the program ends (exit, abort): every block, loop and call is left */
 } an_flow;
+
+/* The statement that made the last flow that leaves (return, goto, exit):
+ * what an assumed path names. */
+typedef struct an_leave {
+    int line;
+    const char *text;   /* its C text ("return 1"), or NULL */
+    const char *callee; /* the program ended in this function of the file, called here */
+} an_leave;
 
 typedef struct an_fstate {   /* per function accounting while it executes */
     int active;              /* invocations on the stack */
@@ -197,6 +206,7 @@ typedef struct an_ctx {
     int n_ptrs, cap_ptrs;
     int n_heap;          /* heap blocks made */
     int goto_label;      /* AN_FLOW_GOTO: the label looked for */
+    an_leave leave;      /* AN_FLOW_RETURN, _GOTO, _EXIT: the statement that left */
     int64_t n_gotos;     /* gotos taken in the current root */
     int if_depth;        /* unknown branches being analysed (alternatives only at depth 0) */
     int summarising;     /* loop summaries in progress (their probes run) */
@@ -357,6 +367,23 @@ void an_seg_collect(an_ctx *cx);
 void an_diag_free(an_diag *d);
 bool an_same_layout_handles(an_ctx *cx, int a, int b);
 
+/* The totals of every function report (an_func_report's counters, its peak's
+ * live set and an_fstate), saved to be put back: a loop's trial that is
+ * undone, a branch arm the run is assumed not to take. */
+typedef struct an_fr_saved {
+    an_func_report fr;
+    int *peak_storages;
+    an_fstate fs;
+} an_fr_saved;
+an_fr_saved *an_frs_save(an_ctx *cx);
+/* Put sv back (it stays saved) or put it back and free it. */
+void an_frs_put(an_ctx *cx, const an_fr_saved *sv);
+void an_frs_restore(an_ctx *cx, an_fr_saved *sv);
+void an_frs_free(an_ctx *cx, an_fr_saved *sv);
+/* Both arms of a branch count: the totals now (base and one arm) take in
+ * what the other arm added to base (other: base and the other arm). */
+void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other);
+
 /* Every function on the stack: its byte totals are bounds, not exact. */
 void an_mark_bound(an_ctx *cx);
 void an_mark_bound_of(an_ctx *cx, unsigned which); /* AN_BOUND_* */
@@ -400,6 +427,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s);
 
 /* an_exec.c */
 an_flow an_exec_block(an_ctx *cx, const ir_block *b);
-void an_run_function(an_ctx *cx, int func, an_frame *f);
+/* Runs func in frame f; AN_FLOW_EXIT when the program ended in it, else AN_FLOW_NEXT. */
+an_flow an_run_function(an_ctx *cx, int func, an_frame *f);
 
 #endif /* TL_AN_INTERNAL_H */

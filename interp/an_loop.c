@@ -27,8 +27,9 @@ static int loop_test(an_ctx *cx, const ir_stmt *s)
 static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
 {
     an_flow fl = an_exec_block(cx, s->loop.body);
-    *leave = fl == AN_FLOW_BREAK || fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP || fl == AN_FLOW_GOTO;
-    if (fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP || fl == AN_FLOW_GOTO)
+    *leave = fl == AN_FLOW_BREAK || fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP ||
+             fl == AN_FLOW_GOTO || fl == AN_FLOW_EXIT;
+    if (fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP || fl == AN_FLOW_GOTO || fl == AN_FLOW_EXIT)
         return fl;
     if (!*leave)
         an_exec_block(cx, s->loop.step);
@@ -49,44 +50,6 @@ static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
  * final values.  Anything else (a probe that makes a total a bound, records
  * an assumption, grows the live bytes, or depends on the counter) undoes
  * the trial and the loop is analysed as one with an unknown trip count. */
-
-typedef struct fr_saved { /* a function report's totals, to undo a trial */
-    an_func_report fr;
-    int *peak_storages;
-    an_fstate fs;
-} fr_saved;
-
-static fr_saved *frs_save(an_ctx *cx)
-{
-    an_report *r = cx->r;
-    fr_saved *sv = tl_xmalloc(sizeof *sv * (size_t)(r->n_funcs + 1));
-    for (int k = 0; k < r->n_funcs; k++) {
-        sv[k].fr = r->funcs[k];
-        sv[k].peak_storages = an_dup_mem(r->funcs[k].peak_storages,
-                                      sizeof(int) * (size_t)r->funcs[k].n_peak_storages);
-        sv[k].fs = cx->fs[r->funcs[k].func];
-    }
-    return sv;
-}
-
-static void frs_restore(an_ctx *cx, fr_saved *sv)
-{
-    an_report *r = cx->r;
-    for (int k = 0; k < r->n_funcs; k++) {
-        free(r->funcs[k].peak_storages);
-        r->funcs[k] = sv[k].fr;
-        r->funcs[k].peak_storages = sv[k].peak_storages;
-        cx->fs[r->funcs[k].func] = sv[k].fs;
-    }
-    free(sv);
-}
-
-static void frs_free(an_ctx *cx, fr_saved *sv)
-{
-    for (int k = 0; k < cx->r->n_funcs; k++)
-        free(sv[k].peak_storages);
-    free(sv);
-}
 
 /* Bytes moved and calls made so far by function report k, as sx_ints. */
 static void fr_effect(const an_func_report *fr, sx_int *moved, sx_int *calls)
@@ -264,9 +227,9 @@ static bool counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_
 
 typedef struct loop_trial {
     snapshot s0;        /* before iteration 1, to undo */
-    fr_saved *r0;
+    an_fr_saved *r0;
     an_value *values0;  /* the values (their first executions and counts), to undo */
-    int n_diags, n_assumptions, n_facts, n_values, n_storages;
+    int n_diags, n_assumptions, n_facts, n_values, n_storages, n_exits, n_paths;
     int64_t n_events, n_handles;
 } loop_trial;
 
@@ -276,16 +239,17 @@ static void trial_begin(an_ctx *cx, loop_trial *t)
     *t = (loop_trial){.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
                       .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
                       .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
-                      .n_handles = cx->n_handles};
+                      .n_handles = cx->n_handles, .n_exits = cx->r->n_exits,
+                      .n_paths = cx->r->n_paths};
     an_snap_take(cx, &t->s0);
-    t->r0 = frs_save(cx);
+    t->r0 = an_frs_save(cx);
     t->values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
 }
 
 static void trial_keep(an_ctx *cx, loop_trial *t)
 {
     an_snap_free(&t->s0);
-    frs_free(cx, t->r0);
+    an_frs_free(cx, t->r0);
     free(t->values0);
 }
 
@@ -308,9 +272,16 @@ static void trial_undo(an_ctx *cx, loop_trial *t)
     an_report *r = cx->r;
     an_snap_restore(cx, &t->s0);
     an_snap_free(&t->s0);
-    frs_restore(cx, t->r0);
+    an_frs_restore(cx, t->r0);
     while (r->n_diags > t->n_diags)
         an_diag_free(&r->diags[--r->n_diags]);
+    if (r->n_exits > t->n_exits) /* (the dropped events below would leave some at their start) */
+        r->n_exits = t->n_exits;
+    while (r->n_paths > t->n_paths) {
+        r->n_paths--;
+        free(r->paths[r->n_paths].condition);
+        free(r->paths[r->n_paths].leave);
+    }
     an_drop_events(cx, t->n_events, r->n_events);
     for (int k = 0; k < cx->u->n_call_sites; k++)
         if (cx->site_value[k] >= t->n_values)
@@ -1604,7 +1575,7 @@ static bool same_at_zero(sx_int a, sx_int b, sx_int q)
  * so far counted (iteration 1 and the two probes): per function report k,
  * moved and calls. */
 static bool step_middle_totals(an_ctx *cx, loop_sum *ls, const step_ctx *sc,
-                               const fr_saved *before, sx_int *delta)
+                               const an_fr_saved *before, sx_int *delta)
 {
     sx_int A = {0, ls->la}, B = {0, ls->lb}, zero = {0, 0}, one = {1, 0};
     sx_int last = sx_sub(sc->q, one);
@@ -1676,7 +1647,7 @@ static bool cand_in(const an_func_report *fr, sx_int x)
 /* Function report k's peak after the last iteration: the probes' counters
  * resolved (loop_peaks), and a candidate only iterations after the first
  * make dropped where another covers it whenever there are such (q >= 1). */
-static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const fr_saved *at_s1, int k)
+static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const an_fr_saved *at_s1, int k)
 {
     an_func_report *fr = &cx->r->funcs[k];
     sx_int A = {0, ls->la}, B = {0, ls->lb}, one = {1, 0};
@@ -1730,7 +1701,7 @@ static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const fr_sa
 
 /* At q = 0 (one iteration), do the totals and the state come out as
  * iteration 1 left them? */
-static bool step_exact_at_zero(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const fr_saved *at_s1)
+static bool step_exact_at_zero(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const an_fr_saved *at_s1)
 {
     sx_int zero = {0, 0};
     if (!sx_same(sx_subst(sc->q, sc->q, zero), zero)) /* q is no one atom to put 0 for */
@@ -1774,7 +1745,7 @@ static bool stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_in
     sx_int mq = sx_mul(sc.m, sc.q);
     int facts = fact_mark(sx_sub(sx_sub(sc.dist, one), mq)); /* the last iteration runs, */
     sx_fact_push(sx_sub(sx_add(mq, sc.m), sc.dist));         /* and the next does not */
-    fr_saved *at_s1 = frs_save(cx);
+    an_fr_saved *at_s1 = an_frs_save(cx);
     sx_int *delta = tl_xmalloc(sizeof *delta * 2 * (size_t)(ls->n + 1));
     bool ok = false;
     if (!step_probe(cx, ls, &sc, &ls->la)) {
@@ -1836,7 +1807,7 @@ static bool stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_in
     ok = true;
 out:
     sx_forget_facts(facts);
-    frs_free(cx, at_s1);
+    an_frs_free(cx, at_s1);
     free(delta);
     return ok;
 }
@@ -1938,9 +1909,10 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     loop_trial t = {.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
                     .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
                     .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
-                    .n_handles = cx->n_handles};
+                    .n_handles = cx->n_handles, .n_exits = cx->r->n_exits,
+                    .n_paths = cx->r->n_paths};
     an_snap_take(cx, &t.s0);
-    t.r0 = frs_save(cx);
+    t.r0 = an_frs_save(cx);
     t.values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
     ls.runs0 = runs_take(cx);
     int n = ls.n = cx->r->n_funcs;
@@ -2067,7 +2039,7 @@ undo:
             record_loop(cx, &ls, t.n_events, probe_event, at, at);
         }
         an_snap_free(&t.s0);
-        frs_free(cx, t.r0);
+        an_frs_free(cx, t.r0);
         free(t.values0);
     }
     if (taken_s1)

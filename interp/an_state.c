@@ -74,9 +74,17 @@ static int stack_funcs(const an_ctx *cx, int *funcs, int *depth_of)
 /* The peak of fr over symbolic live bytes: the new total replaces the peak
  * when it is provably larger, is dropped when provably not, and otherwise
  * joins it as one more candidate of a max (each candidate keeps its line). */
+static bool peak_add_sx(an_ctx *cx, an_func_report *fr, int f, sx_int total, int line);
+
 static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
 {
-    sx_int total = sx_add(cx->live_sx, (sx_int){cx->live, 0}), peak;
+    peak_add_sx(cx, fr, f, sx_add(cx->live_sx, (sx_int){cx->live, 0}), line);
+}
+
+/* The live total at line joins fr's peak; false when it changed nothing. */
+static bool peak_add_sx(an_ctx *cx, an_func_report *fr, int f, sx_int total, int line)
+{
+    sx_int peak;
     bool gt;
     if (!fr->symbolic) {
         fr->symbolic = true;
@@ -95,12 +103,12 @@ static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
         fr->peak_cand[0] = total;
         fr->n_peak_cands = 1;
     } else if (sx_prove(total, SX_GT, peak, &gt)) {
-        return; /* provably not above the peak */
+        return false; /* provably not above the peak */
     } else {
         for (int k = 0; k < fr->n_peak_cands; k++) {
             bool ge;
             if (sx_prove(fr->peak_cand[k], SX_GE, total, &ge) && ge)
-                return; /* a candidate covers it */
+                return false; /* a candidate covers it */
         }
         int n = 0; /* the candidates the new one does not dominate, then it */
         for (int k = 0; k < fr->n_peak_cands; k++) {
@@ -119,6 +127,7 @@ static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
     }
     fr->peak_line = line;
     cx->fs[f].peak_dirty = true;
+    return true;
 }
 
 void an_account_live(an_ctx *cx)
@@ -159,6 +168,137 @@ void an_settle_peaks(an_ctx *cx)
         if (fr && cx->fs[f].peak_dirty) {
             record_peak_set(cx, fr);
             cx->fs[f].peak_dirty = false;
+        }
+    }
+}
+
+an_fr_saved *an_frs_save(an_ctx *cx)
+{
+    an_report *r = cx->r;
+    an_fr_saved *sv = tl_xmalloc(sizeof *sv * (size_t)(r->n_funcs + 1));
+    for (int k = 0; k < r->n_funcs; k++) {
+        sv[k].fr = r->funcs[k];
+        sv[k].peak_storages = an_dup_mem(r->funcs[k].peak_storages,
+                                         sizeof(int) * (size_t)r->funcs[k].n_peak_storages);
+        sv[k].fs = cx->fs[r->funcs[k].func];
+    }
+    return sv;
+}
+
+void an_frs_put(an_ctx *cx, const an_fr_saved *sv)
+{
+    an_report *r = cx->r;
+    for (int k = 0; k < r->n_funcs; k++) {
+        free(r->funcs[k].peak_storages);
+        r->funcs[k] = sv[k].fr;
+        r->funcs[k].peak_storages = an_dup_mem(sv[k].peak_storages,
+                                               sizeof(int) * (size_t)sv[k].fr.n_peak_storages);
+        cx->fs[r->funcs[k].func] = sv[k].fs;
+    }
+}
+
+void an_frs_restore(an_ctx *cx, an_fr_saved *sv)
+{
+    an_report *r = cx->r;
+    for (int k = 0; k < r->n_funcs; k++) {
+        free(r->funcs[k].peak_storages);
+        r->funcs[k] = sv[k].fr;
+        r->funcs[k].peak_storages = sv[k].peak_storages;
+        cx->fs[r->funcs[k].func] = sv[k].fs;
+    }
+    free(sv);
+}
+
+void an_frs_free(an_ctx *cx, an_fr_saved *sv)
+{
+    if (!sv)
+        return;
+    for (int k = 0; k < cx->r->n_funcs; k++)
+        free(sv[k].peak_storages);
+    free(sv);
+}
+
+/* Whether a's peak is other than b's. */
+static bool peak_moved(const an_func_report *a, const an_func_report *b)
+{
+    if (a->peak_line != b->peak_line || a->peak_live_bytes != b->peak_live_bytes ||
+        a->symbolic != b->symbolic)
+        return true;
+    return a->symbolic && (!sx_same(a->peak_sx, b->peak_sx) || a->n_peak_cands != b->n_peak_cands);
+}
+
+static void peak_take(an_ctx *cx, an_func_report *fr, const an_fr_saved *from)
+{
+    const an_func_report *o = &from->fr;
+    fr->peak_live_bytes = o->peak_live_bytes;
+    fr->peak_line = o->peak_line;
+    fr->symbolic = o->symbolic;
+    fr->peak_sx = o->peak_sx;
+    fr->n_peak_cands = o->n_peak_cands;
+    memcpy(fr->peak_cand, o->peak_cand, sizeof fr->peak_cand);
+    memcpy(fr->peak_cand_line, o->peak_cand_line, sizeof fr->peak_cand_line);
+    free(fr->peak_storages);
+    fr->n_peak_storages = o->n_peak_storages;
+    fr->peak_storages = an_dup_mem(from->peak_storages, sizeof(int) * (size_t)o->n_peak_storages);
+    cx->fs[fr->func].peak_dirty = from->fs.peak_dirty;
+}
+
+/* The other arm ran first (as an unknown branch runs them): its peak, then
+ * this arm's where it is higher. */
+void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
+{
+    an_report *r = cx->r;
+    for (int k = 0; k < r->n_funcs; k++) {
+        an_func_report *fr = &r->funcs[k];
+        const an_func_report *b = &base[k].fr, *o = &other[k].fr;
+        an_fstate *fs = &cx->fs[fr->func];
+        fr->executed = fr->executed || o->executed;
+        fr->moved_bytes += o->moved_bytes - b->moved_bytes;
+        fr->n_calls += o->n_calls - b->n_calls;
+        if (!sx_same(o->moved_sx, b->moved_sx))
+            fr->moved_sx = sx_add(fr->moved_sx, sx_sub(o->moved_sx, b->moved_sx));
+        if (!sx_same(o->calls_sx, b->calls_sx))
+            fr->calls_sx = sx_add(fr->calls_sx, sx_sub(o->calls_sx, b->calls_sx));
+        fr->unknown_bytes = fr->unknown_bytes || o->unknown_bytes;
+        fr->bound |= o->bound;
+        fr->sizes_unknown = fr->sizes_unknown || o->sizes_unknown;
+        fr->bound_not_lower = fr->bound_not_lower || o->bound_not_lower;
+        if (other[k].fs.done_first && !base[k].fs.done_first) { /* its end came first */
+            fr->end_live_bytes = o->end_live_bytes;
+            fr->end_sx = o->end_sx;
+            fs->done_first = true;
+        }
+        if (!peak_moved(o, b))
+            continue;
+        if (!peak_moved(fr, b)) {
+            peak_take(cx, fr, &other[k]);
+            continue;
+        }
+        if (!fr->symbolic && !o->symbolic) {
+            if (o->peak_live_bytes >= fr->peak_live_bytes)
+                peak_take(cx, fr, &other[k]);
+            continue;
+        }
+        /* over formulas: the other arm's candidates, then this arm's that none covers */
+        an_func_report mine = *fr;
+        int *mine_set = an_dup_mem(fr->peak_storages, sizeof(int) * (size_t)fr->n_peak_storages);
+        int n_mine = fr->n_peak_storages;
+        bool mine_dirty = fs->peak_dirty;
+        peak_take(cx, fr, &other[k]);
+        bool changed = false;
+        if (!mine.symbolic)
+            changed = peak_add_sx(cx, fr, fr->func, (sx_int){mine.peak_live_bytes, 0},
+                                  mine.peak_line);
+        for (int j = 0; mine.symbolic && j < mine.n_peak_cands; j++)
+            changed = peak_add_sx(cx, fr, fr->func, mine.peak_cand[j], mine.peak_cand_line[j]) ||
+                      changed;
+        if (changed) { /* this arm's live set, or the one to come when not yet recorded */
+            free(fr->peak_storages);
+            fr->peak_storages = mine_set;
+            fr->n_peak_storages = n_mine;
+            fs->peak_dirty = mine_dirty;
+        } else {
+            free(mine_set);
         }
     }
 }

@@ -329,7 +329,22 @@ static void assumption_write(an_jw *w, const char *condition, int line)
     an_jw_end(w);
 }
 
-static void assumptions_write(an_jw *w, const char *key)
+/* One assumption on the run's path: "kind": "path" tells it from a
+ * condition over symbols, which a tool can evaluate. */
+static void path_write(an_jw *w, const an_path *p)
+{
+    if (!strict_ok(p->condition) || !strict_ok(p->leave))
+        return;
+    an_jw_object(w, NULL);
+    an_jw_str(w, "condition", p->condition);
+    an_jw_int(w, "line", p->line);
+    an_jw_str(w, "kind", "path");
+    an_jw_int(w, "leave_line", p->leave_line);
+    an_jw_str(w, "leave", p->leave);
+    an_jw_end(w);
+}
+
+static void assumptions_write(an_jw *w, const char *key, const an_report *r)
 {
     an_jw_array(w, key);
     for (int k = 0; k < sx_n_symbols(); k++) { /* symbols stand for sizes */
@@ -346,6 +361,8 @@ static void assumptions_write(an_jw *w, const char *key)
         if (!seen)
             assumption_write(w, sx_assumption_text(k), sx_assumption_line(k));
     }
+    for (int k = 0; r && k < r->n_paths; k++)
+        path_write(w, &r->paths[k]);
     an_jw_end(w);
 }
 
@@ -363,7 +380,7 @@ static void report_write(an_jw *w, const an_report *r)
         diag_write_located(w, r, src, &r->diags[k]);
     an_jw_end(w);
     symbols_write(w, "symbols");
-    assumptions_write(w, "assumptions");
+    assumptions_write(w, "assumptions", r);
     an_jw_end(w);
     an_source_free(src);
 }
@@ -389,10 +406,10 @@ json_t *an_symbols_json(void)
     return an_jw_tree_take(&w);
 }
 
-json_t *an_assumptions_json(void)
+json_t *an_assumptions_json(const an_report *r)
 {
     an_jw w = an_jw_tree();
-    assumptions_write(&w, NULL);
+    assumptions_write(&w, NULL, r);
     return an_jw_tree_take(&w);
 }
 

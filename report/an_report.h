@@ -23,7 +23,7 @@ json_t *an_diag_json(const an_diag *d, const char *function, const char *call);
 json_t *an_report_json(const an_report *r);
 /* The report's "symbols" (those its expressions use) and "assumptions". */
 json_t *an_symbols_json(void);
-json_t *an_assumptions_json(void);
+json_t *an_assumptions_json(const an_report *r);
 
 /* ---- the pull-request comment (an_markdown.c) ---- */
 

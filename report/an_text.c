@@ -550,8 +550,19 @@ static void mark_symbols(const an_report *r, const an_func_report *f)
     }
 }
 
-/* Where the formulas' symbols come from, and what the analysis assumed. */
-static void print_symbols(FILE *out)
+/* An assumption on the run's path, as the assumptions list shows it. */
+static void print_path(FILE *out, const an_path *p)
+{
+    if (!p->named)
+        fprintf(out, "\n  %s: %s (line %d)", p->condition, p->leave, p->line);
+    else
+        fprintf(out, "\n  %s (line %d; else the run leaves at line %d: %s)", p->condition,
+                p->line, p->leave_line, p->leave);
+}
+
+/* Where the formulas' symbols come from, and what the analysis assumed: of
+ * the sizes, and of the run's path. */
+static void print_symbols(FILE *out, const an_report *r)
 {
     int n = 0;
     for (int k = 0; k < sx_n_symbols(); k++) {
@@ -560,8 +571,15 @@ static void print_symbols(FILE *out)
         fprintf(out, "%s%s (line %d, %s)", n++ ? ", " : "\nsizes known at run time: ",
                 sx_symbol_name(k), sx_symbol_line(k), sx_symbol_origin(k));
     }
-    if (!n)
+    if (!n && !r->n_paths)
         return;
+    if (!n) {
+        fprintf(out, "\nassumed:");
+        for (int k = 0; k < r->n_paths; k++)
+            print_path(out, &r->paths[k]);
+        fputc('\n', out);
+        return;
+    }
     fprintf(out, "\nassumed (each size >= 1, and):");
     int shown = 0;
     for (int k = 0; k < sx_n_assumptions(); k++) {
@@ -572,7 +590,9 @@ static void print_symbols(FILE *out)
             fprintf(out, "\n  %s (line %d)", sx_assumption_text(k), sx_assumption_line(k));
         shown += !seen;
     }
-    fprintf(out, "%s\n", shown ? "" : " nothing else");
+    for (int k = 0; k < r->n_paths; k++)
+        print_path(out, &r->paths[k]);
+    fprintf(out, "%s\n", shown || r->n_paths ? "" : " nothing else");
 }
 
 void an_report_write_text(FILE *out, const an_report *r, const an_text_options *opt)
@@ -590,7 +610,7 @@ void an_report_write_text(FILE *out, const an_report *r, const an_text_options *
         print_totals(out, r, f);
         mark_symbols(r, f);
     }
-    print_symbols(out);
+    print_symbols(out, r);
     an_tb_free(&tw.cells);
     an_tb_free(&tw.lines);
     if (r->n_diags)

@@ -38,7 +38,25 @@ typedef struct trace {
     int64_t n_lines;
     int64_t *block_bytes; /* per trace storage id: its CUDA block's bytes, -1 */
     int64_t n_ids;
+    int64_t *free_at;     /* the program's frees (before the exit record): call and error */
+    int *free_line;       /* records before each, and the line of the release */
+    int64_t n_frees, cap_frees;
 } trace;
+
+/* A free by a release of the program (the exit-time reclaim's have line 0). */
+static void trace_free_push(trace *t, const json_t *j)
+{
+    int64_t line = json_integer_value(json_object_get(j, "line"));
+    if (line <= 0 || t->exit)
+        return;
+    if (t->n_frees == t->cap_frees) {
+        t->cap_frees = t->cap_frees ? 2 * t->cap_frees : 64;
+        t->free_at = tl_xreallocarray(t->free_at, (size_t)t->cap_frees, sizeof *t->free_at);
+        t->free_line = tl_xreallocarray(t->free_line, (size_t)t->cap_frees, sizeof *t->free_line);
+    }
+    t->free_at[t->n_frees] = t->n;
+    t->free_line[t->n_frees++] = (int)line;
+}
 
 /* A CUDA alloc record: the caching allocator's block for the storage. */
 static void trace_block(trace *t, const json_t *j)
@@ -102,6 +120,8 @@ static bool trace_read(const char *path, trace *t, char **error)
         } else {
             if (strcmp(ev, "alloc") == 0)
                 trace_block(t, j);
+            else if (strcmp(ev, "free") == 0)
+                trace_free_push(t, j);
             json_decref(j);
         }
     }
@@ -116,6 +136,8 @@ static void trace_free(trace *t)
         json_decref(t->rec[k]);
     free(t->rec);
     free(t->block_bytes);
+    free(t->free_at);
+    free(t->free_line);
     json_decref(t->exit);
 }
 
@@ -153,6 +175,8 @@ typedef struct walk {
                                       again: followed, their storages mapped, not compared */
     bool repeating;                /* the current call is in such a body */
     bool *repeat_said;             /* per an_report.repeats: its note is printed */
+    int64_t skip_lo, skip_hi;      /* the kept arm's events the run went round (the other arm
+                                      was compared instead), the latest */
 } walk;
 
 static void diff(walk *w, const char *field, const char *fmt_pred, const char *meas)
@@ -521,6 +545,8 @@ static bool take_other_arm(walk *w, int64_t i, const trace *t, int64_t *k, int64
         for (int64_t m = done; m < n; m++, (*k)++)
             compare_call(w, other[m], t->rec[*k], t->rec[*k]);
         *resume = a->at + a->kept_len;
+        w->skip_lo = i;
+        w->skip_hi = *resume;
         return true;
     }
     return false;
@@ -538,7 +564,7 @@ static bool take_exit(walk *w, const an_func_report *root, int64_t i, const json
     const an_report *r = w->r;
     for (int j = r->n_exits - 1; j >= 0; j--) {
         const an_exit *x = &r->exits[j];
-        if (x->at > i || x->at < root->first_event)
+        if (x->path || x->at > i || x->at < root->first_event)
             continue;
         int64_t found = -1;
         for (int64_t m = i; m < root->end_event && found < 0; m++) {
@@ -615,6 +641,146 @@ static bool take_repeat(walk *w, const an_func_report *root, int64_t i, const js
     return false;
 }
 
+/* The run left where the report assumes it does not (p): said once. */
+static void left_at(walk *w, const an_path *p, const char *also)
+{
+    fprintf(w->out, "  (the run left at line %d, where the report assumes it does not: %s "
+            "(line %d)%s; compared up to there, not after)\n", p->leave_line, p->condition,
+            p->line, also ? also : "");
+    w->sum->left = true;
+    w->sum->left_line = p->leave_line;
+    w->sum->left_elsewhere = also && *also;
+    w->sum->left_assumption = p->condition;
+}
+
+/* The run left the analysis's log at main event i: did it take, at a branch
+ * the analysis could not decide, an arm that leaves the function or the
+ * program, which the report assumes the run does not take?  The branch is
+ * one with no predicted call between it and i whose leaving arm's calls the
+ * trace from *k makes (of several, those that match the most calls).  Those
+ * calls are compared; the run is outside the report's assumptions from
+ * there, and nothing after is. */
+static bool take_path_exit(walk *w, const an_func_report *root, int64_t i, const trace *t,
+                           int64_t *k)
+{
+    const an_report *r = w->r;
+    int best = -1;
+    int64_t best_calls = -1;
+    char *also = NULL; /* the other branches that fit as well: the run left at one of them */
+    size_t also_len = 0;
+    FILE *also_out = tl_xmemstream(&also, &also_len);
+    for (int j = 0; j < r->n_exits; j++) {
+        const an_exit *x = &r->exits[j];
+        if (!x->path || x->at > i || x->at < root->first_event)
+            continue;
+        bool between = false; /* a call the run made after the branch (not one it went round) */
+        for (int64_t m = x->at; m < i && !between; m++)
+            between = r->events[m].kind == AN_EV_CALL && (m < w->skip_lo || m >= w->skip_hi);
+        int64_t n = 0;
+        bool fits = !between;
+        for (int64_t m = x->alt; m < x->alt + x->alt_len && fits; m++) {
+            if (r->alt_events[m].kind != AN_EV_CALL)
+                continue;
+            fits = *k + n < t->n && same_site(&r->alt_events[m], t->rec[*k + n]);
+            n++;
+        }
+        if (!fits || n < best_calls)
+            continue;
+        if (n > best_calls) {
+            rewind(also_out);
+            also_len = 0;
+        } else if (r->exits[best].path_id != x->path_id) {
+            const an_path *p = &r->paths[x->path_id];
+            fprintf(also_out, "; or at line %d: %s (line %d)", p->leave_line, p->condition,
+                    p->line);
+        }
+        if (n > best_calls || r->exits[best].path_id == x->path_id) {
+            best = j;
+            best_calls = n;
+        }
+    }
+    fputc('\0', also_out);
+    tl_xmemstream_close(also_out);
+    if (best < 0) {
+        free(also);
+        return false;
+    }
+    const an_exit *x = &r->exits[best];
+    left_at(w, &r->paths[x->path_id], also);
+    free(also);
+    for (int64_t m = x->alt; m < x->alt + x->alt_len; m++)
+        if (r->alt_events[m].kind == AN_EV_CALL) {
+            compare_call(w, &r->alt_events[m], t->rec[*k], t->rec[*k]);
+            (*k)++;
+        }
+    w->sum->after_left = t->n - *k;
+    return true;
+}
+
+/* The lines of the releases that free a storage among events ev[from, to),
+ * appended to lines[*n] (at most max). */
+static void freeing_lines(const an_event *ev, int64_t from, int64_t to, int *lines, int64_t *n,
+                          int64_t max)
+{
+    for (int64_t m = from; m < to && *n < max; m++)
+        if (ev[m].kind == AN_EV_RELEASE && ev[m].freed)
+            lines[(*n)++] = ev[m].line;
+}
+
+#define FREES_MAX 4096 /* frees after the run's last call that a way out is told by */
+
+/* The run made every predicted call and no other: did it leave after the
+ * last one, where the report assumes it does not, at a branch whose leaving
+ * arm makes no call?  The releases tell: the run's frees after its last
+ * call are those predicted up to the branch and in the leaving arm (then,
+ * maybe, others: a goto's cleanup), and not all those predicted to the end. */
+static bool take_trailing_exit(walk *w, const an_func_report *root, const trace *t)
+{
+    const an_report *r = w->r;
+    static int run[FREES_MAX], pred[FREES_MAX];
+    int64_t n_run = 0, n_all = 0, last = root->first_event - 1;
+    for (int64_t m = root->first_event; m < root->end_event; m++)
+        if (r->events[m].kind == AN_EV_CALL)
+            last = m;
+    for (int64_t j = 0; j < t->n_frees && n_run < FREES_MAX; j++)
+        if (t->free_at[j] == t->n)
+            run[n_run++] = t->free_line[j];
+    freeing_lines(r->events, last + 1, root->end_event, pred, &n_all, FREES_MAX);
+    if (n_run >= FREES_MAX || n_all >= FREES_MAX ||
+        (n_all == n_run && memcmp(run, pred, sizeof *run * (size_t)n_run) == 0))
+        return false; /* it went on to the end as predicted */
+    int first = -1;
+    char *also = NULL; /* the others that fit as well: the run left at one of them */
+    size_t also_len = 0;
+    FILE *also_out = tl_xmemstream(&also, &also_len);
+    for (int j = 0; j < r->n_exits; j++) {
+        const an_exit *x = &r->exits[j];
+        if (!x->path || x->at <= last || x->at > root->end_event)
+            continue;
+        bool calls = false;
+        for (int64_t m = x->alt; m < x->alt + x->alt_len && !calls; m++)
+            calls = r->alt_events[m].kind == AN_EV_CALL;
+        int64_t n = 0;
+        freeing_lines(r->events, last + 1, x->at, pred, &n, FREES_MAX);
+        freeing_lines(r->alt_events, x->alt, x->alt + x->alt_len, pred, &n, FREES_MAX);
+        if (calls || n > n_run || n >= FREES_MAX || memcmp(run, pred, sizeof *run * (size_t)n) != 0)
+            continue;
+        const an_path *p = &r->paths[x->path_id];
+        if (first < 0)
+            first = x->path_id;
+        else if (x->path_id != first)
+            fprintf(also_out, "; or at line %d: %s (line %d)", p->leave_line, p->condition,
+                    p->line);
+    }
+    fputc('\0', also_out);
+    tl_xmemstream_close(also_out);
+    if (first >= 0)
+        left_at(w, &r->paths[first], also);
+    free(also);
+    return first >= 0;
+}
+
+
 /* Predicted call *i beside the run's call *k (both move on): false when
  * the walk ends here (a divergence, or the run's error that ended it). */
 static bool walk_call(walk *w, const an_func_report *root, const trace *t, int64_t *i, int64_t *k,
@@ -644,6 +810,10 @@ static bool walk_call(walk *w, const an_func_report *root, const trace *t, int64
             *i = resume - 1;
             return true;
         }
+        if (take_path_exit(w, root, *i, t, k)) {
+            *k = t->n; /* the rest of the run is not compared */
+            return false;
+        }
         report_divergence(w, e, rec);
         return false;
     }
@@ -668,8 +838,13 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
         for (; i < root->end_event; i++)
             if (w->r->events[i].kind == AN_EV_CALL && !walk_call(w, root, t, &i, &k, ids, pair))
                 return k;
-        if (k >= t->n || !take_repeat(w, root, root->end_event, t->rec[k], &resume))
-            return k;
+        if (k < t->n && take_repeat(w, root, root->end_event, t->rec[k], &resume))
+            continue;
+        if (k < t->n && take_path_exit(w, root, root->end_event, t, &k))
+            return t->n; /* the run made calls the prediction does not: on the way out */
+        if (k == t->n)
+            take_trailing_exit(w, root, t);
+        return k;
     }
 }
 
@@ -727,6 +902,20 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
     }
     int64_t end = jint(t->exit, "live_bytes"), peak = jint(t->exit, "peak_bytes");
     char what[64];
+    if (w->sum->left) { /* the report's totals are those of a run that does not leave there */
+        char a[32], b[32], c[32], d[32];
+        char *fe = root->symbolic ? sx_strdup(root->end_sx) : NULL;
+        char *fp = root->symbolic ? sx_strdup(root->peak_sx) : NULL;
+        fprintf(w->out, "  end of %s: live %s%s predicted, %s measured; peak: %s%s predicted, %s "
+                "measured  (not compared: the run left at line %d)\n", root->name,
+                fe ? fe : an_format_bytes(a, sizeof a, root->end_live_bytes), fe ? " B" : "",
+                an_format_bytes(b, sizeof b, end),
+                fp ? fp : an_format_bytes(c, sizeof c, root->peak_live_bytes), fp ? " B" : "",
+                an_format_bytes(d, sizeof d, peak), w->sum->left_line);
+        free(fe);
+        free(fp);
+        return;
+    }
     if (root->symbolic) { /* formulas: the run is one value of them, which --bind would give */
         char a[32], b[32], *fe = sx_strdup(root->end_sx), *fp = sx_strdup(root->peak_sx);
         fprintf(w->out, "  end of %s: live %s B%s predicted, %s measured  (a formula: not "
@@ -886,7 +1075,12 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
                               opt->function ? opt->function : "main");
         return false;
     }
-    if (!trace_read(trace_path, &t, error))
+    if (opt->no_trace) { /* no call, so no allocation: nothing live, no peak */
+        t.exit = json_pack("{s:s, s:i, s:i, s:i}", "ev", "exit", "live_bytes", 0, "peak_bytes", 0,
+                           "n_live", 0);
+        if (!t.exit)
+            tl_out_of_memory(0);
+    } else if (!trace_read(trace_path, &t, error))
         return false;
     walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum, .last_event = -1};
     if (t.exit && strcmp(jstr(t.exit, "cuda_backend"), "emulation") == 0)
@@ -898,6 +1092,8 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     for (int s = 0; s <= r->n_storages; s++)
         w.an_to_tr[s] = -1;
     sum->ended_at_error = t.n > 0 && strcmp(jstr(t.rec[t.n - 1], "ev"), "error") == 0;
+    if (opt->no_trace)
+        fprintf(out, "the program made no tensorlint call (it wrote no trace)\n");
     fprintf(out, "   line  op             agreement\n");
     int64_t k = walk_calls(&w, root, &t);
     if (!sum->diverged && k < t.n) {

@@ -10,7 +10,11 @@
  * result's shape, strides, offset, dtype, device and kind are compared; on
  * every execution, which storage it uses (a bijection between the two runs'
  * storage ids), the bytes of a new storage, and live bytes after the call.
- * A predicted error must meet a measured error at the same line.  Then the
+ * A predicted error must meet a measured error at the same line.  A run
+ * that takes the arm of an unknown branch that leaves the function or the
+ * program, which the report assumes it does not (an_report.paths), is
+ * compared up to where it leaves (that arm's calls) and no further: it is
+ * outside the report's assumptions, and the summary says so.  Then the
  * times each call site ran (its line and op) must equal the run's count
  * (an upper bound must not be exceeded; a count not known is not compared).
  * Last, the
@@ -30,6 +34,8 @@ typedef struct vf_options {
     int perturb_line;      /* test hook: predictions at this line are off by one byte, and
                               their execution counts by one (0: none) */
     bool run_failed;       /* the program exited non-zero (its own error handler stops it) */
+    bool no_trace;         /* the program ran to its end without writing a trace: it made no
+                              tensorlint call (the runtime starts the trace at the first) */
 } vf_options;
 
 typedef struct vf_summary {
@@ -48,6 +54,12 @@ typedef struct vf_summary {
     bool diverged;         /* the run took another path than the analysis */
     bool trace_truncated;  /* the trace has no exit record */
     bool ended_at_error;   /* the trace's last record is a runtime error */
+    bool left;             /* the run left where the report assumes it does not (an
+                              assumption on its path): compared up to there only */
+    int left_line;         /* the statement it left by */
+    bool left_elsewhere;   /* or by another the output lists: the run cannot tell them apart */
+    const char *left_assumption; /* the assumption it broke (the report's text) */
+    int64_t after_left;    /* calls of the run after it left, not compared */
 } vf_summary;
 
 /* Reads the trace at path (JSON lines) and compares it with report r; writes

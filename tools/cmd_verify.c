@@ -27,6 +27,7 @@
 #include "an_verify.h"
 #include "cli.h"
 #include "frontend.h"
+#include "xalloc.h"
 
 static const char usage[] =
     "usage: tensorlint verify FILE.c [options] [-- compiler args]\n"
@@ -36,7 +37,9 @@ static const char usage[] =
     "per executed call the shape, strides, offset, dtype, device, view or new,\n"
     "which storage it uses, the bytes of a new storage and live bytes after it;\n"
     "then the program's end-of-run live bytes and its peak.  The same compiler\n"
-    "arguments go to the analysis and to the compiler.\n"
+    "arguments go to the analysis and to the compiler.  A run that leaves where\n"
+    "the report assumes it does not (an error path: `assumed:` in the report) is\n"
+    "compared up to there, and the output says so.\n"
     "\n"
     "TL_CUDA tensors run on the GPU when one is usable, else on the CUDA device\n"
     "emulated on the host (the same caching allocator, host kernels): their block\n"
@@ -263,7 +266,8 @@ static int execute(const verify_opts *o, const char *file, build *b, bool *faile
 
 static int compare(const verify_opts *o, const an_report *r, build *b, bool failed)
 {
-    vf_options vo = {o->function, (int)o->perturb_line, failed};
+    vf_options vo = {o->function, (int)o->perturb_line, failed,
+                     access(b->trace, F_OK) != 0 && errno == ENOENT};
     vf_summary sum;
     char *error = NULL;
     if (!vf_verify(r, b->trace, &vo, stdout, &sum, &error)) {
@@ -289,11 +293,18 @@ static int compare(const verify_opts *o, const an_report *r, build *b, bool fail
     if (sum.exec_not_compared)
         snprintf(execs, sizeof execs, ", %lld execution count%s not compared (not exact)",
                  (long long)sum.exec_not_compared, sum.exec_not_compared == 1 ? "" : "s");
+    char *left = sum.left ? tl_xasprintf(", the run left at line %d%s, where the report assumes "
+                                         "it does not (%s): %lld call%s after it not compared",
+                                         sum.left_line, sum.left_elsewhere ? " (or at another "
+                                         "line listed above)" : "", sum.left_assumption,
+                                         (long long)sum.after_left, sum.after_left == 1 ? "" : "s")
+                          : NULL;
     printf("verify: %lld calls and %lld call sites compared, %lld fields, %lld disagreement%s"
-           "%s%s%s%s%s%s\n", (long long)sum.calls, (long long)sum.sites, (long long)sum.fields,
+           "%s%s%s%s%s%s%s\n", (long long)sum.calls, (long long)sum.sites, (long long)sum.fields,
            (long long)sum.mismatches, sum.mismatches == 1 ? "" : "s", unknown, live, totals,
-           formulas, execs, sum.diverged ? ", control flow diverged" : "");
-    if (failed && !sum.ended_at_error) {
+           formulas, execs, sum.diverged ? ", control flow diverged" : "", left ? left : "");
+    free(left);
+    if (failed && !sum.ended_at_error && !sum.left) {
         fprintf(stderr, "tensorlint verify: the program failed (non-zero exit) before its end, "
                 "and not at a tensorlint error: it crashed or exited early\n");
         return 2;

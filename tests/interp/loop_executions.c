@@ -14,7 +14,7 @@ static tl_tensor *scaled(tl_tensor *x)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3)
+    if (argc < 3) // expect-assumption {{argc < 3 is false}}
         return 2;
     int n = atoi(argv[1]);
     int m = atoi(argv[2]);

@@ -14,7 +14,7 @@ static tl_tensor *widen(tl_tensor *acc, tl_tensor *row)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2)
+    if (argc < 2) // expect-assumption {{argc < 2 is false}}
         return 2;
     int n = atoi(argv[1]);
     tl_tensor *x = tl_ones(TL_SHAPE(n, 4), TL_F32, TL_CPU); // expect: x exec=1

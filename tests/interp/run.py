@@ -63,6 +63,12 @@ Annotations (in // comments; several may share a line):
 
   BYTES: an integer, or with a binary suffix and no space: 24, 1.5KiB, 2MiB.
 
+  // expect-assumption {{text}}       (also @+N / @-N)
+      On the line of an `if` whose arm that leaves (return, goto, exit) the
+      report assumes the run does not take: an assumption on the run's path
+      ("kind": "path" in the JSON) whose condition or way out contains text.
+      Every such assumption of the report must be expected.
+
   // expect-warning {{text}} [check]
   // expect-error {{text}} [check]
   // expect-note {{text}} [check]       (also @+N / @-N)
@@ -105,6 +111,7 @@ EXPECT_VALUE = re.compile(r"expect" + REL + r":(.*?)(?=//|$)")
 EXPECT_FUNC = re.compile(r"expect-func:(.*?)(?=//|$)")
 EXPECT_DIAG = re.compile(r"expect-(warning|error|note)" + REL +
                          r"((?:\s*\{\{.*?\}\})?(?:\s*\[[a-z0-9-]+\])?)")
+EXPECT_ASSUME = re.compile(r"expect-assumption" + REL + r"\s*\{\{(.*?)\}\}")
 FILE_LEVEL = re.compile(r"//\s*(no-verify|xfail|verify-not-compared|values):\s*(.*?)\s*(?:\*/)?$")
 TOKEN = re.compile(r"\s*([a-z-]+)(>=|<=|~=|=)(\([^)]*\)|\{\{.*?\}\}|\S+)|\s*(\S+)")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|->)[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*(?:#\d+)?")
@@ -176,8 +183,8 @@ def parse_pairs(text, keys, line):
 
 
 def read_annotations(path):
-    ann = {"values": [], "funcs": [], "diags": [], "no_verify": None, "xfail": None,
-           "not_compared": 0, "bind": []}
+    ann = {"values": [], "funcs": [], "diags": [], "assumptions": [], "no_verify": None,
+           "xfail": None, "not_compared": 0, "bind": []}
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for n, text in enumerate(lines, 1):
@@ -206,6 +213,9 @@ def read_annotations(path):
             target = n + int(m.group(1)) if m.group(1) else n
             name, pairs = parse_pairs(m.group(2), VALUE_KEYS, n)
             ann["values"].append((target, n, name, pairs))
+        for m in EXPECT_ASSUME.finditer(comment):
+            target = n + int(m.group(1)) if m.group(1) else n
+            ann["assumptions"].append((target, m.group(2)))
         for m in EXPECT_DIAG.finditer(comment):
             target = n + int(m.group(2)) if m.group(2) else n
             body = m.group(3)
@@ -407,6 +417,22 @@ def check_diags(rep, path, want, errors, name):
                       f"[{d['check']}]")
 
 
+def check_assumptions(rep, want, errors, name):
+    """The report's assumptions on the run's path ("kind": "path"), each at
+    the line of its branch, against the expect-assumption annotations."""
+    pending = [a for a in rep.data["assumptions"] if a.get("kind") == "path"]
+    for line, text in want:
+        match = next((a for a in pending if a["line"] == line and
+                      (text in a["condition"] or text in a["leave"])), None)
+        if match:
+            pending.remove(match)
+        else:
+            errors.append(f"{name}:{line}: missing assumption {{{{{text}}}}}")
+    for a in pending:
+        errors.append(f"{name}:{a['line']}: unexpected assumption: {a['condition']} (else the "
+                      f"run leaves at line {a['leave_line']}: {a['leave']})")
+
+
 class Trace:
     """The run's allocation trace (docs/formats.md): first execution per (line, op)."""
 
@@ -587,6 +613,10 @@ def run_verify(tool, path, ann, rep, lines, errors, name):
         tail = "\n".join("    " + ln for ln in out.splitlines()[-25:])
         errors.append(f"{name}: tensorlint verify exited {proc.returncode}, expected 0 with "
                       f"0 disagreements:\n{tail}")
+    elif summary and "the run left at line" in summary[-1]:
+        errors.append(f"{name}: the run left where the report assumes it does not, so verify "
+                      f"compared it only up to there (a test runs the path it annotates): "
+                      f"{summary[-1]}")
     elif not_compared != ann["not_compared"]:
         errors.append(f"{name}: tensorlint verify left {not_compared} call sites not compared, "
                       f"expected {ann['not_compared']} (// verify-not-compared: N): "
@@ -630,6 +660,7 @@ def check_file(tool, path):
             for line, pairs in ann["funcs"]:
                 check_func(rep, line, pairs, lines, errors, f"{name}:{line}")
             check_diags(rep, path, ann["diags"], errors, name)
+            check_assumptions(rep, ann["assumptions"], errors, name)
         if ann["no_verify"] is None:
             wrong = run_verify(tool, path, ann, rep, lines, errors, name)
             if wrong:  # the test itself is wrong: xfail does not excuse it

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The runner's own test: run.py must fail where a test is wrong or the
 analysis disagrees, so that a green tests/interp means something.  Each case
-is tests/interp/locals.c with one change; the runner's exit status and the
-message it prints are checked.   usage: selftest.py TENSORLINT"""
+is tests/interp/locals.c (or the file a case names) with one change; the
+runner's exit status and the message it prints are checked.
+usage: selftest.py TENSORLINT"""
 import os
 import subprocess
 import sys
@@ -34,17 +35,22 @@ CASES = [
      "exec: expected 1 marked as not exact; the report claims it exact"),
     ("exec-formula-no-value", "expect: t shape=(3, 2)", "expect: t exec=n shape=(3, 2)", "", 1,
      "no value for symbol 'n' in 'n' (// values: n=N)"),
+    # on path_exits.c: every assumption on the run's path is expected, and exists
+    ("unexpected-assumption", " // expect-assumption {{exit(4)}}", "", "", 1,
+     "unexpected assumption: argc == 3 is false", "path_exits.c"),
+    ("missing-assumption", "{{exit(4)}}", "{{exit(5)}}", "", 1, "missing assumption {{exit(5)}}",
+     "path_exits.c"),
 ]
 
 
 def main(tool):
-    with open(BASE, encoding="utf-8") as f:
-        base = f.read()
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name, old, new, tail, rc, text in CASES:
+        for name, old, new, tail, rc, text, *on in CASES:
+            with open(os.path.join(HERE, on[0]) if on else BASE, encoding="utf-8") as f:
+                base = f.read()
             if old and old not in base:
-                print(f"FAIL {name}: locals.c no longer holds '{old}'")
+                print(f"FAIL {name}: {on[0] if on else 'locals.c'} no longer holds '{old}'")
                 failed += 1
                 continue
             path = os.path.join(tmp, f"{name}.c")

@@ -563,6 +563,48 @@ static void test_goto_and_array_places(void **state)
     ir_unit_free(u);
 }
 
+/* A call of a function declared not to return ends the program (exit, a
+ * function of the file declared _Noreturn, one with the GNU attribute, as
+ * the C library declares abort); longjmp does not end it.  Conditions,
+ * returns and gotos carry their C text. */
+static void test_calls_that_do_not_return(void **state)
+{
+    (void)state;
+    ir_unit *u = parse_ok("#include <setjmp.h>\n"
+                          "#include <stdlib.h>\n"
+                          "#include <tensorlint/tensor.h>\n"
+                          "_Noreturn static void die(void) { abort(); }\n"
+                          "__attribute__((noreturn)) static void quit(void) { exit(2); }\n"
+                          "static jmp_buf env;\n"
+                          "int f(tl_tensor *x, int k) {\n"
+                          "    if (k > 3 && !x)\n"
+                          "        exit(1);\n"
+                          "    if (k == 4)  die();\n"
+                          "    if (k == 5) quit();\n"
+                          "    if (k == 6) longjmp(env, 1);\n"
+                          "    switch (k) {\n"
+                          "    case 7: tl_release(x); exit(7);\n"
+                          "    default: break;\n"
+                          "    }\n"
+                          "    if (k < 0) goto out;\n"
+                          "    return k + 1;\n"
+                          "out:\n"
+                          "    return 0;\n"
+                          "}\n");
+    assert_int_equal(count(u, "f", IR_UNSUPPORTED), 0); /* case 7 ends: no fall through */
+    assert_int_equal(count(u, "f", IR_EXIT), 4);
+    assert_string_equal(nth(u, "f", IR_EXIT, 0)->text, "exit(1)");
+    assert_string_equal(nth(u, "f", IR_EXIT, 1)->text, "die()");
+    assert_string_equal(nth(u, "f", IR_EXIT, 2)->text, "quit()");
+    assert_string_equal(nth(u, "f", IR_EXIT, 3)->text, "exit(7)");
+    assert_int_equal(count(u, "die", IR_EXIT), 1);
+    assert_string_equal(nth(u, "f", IR_IF, 0)->text, "k > 3 && !x");
+    assert_string_equal(nth(u, "f", IR_IF, 4)->text, "k == 7"); /* the switch's case */
+    assert_string_equal(nth(u, "f", IR_GOTO, 0)->text, "goto out");
+    assert_string_equal(nth(u, "f", IR_RETURN, 0)->text, "return k + 1");
+    ir_unit_free(u);
+}
+
 static void test_ints_variables_follow_their_elements(void **state)
 {
     (void)state;
@@ -786,6 +828,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_shadowed_variables_get_distinct_ids),
         cmocka_unit_test(test_unknown_values_say_why),
         cmocka_unit_test(test_goto_and_array_places),
+        cmocka_unit_test(test_calls_that_do_not_return),
         cmocka_unit_test(test_ints_variables_follow_their_elements),
         cmocka_unit_test(test_syntax_error_is_a_diagnostic),
         cmocka_unit_test(test_missing_file_is_a_status),

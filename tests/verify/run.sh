@@ -165,6 +165,75 @@ expect not-compared-summary 0 "0 disagreements, 1 call site not compared \(predi
 expect not-compared-totals 0 "peak: .*, 32 B measured  \(a bound: not compared\)" -- \
   "$tool" verify "$work/unknown.c"
 
+# A run that leaves where the report assumes it does not (an error path on
+# a condition the analysis cannot decide) is compared up to there: said, not
+# a disagreement, and its non-zero exit status is no crash.
+exits=tests/interp/path_exits.c
+left="0 disagreements, the run left at line"
+expect path-goes-on 0 "$agree" -- "$tool" verify "$exits"
+expect path-usage 0 "$left 20, where the report assumes it does not \(argc > 4 is false\)" -- \
+  "$tool" verify --arg=1 --arg=2 --arg=3 --arg=4 "$exits"
+expect path-goto 0 "28 +zeros +ok" -- "$tool" verify --arg=1 "$exits"
+expect path-goto-left 0 "$left 32, .*\(argc == 2 is false\): 0 calls after it" -- \
+  "$tool" verify --arg=1 "$exits"
+expect path-exit 0 "$left 37 \(or at another line listed above\)" -- \
+  "$tool" verify --arg=1 --arg=2 "$exits"
+expect path-exit-lines 0 "at line 37, .*; or at line 39: argc == 4 is false \(line 38\)" -- \
+  "$tool" verify --arg=1 --arg=2 "$exits"
+expect path-totals 0 "peak: 320 B predicted, 320 B measured  \(not compared: the run left" -- \
+  "$tool" verify --arg=1 --arg=2 --arg=3 "$exits"
+cat >"$work/missing_file.c" <<'C'
+#include <stdio.h>
+#include <tensorlint/tensor.h>
+static tl_tensor *load(const char *path)
+{
+    tl_tensor *w = tl_zeros(TL_SHAPE(8, 8), TL_F32, TL_CPU);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        tl_tensor *msg = tl_ones(TL_SHAPE(2), TL_F32, TL_CPU);
+        tl_release(msg);
+        tl_release(w);
+        return NULL;
+    }
+    fclose(f);
+    return w;
+}
+int main(int argc, char **argv)
+{
+    tl_tensor *w = load(argc > 1 ? argv[1] : "/nonexistent/weights.bin");
+    if (!w)
+        return 1;
+    tl_tensor *y = tl_relu(w);
+    tl_release(y);
+    tl_release(w);
+    return 0;
+}
+C
+# a helper's early return: its own calls on the way out are compared
+expect path-helper 0 "8 +ones +ok" -- "$tool" verify "$work/missing_file.c"
+expect path-helper-left 0 "$left 11, .*\(!f is false\): 0 calls after it" -- \
+  "$tool" verify "$work/missing_file.c"
+expect path-helper-goes-on 0 "$agree" -- "$tool" verify --arg="$work/missing_file.c" "$work/missing_file.c"
+cat >"$work/no_call.c" <<'C'
+#include <stdio.h>
+#include <tensorlint/tensor.h>
+int main(int argc, char **argv)
+{
+    (void)argv;
+    if (argc < 2) {
+        fprintf(stderr, "usage: no_call N\n");
+        return 2;
+    }
+    tl_tensor *x = tl_ones(TL_SHAPE(4), TL_F32, TL_CPU);
+    tl_release(x);
+    return 0;
+}
+C
+# leaving before the first call: no trace is written, and none is needed
+expect path-no-trace 0 "made no tensorlint call \(it wrote no trace\)" -- \
+  "$tool" verify "$work/no_call.c"
+expect path-no-trace-left 0 "$left 8, .*\(argc < 2 is false\)" -- "$tool" verify "$work/no_call.c"
+
 expect does-not-build 2 "does not build" -- "$tool" verify "$work/nobuild.c"
 expect crash 2 "crashed|not at a tensorlint error" -- "$tool" verify "$work/crash.c"
 expect timeout 2 "did not finish within 2 s" -- "$tool" verify --timeout=2 "$work/forever.c"
