@@ -37,6 +37,8 @@ typedef struct an_handle {
 #define AN_MAX_PATH 8   /* keys in a location's path */
 #define AN_HEAP (-1)    /* loc.frame of a heap block (var: the block's number) */
 #define AN_RET (-2)     /* loc.frame of the return register (a struct returned by value) */
+#define AN_FUNC (-3)    /* loc.frame of a function, what a function pointer points to (var:
+                         * its index in unit->funcs; -1 - k: unit->ext_funcs[k]) */
 
 /* An array index in a location's path is a known index, or a formula over
  * symbols (AN_KEY_SYM + its sx id: the counter of a loop being summarised,
@@ -122,7 +124,7 @@ typedef struct an_frame {
     int *tensor;        /* handle index, AN_UNSET or AN_UNKNOWN */
     int64_t *ints;      /* integer value */
     bool *int_known;
-    int line;           /* line of the statement executing in this frame */
+    int line, col;      /* the statement executing in this frame */
     int ret_handle;     /* returned handle, AN_UNSET or AN_UNKNOWN */
     bool ret_int_known;
     int64_t ret_int;

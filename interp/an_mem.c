@@ -589,6 +589,9 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out)
     switch (p->kind) {
     case IR_PTR_NULL: out->known = true; return true;
     case IR_PTR_UNKNOWN: return false;
+    case IR_PTR_FUNC:
+        l = (an_loc){.frame = AN_FUNC, .var = p->func >= 0 ? p->func : -1 - p->ext};
+        break;
     case IR_PTR_HEAP:
         l = (an_loc){.frame = AN_HEAP, .var = cx->n_heap++, .n = 1, .elem = true};
         if (p->zeroed) {
