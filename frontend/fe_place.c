@@ -297,7 +297,7 @@ static ir_ptr *fe_ptr_addr(fe_ctx *fx, ir_place *p, CXType t, CXCursor at)
     return r;
 }
 
-typedef enum fe_alloc_kind { FE_ALLOC_NONE, FE_ALLOC_MALLOC, FE_ALLOC_CALLOC } fe_alloc_kind;
+typedef enum fe_alloc_kind { FE_ALLOC_NONE, FE_ALLOC_MALLOC, FE_ALLOC_CALLOC, FE_ALLOC_REALLOC } fe_alloc_kind;
 
 /* Which of the C library's allocators the call is (realloc(NULL, n) is malloc). */
 static fe_alloc_kind fe_allocator(fe_ctx *fx, CXCursor call)
@@ -309,7 +309,7 @@ static fe_alloc_kind fe_allocator(fe_ctx *fx, CXCursor call)
         return FE_ALLOC_CALLOC;
     if (strcmp(ce.name, "realloc") == 0 && clang_Cursor_getNumArguments(call) == 2)
         return fe_is_null_constant(clang_Cursor_getArgument(call, 0)) ? FE_ALLOC_MALLOC
-                                                                       : FE_ALLOC_NONE;
+                                                                       : FE_ALLOC_REALLOC;
     return strcmp(ce.name, "malloc") == 0 || strcmp(ce.name, "aligned_alloc") == 0 ? FE_ALLOC_MALLOC
                                                                                    : FE_ALLOC_NONE;
 }
@@ -347,6 +347,17 @@ static bool fe_function_name(CXCursor c, CXCursor *decl)
     return clang_getCursorKind(*decl) == CXCursor_FunctionDecl;
 }
 
+/* The bytes of what a pointer of type t points to; 0 when not known (void *). */
+static int64_t fe_pointee_size(CXType t)
+{
+    t = fe_canon(t);
+    if (t.kind != CXType_Pointer)
+        return 0;
+    CXType e = fe_canon(clang_getPointeeType(t));
+    long long n = e.kind == CXType_Void ? -1 : clang_Type_getSizeOf(e);
+    return n > 0 ? n : 0;
+}
+
 ir_ptr *fe_lower_ptr(fe_ctx *fx, CXCursor c)
 {
     CXCursor kids[2], base, off, decl;
@@ -356,6 +367,7 @@ ir_ptr *fe_lower_ptr(fe_ctx *fx, CXCursor c)
     const char *text, *why;
     if (fe_is_null_constant(c))
         return fe_ptr_new(fx, IR_PTR_NULL);
+    CXType outer = clang_getCursorType(c); /* what the value is converted to */
     c = fe_strip(c, true); /* a cast between pointer types keeps the value */
     CXType t = clang_getCursorType(c);
     if (fe_function_name(c, &decl))
@@ -376,6 +388,15 @@ ir_ptr *fe_lower_ptr(fe_ctx *fx, CXCursor c)
     case CXCursor_CallExpr:
         switch (fe_allocator(fx, c)) {
         case FE_ALLOC_NONE: break;
+        case FE_ALLOC_REALLOC: {
+            ir_ptr *p = fe_ptr_new(fx, IR_PTR_REALLOC);
+            p->old = fe_lower_ptr(fx, clang_Cursor_getArgument(c, 0));
+            p->size = fe_lower_int(fx, clang_Cursor_getArgument(c, 1));
+            p->elem_size = fe_pointee_size(outer);
+            p->elem = true;
+            fx->u->n_heap_sites++;
+            return p;
+        }
         default: {
             n = clang_Cursor_getNumArguments(c);
             for (int i = 0; i < n; i++)

@@ -558,6 +558,13 @@ void ir_ptr_print(FILE *out, const ir_unit *u, const ir_ptr *p)
         if (p->func >= 0)
             fprintf(out, "@%d", p->func);
         return;
+    case IR_PTR_REALLOC:
+        fputs("realloc(", out);
+        ir_ptr_print(out, u, p->old);
+        fputs(", ", out);
+        ir_expr_print(out, u, p->size);
+        fprintf(out, ") elem %lld", (long long)p->elem_size);
+        break;
     case IR_PTR_UNKNOWN: fprintf(out, "?(%s)", p && p->reason ? p->reason : ""); return;
     }
     if (p->offset) {

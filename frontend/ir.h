@@ -109,6 +109,7 @@ typedef enum ir_ptr_kind {
     IR_PTR_LOAD,    /* the pointer held in place */
     IR_PTR_HEAP,    /* malloc/calloc/realloc(NULL, n): a new heap block */
     IR_PTR_FUNC,    /* a function designator (f, &f): a pointer naming the function */
+    IR_PTR_REALLOC, /* realloc(old, size): a new heap block holding old's contents */
     IR_PTR_UNKNOWN  /* anything else; reason says what */
 } ir_ptr_kind;
 
@@ -123,6 +124,9 @@ struct ir_ptr {
     int func;           /* FUNC: index in unit->funcs, or -1: not defined in the unit */
     int ext;            /* FUNC with func -1: index in unit->ext_funcs */
     const char *name;   /* FUNC: the function's name */
+    ir_ptr *old;        /* REALLOC: the block given back */
+    ir_expr *size;      /* REALLOC: the new size in bytes */
+    int64_t elem_size;  /* REALLOC: bytes of the element the result points to (0: not known) */
 };
 
 /* ---- integer expressions ---- */

@@ -319,6 +319,9 @@ void an_mem_fill_from(an_ctx *cx, const an_loc *l, int src, int line, int col);
  * an unknown one becomes a symbol, written back.  False when not an integer. */
 bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int col, sx_int *out);
 void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int col);
+/* realloc: the cells of heap block `from` move to block `to`, at the same
+ * keys; with count >= 0, the elements at index count and beyond are gone. */
+void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int col);
 bool an_mem_holds_handles(an_ctx *cx, const an_loc *l);
 void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end);
 bool an_mem_holds(const an_ctx *cx, int h);

@@ -364,6 +364,32 @@ static void test_function_designators(void **state)
     ir_unit_free(u);
 }
 
+/* realloc(p, n) of a pointer is a new block with p's contents: the old
+ * pointer, the size and the element the result points to are kept;
+ * realloc(NULL, n) is malloc. */
+static void test_realloc_lowering(void **state)
+{
+    (void)state;
+    ir_unit *u = parse_ok("#include <stdlib.h>\n"
+                          "#include <tensorlint/tensor.h>\n"
+                          "void f(int n) {\n"
+                          "  tl_tensor **a = realloc(NULL, 2 * sizeof *a);\n"
+                          "  a = realloc(a, (size_t)n * sizeof *a);\n"
+                          "  void *v = realloc(a, 8);\n"
+                          "  free(v);\n"
+                          "}\n");
+    assert_int_equal(nth(u, "f", IR_STORE, 0)->store.ptr->kind, IR_PTR_HEAP);
+    const ir_ptr *p = nth(u, "f", IR_STORE, 1)->store.ptr;
+    assert_int_equal(p->kind, IR_PTR_REALLOC);
+    assert_int_equal(p->old->kind, IR_PTR_LOAD);
+    assert_int_equal(p->elem_size, (int64_t)sizeof(void *));
+    assert_non_null(p->size);
+    const ir_ptr *v = nth(u, "f", IR_STORE, 2)->store.ptr;
+    assert_int_equal(v->kind, IR_PTR_REALLOC);
+    assert_int_equal(v->elem_size, 0); /* void *: the element is not known */
+    ir_unit_free(u);
+}
+
 static void test_same_name_outside_the_header_is_a_user_call(void **state)
 {
     (void)state;
@@ -812,6 +838,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_prototype_before_the_header_is_still_the_api),
         cmocka_unit_test(test_call_through_pointer),
         cmocka_unit_test(test_function_designators),
+        cmocka_unit_test(test_realloc_lowering),
         cmocka_unit_test(test_same_name_outside_the_header_is_a_user_call),
         cmocka_unit_test(test_for_loop_constant_bounds),
         cmocka_unit_test(test_while_do_and_infinite_loops),
