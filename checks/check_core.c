@@ -78,7 +78,7 @@ const ck_src *ck_source(const ck_ctx *cx)
 const ck_ir_index *ck_ir(const ck_ctx *cx)
 {
     if (!cx->lazy->ir)
-        cx->lazy->ir = ck_ir_index_build(cx->r->unit);
+        cx->lazy->ir = ck_ir_index_build(cx->r);
     return cx->lazy->ir;
 }
 

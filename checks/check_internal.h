@@ -81,7 +81,7 @@ typedef enum ck_mention_kind {
 
 typedef struct ck_ir_index ck_ir_index;
 
-ck_ir_index *ck_ir_index_build(const ir_unit *u);
+ck_ir_index *ck_ir_index_build(const an_report *r);
 void ck_ir_index_free(ck_ir_index *ms);
 
 /* ---- the context and its facts (check_facts.c) ---- */

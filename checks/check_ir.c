@@ -29,6 +29,7 @@ typedef struct ck_stmt_ref {  /* where a statement sits */
 } ck_stmt_ref;
 
 struct ck_ir_index {
+    const an_report *r; /* calls through pointers: the functions they reached */
     int n, cap;
     ck_mention *m;     /* sorted by function, then line */
     int n_funcs;
@@ -73,9 +74,27 @@ static void ck_args_walk(ck_ir_index *ms, const ir_unit *u, int func, const ir_s
     }
 }
 
+#define CK_MAX_CALLEES 64 /* callees of one call through a pointer looked at */
+
+/* A call through a pointer passes its handles to a function of the file
+ * when every function it reached is one (and it ran). */
+static ck_mention_kind ck_pointer_call_kind(const an_report *r, const ir_stmt *s)
+{
+    int callees[CK_MAX_CALLEES];
+    int n = an_report_callees(r, s->loc.line, s->loc.col, callees, CK_MAX_CALLEES);
+    if (n == 0 || n > CK_MAX_CALLEES)
+        return CK_MENTION_EXTERNAL;
+    for (int k = 0; k < n; k++)
+        if (callees[k] < 0)
+            return CK_MENTION_EXTERNAL;
+    return CK_MENTION_USER;
+}
+
 static void ck_user_call_walk(ck_ir_index *ms, const ir_unit *u, int func, const ir_stmt *s)
 {
-    ck_mention_kind kind = s->user_call.callee < 0 ? CK_MENTION_EXTERNAL : CK_MENTION_USER;
+    ck_mention_kind kind = s->user_call.fn ? ck_pointer_call_kind(ms->r, s)
+                           : s->user_call.callee < 0 ? CK_MENTION_EXTERNAL
+                                                     : CK_MENTION_USER;
     for (int k = 0; k < s->user_call.n_args; k++) {
         const ir_uarg *a = &s->user_call.args[k];
         if (a->kind == IR_VAR_TENSOR)
@@ -181,9 +200,11 @@ static int ck_cmp_mention(const void *a, const void *b)
     return x->line != y->line ? x->line - y->line : x->var - y->var;
 }
 
-ck_ir_index *ck_ir_index_build(const ir_unit *u)
+ck_ir_index *ck_ir_index_build(const an_report *r)
 {
+    const ir_unit *u = r->unit;
     ck_ir_index *ms = tl_xcalloc(1, sizeof *ms);
+    ms->r = r;
     ms->func_start = tl_xcalloc((size_t)u->n_funcs + 2, sizeof(int));
     for (int f = 0; f < u->n_funcs; f++)
         ck_block_walk(ms, u, f, u->funcs[f]->body);
@@ -372,26 +393,35 @@ bool ck_ir_stmt_after(const ck_ctx *cx, const ir_block *b, int k, ck_pos *out)
     return true;
 }
 
-/* Mark the functions b calls, and theirs, in closure. */
-static void ck_calls_walk(const ir_unit *u, const ir_block *b, bool *closure)
+/* Mark the functions b calls, and theirs, in closure (through pointers:
+ * the functions the calls reached). */
+static void ck_calls_walk(const an_report *r, const ir_block *b, bool *closure)
 {
+    const ir_unit *u = r->unit;
     for (int k = 0; b && k < b->n_stmts; k++) {
         const ir_stmt *s = b->stmts[k];
-        int callee = s->kind == IR_USER_CALL ? s->user_call.callee : -1;
-        if (callee >= 0 && callee < u->n_funcs && !closure[callee]) {
-            closure[callee] = true;
-            ck_calls_walk(u, u->funcs[callee]->body, closure);
+        int callees[CK_MAX_CALLEES], n = 0;
+        if (s->kind == IR_USER_CALL && s->user_call.fn)
+            n = an_report_callees(r, s->loc.line, s->loc.col, callees, CK_MAX_CALLEES);
+        else if (s->kind == IR_USER_CALL)
+            callees[n++] = s->user_call.callee;
+        for (int j = 0; j < n && j < CK_MAX_CALLEES; j++) {
+            int callee = callees[j];
+            if (callee >= 0 && callee < u->n_funcs && !closure[callee]) {
+                closure[callee] = true;
+                ck_calls_walk(r, u->funcs[callee]->body, closure);
+            }
         }
         if (s->kind == IR_BLOCK)
-            ck_calls_walk(u, s->block, closure);
+            ck_calls_walk(r, s->block, closure);
         else if (s->kind == IR_IF) {
-            ck_calls_walk(u, s->branch.then_blk, closure);
-            ck_calls_walk(u, s->branch.else_blk, closure);
+            ck_calls_walk(r, s->branch.then_blk, closure);
+            ck_calls_walk(r, s->branch.else_blk, closure);
         } else if (s->kind == IR_LOOP) {
-            ck_calls_walk(u, s->loop.init, closure);
-            ck_calls_walk(u, s->loop.cond_pre, closure);
-            ck_calls_walk(u, s->loop.body, closure);
-            ck_calls_walk(u, s->loop.step, closure);
+            ck_calls_walk(r, s->loop.init, closure);
+            ck_calls_walk(r, s->loop.cond_pre, closure);
+            ck_calls_walk(r, s->loop.body, closure);
+            ck_calls_walk(r, s->loop.step, closure);
         }
     }
 }
@@ -402,7 +432,7 @@ bool *ck_ir_closure(const ck_ctx *cx, int func)
     bool *closure = tl_xcalloc((size_t)u->n_funcs + 1, sizeof *closure);
     if (func >= 0 && func < u->n_funcs) {
         closure[func] = true;
-        ck_calls_walk(u, u->funcs[func]->body, closure);
+        ck_calls_walk(cx->r, u->funcs[func]->body, closure);
     }
     return closure;
 }

@@ -806,7 +806,8 @@ static void ck_lost_report(ck_ctx *cx, const ck_lost_site *site)
     const char *why = e->lost_why ? e->lost_why : "lost";
     char *maker = ck_value_label(cx, st->value);
     char *who = e->var >= 0 ? tl_xasprintf("'%s'", cx->r->unit->vars[e->var].name)
-                            : tl_xasprintf("the returned tensor");
+                : strcmp(why, "result discarded") == 0 ? tl_xasprintf("the returned tensor")
+                                                        : tl_xasprintf("a tensor held in memory");
     char *times = ck_leak_times(ck_storage_sx(st), site->count, " here");
     an_diag *d = ck_diag_add(cx, CK_leaked_tensor, e->line, e->col,
                              "%s is %s while its handle keeps %s alive (the storage of %s): it "

@@ -361,35 +361,50 @@ static void find_peak(dg_timeline *t, const int64_t *canon, const int64_t *col)
 
 /* ---- the loop that repeats a span ---- */
 
-/* A site is an API call at (line, col), or (line 0) a call of user function col. */
-static bool block_has_site(const ir_block *b, int line, int col);
+/* A site is an API call at (line, col), or (line 0) a call of user function
+ * col: directly, or through a pointer that reached it (r says). */
+static bool block_has_site(const an_report *r, const ir_block *b, int line, int col);
 
-static bool stmt_has_site(const ir_stmt *s, int line, int col)
+static bool calls_through_pointer(const an_report *r, const ir_stmt *s, int func)
+{
+    int callees[64];
+    int n = an_report_callees(r, s->loc.line, s->loc.col, callees, 64);
+    for (int k = 0; k < n && k < 64; k++)
+        if (callees[k] == func)
+            return true;
+    return false;
+}
+
+static bool stmt_has_site(const an_report *r, const ir_stmt *s, int line, int col)
 {
     switch (s->kind) {
     case IR_CALL: return line > 0 && s->loc.line == line && s->loc.col == col;
-    case IR_USER_CALL: return line == 0 && s->user_call.callee == col;
-    case IR_BLOCK: return block_has_site(s->block, line, col);
+    case IR_USER_CALL:
+        return line == 0 && (s->user_call.fn ? calls_through_pointer(r, s, col)
+                                             : s->user_call.callee == col);
+    case IR_BLOCK: return block_has_site(r, s->block, line, col);
     case IR_IF:
-        return block_has_site(s->branch.then_blk, line, col) ||
-               block_has_site(s->branch.else_blk, line, col);
+        return block_has_site(r, s->branch.then_blk, line, col) ||
+               block_has_site(r, s->branch.else_blk, line, col);
     case IR_LOOP:
-        return block_has_site(s->loop.init, line, col) ||
-               block_has_site(s->loop.cond_pre, line, col) ||
-               block_has_site(s->loop.body, line, col) || block_has_site(s->loop.step, line, col);
+        return block_has_site(r, s->loop.init, line, col) ||
+               block_has_site(r, s->loop.cond_pre, line, col) ||
+               block_has_site(r, s->loop.body, line, col) ||
+               block_has_site(r, s->loop.step, line, col);
     default: return false;
     }
 }
 
-static bool block_has_site(const ir_block *b, int line, int col)
+static bool block_has_site(const an_report *r, const ir_block *b, int line, int col)
 {
     for (int k = 0; b && k < b->n_stmts; k++)
-        if (stmt_has_site(b->stmts[k], line, col))
+        if (stmt_has_site(r, b->stmts[k], line, col))
             return true;
     return false;
 }
 
 typedef struct site_set {
+    const an_report *r;
     int n;
     const an_event **e; /* one call event per site */
     int callee;         /* >= 0: the site is a call of this user function instead */
@@ -398,9 +413,9 @@ typedef struct site_set {
 static bool stmt_has_all(const ir_stmt *s, const site_set *ss)
 {
     if (ss->callee >= 0)
-        return stmt_has_site(s, 0, ss->callee);
+        return stmt_has_site(ss->r, s, 0, ss->callee);
     for (int k = 0; k < ss->n; k++)
-        if (!stmt_has_site(s, ss->e[k]->line, ss->e[k]->col))
+        if (!stmt_has_site(ss->r, s, ss->e[k]->line, ss->e[k]->col))
             return false;
     return true;
 }
@@ -436,7 +451,7 @@ static int deepest_loop(const ir_block *b, const site_set *ss)
 static void find_loop_line(dg_timeline *t, dg_span *s)
 {
     const ir_unit *u = t->r->unit;
-    site_set ss = {.callee = -1};
+    site_set ss = {.r = t->r, .callee = -1};
     ss.e = tl_xcalloc((size_t)(s->col_hi - s->col_lo), sizeof *ss.e);
     for (int c = s->col_lo; c < s->col_hi; c++) {
         const an_event *e = &t->r->events[t->cols[c].ev];

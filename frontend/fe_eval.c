@@ -343,15 +343,14 @@ static ir_expr *fe_call_value(fe_ctx *fx, CXCursor c)
             return fe_handle_truth(fx, c);
         fe_lower_op_call(fx, c, &ce, IR_NO_VAR, false);
         return fe_unknown(fx, c, ir_strfmt(fx->u, "value of tl_%s()", mt_ops[ce.op].name));
-    case FE_CALLEE_USER: {
+    case FE_CALLEE_USER:
+    case FE_CALLEE_POINTER: {
         int var = fe_lower_user_call(fx, c, &ce, IR_NO_VAR, IR_VAR_INT);
         if (var >= 0)
             return ir_expr_var(fx->u, fe_loc(fx, c), var);
-        return fe_unknown(fx, c, ir_strfmt(fx->u, "call of %s()", ce.name));
+        return fe_unknown(fx, c, ce.kind == FE_CALLEE_POINTER ? "call through a function pointer"
+                                                               : ir_strfmt(fx->u, "call of %s()", ce.name));
     }
-    case FE_CALLEE_POINTER:
-        fe_lower_user_call(fx, c, &ce, IR_NO_VAR, IR_VAR_OTHER);
-        return fe_unknown(fx, c, "call through a function pointer");
     case FE_CALLEE_API_OTHER: break;
     }
     return fe_unknown_effects(fx, c, ir_strfmt(fx->u, "call of %s()", ce.name));

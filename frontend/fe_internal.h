@@ -150,6 +150,8 @@ bool fe_call_noreturn(CXCursor c);
  * fx->callees): a dense program calls the same few API functions
  * thousands of times. */
 fe_callee fe_callee_of(fe_ctx *fx, CXCursor call);
+/* Is decl (a function's) declared in the tensorlint header? */
+bool fe_is_api_decl(fe_ctx *fx, CXCursor decl);
 /* Lower an API op call; dst receives the result (IR_NO_VAR: a temporary when
  * want_value, else discarded).  Returns the result variable or IR_NO_VAR. */
 int fe_lower_op_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, bool want_value);
@@ -199,7 +201,10 @@ bool fe_type_is_pointer(CXType t); /* a pointer that is not a tensor handle */
 bool fe_type_is_array(CXType t);
 bool fe_expr_is_array(CXCursor c); /* an array object (not an array-declared parameter) */
 bool fe_type_is_record(CXType t);  /* a struct (a union is not modelled) */
+bool fe_type_is_function(CXType t); /* a function type (what *fp designates) */
 bool fe_type_is_object(CXType t);  /* a struct, an array or a pointer: lives in memory */
+/* The C text of expression c (one line, at most 200 bytes), else its spelling. */
+const char *fe_text(fe_ctx *fx, CXCursor c);
 /* The place the lvalue c names, or NULL with *why. */
 ir_place *fe_lower_place(fe_ctx *fx, CXCursor c, const char **why);
 ir_place *fe_place_of_var(fe_ctx *fx, int var);

@@ -38,8 +38,7 @@ static const struct {
 };
 _Static_assert(sizeof fe_queries / sizeof fe_queries[0] == IR_N_QUERIES, "one entry per query");
 
-/* Is decl declared in the tensorlint header? */
-static bool fe_is_api_decl(fe_ctx *fx, CXCursor decl)
+bool fe_is_api_decl(fe_ctx *fx, CXCursor decl)
 {
     CXFile f;
     clang_getExpansionLocation(clang_getCursorLocation(decl), &f, NULL, NULL, NULL);
@@ -140,11 +139,15 @@ static fe_callee fe_callee_of_decl(fe_ctx *fx, CXCursor decl)
 
 fe_callee fe_callee_of(fe_ctx *fx, CXCursor call)
 {
-    CXCursor decl = clang_getCursorReferenced(call), callee;
-    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl && fe_children(call, &callee, 1) >= 1) {
-        callee = fe_strip(callee, false); /* (tl_add)(a, b) */
-        if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr)
-            decl = clang_getCursorReferenced(callee);
+    /* the callee expression: a function's name (in parentheses too: (tl_add)(a,
+     * b)) calls it; anything else (p->forward, ops[k], get_op(k)) is a call
+     * through a pointer, whatever function libclang says the call refers to */
+    CXCursor callee, decl = clang_getCursorReferenced(call);
+    if (fe_children(call, &callee, 1) >= 1) {
+        callee = fe_strip(callee, false);
+        decl = clang_getCursorKind(callee) == CXCursor_DeclRefExpr
+                   ? clang_getCursorReferenced(callee)
+                   : clang_getNullCursor();
     }
     if (clang_getCursorKind(decl) != CXCursor_FunctionDecl) {
         fe_callee ce = {.kind = FE_CALLEE_POINTER, .op = MT_N_OPS};
@@ -471,30 +474,6 @@ static void fe_uarg_lower(fe_ctx *fx, CXCursor arg, ir_uarg *out)
         fe_lower_effects(fx, arg);
 }
 
-/* A call through a pointer: arguments lowered, handles passed escape. */
-static int fe_lower_pointer_call(fe_ctx *fx, CXCursor call, int dst)
-{
-    ir_loc loc = fe_loc(fx, call);
-    int n = clang_Cursor_getNumArguments(call);
-    for (int i = 0; i < n; i++) {
-        ir_uarg a;
-        fe_uarg_lower(fx, clang_Cursor_getArgument(call, (unsigned)i), &a);
-        if (a.kind == IR_VAR_TENSOR && a.var >= 0)
-            fe_unsupported(fx, loc, a.var, "tensor handle passed through a function pointer");
-    }
-    if (!fe_type_is_tensor(clang_getCursorType(call)))
-        return IR_NO_VAR;
-    fe_unsupported(fx, loc, IR_NO_VAR, "tensor handle returned through a function pointer");
-    if (dst != IR_NO_VAR) {
-        ir_stmt *s = ir_stmt_new(fx->u, IR_ASSIGN_TENSOR, loc);
-        s->assign_tensor.dst = dst;
-        s->assign_tensor.src = IR_UNKNOWN_TENSOR;
-        fe_push(fx, s);
-        return dst;
-    }
-    return IR_UNKNOWN_TENSOR;
-}
-
 /* The result variable of a user call whose value the caller wants. */
 static int fe_user_result(fe_ctx *fx, CXCursor call, int dst, ir_var_kind want, ir_loc loc)
 {
@@ -512,10 +491,76 @@ static int fe_user_result(fe_ctx *fx, CXCursor call, int dst, ir_var_kind want, 
     return IR_NO_VAR;
 }
 
+/* The pointer a call goes through: the value of its callee expression
+ * (*text: its C spelling).  A pointer returned by a call of a user
+ * function (get_op(k)(x)) goes through a temporary. */
+static ir_ptr *fe_callee_ptr(fe_ctx *fx, CXCursor call, const char **text)
+{
+    CXCursor callee;
+    ir_loc loc = fe_loc(fx, call);
+    if (fe_children(call, &callee, 1) < 1) {
+        ir_ptr *p = ir_alloc(fx->u, sizeof *p);
+        p->kind = IR_PTR_UNKNOWN;
+        p->reason = "a call with no callee expression";
+        *text = "(function pointer)";
+        return p;
+    }
+    *text = fe_text(fx, callee);
+    CXCursor c = fe_strip(callee, true), kids[2];
+    int n;
+    bool postfix;
+    char buf[8];
+    const char *op;
+    while (clang_getCursorKind(c) == CXCursor_UnaryOperator && fe_type_is_function(clang_getCursorType(c)) &&
+           (op = fe_operator(fx, c, kids, &n, &postfix, buf, sizeof buf)) && n == 1 &&
+           strcmp(op, "*") == 0)
+        c = fe_strip(kids[0], true); /* (*get_op(k))(x): the function is the pointer's */
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        fe_callee ce = fe_callee_of(fx, c);
+        if (ce.kind == FE_CALLEE_USER || ce.kind == FE_CALLEE_POINTER) {
+            int tmp = ir_var_new(fx->u, "<tmp>", IR_VAR_OTHER, fx->func, loc);
+            fx->u->vars[tmp].is_temp = true;
+            fe_lower_user_call(fx, c, &ce, tmp, IR_VAR_OTHER);
+            ir_ptr *p = ir_alloc(fx->u, sizeof *p);
+            p->kind = IR_PTR_LOAD;
+            p->place = fe_place_of_var(fx, tmp);
+            return p;
+        }
+    }
+    return fe_lower_ptr(fx, callee);
+}
+
 int fe_lower_user_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, ir_var_kind want)
 {
-    if (ce->kind == FE_CALLEE_POINTER)
-        return fe_lower_pointer_call(fx, call, dst);
+    if (ce->kind == FE_CALLEE_POINTER) {
+        /* the callee is the function the pointer names when the call runs:
+         * one of the file's (run as a direct call), one not defined here (as
+         * a call of it), or one the analysis cannot tell */
+        ir_loc loc = fe_loc(fx, call);
+        const char *text;
+        ir_ptr *fn = fe_callee_ptr(fx, call, &text);
+        int n = clang_Cursor_getNumArguments(call);
+        ir_uarg *args = ir_alloc(fx->u, (size_t)n * sizeof *args + 1);
+        for (int i = 0; i < n; i++)
+            fe_uarg_lower(fx, clang_Cursor_getArgument(call, (unsigned)i), &args[i]);
+        ir_stmt *s = ir_stmt_new(fx->u, IR_USER_CALL, loc);
+        s->user_call.callee = -1;
+        s->user_call.fn = fn;
+        s->user_call.name = text;
+        s->user_call.n_args = n;
+        s->user_call.args = args;
+        s->user_call.result = fe_user_result(fx, call, dst, want, loc);
+        s->user_call.ext = ir_block_new(fx->u);
+        fe_push(fx, s);
+        ir_block *saved = fx->cur;
+        fx->cur = s->user_call.ext;
+        for (int i = 0; i < n; i++)
+            fe_external_pointer_arg(fx, call, text, i, clang_Cursor_getArgument(call, (unsigned)i));
+        fx->cur = saved;
+        if (fe_call_has_tensors(call))
+            fx->tensor_code = true;
+        return s->user_call.result;
+    }
     int callee = fe_func_lookup(fx, ce->name);
     int n = clang_Cursor_getNumArguments(call);
     if (callee < 0 && !fe_call_has_tensors(call)) {

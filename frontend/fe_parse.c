@@ -586,11 +586,25 @@ static void fe_spread_tensor_code(ir_unit *u, int n_edges, const int (*edges)[2]
     free(fill);
 }
 
-/* Collect (caller, callee) pairs of USER_CALL statements. */
+/* Collect (caller, callee) pairs of USER_CALL statements; a call through
+ * a pointer may reach every function whose address is taken. */
 typedef struct fe_edges {
     int (*v)[2];
     int n, cap;
+    const ir_unit *u;
+    int pointer_caller; /* the last caller given the edges of a call through a pointer */
 } fe_edges;
+
+static void fe_edge_add(fe_edges *e, int caller, int callee)
+{
+    if (e->n == e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 64;
+        e->v = tl_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
+    }
+    e->v[e->n][0] = caller;
+    e->v[e->n][1] = callee;
+    e->n++;
+}
 
 static void fe_edges_of_block(const ir_block *b, int caller, fe_edges *e);
 
@@ -599,15 +613,14 @@ static void fe_edges_of_stmt(const ir_stmt *s, int caller, fe_edges *e)
     const ir_block *blocks[5] = {0};
     switch (s->kind) {
     case IR_USER_CALL:
-        if (s->user_call.callee < 0)
-            return;
-        if (e->n == e->cap) {
-            e->cap = e->cap ? e->cap * 2 : 64;
-            e->v = tl_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
+        if (s->user_call.fn && e->pointer_caller != caller) {
+            e->pointer_caller = caller;
+            for (int f = 0; f < e->u->n_funcs; f++)
+                if (e->u->funcs[f]->address_taken)
+                    fe_edge_add(e, caller, f);
         }
-        e->v[e->n][0] = caller;
-        e->v[e->n][1] = s->user_call.callee;
-        e->n++;
+        if (s->user_call.callee >= 0)
+            fe_edge_add(e, caller, s->user_call.callee);
         return;
     case IR_BLOCK: blocks[0] = s->block; break;
     case IR_IF:
@@ -643,7 +656,7 @@ static void fe_lower_unit(fe_ctx *fx)
     fx->func_cursors = d.cursors;
     for (int i = 0; i < d.n; i++)
         fe_lower_function(fx, i);
-    fe_edges e = {0};
+    fe_edges e = {.u = fx->u, .pointer_caller = -1};
     for (int i = 0; i < d.n; i++)
         fe_edges_of_block(fx->u->funcs[i]->body, i, &e);
     fe_spread_tensor_code(fx->u, e.n, (const int(*)[2])e.v);

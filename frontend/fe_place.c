@@ -71,7 +71,7 @@ bool fe_type_is_object(CXType t)
 /* ---- places ---- */
 
 /* The C text of c, from the main file's bytes, or its spelling. */
-static const char *fe_text(fe_ctx *fx, CXCursor c)
+const char *fe_text(fe_ctx *fx, CXCursor c)
 {
     const char *s = fe_source_text(fx, c);
     return s ? s : fe_spelling(fx, c);
@@ -286,51 +286,143 @@ static ir_ptr *fe_ptr_addr(fe_ctx *fx, ir_place *p, CXType t, CXCursor at)
     return r;
 }
 
-/* Is the call one of the C library's allocators?  *zeroed for calloc. */
-static bool fe_is_allocator(fe_ctx *fx, CXCursor call, bool *zeroed)
+typedef enum fe_alloc_kind { FE_ALLOC_NONE, FE_ALLOC_MALLOC, FE_ALLOC_CALLOC, FE_ALLOC_REALLOC } fe_alloc_kind;
+
+/* Which of the C library's allocators the call is (realloc(NULL, n) is malloc). */
+static fe_alloc_kind fe_allocator(fe_ctx *fx, CXCursor call)
 {
     fe_callee ce = fe_callee_of(fx, call);
     if (ce.kind != FE_CALLEE_USER || fe_func_lookup(fx, ce.name) >= 0)
-        return false;
-    *zeroed = strcmp(ce.name, "calloc") == 0;
+        return FE_ALLOC_NONE;
+    if (strcmp(ce.name, "calloc") == 0)
+        return FE_ALLOC_CALLOC;
     if (strcmp(ce.name, "realloc") == 0 && clang_Cursor_getNumArguments(call) == 2)
-        return fe_is_null_constant(clang_Cursor_getArgument(call, 0));
-    return *zeroed || strcmp(ce.name, "malloc") == 0 || strcmp(ce.name, "aligned_alloc") == 0;
+        return fe_is_null_constant(clang_Cursor_getArgument(call, 0)) ? FE_ALLOC_MALLOC
+                                                                       : FE_ALLOC_REALLOC;
+    return strcmp(ce.name, "malloc") == 0 || strcmp(ce.name, "aligned_alloc") == 0 ? FE_ALLOC_MALLOC
+                                                                                   : FE_ALLOC_NONE;
+}
+
+bool fe_type_is_function(CXType t)
+{
+    enum CXTypeKind k = fe_canon(t).kind;
+    return k == CXType_FunctionProto || k == CXType_FunctionNoProto;
+}
+
+/* A pointer to the function decl names (f, &f): the function itself.  A
+ * function of the API is no function the analysis runs: calls through a
+ * pointer to it are not followed. */
+static ir_ptr *fe_ptr_func(fe_ctx *fx, CXCursor decl)
+{
+    const char *name = fe_spelling(fx, decl);
+    if (fe_is_api_decl(fx, decl))
+        return fe_ptr_unknown(fx, ir_strfmt(fx->u, "a pointer to the API function %s", name));
+    ir_ptr *p = fe_ptr_new(fx, IR_PTR_FUNC);
+    p->name = name;
+    p->func = fe_func_lookup(fx, name);
+    if (p->func < 0)
+        p->ext = ir_ext_func(fx->u, name);
+    else if (p->func != fx->func)
+        fx->u->funcs[p->func]->address_taken = true;
+    return p;
+}
+
+/* Is c (stripped) a name of a function?  *decl: its declaration. */
+static bool fe_function_name(CXCursor c, CXCursor *decl)
+{
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return false;
+    *decl = clang_getCursorReferenced(c);
+    return clang_getCursorKind(*decl) == CXCursor_FunctionDecl;
+}
+
+/* The bytes of what a pointer of type t points to; 0 when not known (void *). */
+static int64_t fe_pointee_size(CXType t)
+{
+    t = fe_canon(t);
+    if (t.kind != CXType_Pointer)
+        return 0;
+    CXType e = fe_canon(clang_getPointeeType(t));
+    long long n = e.kind == CXType_Void ? -1 : clang_Type_getSizeOf(e);
+    return n > 0 ? n : 0;
 }
 
 ir_ptr *fe_lower_ptr(fe_ctx *fx, CXCursor c)
 {
-    CXCursor kids[2], base, off;
+    CXCursor kids[2], base, off, decl;
     int n;
-    bool postfix, minus, zeroed;
+    bool postfix, minus;
     char buf[8];
     const char *text, *why;
     if (fe_is_null_constant(c))
         return fe_ptr_new(fx, IR_PTR_NULL);
+    CXType outer = clang_getCursorType(c); /* what the value is converted to */
     c = fe_strip(c, true); /* a cast between pointer types keeps the value */
     CXType t = clang_getCursorType(c);
+    if (fe_function_name(c, &decl))
+        return fe_ptr_func(fx, decl); /* a function decays to a pointer to it */
     switch (clang_getCursorKind(c)) {
     case CXCursor_UnaryOperator:
         text = fe_operator(fx, c, kids, &n, &postfix, buf, sizeof buf);
         if (text && n == 1 && strcmp(text, "&") == 0) {
+            if (fe_function_name(fe_strip(kids[0], false), &decl))
+                return fe_ptr_func(fx, decl);
             ir_place *p = fe_lower_place(fx, kids[0], &why);
             return p ? fe_ptr_addr(fx, p, clang_getCursorType(fe_strip(kids[0], false)), c)
                      : fe_ptr_unknown(fx, why);
         }
+        if (text && n == 1 && strcmp(text, "*") == 0 && fe_type_is_function(t))
+            return fe_lower_ptr(fx, kids[0]); /* *fp is the function, which decays to fp */
         break;
     case CXCursor_CallExpr:
-        if (fe_is_allocator(fx, c, &zeroed)) {
-            n = clang_Cursor_getNumArguments(c);
-            for (int i = 0; i < n; i++)
-                fe_lower_effects(fx, clang_Cursor_getArgument(c, (unsigned)i));
-            ir_ptr *p = fe_ptr_new(fx, IR_PTR_HEAP);
-            p->zeroed = zeroed;
+        switch (fe_allocator(fx, c)) {
+        case FE_ALLOC_NONE: break;
+        case FE_ALLOC_REALLOC: {
+            ir_ptr *p = fe_ptr_new(fx, IR_PTR_REALLOC);
+            p->old = fe_lower_ptr(fx, clang_Cursor_getArgument(c, 0));
+            p->size = fe_lower_int(fx, clang_Cursor_getArgument(c, 1));
+            p->elem_size = fe_pointee_size(outer);
             p->elem = true;
             fx->u->n_heap_sites++;
             return p;
         }
+        default: {
+            n = clang_Cursor_getNumArguments(c);
+            for (int i = 0; i < n; i++)
+                fe_lower_effects(fx, clang_Cursor_getArgument(c, (unsigned)i));
+            ir_ptr *p = fe_ptr_new(fx, IR_PTR_HEAP);
+            p->zeroed = fe_allocator(fx, c) == FE_ALLOC_CALLOC;
+            p->elem = true;
+            fx->u->n_heap_sites++;
+            return p;
+        }
+        }
         fe_lower_effects(fx, c);
         return fe_ptr_unknown(fx, ir_strfmt(fx->u, "pointer returned by %s", fe_text(fx, c)));
+    case CXCursor_ConditionalOperator: { /* c ? p : q, as an IF that assigns a temporary */
+        CXCursor k3[3];
+        if (fe_children(c, k3, 3) != 3)
+            break;
+        ir_loc loc = fe_loc(fx, c);
+        int tmp = ir_var_new(fx->u, "<tmp>", IR_VAR_OTHER, fx->func, loc);
+        fx->u->vars[tmp].is_temp = true;
+        ir_stmt *s = ir_stmt_new(fx->u, IR_IF, loc);
+        s->branch.cond = fe_lower_int(fx, k3[0]);
+        ir_block *saved = fx->cur;
+        for (int arm = 1; arm <= 2; arm++) {
+            fx->cur = ir_block_new(fx->u);
+            fe_store_ptr(fx, loc, fe_place_of_var(fx, tmp), fe_lower_ptr(fx, k3[arm]));
+            if (arm == 1)
+                s->branch.then_blk = fx->cur;
+            else
+                s->branch.else_blk = fx->cur;
+        }
+        fx->cur = saved;
+        fe_push(fx, s);
+        ir_ptr *r = fe_ptr_new(fx, IR_PTR_LOAD);
+        r->place = fe_place_of_var(fx, tmp);
+        return r;
+    }
     case CXCursor_BinaryOperator:
         if (fe_pointer_sum(fx, c, &base, &off, &minus)) {
             ir_expr *i = fe_lower_int(fx, off);
@@ -434,12 +526,11 @@ int fe_load_tensor(fe_ctx *fx, ir_place *p, ir_loc loc)
  * no such call. */
 static bool fe_assign_from_call(fe_ctx *fx, ir_loc loc, ir_place *dst, CXCursor c)
 {
-    bool zeroed;
     c = fe_strip(c, true);
-    if (clang_getCursorKind(c) != CXCursor_CallExpr || fe_is_allocator(fx, c, &zeroed))
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || fe_allocator(fx, c) != FE_ALLOC_NONE)
         return false;
     fe_callee ce = fe_callee_of(fx, c);
-    if (ce.kind != FE_CALLEE_USER)
+    if (ce.kind != FE_CALLEE_USER && ce.kind != FE_CALLEE_POINTER)
         return false;
     bool is_ptr = fe_type_is_pointer(clang_getCursorType(c));
     if (dst->n_steps == 0 && fx->u->vars[dst->var].kind == IR_VAR_OTHER) {
@@ -622,8 +713,9 @@ void fe_external_pointer_arg(fe_ctx *fx, CXCursor call, const char *callee, int 
 {
     CXType t = fe_canon(clang_getCursorType(arg));
     if (t.kind != CXType_Pointer || fe_type_is_tensor(t) ||
-        clang_isConstQualifiedType(clang_getPointeeType(t)) || strcmp(callee, "free") == 0)
-        return;
+        clang_isConstQualifiedType(clang_getPointeeType(t)) || strcmp(callee, "free") == 0 ||
+        fe_type_is_function(clang_getPointeeType(t)))
+        return; /* (a function given to a library is no object it writes) */
     ir_ptr *p = fe_lower_ptr(fx, arg);
     if (p->kind != IR_PTR_ADDR && p->kind != IR_PTR_LOAD)
         return;

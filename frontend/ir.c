@@ -134,6 +134,17 @@ int ir_func_add(ir_unit *u, const char *name, ir_loc loc)
     return u->n_funcs++;
 }
 
+int ir_ext_func(ir_unit *u, const char *name)
+{
+    for (int k = 0; k < u->n_ext_funcs; k++)
+        if (strcmp(u->ext_funcs[k], name) == 0)
+            return k;
+    u->ext_funcs = ir_grow(u, u->ext_funcs, u->n_ext_funcs, &u->cap_ext_funcs,
+                           sizeof *u->ext_funcs);
+    u->ext_funcs[u->n_ext_funcs] = ir_strdup(u, name);
+    return u->n_ext_funcs++;
+}
+
 void ir_diag_add(ir_unit *u, const ir_diag *d)
 {
     u->diags = ir_grow(u, u->diags, u->n_diags, &u->cap_diags, sizeof *u->diags);
@@ -542,6 +553,18 @@ void ir_ptr_print(FILE *out, const ir_unit *u, const ir_ptr *p)
     case IR_PTR_ADDR: fputs("&", out); ir_place_print(out, u, p->place); break;
     case IR_PTR_LOAD: ir_place_print(out, u, p->place); break;
     case IR_PTR_HEAP: fputs(p->zeroed ? "heap(zeroed)" : "heap", out); break;
+    case IR_PTR_FUNC:
+        fprintf(out, "func %s", p->name ? p->name : "?");
+        if (p->func >= 0)
+            fprintf(out, "@%d", p->func);
+        return;
+    case IR_PTR_REALLOC:
+        fputs("realloc(", out);
+        ir_ptr_print(out, u, p->old);
+        fputs(", ", out);
+        ir_expr_print(out, u, p->size);
+        fprintf(out, ") elem %lld", (long long)p->elem_size);
+        break;
     case IR_PTR_UNKNOWN: fprintf(out, "?(%s)", p && p->reason ? p->reason : ""); return;
     }
     if (p->offset) {
@@ -642,7 +665,13 @@ static void ir_user_call_dump(FILE *out, const ir_unit *u, const ir_stmt *s)
 {
     fputs("user-call ", out);
     ir_result_print(out, u, s->user_call.result);
-    fprintf(out, "%s", s->user_call.name);
+    if (s->user_call.fn) {
+        fputs("(*", out);
+        ir_ptr_print(out, u, s->user_call.fn);
+        fputc(')', out);
+    } else {
+        fprintf(out, "%s", s->user_call.name);
+    }
     if (s->user_call.callee >= 0)
         fprintf(out, "@%d", s->user_call.callee);
     fputc('(', out);
@@ -711,7 +740,11 @@ static void ir_stmt_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int dept
     case IR_LOOP: ir_loop_dump(out, u, s, depth); break;
     case IR_BREAK: fputs("break\n", out); break;
     case IR_CONTINUE: fputs("continue\n", out); break;
-    case IR_USER_CALL: ir_user_call_dump(out, u, s); break;
+    case IR_USER_CALL:
+        ir_user_call_dump(out, u, s);
+        if (s->user_call.ext && s->user_call.ext->n_stmts)
+            ir_labelled_block(out, u, "if not defined in the file", s->user_call.ext, depth + 1);
+        break;
     case IR_RETURN:
         fputs("return", out);
         if (s->ret.var != IR_NO_VAR) {
@@ -808,6 +841,8 @@ static void ir_func_dump(FILE *out, const ir_unit *u, int index)
     }
     fprintf(out, ") -> %s at %d:%d", f->returns_tensor ? "tensor" : f->returns_int ? "int" : "other",
             f->loc.line, f->loc.col);
+    if (f->address_taken)
+        fputs(" (address taken)", out);
     if (!f->has_tensor_code) {
         fputs(" (no tensor code)\n", out);
         return;

@@ -108,17 +108,26 @@ typedef enum ir_ptr_kind {
     IR_PTR_ADDR,    /* &place (an array place: its first element, as C decays it) */
     IR_PTR_LOAD,    /* the pointer held in place */
     IR_PTR_HEAP,    /* malloc/calloc/realloc(NULL, n): a new heap block */
+    IR_PTR_FUNC,    /* a function designator (f, &f): a pointer naming the function */
+    IR_PTR_REALLOC, /* realloc(old, size): a new heap block holding old's contents */
     IR_PTR_UNKNOWN  /* anything else; reason says what */
 } ir_ptr_kind;
 
-typedef struct ir_ptr {
+typedef struct ir_ptr ir_ptr;
+struct ir_ptr {
     ir_ptr_kind kind;
     ir_place *place;    /* ADDR, LOAD */
     ir_expr *offset;    /* elements added (p + i, &a[i] as a[0] + i), or NULL */
     bool zeroed;        /* HEAP: calloc's block reads as zeros */
     bool elem;          /* ADDR: the place is an array element (p[i] moves along it) */
     const char *reason; /* UNKNOWN */
-} ir_ptr;
+    int func;           /* FUNC: index in unit->funcs, or -1: not defined in the unit */
+    int ext;            /* FUNC with func -1: index in unit->ext_funcs */
+    const char *name;   /* FUNC: the function's name */
+    ir_ptr *old;        /* REALLOC: the block given back */
+    ir_expr *size;      /* REALLOC: the new size in bytes */
+    int64_t elem_size;  /* REALLOC: bytes of the element the result points to (0: not known) */
+};
 
 /* ---- integer expressions ---- */
 
@@ -292,11 +301,17 @@ struct ir_stmt {
             ir_block *body;     /* DO: runs before the first test */
         } loop;
         struct {
-            int callee;       /* index in unit->funcs, or -1: not defined in this file */
-            const char *name; /* the callee's name */
+            int callee;       /* index in unit->funcs, or -1: not defined in this file (or
+                               * called through a pointer) */
+            const char *name; /* the callee's name; fn: the pointer expression's C spelling */
             int result;       /* variable id receiving the returned value, or IR_NO_VAR */
             int n_args;
             ir_uarg *args;
+            ir_ptr *fn;       /* a call through a pointer (callee -1): the function it points
+                               * to when the statement runs is the callee; NULL otherwise */
+            ir_block *ext;    /* fn: what a callee not defined in the file does to the objects
+                               * its pointer arguments point to (FILLs), run when fn names no
+                               * function of the file */
         } user_call;
         struct {
             int var;        /* returned tensor: variable id or a special value; IR_NO_VAR otherwise */
@@ -363,7 +378,11 @@ typedef struct ir_func {
     bool returns_tensor; /* the return type is tl_tensor * */
     bool returns_int;
     bool is_static;
-    bool has_tensor_code; /* uses the API, a tensor variable, or calls a function that does */
+    bool has_tensor_code; /* uses the API, a tensor variable, or calls a function that does
+                           * (a call through a pointer may call any function whose address
+                           * is taken) */
+    bool address_taken;  /* a pointer to it is made outside its own body: calls through
+                          * pointers may reach it */
     ir_block *body;
 } ir_func;
 
@@ -402,6 +421,9 @@ typedef struct ir_unit {
     int n_labels;     /* LABEL ids made */
     int cur_stmt;     /* builder state: the C statement being lowered (call.stmt) */
     int n_heap_sites; /* IR_PTR_HEAP pointers made */
+    int n_ext_funcs;  /* functions not defined in the file whose address is taken */
+    const char **ext_funcs; /* their names (IR_PTR_FUNC ext indexes them) */
+    int cap_ext_funcs; /* builder state */
     ir_block *globals_init; /* the initializers of file-scope and static variables, run
                              * once before each root */
     ir_arena *arena;
@@ -423,6 +445,7 @@ char *ir_strfmt(ir_unit *u, const char *fmt, ...) __attribute__((format(printf, 
 int ir_var_new(ir_unit *u, const char *name, ir_var_kind kind, int func, ir_loc loc);
 int ir_temp_new(ir_unit *u, int func, ir_loc loc); /* a tensor temporary */
 int ir_func_add(ir_unit *u, const char *name, ir_loc loc); /* index of a new empty function */
+int ir_ext_func(ir_unit *u, const char *name); /* index of name in u->ext_funcs (added once) */
 void ir_diag_add(ir_unit *u, const ir_diag *d);
 void ir_note_add(ir_unit *u, int func, ir_loc loc, const char *message);
 

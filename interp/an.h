@@ -269,6 +269,18 @@ typedef struct an_summed_loop {
     int64_t end_event;
 } an_summed_loop;
 
+/* A call through a function pointer and a function it reached: one entry
+ * per call site and callee, in the order first seen. */
+#define AN_CALLEE_EXTERNAL (-1) /* a function not defined in the file (name says which) */
+#define AN_CALLEE_UNKNOWN (-2)  /* a pointer the analysis could not resolve */
+typedef struct an_indirect {
+    int line, col;          /* the call */
+    int func;               /* the caller */
+    int callee;             /* index in unit->funcs, or AN_CALLEE_* */
+    const char *name;       /* the callee's name (NULL when not resolved) */
+    const char *through;    /* the pointer's C spelling (l->forward) */
+} an_indirect;
+
 typedef struct an_report {
     const ir_unit *unit;
     int n_funcs;
@@ -297,6 +309,8 @@ typedef struct an_report {
     an_diag *diags;         /* sorted by line, column, check */
     int n_slayouts;
     an_slayout *slayouts;   /* layouts over symbols (values' and handles' sl - 1) */
+    int n_indirect;
+    an_indirect *indirect;  /* the functions calls through pointers reached */
 } an_report;
 
 /* The times value v's call site runs in the program (a formula when a loop
@@ -327,6 +341,11 @@ const char *an_severity_name(an_severity s);
 
 /* Heap strings for report fields (freed with the report or by the caller). */
 char *an_strdup(const char *s);
+
+/* The functions the call through a pointer at (line, col) reached: up to
+ * max callees (index in unit->funcs or AN_CALLEE_*) into out; returns how
+ * many there are (0: it never ran). */
+int an_report_callees(const an_report *r, int line, int col, int *out, int max);
 
 /* Whether any diagnostic has severity error. */
 bool an_report_has_errors(const an_report *r);

@@ -320,8 +320,11 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     sx_reset(); /* symbols, expressions and assumptions are per analysis */
     setup(&cx);
     bool *called = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(bool)); /* by another function */
-    for (int f = 0; f < u->n_funcs; f++)
+    for (int f = 0; f < u->n_funcs; f++) {
         collect_calls(u->funcs[f]->body, f, called, u->n_funcs);
+        /* a function whose address another takes is called through pointers */
+        called[f] = called[f] || u->funcs[f]->address_taken;
+    }
     bool any_root = false;
     for (int k = 0; k < cx.r->n_funcs; k++)
         any_root = any_root || !called[cx.r->funcs[k].func];
@@ -409,8 +412,21 @@ void an_report_free(an_report *r)
     }
     free(r->paths);
     free(r->summed_loops);
+    free(r->indirect);
     free(r->diags);
     free(r);
+}
+
+int an_report_callees(const an_report *r, int line, int col, int *out, int max)
+{
+    int n = 0;
+    for (int k = 0; k < r->n_indirect; k++)
+        if (r->indirect[k].line == line && r->indirect[k].col == col) {
+            if (n < max)
+                out[n] = r->indirect[k].callee;
+            n++;
+        }
+    return n;
 }
 
 const an_func_report *an_report_func(const an_report *r, const char *name)

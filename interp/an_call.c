@@ -297,6 +297,15 @@ bool an_eval_sx(an_ctx *cx, const ir_expr *e, sx_int *out)
  * value from a call or a read) a new symbol named name. */
 static bool eval_assigned(an_ctx *cx, const ir_expr *e, const char *name, sx_int *out)
 {
+    if (e && name && e->kind == IR_EXPR_VAR && e->var >= 0 && cx->u->vars[e->var].is_temp) {
+        bool *known; /* what a call not followed returned: a symbol named after its place */
+        int64_t *v = an_int_slot(cx, e->var, &known);
+        if (!an_int_get(*known, *v, out)) {
+            *out = an_new_symbol(cx, name, "run time", e->loc.line, e->loc.col);
+            an_int_put(true, *out, known, v);
+            return true;
+        }
+    }
     if (an_eval_sx(cx, e, out))
         return true;
     if (!e || !name || e->kind != IR_EXPR_UNKNOWN)

@@ -707,9 +707,9 @@ static bool on_stack(const an_ctx *cx, int func)
     return false;
 }
 
-static void bind_params(an_ctx *cx, const ir_stmt *s, an_frame *callee)
+static void bind_params(an_ctx *cx, const ir_stmt *s, int func, an_frame *callee)
 {
-    const ir_func *fn = cx->u->funcs[s->user_call.callee];
+    const ir_func *fn = cx->u->funcs[func];
     cx->pending = callee; /* its parameters are locations before it runs */
     for (int k = 0; k < fn->n_params && k < s->user_call.n_args; k++) {
         int p = fn->params[k], slot = cx->slot[p];
@@ -744,7 +744,7 @@ static void unknown_object_result(an_ctx *cx, int result)
 /* A call the analysis does not follow: a function not defined in this
  * file (said once, as external-call), or one it stops at (recursion: the
  * caller has said why).  What it returns is not known. */
-static void external_call(an_ctx *cx, const ir_stmt *s, bool defined)
+static void external_call(an_ctx *cx, const ir_stmt *s, const char *name, bool defined)
 {
     int result = s->user_call.result;
     for (int k = 0; k < s->user_call.n_args && !defined; k++) {
@@ -752,7 +752,7 @@ static void external_call(an_ctx *cx, const ir_stmt *s, bool defined)
             continue;
         an_diag_add(cx, AN_NOTE, "external-call", s->loc.line, s->loc.col,
                     "'%s' is not defined in this file: assumed not to release or keep the "
-                    "tensors passed to it", s->user_call.name);
+                    "tensors passed to it", name);
         break;
     }
     if (result < 0)
@@ -762,7 +762,7 @@ static void external_call(an_ctx *cx, const ir_stmt *s, bool defined)
         if (!defined)
             an_diag_add(cx, AN_NOTE, "external-call", s->loc.line, s->loc.col,
                         "the tensor returned by '%s' is not followed: totals that depend on it "
-                        "are bounds", s->user_call.name);
+                        "are bounds", name);
         an_mark_bound(cx);
     } else if (cx->u->vars[result].kind == IR_VAR_INT) {
         bool *known;
@@ -802,11 +802,124 @@ static void take_result(an_ctx *cx, const ir_stmt *s, an_frame *f)
         an_mem_fill(cx, &ret, true, s->loc.line, s->loc.col);
 }
 
+/* Record that the call through a pointer s reached callee (once per pair). */
+static void indirect_add(an_ctx *cx, const ir_stmt *s, int callee, const char *name)
+{
+    an_report *r = cx->r;
+    int func = an_top(cx)->func;
+    for (int k = 0; k < r->n_indirect; k++) {
+        const an_indirect *x = &r->indirect[k];
+        if (x->line == s->loc.line && x->col == s->loc.col && x->func == func &&
+            x->callee == callee && (callee != AN_CALLEE_EXTERNAL || strcmp(x->name, name) == 0))
+            return;
+    }
+    r->indirect = tl_xrealloc(r->indirect, sizeof *r->indirect * (size_t)(r->n_indirect + 1));
+    r->indirect[r->n_indirect++] = (an_indirect){.line = s->loc.line, .col = s->loc.col,
+                                                 .func = func, .callee = callee, .name = name,
+                                                 .through = s->user_call.name};
+}
+
+/* The function the pointer of call s names now: *callee is its index in
+ * unit->funcs, or -1 with *name for one not defined in the file.  False,
+ * with *why, when the analysis cannot tell which function it is. */
+static bool resolve_callee(an_ctx *cx, const ir_stmt *s, int *callee, const char **name,
+                           const char **why)
+{
+    an_cell c;
+    const ir_ptr *fn = s->user_call.fn;
+    if (!an_ptr_eval(cx, fn, &c) || !c.known) {
+        *why = fn->kind == IR_PTR_UNKNOWN && fn->reason ? fn->reason
+               : "which function it points to is not known here";
+        return false;
+    }
+    if (c.ptr < 0) {
+        *why = "it is null here";
+        return false;
+    }
+    an_loc l = cx->ptrs[c.ptr];
+    if (l.frame != AN_FUNC || l.n != 0) {
+        *why = "it points to no function the analysis knows";
+        return false;
+    }
+    *callee = l.var >= 0 ? l.var : -1;
+    *name = l.var >= 0 ? cx->u->funcs[l.var]->name : cx->u->ext_funcs[-1 - l.var];
+    return true;
+}
+
+/* Could a call through a pointer the analysis cannot resolve change the
+ * totals?  When it passes or returns a handle, or some function whose
+ * address is taken has tensor code. */
+static bool unresolved_matters(an_ctx *cx, const ir_stmt *s)
+{
+    const ir_unit *u = cx->u;
+    int result = s->user_call.result;
+    if (result >= 0 && u->vars[result].kind == IR_VAR_TENSOR)
+        return true;
+    for (int k = 0; k < s->user_call.n_args; k++)
+        if (s->user_call.args[k].kind == IR_VAR_TENSOR)
+            return true;
+    for (int f = 0; f < u->n_funcs; f++)
+        if (u->funcs[f]->address_taken && u->funcs[f]->has_tensor_code)
+            return true;
+    return false;
+}
+
+/* A call through a pointer the analysis cannot resolve: the handles passed
+ * escape, what the callee may write through the pointers it gets is not
+ * known, and neither is what it returns. */
+static void unresolved_call(an_ctx *cx, const ir_stmt *s, const char *why)
+{
+    int result = s->user_call.result;
+    bool tensor_args = false;
+    for (int k = 0; k < s->user_call.n_args; k++) {
+        const ir_uarg *a = &s->user_call.args[k];
+        if (a->kind != IR_VAR_TENSOR)
+            continue;
+        tensor_args = true;
+        if (a->var >= 0 && cx->u->vars[a->var].kind == IR_VAR_TENSOR)
+            *an_tensor_slot(cx, a->var) = AN_UNKNOWN;
+    }
+    bool tensor_result = result >= 0 && cx->u->vars[result].kind == IR_VAR_TENSOR;
+    if (unresolved_matters(cx, s)) {
+        an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
+                    "not analysed: the call through '%s' (%s)%s%s; the analysis goes on, and "
+                    "totals that depend on it are bounds",
+                    s->user_call.name, why,
+                    tensor_args ? "; the tensors passed to it are not followed" : "",
+                    tensor_result ? "; the tensor it returns is not known" : "");
+        an_mark_bound(cx);
+    }
+    indirect_add(cx, s, AN_CALLEE_UNKNOWN, NULL);
+    if (s->user_call.ext)
+        an_exec_block(cx, s->user_call.ext);
+    if (result < 0)
+        return;
+    if (tensor_result) {
+        *an_tensor_slot(cx, result) = AN_UNKNOWN;
+    } else if (cx->u->vars[result].kind == IR_VAR_INT) {
+        bool *known;
+        an_int_slot(cx, result, &known);
+        *known = false;
+    } else {
+        unknown_object_result(cx, result);
+    }
+}
+
 static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
 {
     int callee = s->user_call.callee;
+    const char *name = s->user_call.name, *why;
+    if (s->user_call.fn) { /* through a pointer: the function it names now */
+        if (!resolve_callee(cx, s, &callee, &name, &why)) {
+            unresolved_call(cx, s, why);
+            return AN_FLOW_NEXT;
+        }
+        indirect_add(cx, s, callee >= 0 ? callee : AN_CALLEE_EXTERNAL, name);
+    }
     if (callee < 0) {
-        external_call(cx, s, false);
+        external_call(cx, s, name, false);
+        if (s->user_call.fn && s->user_call.ext)
+            an_exec_block(cx, s->user_call.ext);
         return AN_FLOW_NEXT;
     }
     if (on_stack(cx, callee) || cx->depth >= cx->opt.max_depth || cx->depth >= 64) {
@@ -815,17 +928,17 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
                         ? "call of '%s' not followed: it is recursive (the analysis follows each "
                           "function once on the call stack); totals are bounds"
                         : "call of '%s' not followed: calls nest deeper than %d; totals are bounds",
-                    s->user_call.name, cx->opt.max_depth);
+                    name, cx->opt.max_depth);
         an_mark_bound(cx);
-        external_call(cx, s, true);
+        external_call(cx, s, name, true);
         return AN_FLOW_NEXT;
     }
     an_frame *f = an_frame_new(cx, callee);
-    bind_params(cx, s, f);
+    bind_params(cx, s, callee, f);
     an_flow fl = an_run_function(cx, callee, f);
     if (fl == AN_FLOW_EXIT) { /* the program ended in it: the call does not come back */
         an_frame_free(f);
-        cx->leave = (an_leave){.line = s->loc.line, .callee = s->user_call.name};
+        cx->leave = (an_leave){.line = s->loc.line, .callee = cx->u->funcs[callee]->name};
         return cx->stopped ? AN_FLOW_STOP : AN_FLOW_EXIT;
     }
     take_result(cx, s, f);
@@ -1069,6 +1182,7 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
         return AN_FLOW_STOP;
     }
     an_top(cx)->line = s->loc.line;
+    an_top(cx)->col = s->loc.col;
     switch (s->kind) {
     case IR_CALL: an_exec_call(cx, s); break;
     case IR_RELEASE: an_exec_release(cx, s); break;

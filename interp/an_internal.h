@@ -37,6 +37,8 @@ typedef struct an_handle {
 #define AN_MAX_PATH 8   /* keys in a location's path */
 #define AN_HEAP (-1)    /* loc.frame of a heap block (var: the block's number) */
 #define AN_RET (-2)     /* loc.frame of the return register (a struct returned by value) */
+#define AN_FUNC (-3)    /* loc.frame of a function, what a function pointer points to (var:
+                         * its index in unit->funcs; -1 - k: unit->ext_funcs[k]) */
 
 /* An array index in a location's path is a known index, or a formula over
  * symbols (AN_KEY_SYM + its sx id: the counter of a loop being summarised,
@@ -122,7 +124,7 @@ typedef struct an_frame {
     int *tensor;        /* handle index, AN_UNSET or AN_UNKNOWN */
     int64_t *ints;      /* integer value */
     bool *int_known;
-    int line;           /* line of the statement executing in this frame */
+    int line, col;      /* the statement executing in this frame */
     int ret_handle;     /* returned handle, AN_UNSET or AN_UNKNOWN */
     bool ret_int_known;
     int64_t ret_int;
@@ -335,6 +337,9 @@ void an_mem_fill_from(an_ctx *cx, const an_loc *l, int src, int line, int col);
  * an unknown one becomes a symbol, written back.  False when not an integer. */
 bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int col, sx_int *out);
 void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int col);
+/* realloc: the cells of heap block `from` move to block `to`, at the same
+ * keys; with count >= 0, the elements at index count and beyond are gone. */
+void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int col);
 bool an_mem_holds_handles(an_ctx *cx, const an_loc *l);
 void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end);
 bool an_mem_holds(const an_ctx *cx, int h);

@@ -580,6 +580,52 @@ bool an_place_loc(an_ctx *cx, const ir_place *p, an_loc *out, int *bad_step, con
     return true;
 }
 
+/* realloc of a pointer that is not the start of a heap block the analysis
+ * made (or not known): what it points to is no longer known, and neither
+ * is the result. */
+static void realloc_not_followed(an_ctx *cx, const ir_ptr *p, const an_cell *old)
+{
+    if (!old->known || old->ptr < 0)
+        return; /* a pointer the analysis lost: its uses say so */
+    an_loc o = cx->ptrs[old->ptr];
+    an_frame *top = an_top(cx);
+    if (o.frame == AN_FUNC)
+        return;
+    if (an_mem_holds_handles(cx, &o)) {
+        an_diag_add(cx, AN_NOTE, "unsupported", top->line, top->col,
+                    "not followed: the tensors held in '%s' (given to realloc(), which the "
+                    "analysis follows only for the start of a heap block); totals that depend "
+                    "on them are bounds",
+                    p->old->kind == IR_PTR_LOAD || p->old->kind == IR_PTR_ADDR ? p->old->place->text
+                                                                               : "?");
+        an_mark_bound(cx);
+    }
+    an_mem_fill(cx, &o, false, top->line, top->col);
+}
+
+/* realloc(old, size): a new heap block with old's cells; old's block is gone. */
+static bool ptr_realloc(an_ctx *cx, const ir_ptr *p, an_loc *l)
+{
+    an_cell old;
+    an_frame *top = an_top(cx);
+    bool got = an_ptr_eval(cx, p->old, &old);
+    if (got && old.known && old.ptr < 0) { /* realloc(NULL, n) is malloc(n) */
+        *l = (an_loc){.frame = AN_HEAP, .var = cx->n_heap++, .n = 1, .elem = true};
+        return true;
+    }
+    an_loc o = got && old.known ? cx->ptrs[old.ptr] : (an_loc){.frame = INT_MIN};
+    if (o.frame != AN_HEAP || o.n != 1 || o.key[0] != 0) {
+        realloc_not_followed(cx, p, &old);
+        return false;
+    }
+    int64_t size, count = -1; /* elements that stay; -1: not known (all cells stay) */
+    if (p->elem_size > 0 && an_eval(cx, p->size, &size) && size >= 0 && size % p->elem_size == 0)
+        count = size / p->elem_size;
+    *l = (an_loc){.frame = AN_HEAP, .var = cx->n_heap++, .n = 1, .elem = true};
+    an_mem_realloc(cx, o.var, l->var, count, top->line, top->col);
+    return true;
+}
+
 bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out)
 {
     an_loc l;
@@ -589,6 +635,13 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out)
     switch (p->kind) {
     case IR_PTR_NULL: out->known = true; return true;
     case IR_PTR_UNKNOWN: return false;
+    case IR_PTR_FUNC:
+        l = (an_loc){.frame = AN_FUNC, .var = p->func >= 0 ? p->func : -1 - p->ext};
+        break;
+    case IR_PTR_REALLOC:
+        if (!ptr_realloc(cx, p, &l))
+            return false;
+        break;
     case IR_PTR_HEAP:
         l = (an_loc){.frame = AN_HEAP, .var = cx->n_heap++, .n = 1, .elem = true};
         if (p->zeroed) {
@@ -794,6 +847,36 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
     }
     free(tmp);
     drop_handles(cx, handles, n, line, col, "overwritten");
+}
+
+void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int col)
+{
+    int handles[MAX_DROPPED], n = 0, n_moved = 0;
+    an_loc root = {.frame = AN_HEAP, .var = from};
+    an_entry *moved = tl_xmalloc(sizeof *moved * (size_t)(cx->mem.n + 1));
+    for (int k = 0; k < cx->mem.n; k++) {
+        an_entry *e = &cx->mem.e[k];
+        if (e->loc.frame == DEAD || !loc_under(&e->loc, &root))
+            continue;
+        int64_t i = e->loc.n > 0 ? e->loc.key[0] : 0;
+        bool gone = count >= 0 && e->loc.n > 0 && !an_key_is_sym(i) && i != AN_KEY_SEG &&
+                    i >= count; /* past the new end (an index that is a formula stays) */
+        if (!gone) {
+            moved[n_moved] = *e;
+            moved[n_moved++].loc.var = to;
+        } else if (e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0 && n < MAX_DROPPED) {
+            handles[n++] = e->cell.handle;
+        }
+        e->loc.frame = DEAD;
+        cx->mem.n_dead++;
+    }
+    index_rebuild(&cx->mem, cx->mem.index_cap ? cx->mem.index_cap : 64);
+    /* (a calloc block's zero marker moves too: the bytes it grew by read as
+     * zeros, where C leaves them uninitialized and a read of them undefined) */
+    for (int k = 0; k < n_moved; k++)
+        mem_put(&cx->mem, &moved[k].loc, &moved[k].cell);
+    free(moved);
+    drop_handles(cx, handles, n, line, col, "cut off by a realloc that shrank its block");
 }
 
 /* The frame's objects go away when it returns: handles only they held are lost. */

@@ -219,6 +219,42 @@ static void not_exact_write(an_jw *w, const an_func_report *f)
     an_jw_end(w);
 }
 
+/* The function's calls through pointers and the functions they reached
+ * (only when it has some). */
+static void indirect_write(an_jw *w, const an_report *r, const an_func_report *f)
+{
+    bool any = false;
+    for (int k = 0; k < r->n_indirect; k++) {
+        const an_indirect *x = &r->indirect[k];
+        bool first = x->func == f->func && strict_ok(x->through);
+        for (int j = 0; j < k && first; j++)
+            first = r->indirect[j].line != x->line || r->indirect[j].col != x->col;
+        if (!first)
+            continue;
+        if (!any)
+            an_jw_array(w, "indirect_calls");
+        any = true;
+        an_jw_object(w, NULL);
+        an_jw_int(w, "line", x->line);
+        an_jw_int(w, "column", x->col);
+        an_jw_str(w, "through", x->through);
+        an_jw_array(w, "callees");
+        for (int j = k; j < r->n_indirect; j++) {
+            const an_indirect *y = &r->indirect[j];
+            if (y->line != x->line || y->col != x->col)
+                continue;
+            if (y->name && strict_ok(y->name))
+                an_jw_str(w, NULL, y->name);
+            else
+                an_jw_null(w, NULL);
+        }
+        an_jw_end(w);
+        an_jw_end(w);
+    }
+    if (any)
+        an_jw_end(w);
+}
+
 static void func_write(an_jw *w, const an_report *r, const an_func_report *f)
 {
     an_jw_object(w, NULL);
@@ -255,6 +291,7 @@ static void func_write(an_jw *w, const an_report *r, const an_func_report *f)
     an_jw_int(w, "cuda_allocated_peak_bytes", f->cuda_allocated_peak);
     an_jw_int(w, "cuda_reserved_peak_bytes", f->cuda_reserved_peak);
     an_jw_int(w, "cuda_reserved_end_bytes", f->cuda_reserved_end);
+    indirect_write(w, r, f);
     an_jw_end(w);
 }
 

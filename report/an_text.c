@@ -515,6 +515,31 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
     free(live);
 }
 
+/* The functions f's calls through pointers reached, one line per call. */
+static void print_indirect(FILE *out, const an_report *r, const an_func_report *f)
+{
+    bool any = false;
+    for (int k = 0; k < r->n_indirect; k++) {
+        const an_indirect *x = &r->indirect[k];
+        bool first = x->func == f->func;
+        for (int j = 0; j < k && first; j++) /* the call's first entry prints its line */
+            first = r->indirect[j].line != x->line || r->indirect[j].col != x->col;
+        if (!first)
+            continue;
+        fprintf(out, "%s  line %d, through %s:", any ? "" : "calls through pointers:\n", x->line,
+                x->through);
+        any = true;
+        for (int j = k, n = 0; j < r->n_indirect; j++) {
+            const an_indirect *y = &r->indirect[j];
+            if (y->line != x->line || y->col != x->col)
+                continue;
+            fprintf(out, "%s %s%s", n++ ? "," : "", y->name ? y->name : "(not resolved)",
+                    y->callee == AN_CALLEE_EXTERNAL ? " (not defined in the file)" : "");
+        }
+        fputc('\n', out);
+    }
+}
+
 void an_diag_write_text(FILE *out, const an_diag *d)
 {
     fprintf(out, "%s:%d:%d: %s: %s [%s]\n", d->file, d->line, d->col,
@@ -608,6 +633,7 @@ void an_report_write_text(FILE *out, const an_report *r, const an_text_options *
         fputc('\n', out);
         print_storages(&tw, r, f);
         print_totals(out, r, f);
+        print_indirect(out, r, f);
         mark_symbols(r, f);
     }
     print_symbols(out, r);

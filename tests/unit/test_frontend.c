@@ -316,17 +316,77 @@ static void test_prototype_before_the_header_is_still_the_api(void **state)
     ir_unit_free(u);
 }
 
-/* A handle from a call through a function pointer makes no variable for
- * the pointer (libclang names the pointer as what the call refers to). */
-static void test_call_through_pointer_makes_no_variable(void **state)
+/* A call through a function pointer is a user call whose callee is the
+ * pointer's value when it runs: the pointer mk is a variable of the memory
+ * model (libclang names it as what the call refers to), never a tensor. */
+static void test_call_through_pointer(void **state)
 {
     (void)state;
     ir_unit *u = parse_ok("#include <tensorlint/tensor.h>\n"
                           "void *(*mk)(void);\n"
                           "void f(void) { tl_tensor *t = mk(); tl_release(t); }\n");
     for (int v = 0; v < u->n_vars; v++)
-        assert_string_not_equal(u->vars[v].name, "mk");
+        if (strcmp(u->vars[v].name, "mk") == 0)
+            assert_int_equal(u->vars[v].kind, IR_VAR_OTHER);
+    const ir_stmt *call = nth(u, "f", IR_USER_CALL, 0);
+    assert_int_equal(call->user_call.callee, -1);
+    assert_non_null(call->user_call.fn);
+    assert_int_equal(call->user_call.fn->kind, IR_PTR_LOAD);
     assert_int_equal(count(u, "f", IR_RELEASE), 1);
+    ir_unit_free(u);
+}
+
+/* A function designator is a pointer to the function: f, &f and a cast of
+ * it name the same function, whose address is then taken. */
+static void test_function_designators(void **state)
+{
+    (void)state;
+    ir_unit *u = parse_ok("#include <tensorlint/tensor.h>\n"
+                          "typedef tl_tensor *(*op)(tl_tensor *);\n"
+                          "static tl_tensor *r(tl_tensor *x) { return tl_relu(x); }\n"
+                          "int ext(int);\n"
+                          "void f(tl_tensor *x) {\n"
+                          "  op a = r; op b = &r; op c = (op)(void *)r; int (*e)(int) = ext;\n"
+                          "  tl_release(a(x)); (void)b; (void)c; (void)e(1);\n"
+                          "}\n");
+    assert_true(find_func(u, "r")->address_taken);
+    assert_false(find_func(u, "f")->address_taken);
+    for (int k = 0; k < 3; k++) {
+        const ir_stmt *st = nth(u, "f", IR_STORE, k);
+        assert_int_equal(st->store.ptr->kind, IR_PTR_FUNC);
+        assert_string_equal(st->store.ptr->name, "r");
+        assert_int_equal(st->store.ptr->func, 0);
+    }
+    const ir_stmt *e = nth(u, "f", IR_STORE, 3);
+    assert_int_equal(e->store.ptr->kind, IR_PTR_FUNC);
+    assert_int_equal(e->store.ptr->func, -1);
+    assert_string_equal(u->ext_funcs[e->store.ptr->ext], "ext");
+    ir_unit_free(u);
+}
+
+/* realloc(p, n) of a pointer is a new block with p's contents: the old
+ * pointer, the size and the element the result points to are kept;
+ * realloc(NULL, n) is malloc. */
+static void test_realloc_lowering(void **state)
+{
+    (void)state;
+    ir_unit *u = parse_ok("#include <stdlib.h>\n"
+                          "#include <tensorlint/tensor.h>\n"
+                          "void f(int n) {\n"
+                          "  tl_tensor **a = realloc(NULL, 2 * sizeof *a);\n"
+                          "  a = realloc(a, (size_t)n * sizeof *a);\n"
+                          "  void *v = realloc(a, 8);\n"
+                          "  free(v);\n"
+                          "}\n");
+    assert_int_equal(nth(u, "f", IR_STORE, 0)->store.ptr->kind, IR_PTR_HEAP);
+    const ir_ptr *p = nth(u, "f", IR_STORE, 1)->store.ptr;
+    assert_int_equal(p->kind, IR_PTR_REALLOC);
+    assert_int_equal(p->old->kind, IR_PTR_LOAD);
+    assert_int_equal(p->elem_size, (int64_t)sizeof(void *));
+    assert_non_null(p->size);
+    const ir_ptr *v = nth(u, "f", IR_STORE, 2)->store.ptr;
+    assert_int_equal(v->kind, IR_PTR_REALLOC);
+    assert_int_equal(v->elem_size, 0); /* void *: the element is not known */
     ir_unit_free(u);
 }
 
@@ -818,7 +878,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_nested_calls_make_temporaries),
         cmocka_unit_test(test_plain_calls_and_recognition_by_header),
         cmocka_unit_test(test_prototype_before_the_header_is_still_the_api),
-        cmocka_unit_test(test_call_through_pointer_makes_no_variable),
+        cmocka_unit_test(test_call_through_pointer),
+        cmocka_unit_test(test_function_designators),
+        cmocka_unit_test(test_realloc_lowering),
         cmocka_unit_test(test_same_name_outside_the_header_is_a_user_call),
         cmocka_unit_test(test_for_loop_constant_bounds),
         cmocka_unit_test(test_while_do_and_infinite_loops),
