@@ -891,6 +891,23 @@ static void compare_cuda_peaks(walk *w, const an_func_report *root, const json_t
             bound ? "  (bounds: not compared)" : n_bad ? "  MISMATCH" : "");
 }
 
+/* One total of a report over symbols: a formula is shown, not compared
+ * (--bind gives the number); a formula without symbols is a number, compared. */
+static void symbolic_total(walk *w, const char *what, sx_int pred, int64_t meas, bool bound,
+                           int line)
+{
+    if (pred.e == 0) {
+        compare_total(w, what, pred.c, meas, bound, false, line);
+        return;
+    }
+    char m[32], *f = sx_strdup(pred);
+    fprintf(w->out, "  %s %s B%s predicted, %s measured  (a formula: not compared; --bind its "
+            "sizes to compare)\n", what, f, bound ? " (a bound)" : "",
+            an_format_bytes(m, sizeof m, meas));
+    free(f);
+    w->sum->formulas_not_compared++;
+}
+
 static void compare_totals(walk *w, const an_func_report *root, const trace *t)
 {
     if (!t->exit) {
@@ -916,16 +933,12 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
         free(fp);
         return;
     }
-    if (root->symbolic) { /* formulas: the run is one value of them, which --bind would give */
-        char a[32], b[32], *fe = sx_strdup(root->end_sx), *fp = sx_strdup(root->peak_sx);
-        fprintf(w->out, "  end of %s: live %s B%s predicted, %s measured  (a formula: not "
-                "compared; --bind its sizes to compare)\n", root->name, fe,
-                root->bound & AN_BOUND_END ? " (a bound)" : "", an_format_bytes(a, sizeof a, end));
-        fprintf(w->out, "  peak: %s B%s predicted, %s measured  (a formula: not compared)\n", fp,
-                root->bound & AN_BOUND_PEAK ? " (a bound)" : "", an_format_bytes(b, sizeof b, peak));
-        free(fe);
-        free(fp);
-        w->sum->formulas_not_compared += 2;
+    if (root->symbolic) { /* formulas: the run is one value of them, which --bind would give;
+                             * one that is a number (no symbol in it) is compared */
+        snprintf(what, sizeof what, "end of %s: live", root->name);
+        symbolic_total(w, what, root->end_sx, end, root->bound & AN_BOUND_END, 0);
+        symbolic_total(w, "peak:", root->peak_sx, peak, root->bound & AN_BOUND_PEAK,
+                       root->peak_line);
         return;
     }
     bool lower = root->sizes_unknown && !root->bound_not_lower;
