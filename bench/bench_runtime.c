@@ -4,8 +4,9 @@
  * freshly allocated one.  Prints one JSON line per case: the median of REPS
  * timed runs after one warm-up, bytes read + written, and the bandwidths.
  * Cases: copies and casts of f16, a 1024^3 f32 matmul (allocating, and
- * matmul_out into a preallocated out), a broadcast add, and elementwise ops
- * and activations on 4096x4096 f32, contiguous and transposed.
+ * matmul_out into a preallocated out), and a broadcast add, elementwise
+ * ops and activations on 4096x4096 f32, contiguous and transposed (these in
+ * ROUNDS interleaved rounds, the median over them).
  * bench/run.sh runs this beside bench_torch.py and writes the table in
  * docs/performance.md.  `bench_runtime --simd=base` (or avx2) runs the f32
  * functions (exp, the activations) on that instruction set, the path of
@@ -133,6 +134,70 @@ static const char *only = ""; /* --only=TEXT: the cases whose names contain it *
 
 static bool wanted(const char *name) { return strstr(name, only) != NULL; }
 
+/* A case of the elementwise section and its times, round by round. */
+enum { ROUNDS = 15 };
+typedef struct ew_case {
+    char name[64];
+    bench_fn f;
+    tl_tensor *u, *v;
+    bool owned;
+    int64_t moved;
+    double t[ROUNDS], warm[ROUNDS], fresh[ROUNDS];
+} ew_case;
+
+static double median_of(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return t[n / 2];
+}
+
+/* memcpy of bytes from src into dst (warm) or into a fresh buffer: seconds. */
+static double memcpy_once(char *dst, const char *src, size_t bytes)
+{
+    double t0 = now();
+    char *d = dst ? dst : fresh(bytes);
+    memcpy(d, src, bytes);
+    double t = now() - t0;
+    if (!dst)
+        free(d);
+    return t;
+}
+
+/* Every case once per round, with a warm and a fresh memcpy of its bytes
+ * beside it; one JSON line per case with the medians over the rounds. */
+static void run_rounds(ew_case *c, int n)
+{
+    size_t most = 0;
+    for (int k = 0; k < n; k++)
+        most = (size_t)c[k].moved / 2 > most ? (size_t)c[k].moved / 2 : most;
+    char *src = malloc(most), *warm = malloc(most);
+    memset(src, 1, most);
+    memset(warm, 0, most);
+    for (int k = 0; k < n; k++) /* warm-up: page faults, caches, the first call's setup */
+        tl_release(c[k].f(c[k].u, c[k].v));
+    for (int r = 0; r < ROUNDS; r++) {
+        for (int k = 0; k < n; k++) {
+            double t0 = now();
+            tl_tensor *out = c[k].f(c[k].u, c[k].v);
+            c[k].t[r] = now() - t0;
+            tl_release(out);
+            c[k].warm[r] = memcpy_once(warm, src, (size_t)c[k].moved / 2);
+            c[k].fresh[r] = memcpy_once(NULL, src, (size_t)c[k].moved / 2);
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        double sec = median_of(c[k].t, ROUNDS), w = median_of(c[k].warm, ROUNDS);
+        double f = median_of(c[k].fresh, ROUNDS);
+        printf("{\"case\":\"%s\",\"impl\":\"tensorlint\",\"ms\":%.3f,\"moved_bytes\":%lld,"
+               "\"gbps\":%.2f,\"memcpy_gbps\":%.2f,\"memcpy_fresh_gbps\":%.2f}\n",
+               c[k].name, sec * 1e3, (long long)c[k].moved, (double)c[k].moved / sec / 1e9,
+               (double)c[k].moved / w / 1e9, (double)c[k].moved / f / 1e9);
+    }
+    fflush(stdout);
+    free(src);
+    free(warm);
+}
+
 int main(int argc, char **argv)
 {
     for (int k = 1; k < argc; k++) {
@@ -183,17 +248,14 @@ int main(int argc, char **argv)
     tl_release(a);
     tl_release(b);
 
-    tl_tensor *m = tl_randn(TL_SHAPE(4096, 4096), TL_F32, TL_CPU);
-    tl_tensor *bias = tl_randn(TL_SHAPE(4096), TL_F32, TL_CPU);
-    if (wanted("add_broadcast_f32"))
-        report("add_broadcast_f32", median_seconds(f_add, m, bias), 4096 * 4096 * 4 * 2 + 4096 * 4);
-    tl_release(m);
-    tl_release(bias);
 
     /* Elementwise ops and activations on 4096x4096 f32 (16M elements), on
      * contiguous inputs and on transposed ones (x.t(): the result keeps
      * the input's layout in PyTorch; binary ops take x.t() and y.t()).
-     * Inputs |x| / 2 + 0.5 for rsqrt, randn for the others. */
+     * Inputs |x| / 2 + 0.5 for rsqrt, randn for the others.  Timed in
+     * ROUNDS rounds, each running every case once and its memcpy (warm and
+     * fresh) beside it: a disturbance of the shared machine that lasts a
+     * while falls on one run of many cases, not on every run of one. */
     int64_t e = 4096 * 4096;
     tl_tensor *x0 = tl_randn(TL_SHAPE(4096, 4096), TL_F32, TL_CPU);
     tl_tensor *y0 = tl_randn(TL_SHAPE(4096, 4096), TL_F32, TL_CPU);
@@ -203,20 +265,37 @@ int main(int argc, char **argv)
         {"exp", f_exp, 1},   {"silu", f_silu, 1},       {"gelu", f_gelu, 1},
         {"sigmoid", f_sigmoid, 1}, {"tanh", f_tanh, 1}, {"rsqrt", f_rsqrt, 1},
     };
+    enum { N_EW = sizeof ew / sizeof ew[0], N_CASES = 2 * N_EW + 1 };
+    static ew_case cases[N_CASES];
+    int n_cases = 0;
+    tl_tensor *bias = tl_randn(TL_SHAPE(4096), TL_F32, TL_CPU);
+    if (wanted("add_broadcast_f32")) /* x0 + bias(4096) */
+        cases[n_cases++] = (ew_case){.name = "add_broadcast_f32", .f = f_add, .u = x0, .v = bias,
+                                     .moved = e * 4 * 2 + 4096 * 4};
     for (int layout = 0; layout < 2; layout++) {
-        for (size_t k = 0; k < sizeof ew / sizeof ew[0]; k++) {
+        for (int k = 0; k < N_EW; k++) {
+            ew_case *c = &cases[n_cases];
+            snprintf(c->name, sizeof c->name, "%s_%s_f32", ew[k].name,
+                     layout ? "transposed" : "contiguous");
+            if (!wanted(c->name))
+                continue;
             tl_tensor *in = ew[k].f == f_rsqrt ? pos : x0;
-            tl_tensor *u = layout ? tl_t(in) : in, *v = layout ? tl_t(y0) : y0;
-            char name[64];
-            snprintf(name, sizeof name, "%s_%s_f32", ew[k].name, layout ? "transposed" : "contiguous");
-            if (wanted(name))
-                report(name, median_seconds(ew[k].f, u, v), (int64_t)(ew[k].arity + 1) * e * 4);
-            if (layout) {
-                tl_release(u);
-                tl_release(v);
-            }
+            c->f = ew[k].f;
+            c->u = layout ? tl_t(in) : in;
+            c->v = layout ? tl_t(y0) : y0;
+            c->owned = layout; /* its own handles (views), released at the end */
+            c->moved = (int64_t)(ew[k].arity + 1) * e * 4;
+            n_cases++;
         }
     }
+    run_rounds(cases, n_cases);
+    for (int k = 0; k < n_cases; k++) {
+        if (cases[k].owned) {
+            tl_release(cases[k].u);
+            tl_release(cases[k].v);
+        }
+    }
+    tl_release(bias);
     tl_release(pos);
     tl_release(y0);
     tl_release(x0);

@@ -1,5 +1,6 @@
 """PyTorch CPU side of bench/run.sh: the same cases as bench_runtime.c,
-timed the same way (median of 7 after one warm-up), one JSON line each.
+timed the same way (median of 7 after one warm-up; the elementwise section
+in 15 interleaved rounds, the median over them), one JSON line each.
 Run with Debian's python3-torch: /usr/bin/python3 bench/bench_torch.py THREADS"""
 import json
 import sys
@@ -8,6 +9,7 @@ import time
 import torch
 
 REPS = 7
+ROUNDS = 15  # the elementwise section's rounds
 
 
 def median_seconds(fn):
@@ -44,9 +46,6 @@ def main():
     a = torch.randn(1024, 1024)
     b = torch.randn(1024, 1024)
     report("matmul_1024_f32", median_seconds(lambda: a @ b), flops=2 * 1024 ** 3)
-    m = torch.randn(4096, 4096)
-    bias = torch.randn(4096)
-    report("add_broadcast_f32", median_seconds(lambda: m + bias), 4096 * 4096 * 8 + 4096 * 4)
     c = torch.empty(1024, 1024)
     report("matmul_out_1024_f32", median_seconds(lambda: torch.matmul(a, b, out=c)),
            flops=2 * 1024 ** 3)
@@ -60,6 +59,8 @@ def main():
     ew = [("add", torch.add, 2), ("mul", torch.mul, 2), ("mul_scalar", lambda t: t * 1.5, 1),
           ("exp", torch.exp, 1), ("silu", F.silu, 1), ("gelu", F.gelu, 1),
           ("sigmoid", torch.sigmoid, 1), ("tanh", torch.tanh, 1), ("rsqrt", torch.rsqrt, 1)]
+    bias = torch.randn(4096)
+    cases = [("add_broadcast_f32", lambda: x0 + bias, e * 8 + 4096 * 4)]
     for layout in ("contiguous", "transposed"):
         for name, fn, arity in ew:
             u = pos if name == "rsqrt" else x0
@@ -67,8 +68,19 @@ def main():
             if layout == "transposed":
                 u, v = u.t(), v.t()
             call = (lambda f=fn, u=u, v=v: f(u, v)) if arity == 2 else (lambda f=fn, u=u: f(u))
-            report(f"{name}_{layout}_f32", median_seconds(call), (arity + 1) * e * 4)
-
+            cases.append((f"{name}_{layout}_f32", call, (arity + 1) * e * 4))
+    # in interleaved rounds, as bench_runtime.c times them
+    for _, call, _ in cases:
+        call()
+    times = [[] for _ in cases]
+    for _ in range(ROUNDS):
+        for k, (_, call, _) in enumerate(cases):
+            t0 = time.perf_counter()
+            call()
+            times[k].append(time.perf_counter() - t0)
+    for (case, _, moved), t in zip(cases, times):
+        t.sort()
+        report(case, t[ROUNDS // 2], moved)
 
 if __name__ == "__main__":
     main()
