@@ -22,7 +22,7 @@
  * checked against it; later releases keep the scalar in f32 for mul.
  *
  * f32 exp (elementwise and inside softmax) is simd_math.h's, vectorized
- * (AVX2 where the CPU has it), within 1 ulp of the correctly rounded result
+ * (AVX-512 or AVX2 where the CPU has it), within 1 ulp of the correctly rounded result
  * like PyTorch's Sleef expf; f64 uses libm.
  *
  * Reductions and softmax move the reduced dim last and walk chunks of whole

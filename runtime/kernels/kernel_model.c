@@ -18,7 +18,7 @@
  * compare them within 1e-5 relative).  An f32 unary op whose input has the
  * output's strides, both dense (contiguous or permuted), runs as one flat
  * loop over the threads instead; there sigmoid, silu, tanh, gelu and rsqrt
- * compute in f32, vectorized (rt_f32_map: AVX2 where the CPU has it), as
+ * compute in f32, vectorized (rt_f32_map: AVX-512 or AVX2 where the CPU has it), as
  * PyTorch's float kernels do (within a few ulp).
  *
  * Reductions (amax, argmax) walk the output's elements and, for each, the
