@@ -114,7 +114,8 @@ EXPECT_DIAG = re.compile(r"expect-(warning|error|note)" + REL +
 EXPECT_ASSUME = re.compile(r"expect-assumption" + REL + r"\s*\{\{(.*?)\}\}")
 FILE_LEVEL = re.compile(r"//\s*(no-verify|xfail|verify-not-compared|values):\s*(.*?)\s*(?:\*/)?$")
 TOKEN = re.compile(r"\s*([a-z-]+)(>=|<=|~=|=)(\([^)]*\)|\{\{.*?\}\}|\S+)|\s*(\S+)")
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|->)[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*(?:#\d+)?")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from formula import evaluate as evaluate_formula  # noqa: E402
 VALUE_KEYS = {"op", "shape", "strides", "offset", "dtype", "device", "kind", "contiguous",
               "view-of", "same-storage", "bytes", "moved", "freed", "alloc", "exec", "reason"}
 FUNC_KEYS = {"peak": "peak_live_bytes", "end": "end_live_bytes", "moved": "moved_bytes",
@@ -128,18 +129,11 @@ class Bad(Exception):
 
 def evaluate(expr, values):
     """A formula of the report ("3*((n - 1)/4) + 3"; `/` is floor division) at values."""
-    if isinstance(expr, int):
-        return expr
-
-    def sub(m):
-        name = m.group(0)
-        if name in ("max", "min"):
-            return name
-        if name not in values:
-            raise Bad(f"no value for symbol '{name}' in '{expr}' (// values: {name}=N)")
-        return "(%d)" % values[name]
-
-    return eval(NAME.sub(sub, expr).replace("/", "//"), {"max": max, "min": min})
+    try:
+        return evaluate_formula(expr, values)
+    except KeyError as e:
+        name = e.args[0]
+        raise Bad(f"no value for symbol '{name}' in '{expr}' (// values: {name}=N)") from None
 
 
 def exec_want(want):

@@ -40,23 +40,16 @@ import subprocess
 import sys
 import tempfile
 
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|->)[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*(?:#\d+)?")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from formula import evaluate as evaluate_formula  # noqa: E402
 
 
 def evaluate(expr, values):
     """The report's expression syntax, evaluated with Python integers."""
-    if isinstance(expr, int):
-        return expr
-
-    def sub(m):
-        name = m.group(0)
-        if name in ("max", "min"):
-            return name
-        if name not in values:
-            raise KeyError("no value for symbol %r in %r" % (name, expr))
-        return "(%d)" % values[name]
-
-    return eval(NAME.sub(sub, expr).replace("/", "//"), {"max": max, "min": min})
+    try:
+        return evaluate_formula(expr, values)
+    except KeyError as e:
+        raise KeyError("no value for symbol %r in %r" % (e.args[0], expr)) from None
 
 
 def holds(cond, values):
