@@ -273,6 +273,10 @@ int an_slayout_add(an_ctx *cx, const an_slayout *l);
 /* Record a summarised loop in the report (an_report.summed_loops). */
 void an_summed_loop_add(an_ctx *cx, const an_summed_loop *l);
 void an_account_live(an_ctx *cx);
+/* fr's totals from here on are formulas (symbolic): its peak so far, a
+ * number, becomes the first candidate of the peak's formula (nothing when
+ * it is already symbolic). */
+void an_fr_symbolic(an_func_report *fr);
 /* Record the live set of every function whose new peak has not been recorded
  * (called before live bytes go down, and when a function returns). */
 void an_settle_peaks(an_ctx *cx);

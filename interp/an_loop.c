@@ -482,9 +482,9 @@ static bool loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi,
 static void add_effect(an_func_report *fr, sx_int dm, sx_int dc)
 {
     if (dm.e || dm.c || dc.e || dc.c) {
+        an_fr_symbolic(fr); /* (its peak so far stays a candidate of the peak) */
         fr->moved_sx = sx_add(fr->moved_sx, dm);
         fr->calls_sx = sx_add(fr->calls_sx, dc);
-        fr->symbolic = true;
     }
 }
 
@@ -2118,6 +2118,13 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         char *why = NULL;
         if (t < 0 && n == 0 && summarise_whole(cx, s, &fl, &why))
             break;
+        int64_t c; /* the summary's try read a variable the test could not: bound by --bind, */
+        if (t < 0 && s->loop.cond && an_eval(cx, s->loop.cond, &c)) { /* it is known now */
+            free(why);
+            if (c == 0)
+                break;
+            t = 1;
+        }
         if (t < 0 && why) {
             an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
                         "%s: the body is analysed for one iteration", why);

@@ -81,21 +81,26 @@ static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
     peak_add_sx(cx, fr, f, sx_add(cx->live_sx, (sx_int){cx->live, 0}), line);
 }
 
+void an_fr_symbolic(an_func_report *fr)
+{
+    if (fr->symbolic)
+        return;
+    fr->symbolic = true;
+    fr->peak_sx = (sx_int){fr->peak_live_bytes, 0};
+    fr->n_peak_cands = 0;
+    if (fr->peak_line > 0) {
+        fr->peak_cand_line[0] = fr->peak_line;
+        fr->peak_cand[0] = fr->peak_sx;
+        fr->n_peak_cands = 1;
+    }
+}
+
 /* The live total at line joins fr's peak; false when it changed nothing. */
 static bool peak_add_sx(an_ctx *cx, an_func_report *fr, int f, sx_int total, int line)
 {
     sx_int peak;
     bool gt;
-    if (!fr->symbolic) {
-        fr->symbolic = true;
-        fr->peak_sx = (sx_int){fr->peak_live_bytes, 0};
-        fr->n_peak_cands = 0;
-        if (fr->peak_line > 0) {
-            fr->peak_cand_line[0] = fr->peak_line;
-            fr->peak_cand[0] = fr->peak_sx;
-            fr->n_peak_cands = 1;
-        }
-    }
+    an_fr_symbolic(fr);
     peak = fr->peak_sx;
     if (fr->peak_line == 0 || (sx_prove(total, SX_GT, peak, &gt) && gt)) {
         fr->peak_sx = total;
