@@ -919,6 +919,7 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
     }
     int64_t end = jint(t->exit, "live_bytes"), peak = jint(t->exit, "peak_bytes");
     char what[64];
+    w->sum->ended = true;
     if (w->sum->left) { /* the report's totals are those of a run that does not leave there */
         char a[32], b[32], c[32], d[32];
         char *fe = root->symbolic ? sx_strdup(root->end_sx) : NULL;
@@ -1006,8 +1007,13 @@ static void compare_executions(walk *w, const an_func_report *root, const trace 
     const an_report *r = w->r;
     if (w->sum->diverged)
         return; /* the paths differ: said already */
-    if (w->opt->run_failed) {
+    if (w->opt->run_failed && (w->sum->ended_at_error || !t->exit)) {
         fprintf(w->out, "  executions: not compared (the run ended at its error)\n");
+        return;
+    }
+    if (w->sum->left) {
+        fprintf(w->out, "  executions: not compared (the run left where the report assumes it "
+                "does not)\n");
         return;
     }
     exec_key *keys = tl_xreallocarray(NULL, (size_t)t->n + 1, sizeof *keys);

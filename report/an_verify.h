@@ -53,6 +53,8 @@ typedef struct vf_summary {
                                     to, or not known */
     bool diverged;         /* the run took another path than the analysis */
     bool trace_truncated;  /* the trace has no exit record */
+    bool ended;            /* the trace has its exit record: the program reached exit
+                              (returned from main or called exit), whatever its status */
     bool ended_at_error;   /* the trace's last record is a runtime error */
     bool left;             /* the run left where the report assumes it does not (an
                               assumption on its path): compared up to there only */

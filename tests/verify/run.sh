@@ -244,4 +244,21 @@ expect missing-compiler 2 "does not build with /nonexistent/cc" -- \
   "$tool" verify --cc=/nonexistent/cc "$work/garbage.c"
 expect no-file 2 "no such file" -- "$tool" verify "$work/none.c"
 
+# a program that ends where the analysis says, with a non-zero status of its
+# own (a failed check of its results): compared in full, no crash
+cat >"$work/own_status.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *x = tl_zeros(TL_SHAPE(4), TL_F32, TL_CPU);
+    tl_tensor *y = tl_exp(x);
+    int bad = tl_numel(y) != 5;
+    tl_release(y);
+    tl_release(x);
+    return bad ? 3 : 0;
+}
+C
+expect own-status 0 "$agree" -- "$tool" verify "$work/own_status.c"
+expect own-status-counts 0 "executions of 2 call sites compared: as predicted" -- \
+  "$tool" verify "$work/own_status.c"
 expect_summary "verify tests"
