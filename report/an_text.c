@@ -589,23 +589,26 @@ static void print_path(FILE *out, const an_path *p)
  * the sizes, and of the run's path. */
 static void print_symbols(FILE *out, const an_report *r)
 {
-    int n = 0;
+    int n = 0, others = 0;
     for (int k = 0; k < sx_n_symbols(); k++) {
         if (!sx_symbol_used(k))
             continue;
+        if (!sx_symbol_is_size(k)) {
+            others++;
+            continue;
+        }
         fprintf(out, "%s%s (line %d, %s)", n++ ? ", " : "\nsizes known at run time: ",
                 sx_symbol_name(k), sx_symbol_line(k), sx_symbol_origin(k));
     }
-    if (!n && !r->n_paths)
+    for (int k = 0, m = 0; others && k < sx_n_symbols(); k++) /* no sizes, no assumption */
+        if (sx_symbol_used(k) && !sx_symbol_is_size(k))
+            fprintf(out, "%s%s (line %d, %s)", m++ ? ", " : "\nother values in formulas: ",
+                    sx_symbol_name(k), sx_symbol_line(k),
+                    strcmp(sx_symbol_origin(k), "loop") == 0 ? "a loop's counter in one iteration"
+                                                              : sx_symbol_origin(k));
+    if (!n && !others && !r->n_paths)
         return;
-    if (!n) {
-        fprintf(out, "\nassumed:");
-        for (int k = 0; k < r->n_paths; k++)
-            print_path(out, &r->paths[k]);
-        fputc('\n', out);
-        return;
-    }
-    fprintf(out, "\nassumed (each size >= 1, and):");
+    fprintf(out, n ? "\nassumed (each size >= 1, and):" : "\nassumed:");
     int shown = 0;
     for (int k = 0; k < sx_n_assumptions(); k++) {
         bool seen = false;
@@ -617,7 +620,7 @@ static void print_symbols(FILE *out, const an_report *r)
     }
     for (int k = 0; k < r->n_paths; k++)
         print_path(out, &r->paths[k]);
-    fprintf(out, "%s\n", shown || r->n_paths ? "" : " nothing else");
+    fprintf(out, "%s\n", shown || r->n_paths ? "" : n ? " nothing else" : " nothing");
 }
 
 void an_report_write_text(FILE *out, const an_report *r, const an_text_options *opt)

@@ -1281,7 +1281,8 @@ sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, s
 
 sx_int sx_symbol_value(const char *name, const char *origin, int line, int col)
 {
-    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false};
+    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false,
+                true};
     VEC_PUSH(S.syms, s);
     atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
     uint32_t id = atom_intern(k);
@@ -1305,6 +1306,11 @@ const char *sx_symbol_origin(int i) { return S.syms.items[i].origin; }
 int sx_symbol_line(int i) { return S.syms.items[i].line; }
 int sx_symbol_col(int i) { return S.syms.items[i].col; }
 bool sx_symbol_used(int i) { return S.syms.items[i].used; }
+
+bool sx_symbol_is_size(int i)
+{
+    return !S.syms.items[i].value && strcmp(S.syms.items[i].origin, "loop") != 0;
+}
 
 static bool eval_atom(uint32_t id, const int64_t *v, const bool *has, int64_t *out);
 

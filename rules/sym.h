@@ -51,6 +51,10 @@ const char *sx_symbol_origin(int i);
 int sx_symbol_line(int i);
 int sx_symbol_col(int i);
 bool sx_symbol_used(int i); /* it appears in an expression the analysis computed with */
+/* A size read at run time (>= 1): not a value read back from a tensor
+ * (sx_symbol_value), nor a loop's counter at some iteration (origin "loop"),
+ * whose range is the loop's. */
+bool sx_symbol_is_size(int i);
 /* Symbol i's value at the generic point, where comparisons the symbols do not
  * decide are decided (2^(20 - i): no size is 0 or 1, an earlier size is a
  * multiple of a later one); every assumption on sizes holds there. */

@@ -51,6 +51,7 @@ typedef struct symbol {
     char *origin;
     int line, col;
     bool used;
+    bool value;        /* no size: no lower bound (sx_symbol_value) */
 } symbol;
 
 typedef struct assumption {
