@@ -175,6 +175,8 @@ typedef struct walk {
                                       again: followed, their storages mapped, not compared */
     bool repeating;                /* the current call is in such a body */
     bool *repeat_said;             /* per an_report.repeats: its note is printed */
+    bool sizes_known;              /* every storage's size is known (live bytes compare) */
+    bool ended_before;             /* the run ended at its error, where the report goes on */
     int64_t skip_lo, skip_hi;      /* the kept arm's events the run went round (the other arm
                                       was compared instead), the latest */
 } walk;
@@ -282,10 +284,11 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
         compare_int(w, "block bytes", st->alloc_bytes, w->t->block_bytes[tr]);
 }
 
-static bool sizes_known(const walk *w)
+/* Every storage's size is known (computed once: a walk's calls ask it each). */
+static bool sizes_known(const an_report *r)
 {
-    for (int s = 0; s < w->r->n_storages; s++)
-        if (w->r->storages[s].nbytes < 0)
+    for (int s = 0; s < r->n_storages; s++)
+        if (r->storages[s].nbytes < 0)
             return false;
     return true;
 }
@@ -295,7 +298,7 @@ static void compare_live(walk *w, const an_event *e, const json_t *rec)
     int64_t pred = e->live_bytes + (e->line == w->opt->perturb_line ? 1 : 0);
     if (!rec)
         return;
-    if (sizes_known(w) && !w->live_off)
+    if (w->sizes_known && !w->live_off)
         compare_int(w, "live bytes", pred, jint(rec, "live_bytes"));
     else
         w->sum->live_not_compared++;
@@ -821,8 +824,13 @@ static bool walk_call(walk *w, const an_func_report *root, const trace *t, int64
     w->last_event = *i;
     if (e->error || strcmp(jstr(rec, "ev"), "error") == 0) {
         compare_error(w, e, rec);
-        /* the default handler ended the run at its error, as predicted */
-        return !(w->opt->run_failed && strcmp(jstr(rec, "ev"), "error") == 0 && *k == t->n);
+        /* the default handler ended the run at its error, as predicted; the report goes on
+         * past it (as a program with its own handler would) when calls follow */
+        if (w->opt->run_failed && strcmp(jstr(rec, "ev"), "error") == 0 && *k == t->n) {
+            w->ended_before = next_call(w->r, *i + 1, root->end_event) < root->end_event;
+            return false;
+        }
+        return true;
     }
     compare_call(w, e, rec, rec);
     return true;
@@ -920,6 +928,15 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
     int64_t end = jint(t->exit, "live_bytes"), peak = jint(t->exit, "peak_bytes");
     char what[64];
     w->sum->ended = true;
+    if (w->ended_before) { /* the report's totals are those of a run that goes on */
+        char a[32], b[32];
+        fprintf(w->out, "  end of %s: live %s measured; peak: %s measured  (not compared: the "
+                "run ended at its error, where the report goes on as a program with its own "
+                "error handler would)\n", root->name, an_format_bytes(a, sizeof a, end),
+                an_format_bytes(b, sizeof b, peak));
+        w->sum->totals_not_compared += 2;
+        return;
+    }
     if (w->sum->left) { /* the report's totals are those of a run that does not leave there */
         char a[32], b[32], c[32], d[32];
         char *fe = root->symbolic ? sx_strdup(root->end_sx) : NULL;
@@ -1101,7 +1118,8 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
             tl_out_of_memory(0);
     } else if (!trace_read(trace_path, &t, error))
         return false;
-    walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum, .last_event = -1};
+    walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum, .last_event = -1,
+              .sizes_known = sizes_known(r)};
     if (t.exit && strcmp(jstr(t.exit, "cuda_backend"), "emulation") == 0)
         fprintf(out, "CUDA emulated on the host: allocator bytes compared, kernel times not\n");
     w.an_to_tr = tl_xreallocarray(NULL, (size_t)r->n_storages + 1, sizeof(int64_t));

@@ -261,4 +261,24 @@ C
 expect own-status 0 "$agree" -- "$tool" verify "$work/own_status.c"
 expect own-status-counts 0 "executions of 2 call sites compared: as predicted" -- \
   "$tool" verify "$work/own_status.c"
+# a predicted error that the default handler ends the run at, with calls
+# after it in the report (which goes on, as under a handler of the program's
+# own): the totals are not compared, no disagreement
+cat >"$work/error_then_more.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *a = tl_zeros(TL_SHAPE(3, 3), TL_F32, TL_CPU);
+    tl_tensor *b = tl_zeros(TL_SHAPE(3, 6), TL_F32, TL_CPU);
+    tl_tensor *c = tl_cat(TL_LIST(a, b), 0);
+    tl_tensor *d = tl_zeros(TL_SHAPE(100), TL_F32, TL_CPU);
+    tl_release(d);
+    tl_release(c);
+    tl_release(b);
+    tl_release(a);
+    return 0;
+}
+C
+expect error-then-more 0 "not compared: the run ended at its error" -- \
+  "$tool" verify "$work/error_then_more.c"
 expect_summary "verify tests"
