@@ -115,10 +115,11 @@ static bool peak_add_sx(an_ctx *cx, an_func_report *fr, int f, sx_int total, int
             if (sx_prove(fr->peak_cand[k], SX_GE, total, &ge) && ge)
                 return false; /* a candidate covers it */
         }
-        int n = 0; /* the candidates the new one does not dominate, then it */
+        int n = 0; /* the candidates the new one does not exceed, then it (one it may only
+                    * equal stays: where they tie, the earlier line is the peak's) */
         for (int k = 0; k < fr->n_peak_cands; k++) {
-            bool ge;
-            if (!(sx_prove(total, SX_GE, fr->peak_cand[k], &ge) && ge)) {
+            bool gt2;
+            if (!(sx_prove(total, SX_GT, fr->peak_cand[k], &gt2) && gt2)) {
                 fr->peak_cand[n] = fr->peak_cand[k];
                 fr->peak_cand_line[n++] = fr->peak_cand_line[k];
             }
