@@ -392,9 +392,10 @@ static void assumptions_write(an_jw *w, const char *key, const an_report *r)
         assumption_write(w, text, sx_symbol_line(k));
     }
     for (int k = 0; k < sx_n_assumptions(); k++) {
-        bool seen = false; /* one line per text, where symbols share a name */
+        bool seen = false; /* once per text and line (symbols may share a name) */
         for (int j = 0; j < k && !seen; j++)
-            seen = strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;
+            seen = sx_assumption_line(j) == sx_assumption_line(k) &&
+                   strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;
         if (!seen)
             assumption_write(w, sx_assumption_text(k), sx_assumption_line(k));
     }

@@ -613,7 +613,8 @@ static void print_symbols(FILE *out, const an_report *r)
     for (int k = 0; k < sx_n_assumptions(); k++) {
         bool seen = false;
         for (int j = 0; j < k && !seen; j++)
-            seen = strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;
+            seen = sx_assumption_line(j) == sx_assumption_line(k) &&
+                   strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;
         if (!seen)
             fprintf(out, "\n  %s (line %d)", sx_assumption_text(k), sx_assumption_line(k));
         shown += !seen;

@@ -934,7 +934,7 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
                 "run ended at its error, where the report goes on as a program with its own "
                 "error handler would)\n", root->name, an_format_bytes(a, sizeof a, end),
                 an_format_bytes(b, sizeof b, peak));
-        w->sum->totals_not_compared += 2;
+        w->sum->past_end_not_compared += 2;
         return;
     }
     if (w->sum->left) { /* the report's totals are those of a run that does not leave there */

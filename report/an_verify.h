@@ -49,6 +49,8 @@ typedef struct vf_summary {
     int64_t totals_not_compared; /* end and peak predicted only as bounds (lower ones not
                                     exceeded) */
     int64_t formulas_not_compared; /* end and peak predicted as formulas of sizes not bound */
+    int64_t past_end_not_compared; /* end and peak of a report that goes on past the error
+                                      the run ended at */
     int64_t exec_not_compared;   /* call sites whose execution count is a bound the run keeps
                                     to, or not known */
     bool diverged;         /* the run took another path than the analysis */

@@ -276,7 +276,7 @@ static int compare(const verify_opts *o, const an_report *r, build *b, bool fail
         return 2;
     }
     /* what could not be compared is said, never counted as agreement */
-    char unknown[96] = "", live[96] = "", totals[96] = "", formulas[96] = "", execs[96] = "";
+    char unknown[96] = "", live[96] = "", totals[192] = "", formulas[96] = "", execs[96] = "";
     if (sum.unknown)
         snprintf(unknown, sizeof unknown, ", %lld call site%s not compared (prediction unknown)",
                  (long long)sum.unknown, sum.unknown == 1 ? "" : "s");
@@ -290,6 +290,10 @@ static int compare(const verify_opts *o, const an_report *r, build *b, bool fail
         snprintf(formulas, sizeof formulas, ", %lld total%s not compared (formulas: --bind "
                  "their sizes)", (long long)sum.formulas_not_compared,
                  sum.formulas_not_compared == 1 ? "" : "s");
+    if (sum.past_end_not_compared) /* (after the bounds' text, in the same buffer) */
+        snprintf(totals + strlen(totals), sizeof totals - strlen(totals),
+                 ", %lld totals not compared (the run ended at its error)",
+                 (long long)sum.past_end_not_compared);
     if (sum.exec_not_compared)
         snprintf(execs, sizeof execs, ", %lld execution count%s not compared (not exact)",
                  (long long)sum.exec_not_compared, sum.exec_not_compared == 1 ? "" : "s");
