@@ -1,0 +1,111 @@
+/*
+ * an_loop_internal.h: what the parts of the loop summary share.  an_loop.c
+ * runs loops and summarises the counted ones (the trial, the probes, the
+ * steady summary, the totals); an_loop_growth.c summarises a loop whose
+ * state grows by induction (arrays as segments); an_loop_step.c one whose
+ * counter steps by more than one.  docs/symbolic.md describes them.
+ */
+#ifndef TL_AN_LOOP_INTERNAL_H
+#define TL_AN_LOOP_INTERNAL_H
+
+#include "an_internal.h"
+
+/* lp_steady_handles' context: the snapshot `then` the first handle is from. */
+typedef struct steady_ctx {
+    an_ctx *cx;
+    const snapshot *then;
+} steady_ctx;
+
+typedef struct loop_trial {
+    snapshot s0;        /* before iteration 1, to undo */
+    an_fr_saved *r0;
+    an_value *values0;  /* the values (their first executions and counts), to undo */
+    int n_diags, n_assumptions, n_facts, n_values, n_storages, n_exits, n_paths;
+    int64_t n_events, n_handles;
+} loop_trial;
+
+/* A function's peak candidates after the probes, for the whole loop. */
+typedef struct loop_peak {
+    bool changed;
+    int n;
+    sx_int cand[8];
+    int line[8];
+    sx_int peak;
+} loop_peak;
+
+/* What summarising one loop keeps between its phases. */
+typedef struct loop_sum {
+    const ir_stmt *s;
+    int var;                /* the counter */
+    int dir;                /* +1: it counts up; -1: down */
+    sx_int v0, trips;       /* its first value, the trip count */
+    sx_int lo, hi;          /* the counter's values in iterations 2..trips */
+    int n;                  /* function reports */
+    snapshot s1, a;         /* after iteration 1, after the first probe */
+    uint32_t la, lb;        /* the probes' counters */
+    int n_storages1, assumptions1;
+    int n_values1;
+    int64_t *exec1;         /* per value: its executions after iteration 1 */
+    sx_int *runs0, *runs1;  /* per value: its count (an_value_runs) before the loop, after
+                               iteration 1, */
+    sx_int *runsa, *runsb;  /* after the first probe (or before a growing loop's probe),
+                               after the second (stepped loops) */
+    int64_t marks1;
+    sx_int *eff;            /* per function: moved, calls at s1, at a, now */
+    sx_int *peak1;          /* per function: the peak at s1 */
+    sx_int *sum;            /* per function: moved, calls to add */
+    loop_peak *pk;
+    sx_int step;            /* what an iteration adds to the counter (dir, or a stride) */
+    const char *why;        /* why it is not summarised (the first reason found) */
+    int64_t n_diags1;       /* diagnostics before the probes: a probe's own say what it lost */
+} loop_sum;
+
+/* Does the state now (the end of the probe) equal `start` at the next
+ * iteration's counter (lb := lb + dir)? */
+typedef struct ind_ctx {
+    an_ctx *cx;
+    const snapshot *start;
+    sx_int L, L1;
+    bool at_zero; /* (stepped loops) the end with L := 0 is the start, both refined */
+} ind_ctx;
+
+static inline sx_int live_total(int64_t live, sx_int live_sx) { return sx_add(live_sx, (sx_int){live, 0}); }
+
+/* A temporary that borrowed a handle a place holds, for the one statement
+ * that used it: what it holds after that is no part of the state. */
+static inline bool borrowed(const an_ctx *cx, int var) { return cx->u->vars[var].is_borrow; }
+
+static inline bool sx_zero(sx_int x) { return x.e == 0 && x.c == 0; }
+
+static inline bool sx_usable(sx_int x) { return x.e != SX_TOO_BIG; }
+
+/* A count that no formula follows: the one analysed, marked as not known. */
+static inline void runs_lost(an_value *x) { x->runs_unknown = true; }
+
+/* Why a loop is not summarised, compared by address (ls->why). */
+extern const char *const LOOP_NOT_FOLLOWED;
+extern const char *const LOOP_NOT_COUNTED;
+
+/* an_loop.c: the trial, the probes, the steady summary, the totals */
+bool lp_fail(loop_sum *ls, const char *why);
+void lp_fr_effect(const an_func_report *fr, sx_int *moved, sx_int *calls);
+void lp_add_effect(an_func_report *fr, sx_int dm, sx_int dc);
+int lp_counter_facts(sx_int l, sx_int lo, sx_int hi);
+sx_int lp_counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir);
+bool lp_probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step);
+bool lp_probe_plain(const an_ctx *cx, loop_sum *ls);
+sx_int *lp_runs_take(const an_ctx *cx);
+bool lp_sum_effects(an_ctx *cx, loop_sum *ls, int from, bool renamed);
+bool lp_steady_handles(void *ctx, int a, int b);
+bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const snapshot *a, sx_int trips, uint32_t la, uint32_t lb, int counter, bool *first_differs);
+bool lp_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, int dir, loop_peak *out);
+bool lp_loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi, int line);
+
+/* an_loop_growth.c: a state that grows, by induction */
+bool lp_induction_holds(an_ctx *cx, const ind_ctx *c);
+bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back);
+
+/* an_loop_step.c: a counter stepped by more than one */
+bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int step, bool *taken_a);
+
+#endif /* TL_AN_LOOP_INTERNAL_H */
