@@ -334,12 +334,9 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     fill_lists(cx.r, cx.report_of);
     for (int k = 0; k < cx.r->n_funcs; k++) { /* symbolic totals: the known parts joined in */
         an_func_report *fr = &cx.r->funcs[k];
-        fr->symbolic = fr->symbolic || fr->end_sx.e || fr->end_sx.c || fr->moved_sx.e ||
-                       fr->moved_sx.c;
-        if (!fr->symbolic)
+        if (!fr->symbolic && !fr->end_sx.e && !fr->end_sx.c && !fr->moved_sx.e && !fr->moved_sx.c)
             continue;
-        if (fr->peak_sx.e == 0 && fr->n_peak_cands == 0)
-            fr->peak_sx = (sx_int){fr->peak_live_bytes, 0};
+        an_fr_symbolic(fr); /* (its peak a number so far: the formula's first candidate) */
         fr->end_sx = sx_add(fr->end_sx, (sx_int){fr->end_live_bytes, 0});
         fr->moved_sx = sx_add(fr->moved_sx, (sx_int){fr->moved_bytes, 0});
         fr->calls_sx = sx_add(fr->calls_sx, (sx_int){fr->n_calls, 0});
