@@ -287,15 +287,7 @@ def check_value(rep, target, name, pairs, errors, where):
             got, exp = v["executions"], None if want == "?" else exec_want(want)
             marked = "executions" in v.get("not_exact", [])
             side = {"<=": "at most ", "~=": "as analysed, not exact: "}.get(rel, "")
-            if got != exp:
-                errors.append(f"{label}: exec: expected {side}{show(exp)}, got {show(got)}"
-                              f"{' (not exact)' if marked else ''}")
-            elif rel != "=" and not marked:
-                errors.append(f"{label}: exec: expected {show(exp)} marked as not exact; the "
-                              f"report claims it exact")
-            elif rel == "=" and marked:
-                errors.append(f"{label}: exec: expected {show(exp)} exact; the report marks it "
-                              f"as not exact")
+            check_claim(errors, f"{label}: exec", rel, side, got, exp, marked, "not exact")
             continue
         if rel != "=":
             raise Bad(f"{where}: '{key}{rel}' is only for expect-func totals and exec")
@@ -379,15 +371,19 @@ def check_func(rep, line, pairs, lines, errors, where):
             raise Bad(f"{where}: {key}{rel} : only byte totals can be bounds")
         marked = bound_marked(f, field)
         side = {">=": "at least ", "<=": "at most "}.get(rel, "")
-        if got != exp:
-            errors.append(f"{where}: {f['name']}: {key}: expected {side}"
-                          f"{show(exp)}, got {show(got)}{' (a bound)' if marked else ''}")
-        elif rel != "=" and not marked:
-            errors.append(f"{where}: {f['name']}: {key}: expected {show(exp)} marked as a "
-                          f"bound; the report claims it exact")
-        elif rel == "=" and marked:
-            errors.append(f"{where}: {f['name']}: {key}: expected {show(exp)} exact; the report "
-                          f"marks it as a bound")
+        check_claim(errors, f"{where}: {f['name']}: {key}", rel, side, got, exp, marked, "a bound")
+
+
+def check_claim(errors, label, rel, side, got, exp, marked, mark):
+    """A claim KEY=V (exact) or KEY<=V, >=, ~= (the report's number, marked as
+    `mark`, "a bound" or "not exact"): the number and its mark must match."""
+    if got != exp:
+        errors.append(f"{label}: expected {side}{show(exp)}, got {show(got)}"
+                      f"{f' ({mark})' if marked else ''}")
+    elif rel != "=" and not marked:
+        errors.append(f"{label}: expected {show(exp)} marked as {mark}; the report claims it exact")
+    elif rel == "=" and marked:
+        errors.append(f"{label}: expected {show(exp)} exact; the report marks it as {mark}")
 
 
 def check_diags(rep, path, want, errors, name):
