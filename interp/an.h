@@ -311,6 +311,7 @@ typedef struct an_report {
     an_slayout *slayouts;   /* layouts over symbols (values' and handles' sl - 1) */
     int n_indirect;
     an_indirect *indirect;  /* the functions calls through pointers reached */
+    sx_state *sx;           /* owns every sx_int above: symbols, expressions, assumptions */
 } an_report;
 
 /* The times value v's call site runs in the program (a formula when a loop
@@ -328,9 +329,14 @@ static inline sx_int an_value_runs(const an_value *v)
 const char *an_value_runs_text(const an_value *v, char *buf, size_t size);
 
 /* Analyse every function of the unit; never NULL (out of memory ends the
- * process: xalloc.h). */
+ * process: xalloc.h).  The report's symbolic state is current on this thread
+ * when it returns (sym.h). */
 an_report *an_analyze(const ir_unit *u, const an_options *opt);
 void an_report_free(an_report *r);
+/* Make r's symbolic state the current one, before reading r's formulas on a
+ * thread that may have analysed another unit since (the language server
+ * keeps a report per document). */
+void an_report_use(const an_report *r);
 
 /* The report of function name, or NULL. */
 const an_func_report *an_report_func(const an_report *r, const char *name);

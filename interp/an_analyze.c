@@ -317,7 +317,8 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
         return NULL;
     cx.r->unit = u;
     cx.log_events = true;
-    sx_reset(); /* symbols, expressions and assumptions are per analysis */
+    cx.r->sx = sx_state_new(); /* symbols, expressions and assumptions are the report's */
+    sx_state_use(cx.r->sx);
     setup(&cx);
     bool *called = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(bool)); /* by another function */
     for (int f = 0; f < u->n_funcs; f++) {
@@ -380,12 +381,18 @@ void an_diag_free(an_diag *d)
 }
 
 
+void an_report_use(const an_report *r)
+{
+    if (r)
+        sx_state_use(r->sx);
+}
+
 void an_report_free(an_report *r)
 {
     if (!r)
         return;
     free(r->slayouts);
-    sx_reset(); /* the report's expressions go with it */
+    sx_state_free(r->sx); /* the report's expressions go with it */
     for (int k = 0; k < r->n_funcs; k++) {
         free(r->funcs[k].values);
         free(r->funcs[k].storages);

@@ -317,6 +317,7 @@ json_t *lsp_hover_json(const lsp_ctx *cx, const lsp_result *r, lsp_pos p)
     int id = lsp_value_named(r, a, b, line, col);
     if (id < 0)
         return json_null();
+    an_report_use(r->report); /* its formulas, not those of the last document analysed */
     char *text = lsp_hover_text(cx, r->report, &r->report->values[id]);
     lsp_text_line_col(r->text, r->len, b, &el, &ec);
     json_t *h = json_pack("{s:{s:s,s:s},s:o}", "contents", "kind",
@@ -367,6 +368,7 @@ json_t *lsp_inlay_hints_json(const lsp_ctx *cx, const lsp_result *r, lsp_pos fro
 {
     json_t *a = json_array();
     const an_report *rep = r->report;
+    an_report_use(rep); /* its formulas, not those of the last document analysed */
     for (int k = 0; rep && k < rep->n_values; k++) {
         const an_value *v = &rep->values[k];
         if (!v->name || !v->executed || !(v->known || lsp_slayout(rep, v)) || v->error ||

@@ -31,7 +31,8 @@
 
 #include "sym_internal.h"
 
-_Thread_local sx_state S; /* one per thread: check -j analyses files on several threads */
+_Thread_local sx_state *sx__current;
+_Thread_local sx_state sx__idle;
 /* Bumped when the exact divisions change or the state is reset: apply_exact's memo is valid
  * for one generation. */
 static _Thread_local uint64_t exact_generation = 1;
@@ -1453,33 +1454,69 @@ int sx_assumption_line(int i) { return S.assumptions.items[i].line; }
 bool sx_failed(void) { return S.failed; }
 void sx_clear_failed(void) { S.failed = false; }
 
-void sx_reset(void)
+static void state_clear(sx_state *st)
 {
-    for (size_t i = 0; i < S.syms.n; i++) {
-        free(S.syms.items[i].name);
-        free(S.syms.items[i].origin);
+    for (size_t i = 0; i < st->syms.n; i++) {
+        free(st->syms.items[i].name);
+        free(st->syms.items[i].origin);
     }
-    for (size_t i = 0; i < S.assumptions.n; i++)
-        free(S.assumptions.items[i].text);
-    free(S.syms.items);
-    free(S.atoms.items);
-    free(S.factors.items);
-    free(S.monos.items);
-    free(S.terms.items);
-    free(S.polys.items);
-    free(S.assumptions.items);
-    free(S.facts.items);
-    free(S.raises.items);
-    free(S.exact.items);
-    free(S.atom_tab.slot);
-    free(S.atom_tab.hash);
-    free(S.mono_tab.slot);
-    free(S.mono_tab.hash);
-    free(S.poly_tab.slot);
-    free(S.poly_tab.hash);
+    for (size_t i = 0; i < st->assumptions.n; i++)
+        free(st->assumptions.items[i].text);
+    free(st->syms.items);
+    free(st->atoms.items);
+    free(st->factors.items);
+    free(st->monos.items);
+    free(st->terms.items);
+    free(st->polys.items);
+    free(st->assumptions.items);
+    free(st->facts.items);
+    free(st->raises.items);
+    free(st->exact.items);
+    free(st->atom_tab.slot);
+    free(st->atom_tab.hash);
+    free(st->mono_tab.slot);
+    free(st->mono_tab.hash);
+    free(st->poly_tab.slot);
+    free(st->poly_tab.hash);
     for (int k = 0; k < 3; k++)
-        free(S.scratch[k]);
-    memset(&S, 0, sizeof S);
+        free(st->scratch[k]);
+    memset(st, 0, sizeof *st);
+}
+
+/* The memos of apply_exact and sx_prove hold ids of one state: a change of state, or of
+ * what a state holds, starts new generations. */
+static void new_generation(void)
+{
     exact_generation++;
     proof_generation++;
+}
+
+void sx_reset(void)
+{
+    state_clear(&S);
+    new_generation();
+}
+
+sx_state *sx_state_new(void) { return tl_xcalloc(1, sizeof(sx_state)); }
+
+void sx_state_free(sx_state *st)
+{
+    if (!st)
+        return;
+    if (st == sx__current) {
+        sx__current = NULL;
+        new_generation();
+    }
+    state_clear(st);
+    free(st);
+}
+
+sx_state *sx_state_use(sx_state *st)
+{
+    sx_state *before = sx__current;
+    if (st != before) {
+        sx__current = st;
+        new_generation();
+    }
+    return before;
 }

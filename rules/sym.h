@@ -17,8 +17,11 @@
  * grows past SX_MAX_TERMS terms, or a coefficient that overflows, becomes
  * SX_TOO_BIG: the analysis then treats the value as unknown (sx_failed()).
  *
- * The state is one per process, cleared by sx_reset() (not thread-safe, as
- * the analyzer is not).
+ * The state (symbols, interned expressions, assumptions, facts) is an
+ * sx_state owned by whoever owns the expressions: the analyzer's report
+ * (an_report.sx).  The sx_ functions work on the state made current on the
+ * calling thread with sx_state_use; an sx_int is meaningful only while the
+ * state it was made in is current.  Threads never share a state.
  */
 #ifndef TL_SYM_H
 #define TL_SYM_H
@@ -36,7 +39,17 @@ typedef enum sx_rel { SX_EQ, SX_NE, SX_LT, SX_LE, SX_GT, SX_GE } sx_rel;
 
 enum { SX_TOO_BIG = 1, SX_MAX_TERMS = 64 };
 
-/* Forget every symbol, expression and assumption. */
+typedef struct sx_state sx_state;
+
+/* A new, empty state, and its end (its expressions, symbols and assumptions
+ * go with it; if it was current, no state is current after). */
+sx_state *sx_state_new(void);
+void sx_state_free(sx_state *s);
+/* Make s the state the sx_ functions work on, on this thread (NULL: none,
+ * an idle state of the thread's own); returns the state current before. */
+sx_state *sx_state_use(sx_state *s);
+
+/* Forget every symbol, expression and assumption of the current state. */
 void sx_reset(void);
 
 /* A new symbol (names may repeat: each call is a distinct symbol).  origin:

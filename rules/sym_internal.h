@@ -112,7 +112,7 @@ typedef struct sx_state {
 } sx_state;
 
 /* The internal names, kept short in the code, are prefixed in the objects. */
-#define S sx__state
+#define S (*(sx__current ? sx__current : &sx__idle))
 #define terms_of sx__terms_of
 #define atom_expr sx__atom_expr
 #define lone_atom_any sx__lone_atom_any
@@ -122,7 +122,12 @@ typedef struct sx_state {
 #define atom_mentions sx__atom_mentions
 #define subst sx__subst
 
-extern _Thread_local sx_state S; /* one per thread: check -j analyses files on several threads */
+/* The state the sx_ functions work on, on this thread (sx_state_use): the
+ * report being built or read.  Threads never share one (check -j analyses a
+ * file a thread).  sx__idle serves a thread that has made no state current:
+ * sx_reset clears it, as the unit tests of this module do. */
+extern _Thread_local sx_state *sx__current;
+extern _Thread_local sx_state sx__idle;
 
 /* sym.c */
 const term *terms_of(sx_int a, uint32_t *n, int64_t *c);

@@ -624,6 +624,81 @@ static void test_cancel_during_analysis(void **state)
     workdir_remove(&w);
 }
 
+
+/* The formulas of a document's report stay its own: after an edit (the new
+ * report is made before the old one is freed) and after another document is
+ * analysed, the hovers and hints still read them. */
+static const char *other_symbolic_program =
+    "#include <tensorlint/tensor.h>\n"                                          /* 1 */
+    "void block(int rows, int cols, int depth)\n"                               /* 2 */
+    "{\n"                                                                       /* 3 */
+    "    tl_tensor *a = tl_zeros(TL_SHAPE(depth, rows, cols), TL_F16, TL_CPU);\n" /* 4 */
+    "    tl_tensor *b = tl_sum(a, 0, false);\n"                                 /* 5 */
+    "    tl_release(b);\n"                                                      /* 6 */
+    "    tl_release(a);\n"                                                      /* 7 */
+    "}\n";
+
+static void change_doc(lsp_child *c, const workdir *w, const char *text, int version)
+{
+    child_send(c, json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didChange", "params", "textDocument", "uri", w->uri,
+                            "version", version, "contentChanges", "text", text));
+}
+
+static void assert_x_hover(lsp_child *c, const workdir *w, int id)
+{
+    json_t *h = hover(c, w, id, 3, 16); /* x */
+    assert_non_null(hover_text(h));
+    assert_non_null(strstr(hover_text(h), "(batch, dim)"));
+    assert_non_null(strstr(hover_text(h), "4*batch*dim B"));
+    json_decref(h);
+}
+
+static void test_symbolic_after_edit(void **state)
+{
+    (void)state;
+    workdir w, w2;
+    workdir_make(&w);
+    workdir_make(&w2);
+    lsp_child *c = child_start(NULL);
+    json_decref(child_initialize(c));
+    open_doc(c, &w, symbolic_program, 1);
+    json_decref(child_diagnostics(c));
+    assert_x_hover(c, &w, 40);
+    size_t n = strlen(symbolic_program);
+    char *edited = malloc(n + 32);
+    assert_non_null(edited);
+    memcpy(edited, symbolic_program, n);
+    strcpy(edited + n, "/* edited */\n");
+    for (int v = 2; v <= 3; v++) { /* two edits: each report made before the last is freed */
+        change_doc(c, &w, v == 2 ? edited : symbolic_program, v);
+        json_decref(child_diagnostics(c));
+        assert_x_hover(c, &w, 40 + v);
+    }
+    open_doc(c, &w2, other_symbolic_program, 1); /* another document's analysis */
+    json_decref(child_diagnostics(c));
+    json_t *h = hover(c, &w2, 44, 3, 16); /* a */
+    assert_non_null(strstr(hover_text(h), "(depth, rows, cols)"));
+    assert_non_null(strstr(hover_text(h), "2*depth*rows*cols B"));
+    json_decref(h);
+    assert_x_hover(c, &w, 45); /* the first document's formulas, not the second's */
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}}}}", "jsonrpc",
+                            "2.0", "id", 46, "method", "textDocument/inlayHint", "params",
+                            "textDocument", "uri", w.uri, "range", "start", "line", 0,
+                            "character", 0, "end", "line", 5, "character", 0));
+    json_t *r = child_reply(c, 46);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(r, "result"), 0), "label")),
+                        "(batch, dim) f32, new 4*batch*dim B");
+    json_decref(r);
+    free(edited);
+    child_shutdown(c, 47);
+    workdir_remove(&w2);
+    workdir_remove(&w);
+}
+
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +712,7 @@ int main(void)
         cmocka_unit_test(test_compile_commands),
         cmocka_unit_test(test_cancel_during_analysis),
         cmocka_unit_test(test_symbolic_sizes),
+        cmocka_unit_test(test_symbolic_after_edit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
