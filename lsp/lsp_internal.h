@@ -54,6 +54,11 @@ bool lsp_reader_pending(const lsp_reader *r);
 void lsp_reader_free(lsp_reader *r);
 /* Write msg (consumed) framed to fd; false when the write failed. */
 bool lsp_write(int fd, json_t *msg);
+/* A message body as JSON: any JSON text, "\u0000" in strings included (a
+ * string's length is json_string_length), and an escaped lone surrogate
+ * ("\ud800" not followed by a low one, or a low one alone) read as U+FFFD,
+ * as LSP clients expect; NULL with err set for text that is not JSON. */
+json_t *lsp_json_load(char *body, size_t len, json_error_t *err);
 
 /* ---- lsp_text.c ---- */
 

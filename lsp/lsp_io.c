@@ -10,6 +10,11 @@
  * "Content-Length:" inside it when junk was written before a header, so
  * one bad message does not lose the stream.  Output is written with
  * write() until every byte is out.
+ *
+ * Bodies are read as JSON with NUL allowed in strings; an escaped lone
+ * surrogate, which JSON's grammar allows and editors send (a document cut
+ * in the middle of a UTF-16 pair), is rewritten in place to the escape of
+ * U+FFFD (both are six bytes) before Jansson, which rejects it, reads it.
  */
 #include "lsp_internal.h"
 
@@ -161,4 +166,55 @@ bool lsp_write(int fd, json_t *msg)
     bool ok = lsp_write_all(fd, head, (size_t)h) && lsp_write_all(fd, body, n);
     free(body);
     return ok;
+}
+
+static int lsp_hex4(const char *p)
+{
+    int v = 0;
+    for (int k = 0; k < 4; k++) {
+        int c = (unsigned char)p[k], d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+            d = (c | 0x20) - 'a' + 10;
+        else
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* The \uXXXX escape at p (n bytes left), or -1. */
+static int lsp_escape_at(const char *p, size_t n)
+{
+    return n >= 6 && p[0] == '\\' && p[1] == 'u' ? lsp_hex4(p + 2) : -1;
+}
+
+/* Rewrite the lone surrogates escaped inside the strings of body to \ufffd. */
+static void lsp_mend_surrogates(char *body, size_t len)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        if (body[i] == '"') {
+            in_string = !in_string;
+        } else if (in_string && body[i] == '\\' && i + 1 < len) {
+            int u = lsp_escape_at(body + i, len - i);
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                int next = lsp_escape_at(body + i + 6, len - i - 6); /* u >= 0: 6 bytes are there */
+                if (next >= 0xDC00 && next <= 0xDFFF) {
+                    i += 11; /* a pair: both escapes kept */
+                    continue;
+                }
+            }
+            if (u >= 0xD800 && u <= 0xDFFF)
+                memcpy(body + i + 2, "fffd", 4);
+            i += u >= 0 ? 5 : 1; /* past the escape (the loop adds one) */
+        }
+    }
+}
+
+json_t *lsp_json_load(char *body, size_t len, json_error_t *err)
+{
+    lsp_mend_surrogates(body, len);
+    return json_loadb(body, len, JSON_ALLOW_NUL, err);
 }

@@ -25,10 +25,14 @@
  */
 #include "lsp_internal.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #ifndef TL_VERSION
 #define TL_VERSION "0"
@@ -73,6 +77,7 @@ typedef struct lsp_server {
     json_t **queue;           /* messages read and not yet handled */
     int n_queue, cap_queue, at;
     bool initialized, shut_down, exited;
+    bool gone;                /* the client closed its end: a write failed */
     lsp_ctx cx;
     bool progress;            /* the client accepts work-done progress */
     char *token;              /* a progress token the client has created, or NULL */
@@ -92,8 +97,12 @@ static void lsp_send(lsp_server *s, json_t *msg)
         lsp_log(LSP_LOG_VERBOSE, "-> %.300s%s", t ? t : "?", t && strlen(t) > 300 ? "..." : "");
         free(t);
     }
-    if (!lsp_write(s->out_fd, msg))
-        lsp_log(LSP_LOG_ERROR, "cannot write to the client");
+    if (!s->gone && !lsp_write(s->out_fd, msg)) {
+        lsp_log(LSP_LOG_ERROR, "cannot write to the client: it has gone; exiting");
+        s->gone = true;
+    } else if (s->gone) {
+        json_decref(msg);
+    }
 }
 
 static void lsp_reply(lsp_server *s, json_t *id, json_t *result)
@@ -332,9 +341,10 @@ static void lsp_did_save(lsp_server *s, json_t *params)
     lsp_doc *doc = lsp_doc_find(s, lsp_uri_of(params));
     if (!doc || !doc->path)
         return;
-    const char *text = json_string_value(json_object_get(params, "text"));
-    if (text) {
-        lsp_text_replace(&doc->text, &doc->len, 0, doc->len, text, strlen(text));
+    json_t *t = json_object_get(params, "text");
+    if (json_is_string(t)) {
+        lsp_text_replace(&doc->text, &doc->len, 0, doc->len, json_string_value(t),
+                         json_string_length(t));
         doc->dirty = true;
     }
     doc->force = true; /* the headers on disk may have changed */
@@ -349,6 +359,9 @@ static void lsp_did_close(lsp_server *s, json_t *params)
     lsp_notify(s, "textDocument/publishDiagnostics",
                json_pack("{s:s,s:[]}", "uri", doc->uri, "diagnostics"));
     lsp_doc_close(s, doc);
+#ifdef __GLIBC__
+    malloc_trim(0); /* a closed document's translation unit gives its pages back */
+#endif
 }
 
 /* ---- requests ---- */
@@ -613,7 +626,7 @@ static void lsp_take_input(lsp_server *s)
             continue;
         }
         json_error_t err;
-        json_t *msg = json_loadb(body, len, 0, &err);
+        json_t *msg = lsp_json_load(body, len, &err);
         free(body);
         if (msg)
             lsp_enqueue(s, msg);
@@ -660,17 +673,22 @@ int lsp_serve(int in_fd, int out_fd, const lsp_options *o)
     s.dbs = lsp_compdbs_new(o->compile_commands_dir);
     an_options_default(&s.an);
     ck_options_default(&s.ck);
-    while (!s.exited) {
+    /* a client that closes its end makes writes fail (EPIPE), not kill the server */
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &before);
+    while (!s.exited && !s.gone) {
         int rc = lsp_reader_fill(&s.in, lsp_next_due(&s));
         lsp_take_input(&s);
         lsp_handle_queue(&s);
-        if (s.exited || (rc < 0 && s.in.eof))
+        if (s.exited || s.gone || (rc < 0 && s.in.eof))
             break;
         if (!lsp_reader_pending(&s.in))
             lsp_run_due(&s);
     }
-    if (!s.exited)
+    if (!s.exited && !s.gone)
         lsp_log(LSP_LOG_INFO, "the input ended without exit");
+    sigaction(SIGPIPE, &before, NULL);
     while (s.docs)
         lsp_doc_close(&s, s.docs);
     lsp_compdbs_free(s.dbs);

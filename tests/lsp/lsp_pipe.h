@@ -39,6 +39,8 @@ static lsp_child *child_start(const char *const *extra)
         int n = 2;
         for (int k = 0; extra && extra[k] && n < 15; k++)
             argv[n++] = extra[k];
+        signal(SIGPIPE, SIG_DFL); /* ignored signals stay ignored across exec: the
+                                     server starts as a client would start it */
         dup2(in[0], 0);
         dup2(out[1], 1);
         close(in[1]);

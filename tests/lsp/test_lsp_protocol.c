@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "lsp_internal.h"
@@ -698,6 +699,61 @@ static void test_symbolic_after_edit(void **state)
 }
 
 
+/* Valid JSON the server must take: "\u0000" in a document's text, and lone
+ * surrogates (an editor cutting a UTF-16 pair), read as U+FFFD; the text is
+ * analysed and hovered, no -32700. */
+static void test_unusual_json(void **state)
+{
+    (void)state;
+    workdir w;
+    workdir_make(&w);
+    lsp_child *c = child_start(NULL);
+    json_decref(child_initialize(c));
+    char open[1024];
+    int n = snprintf(open, sizeof open,
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":"
+                 "{\"textDocument\":{\"uri\":\"%s\",\"languageId\":\"c\",\"version\":1,\"text\":"
+                 "\"#include <tensorlint/tensor.h>\\n"
+                 "/* \\u0000 \\ud800 \\udc00x \\ud83d\\ude00 \\\\ud800 */\\n"
+                 "int main(void)\\n{\\n"
+                 "    tl_tensor *x = tl_zeros(TL_SHAPE(4, 8), TL_F32, TL_CPU);\\n"
+                 "    tl_release(x);\\n    return 0;\\n}\\n\"}}}",
+                 w.uri);
+    assert_true(n > 0 && n < (int)sizeof open);
+    child_send_text(c, open);
+    json_t *pub = child_diagnostics(c);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(pub, "params"), "uri")),
+                        w.uri);
+    json_decref(pub);
+    json_t *h = hover(c, &w, 50, 4, 16); /* x */
+    assert_non_null(hover_text(h));
+    assert_non_null(strstr(hover_text(h), "(4, 8)"));
+    json_decref(h);
+    child_shutdown(c, 51);
+    workdir_remove(&w);
+}
+
+/* A client that closes its end: the server's next write fails, and it exits
+ * (status 1, no exit notification) instead of dying of SIGPIPE. */
+static void test_client_gone(void **state)
+{
+    (void)state;
+    workdir w;
+    workdir_make(&w);
+    lsp_child *c = child_start(NULL);
+    json_decref(child_initialize(c));
+    close(c->from);
+    c->from = open("/dev/null", O_RDONLY); /* child_end closes it */
+    open_doc(c, &w, program, 1);           /* its diagnostics cannot be written */
+    int status;
+    assert_int_equal(waitpid(c->pid, &status, 0), c->pid); /* it leaves by itself */
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1);
+    close(c->to);
+    close(c->from);
+    free(c);
+    workdir_remove(&w);
+}
 
 int main(void)
 {
@@ -713,6 +769,8 @@ int main(void)
         cmocka_unit_test(test_cancel_during_analysis),
         cmocka_unit_test(test_symbolic_sizes),
         cmocka_unit_test(test_symbolic_after_edit),
+        cmocka_unit_test(test_unusual_json),
+        cmocka_unit_test(test_client_gone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
