@@ -244,9 +244,12 @@ static ir_expr *fe_binary(fe_ctx *fx, CXCursor c)
     ir_op op = fe_binop_of(text);
     if (op == IR_N_OPS) {
         bool handled = false;
-        int var = fe_lower_assign(fx, c, &handled);
+        ir_place *stored;
+        int var = fe_lower_assign_at(fx, c, &handled, &stored);
         if (var >= 0 && fx->u->vars[var].kind == IR_VAR_INT)
             return ir_expr_var(fx->u, fe_loc(fx, c), var);
+        if (var < 0 && stored && fe_type_kind(clang_getCursorType(c)) == IR_VAR_INT)
+            return ir_expr_place(fx->u, fe_loc(fx, c), stored); /* s->a = s->b = n */
         return handled ? fe_unknown(fx, c, "value of an assignment")
                        : fe_unknown_effects(fx, c, "value of an assignment");
     }

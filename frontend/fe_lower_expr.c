@@ -109,6 +109,12 @@ static int fe_tensor_value(fe_ctx *fx, CXCursor c, int dst)
         n = fe_children(c, kids, 2);
         if (n >= 1 && n <= 2 && fe_type_is_tensor(clang_getCursorType(kids[n - 1])))
             return fe_lower_tensor(fx, kids[n - 1], dst);
+        if (n >= 1 && n <= 2 && fe_type_is_pointer(clang_getCursorType(kids[n - 1]))) {
+            const char *why; /* (tl_tensor *)obj, obj a void *: the handle stored there */
+            ir_place *p = fe_lower_place(fx, kids[n - 1], &why);
+            if (p)
+                return fe_load_tensor(fx, p, fe_loc(fx, c));
+        }
         break;
     case CXCursor_BinaryOperator:
         text = fe_operator(fx, c, kids, &n, &postfix, buf, sizeof buf);
@@ -117,9 +123,12 @@ static int fe_tensor_value(fe_ctx *fx, CXCursor c, int dst)
             return fe_lower_tensor(fx, kids[1], dst);
         }
         if (text && strcmp(text, "=") == 0) {
-            int var = fe_lower_assign(fx, c, &handled);
+            ir_place *stored;
+            int var = fe_lower_assign_at(fx, c, &handled, &stored);
             if (var >= 0)
                 return var;
+            if (stored && fe_type_is_tensor(clang_getCursorType(c)))
+                return fe_load_tensor(fx, stored, fe_loc(fx, c)); /* a->m = a->v = NULL */
             if (handled) {
                 fe_unsupported(fx, fe_loc(fx, c), IR_NO_VAR, "value of an assignment to memory");
                 return IR_UNKNOWN_TENSOR;
@@ -187,26 +196,29 @@ int fe_lower_tensor(fe_ctx *fx, CXCursor c, int dst)
 /* ---- assignments ---- */
 
 /* lhs = rhs where lhs is not a plain variable: a store into the place. */
-static void fe_store_to_memory(fe_ctx *fx, CXCursor assign, CXCursor lhs, CXCursor rhs)
+/* lhs = rhs with lhs in memory; the place stored to (the value of the
+ * assignment is read back from it), or NULL. */
+static ir_place *fe_store_to_memory(fe_ctx *fx, CXCursor assign, CXCursor lhs, CXCursor rhs)
 {
     const char *why;
     if (fe_ints_store(fx, lhs, rhs))
-        return;
+        return NULL;
     CXType t = clang_getCursorType(lhs);
     ir_place *p = fe_lower_place(fx, lhs, &why);
     if (p) {
         fe_assign_place(fx, fe_loc(fx, assign), p, t, rhs);
-        return;
+        return p;
     }
     fe_lower_effects(fx, lhs);
     if (!fe_type_is_tensor(t)) {
         fe_lower_effects(fx, rhs);
-        return;
+        return NULL;
     }
     int var = fe_lower_tensor(fx, rhs, IR_NO_VAR);
     if (var >= 0)
         fe_unsupported(fx, fe_loc(fx, assign), var,
                        ir_strfmt(fx->u, "tensor handle stored in %s", why));
+    return NULL;
 }
 
 /* The variable that lhs names, or IR_NO_VAR. */
@@ -230,11 +242,14 @@ static void fe_assign_int(fe_ctx *fx, ir_loc loc, int var, ir_expr *value)
     fe_push(fx, s);
 }
 
-static int fe_assign_simple(fe_ctx *fx, CXCursor c, CXCursor lhs, CXCursor rhs)
+/* lhs = rhs: the variable assigned, or IR_NO_VAR with *updated the place
+ * stored to when lhs is in memory or an object variable. */
+static int fe_assign_simple(fe_ctx *fx, CXCursor c, CXCursor lhs, CXCursor rhs,
+                            ir_place **updated)
 {
     int var = fe_lhs_var(fx, lhs);
     if (var == IR_NO_VAR) {
-        fe_store_to_memory(fx, c, lhs, rhs);
+        *updated = fe_store_to_memory(fx, c, lhs, rhs);
         return IR_NO_VAR;
     }
     switch (fx->u->vars[var].kind) {
@@ -246,7 +261,8 @@ static int fe_assign_simple(fe_ctx *fx, CXCursor c, CXCursor lhs, CXCursor rhs)
             return IR_NO_VAR;
         }
         if (fe_type_is_object(clang_getCursorType(lhs))) {
-            fe_assign_place(fx, fe_loc(fx, c), fe_place_of_var(fx, var), clang_getCursorType(lhs), rhs);
+            *updated = fe_place_of_var(fx, var);
+            fe_assign_place(fx, fe_loc(fx, c), *updated, clang_getCursorType(lhs), rhs);
             return IR_NO_VAR;
         }
         break;
@@ -338,7 +354,7 @@ int fe_lower_assign_at(fe_ctx *fx, CXCursor c, bool *handled, ir_place **updated
         return IR_NO_VAR;
     if (len == 1) {
         *handled = true;
-        return fe_assign_simple(fx, c, kids[0], kids[1]);
+        return fe_assign_simple(fx, c, kids[0], kids[1], updated);
     }
     char opbuf[8];
     memcpy(opbuf, text, len - 1);

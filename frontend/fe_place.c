@@ -584,6 +584,10 @@ void fe_assign_place(fe_ctx *fx, ir_loc loc, ir_place *dst, CXType t, CXCursor v
         fe_store_tensor(fx, loc, dst, var);
     } else if (fe_type_kind(t) == IR_VAR_INT) {
         fe_store_int(fx, loc, dst, fe_lower_int(fx, value));
+    } else if (fe_type_is_pointer(t) && fe_type_is_tensor(clang_getCursorType(fe_strip(value, true)))) {
+        /* a handle kept in a void * (an object list, a callback's argument): the cell
+         * holds the handle, and a cast back to tl_tensor * reads it */
+        fe_store_tensor(fx, loc, dst, fe_lower_tensor(fx, fe_strip(value, true), IR_NO_VAR));
     } else if (fe_type_is_pointer(t)) {
         if (!fe_assign_from_call(fx, loc, dst, value))
             fe_store_ptr(fx, loc, dst, fe_lower_ptr(fx, value));
