@@ -155,11 +155,8 @@ int an_report_write_markdown(FILE *out, const an_report *r, const an_md_options 
     fputs("## tensorlint: `", out);
     md_text(out, r->unit->path);
     fputs("`\n\n", out);
-    if (with_base) {
-        fputs("Against the baseline `", out);
-        md_text(out, o->base_name ? o->base_name : "");
-        fputs("` (▲ more, ▼ less).\n\n", out);
-    }
+    if (with_base) /* (not the baseline's path: a CI runner's temporary file means nothing here) */
+        fputs("Against the base revision's report (▲ more, ▼ less).\n\n", out);
     md_table(out, c, with_base);
     md_diags(out, head, o->base, c);
     md_links(out, o);

@@ -35,7 +35,6 @@ typedef struct an_md_link {  /* one diagram written next to the comment */
 
 typedef struct an_md_options {
     const json_t *base;      /* the base revision's report (an_compare.h), or NULL */
-    const char *base_name;   /* its file, for the comment */
     int n_links;
     const an_md_link *links;
 } an_md_options;

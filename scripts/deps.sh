@@ -7,7 +7,7 @@ packages=(
   libclang-14-dev clang-14 libclang-rt-14-dev
   libjansson-dev libcmocka-dev libopenblas-dev
   libgraphviz-dev graphviz
-  python3 python3-jsonschema
+  python3 python3-jsonschema python3-yaml
   neovim
   pre-commit git
 )

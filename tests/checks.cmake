@@ -61,6 +61,12 @@ if(TARGET tensorlint_cli AND EXISTS /usr/bin/python3)
                    ${TL_CK_DIR}/sarif-2.1.0-rtm.5.json)
   add_test(NAME ci.pre_commit
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ci/pre_commit.sh $<TARGET_FILE:tensorlint_cli>)
+  # docs/ci.md's GitHub, GitLab and pre-commit set-ups, read from the page and run
+  add_test(NAME ci.recipes
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ci/recipes.py
+                   $<TARGET_FILE:tensorlint_cli> ${TL_CK_DIR}/sarif-2.1.0-rtm.5.json)
+  set_tests_properties(ci.recipes PROPERTIES LABELS "checks" TIMEOUT 600
+                       ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/diagrams/lsan.supp:print_suppressions=0")
   # 77: pre-commit is not installed (scripts/deps.sh installs it)
   set_tests_properties(ci.workflows ci.pre_commit PROPERTIES LABELS "checks" SKIP_RETURN_CODE 77)
 endif()

@@ -137,7 +137,7 @@ static int write_report(const report_opts *o, const an_report *r)
     if (strcmp(o->format, "json") == 0) {
         an_report_write_json(out, r);
     } else if (strcmp(o->format, "markdown") == 0) {
-        rmd_write(out, r, o->base, o->baseline, &o->links);
+        rmd_write(out, r, o->base, &o->links);
     } else {
         an_text_options t = {o->function, false};
         if (r->n_funcs == 0)

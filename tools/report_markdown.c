@@ -124,9 +124,8 @@ void rmd_regressions(an_report *r, const ck_baseline *b)
     ck_base_result_free(res);
 }
 
-int rmd_write(FILE *out, const an_report *r, const ck_baseline *b, const char *base_name,
-              const rmd_links *l)
+int rmd_write(FILE *out, const an_report *r, const ck_baseline *b, const rmd_links *l)
 {
-    an_md_options mo = {b ? ck_baseline_report(b, r->unit->path) : NULL, base_name, l->n, l->links};
+    an_md_options mo = {b ? ck_baseline_report(b, r->unit->path) : NULL, l->n, l->links};
     return an_report_write_markdown(out, r, &mo);
 }

@@ -20,7 +20,6 @@ void rmd_regressions(an_report *r, const ck_baseline *b);
 /* Draw every executed function's dataflow and lifetimes into dir as SVG.  0, or 2. */
 int rmd_diagrams(const an_report *r, const char *dir, rmd_links *l);
 void rmd_links_free(rmd_links *l);
-int rmd_write(FILE *out, const an_report *r, const ck_baseline *b, const char *base_name,
-              const rmd_links *l);
+int rmd_write(FILE *out, const an_report *r, const ck_baseline *b, const rmd_links *l);
 
 #endif /* TL_REPORT_MARKDOWN_H */
