@@ -53,8 +53,8 @@ static void tl_usage(FILE *out)
         fprintf(out, "  %-12s %s\n", tl_commands[i].name, tl_commands[i].summary);
     fputs("\n"
           "options:\n"
-          "  -h, --help   this help\n"
-          "  --version    print the version\n",
+          "  -h, --help       this help\n"
+          "  -V, --version    print the version (also: tensorlint version)\n",
           out);
 }
 
@@ -64,6 +64,44 @@ static const tl_command *tl_command_find(const char *name)
         if (strcmp(tl_commands[i].name, name) == 0)
             return &tl_commands[i];
     return NULL;
+}
+
+/* Levenshtein's distance of a and b, stopped at 9 (names are short). */
+static int tl_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > 32 || nb > 32)
+        return 9;
+    int row[33];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= na; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= nb; j++) {
+            int up = row[j];
+            int sub = diag + (a[i - 1] != b[j - 1]);
+            int best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[nb] < 9 ? row[nb] : 9;
+}
+
+/* The command a mistyped name most likely meant, or NULL. */
+static const char *tl_command_near(const char *name)
+{
+    const char *best = NULL;
+    int best_d = 3; /* at most two edits */
+    for (int i = 0; i < TL_N_COMMANDS; i++) {
+        int d = tl_distance(name, tl_commands[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = tl_commands[i].name;
+        }
+    }
+    return best;
 }
 
 int main(int argc, char **argv)
@@ -77,7 +115,8 @@ int main(int argc, char **argv)
         tl_usage(stdout);
         return 0;
     }
-    if (strcmp(first, "--version") == 0) {
+    if (strcmp(first, "--version") == 0 || strcmp(first, "-V") == 0 ||
+        strcmp(first, "version") == 0) {
         puts("tensorlint " TL_VERSION);
         return 0;
     }
@@ -87,7 +126,11 @@ int main(int argc, char **argv)
     }
     const tl_command *cmd = tl_command_find(first);
     if (!cmd) {
-        fprintf(stderr, "tensorlint: unknown command '%s' (try tensorlint --help)\n", first);
+        const char *near = tl_command_near(first);
+        if (near)
+            fprintf(stderr, "tensorlint: unknown command '%s'; did you mean '%s'?\n", first, near);
+        else
+            fprintf(stderr, "tensorlint: unknown command '%s' (try tensorlint --help)\n", first);
         return 2;
     }
     return cmd->run(argc - 1, argv + 1);

@@ -71,6 +71,9 @@ expect directory 2 "is a directory, not a C file" -- "$tool" report "$work"
 expect unknown-option 2 "unrecognized option" -- "$tool" report --bogus "$work/empty.c"
 expect option-after-file 2 "unrecognized option" -- "$tool" report "$work/empty.c" --bogus
 expect unknown-command 2 "unknown command" -- "$tool" frobnicate
+expect mistyped-command 2 "unknown command 'reprot'; did you mean 'report'\\?" -- "$tool" reprot "$work/empty.c"
+expect version-short 0 "^tensorlint [0-9]+\\.[0-9]+" -- "$tool" -V
+expect version-command 0 "^tensorlint [0-9]+\\.[0-9]+" -- "$tool" version
 expect no-command 2 "usage" -- "$tool"
 expect unknown-format 2 "unknown format" -- "$tool" report --format=xml "$work/empty.c"
 expect bad-count 2 "not a non-negative whole number" -- "$tool" report --max-calls=-3 "$work/empty.c"
