@@ -141,8 +141,9 @@ static void reset_state(an_ctx *cx)
     an_mem_free(&cx->mem);
     an_frame_free(cx->gframe);
     cx->gframe = an_frame_new(cx, -1);
-    for (int s = 0; s < cx->r->n_storages; s++)
+    for (int s = cx->root_first_storage; s < cx->r->n_storages; s++)
         cx->live_storage[s] = false;
+    cx->root_first_storage = cx->r->n_storages; /* (a unit of many roots stays linear) */
 }
 
 static void run_root(an_ctx *cx, an_func_report *fr)
@@ -229,22 +230,35 @@ static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const
 static void fill_lists(an_report *r, const int *report_of)
 {
     int64_t *mark = tl_xmalloc(sizeof(int64_t) * ((size_t)r->n_storages + 1));
-    for (int k = 0; k < r->n_funcs; k++) {
-        an_func_report *fr = &r->funcs[k];
-        fr->values = tl_xmalloc(sizeof(int) * ((size_t)r->n_values + 1));
-        fr->storages = tl_xmalloc(sizeof(int) * ((size_t)r->n_storages + 1));
-    }
     for (int s = 0; s < r->n_storages; s++)
         mark[s] = -1;
-    for (int v = 0; v < r->n_values; v++) {
-        int k = report_of[r->values[v].func];
-        if (k >= 0)
-            r->funcs[k].values[r->funcs[k].n_values++] = v;
-    }
-    for (int st = 0; st < r->n_storages; st++) {
-        int k = r->storages[st].func >= 0 ? report_of[r->storages[st].func] : -1;
-        if (k >= 0 && !r->storages[st].summarised)
-            r->funcs[k].storages[r->funcs[k].n_storages++] = st;
+    /* each function's lists at their size: a unit of many functions is linear, not square */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < r->n_funcs; k++) {
+            an_func_report *fr = &r->funcs[k];
+            if (pass == 1) {
+                fr->values = tl_xmalloc(sizeof(int) * ((size_t)fr->n_values + 1));
+                /* (and room for the storages of other functions its values use: fill_storages) */
+                fr->storages =
+                    tl_xmalloc(sizeof(int) * ((size_t)fr->n_storages + (size_t)fr->n_values + 1));
+            }
+            fr->n_values = fr->n_storages = 0;
+        }
+        for (int v = 0; v < r->n_values; v++) {
+            int k = report_of[r->values[v].func];
+            if (k >= 0 && pass == 1)
+                r->funcs[k].values[r->funcs[k].n_values] = v;
+            if (k >= 0)
+                r->funcs[k].n_values++;
+        }
+        for (int st = 0; st < r->n_storages; st++) {
+            int k = r->storages[st].func >= 0 ? report_of[r->storages[st].func] : -1;
+            if (k < 0 || r->storages[st].summarised)
+                continue;
+            if (pass == 1)
+                r->funcs[k].storages[r->funcs[k].n_storages] = st;
+            r->funcs[k].n_storages++;
+        }
     }
     for (int k = 0; k < r->n_funcs; k++) { /* the live sets list what is listed */
         an_func_report *fr = &r->funcs[k];

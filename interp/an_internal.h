@@ -174,6 +174,7 @@ typedef struct an_ctx {
     int64_t n_handles, cap_handles;
     int64_t *refs;       /* per storage: live handles */
     bool *live_storage;  /* per storage: counted in live bytes */
+    int root_first_storage; /* storages before it belong to earlier roots: never live */
     int cap_refs;
     int *site_value;     /* per call site (ir_stmt.call.site): its value id, or -1 */
     int64_t live;        /* bytes */

@@ -159,9 +159,10 @@ void an_account_live(an_ctx *cx)
 static void record_peak_set(an_ctx *cx, an_func_report *fr)
 {
     free(fr->peak_storages);
-    fr->peak_storages = tl_xmalloc(sizeof(int) * (size_t)(cx->r->n_storages + 1));
+    fr->peak_storages =
+        tl_xmalloc(sizeof(int) * (size_t)(cx->r->n_storages - cx->root_first_storage + 1));
     fr->n_peak_storages = 0;
-    for (int s = 0; s < cx->r->n_storages; s++)
+    for (int s = cx->root_first_storage; s < cx->r->n_storages; s++)
         if (cx->live_storage[s])
             fr->peak_storages[fr->n_peak_storages++] = s;
 }
