@@ -102,7 +102,7 @@ static json_t *column_json(const dg_timeline *t, const dg_view *v, int c)
     json_object_set_new(j, "event", json_string(kinds[e->kind]));
     json_object_set_new(j, "line", json_integer(e->line));
     json_object_set_new(j, "op", e->kind == AN_EV_CALL ? json_string(mt_ops[e->op].name)
-                                                       : json_string("release"));
+                                                       : json_null());
     json_object_set_new(j, "value", e->kind == AN_EV_CALL && e->value >= 0
                                         ? json_integer(e->value) : json_null());
     json_object_set_new(j, "storage", e->storage >= 0 ? json_integer(e->storage) : json_null());

@@ -307,6 +307,13 @@
     main.append(sec);
   }
 
+  const unknownBinds = Object.keys(DATA.binds || {}).filter((n) => !symbols.some((s) => s.name === n));
+  if (unknownBinds.length > 0) {
+    main.append(el('p', {class: 'bound', id: 'unknown-binds', text: '--bind ' + unknownBinds.join(', ') +
+      ': no symbol of the report has ' + (unknownBinds.length === 1 ? 'this name' : 'these names') + '; ' +
+      (symbols.length ? 'its symbols are ' + symbols.map((s) => s.name).join(', ') + '.' : 'it has none.')}));
+  }
+
   /* ---- per root: the timeline ---- */
 
   const tip = el('div', {id: 'tip', role: 'tooltip', class: 'tip', hidden: ''});
@@ -367,7 +374,8 @@
     sec.append(wrap);
     const legend = el('div', {class: 'legend', role: 'group', 'aria-label': 'Storages of ' + root.name + '()'});
     sec.append(legend);
-    if (root.notes) sec.append(el('p', {class: 'notes', text: root.notes}));
+    /* the chart's notes, less the options of `tensorlint lifetimes` that the page does not take */
+    if (root.notes) sec.append(el('p', {class: 'notes', text: root.notes.replace(/;? *--(expand|max-rows|max-columns)[^.\n]*/g, '')}));
 
     const rowColor = (k) => root.rows[k].label === 'others' ? '#c9ccd1' : PALETTE[k % PALETTE.length];
     const legendButtons = root.rows.map((r, k) => {

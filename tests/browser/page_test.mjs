@@ -215,7 +215,7 @@ for (const file of concrete) {
 /* ---- a hostile file ---- */
 {
   const file = 'tests/browser/hostile.c';
-  const pg = await open(htmlPage(file));
+  const pg = await open(htmlPage(file, {nosuch: 3})); /* a --bind that names no symbol: said so */
   const {page} = pg;
   const got = await page.evaluate(() => ({
     pwned: window.__pwned,
@@ -225,7 +225,9 @@ for (const file of concrete) {
     comment: document.getElementById('L4') ? document.getElementById('L4').textContent : '',
     string: document.getElementById('L11') ? document.getElementById('L11').textContent : '',
     title: document.title,
+    unknownBind: document.getElementById('unknown-binds') ? document.getElementById('unknown-binds').textContent : '',
   }));
+  check(got.unknownBind.includes('nosuch'), `hostile: --bind nosuch=3 is not reported: '${got.unknownBind}'`);
   check(got.pwned === undefined, `hostile: a script ran (window.__pwned = ${got.pwned})`);
   check(got.scripts === 2, `hostile: ${got.scripts} script elements (the data and the page's)`);
   check(got.imgs === 0 && got.svgOnload === 0, 'hostile: an element from the source was created');

@@ -4,7 +4,8 @@
 #  - its files: the tool, the runtime library, the header, the pkg-config
 #    file, the man page (every command's --help in it) and the checks' pages;
 #  - the installed tool analyses a sample, finding the installed header;
-#  - SARIF's helpUri points at the installed pages, which exist;
+#  - SARIF's helpUri and the language server's codeDescription point at the
+#    installed pages, which exist;
 #  - a program built against the installed runtime with pkg-config runs.
 # usage: check_deb.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -50,6 +51,14 @@ uri=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["to
 case "$uri" in
   file://*/usr/share/doc/tensorlint/checks/late-release.md) [ -f "${uri#file://}" ] || no "helpUri $uri: no such file";;
   *) no "helpUri $uri is not the installed page";;
+esac
+
+# the language server's diagnostics link to them too
+href=$(cd "$src" && ASAN_OPTIONS="${ASAN_OPTIONS:-}:use_sigaltstack=0" \
+       python3 "$src/tests/install/lsp_link.py" "$usr/bin/tensorlint" samples/worksheet/block1.c)
+case "$href" in
+  file://*/usr/share/doc/tensorlint/checks/*.md) [ -f "${href#file://}" ] || no "codeDescription $href: no such file";;
+  *) no "codeDescription '$href' is not an installed page";;
 esac
 
 # a program against the installed runtime, the way the README says
