@@ -86,6 +86,20 @@ dg_status dg_graph_render(dg_ctx *c, const an_report *r, const an_func_report *f
 dg_status dg_lifetimes_render(dg_ctx *c, const an_report *r, const an_func_report *f,
                               const dg_life_options *o, dg_format fmt, char **data, size_t *len);
 
+/* The memory page (`report --format=html`, dg_page.c): one self-contained
+ * HTML file with every root's live-bytes timeline, the annotated source with
+ * the diagnostics, the dataflow graphs, and inputs for the report's symbols
+ * that re-evaluate its formulas in the browser. */
+typedef struct dg_page_options {
+    int n_binds;                   /* --bind values: they prefill the symbols' inputs */
+    const char *const *bind_names;
+    const int64_t *bind_values;
+} dg_page_options;
+
+/* The page of report r into *data (malloc'd, *len bytes). */
+dg_status dg_page_render(dg_ctx *c, const an_report *r, const dg_page_options *o, char **data,
+                         size_t *len);
+
 /* The lifetime chart of f as text, o->width characters wide. */
 void dg_lifetimes_text(FILE *out, const an_report *r, const an_func_report *f,
                        const dg_life_options *o);

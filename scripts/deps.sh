@@ -10,7 +10,9 @@ packages=(
   python3 python3-jsonschema python3-yaml
   neovim
   pre-commit git
+  chromium
 )
+# chromium: the memory page's browser test (tests/browser) drives it headless
 # the language server's Node client test (tests/lsp/vscode) needs node and npm
 if ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 # the language server's Node client (tests/lsp/vscode), pinned by its package-lock.json
 npm ci --prefix tests/lsp/vscode --no-audit --no-fund --loglevel=error
+# the memory page's browser test (tests/browser): puppeteer-core, pinned, driving
+# the system's chromium (it downloads no browser of its own)
+PUPPETEER_SKIP_DOWNLOAD=1 npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_SANITIZE=ON >/dev/null
 cmake --build build-asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -191,6 +191,10 @@ int cli_done(int rc, ir_unit *u, an_report *r)
 
 char *cli_doc_url(void)
 {
+#ifdef TL_DOC_URL
+    if (TL_DOC_URL[0]) /* configured: -DTL_DOC_URL=... (tools/CMakeLists.txt) */
+        return tl_xstrdup(TL_DOC_URL);
+#endif
     const char *inc = fe_include_dir();
     char real[PATH_MAX], *url = NULL;
     static const char *const rel[] = {"/../../docs/checks", "/../share/doc/tensorlint/checks"};

@@ -29,8 +29,10 @@ int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input
 /* The index of "--" in argv, else argc: option parsing stops there, so
  * compiler arguments are never taken for the command's options. */
 int cli_options_end(int argc, char **argv);
-/* file://<dir>/ of the docs/checks pages next to the headers the front end
- * uses (a build tree or an installation), or NULL. */
+/* The base of the checks' pages: the URL configured with -DTL_DOC_URL, else
+ * file://<dir>/ of the docs/checks pages next to the headers the front end
+ * uses (a build tree, or an installation: share/doc/tensorlint/checks), or
+ * NULL. */
 char *cli_doc_url(void);
 
 /* clang's diagnostics of u at or above min, each with its notes, in

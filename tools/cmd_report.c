@@ -1,8 +1,9 @@
 /*
  * cmd_report.c: `tensorlint report FILE.c [options] [-- compiler args]`.
  * Parses the file, runs the abstract interpreter and prints the accounting
- * report as text (the worksheet's table), JSON (docs/formats.md) or a
- * pull-request comment in Markdown (report_markdown.c).
+ * report as text (the worksheet's table), JSON (docs/formats.md), a
+ * pull-request comment in Markdown (report_markdown.c) or the memory page,
+ * one self-contained HTML file (dg_page.c).
  * Exit: 0 analysed, 1 the program has error diagnostics, 2 usage error,
  * missing file or clang errors (printed clang style).
  */
@@ -28,13 +29,15 @@ static const char usage[] =
     "storages live there, and bytes moved.\n"
     "\n"
     "options:\n"
-    "  --format=text|json|markdown  output format (default text; json: docs/formats.md;\n"
-    "                         markdown: a pull-request comment, docs/ci.md)\n"
+    "  --format=text|json|markdown|html  output format (default text; json: docs/formats.md;\n"
+    "                         markdown: a pull-request comment, docs/ci.md; html: the\n"
+    "                         memory page, one file to open in a browser, docs/diagrams.md)\n"
     "  --baseline=BASE.json   markdown: compare with the base revision's report\n"
     "  --diagrams=DIR         markdown: draw each function's diagrams into DIR, linked\n"
     "  --function=NAME        only this function (text format)\n"
     "  --bind NAME=VALUE      give the run-time size NAME (a symbol of the report) a value;\n"
     "                         repeatable: with every symbol bound, the report is concrete\n"
+    "                         (html: the page keeps the formulas, its inputs start at VALUE)\n"
     "  --max-calls=N          stop after N executed API calls per root (default 2000000)\n"
     "  --max-iterations=N     stop a loop after N iterations (default 1000000)\n"
     "  -o FILE, --output=FILE write the report to FILE instead of stdout\n"
@@ -55,6 +58,9 @@ typedef struct report_opts {
     bool time_report, lifetimes, no_checks;
     int64_t width;
     an_options an;
+    int page_binds;                    /* html: --bind, kept out of the analysis */
+    const char *const *page_bind_names;
+    const int64_t *page_bind_values;
 } report_opts;
 
 static double now(void)
@@ -96,8 +102,8 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         }
     }
     if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
-        strcmp(o->format, "markdown") != 0) {
-        fprintf(stderr, "tensorlint report: unknown format '%s' (text, json or markdown)\n",
+        strcmp(o->format, "markdown") != 0 && strcmp(o->format, "html") != 0) {
+        fprintf(stderr, "tensorlint report: unknown format '%s' (text, json, markdown or html)\n",
                 o->format);
         return 2;
     }
@@ -123,6 +129,26 @@ static void write_lifetimes(FILE *out, const report_opts *o, const an_report *r)
     }
 }
 
+/* --format=html: the memory page.  The analysis ran without --bind (the
+ * page evaluates the formulas itself); the values prefill its inputs. */
+static int write_page(FILE *out, const report_opts *o, const an_report *r)
+{
+    dg_page_options po = {o->page_binds, o->page_bind_names, o->page_bind_values};
+    dg_ctx *c = dg_ctx_new();
+    char *data = NULL;
+    size_t len = 0;
+    dg_status st = dg_page_render(c, r, &po, &data, &len);
+    if (st != DG_OK) {
+        fprintf(stderr, "tensorlint report: the page could not be drawn: %s\n", dg_ctx_error(c));
+        dg_ctx_free(c);
+        return 2;
+    }
+    fwrite(data, 1, len, out);
+    free(data);
+    dg_ctx_free(c);
+    return 0;
+}
+
 static int write_report(const report_opts *o, const an_report *r)
 {
     cli_out co;
@@ -136,6 +162,9 @@ static int write_report(const report_opts *o, const an_report *r)
         return 2;
     if (strcmp(o->format, "json") == 0) {
         an_report_write_json(out, r);
+    } else if (strcmp(o->format, "html") == 0) {
+        if (write_page(out, o, r) != 0)
+            return cli_out_finish(&co, 2);
     } else if (strcmp(o->format, "markdown") == 0) {
         rmd_write(out, r, o->base, &o->links);
     } else {
@@ -163,6 +192,12 @@ int cmd_report(int argc, char **argv)
     if (in.n_files != 1) {
         fprintf(stderr, "tensorlint report: expected one FILE.c, got %d\n", in.n_files);
         return 2;
+    }
+    if (strcmp(o.format, "html") == 0) { /* the page binds; the analysis keeps the formulas */
+        o.page_binds = o.an.n_binds;
+        o.page_bind_names = o.an.bind_names;
+        o.page_bind_values = o.an.bind_values;
+        o.an.n_binds = 0;
     }
     if (o.baseline && (rc = rmd_load_baseline(o.baseline, in.files[0], &o.base)) != 0)
         return rc;
