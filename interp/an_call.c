@@ -669,6 +669,24 @@ static an_handle unknown_result(an_ctx *cx, const ir_stmt *s, const call_args *a
     return h;
 }
 
+/* What the op allocates and frees within the call (cross_entropy's
+ * log_softmax, a CPU cast of an input): counted in the peak on top of what
+ * is live once the result is made, then gone. */
+static void account_temp(an_ctx *cx, sx_int temp)
+{
+    if (temp.e == 0 && temp.c <= 0)
+        return;
+    if (temp.e == 0) {
+        cx->live += temp.c;
+        an_account_live(cx);
+        cx->live -= temp.c;
+        return;
+    }
+    cx->live_sx = sx_add(cx->live_sx, temp);
+    an_account_live(cx);
+    cx->live_sx = sx_sub(cx->live_sx, temp);
+}
+
 static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, int value,
                               const mt_result *r)
 {
@@ -688,6 +706,7 @@ static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, 
         an_storage_grow(cx, o->storage, r->grow_nbytes);
         o->l = r->out;
     }
+    account_temp(cx, (sx_int){.c = r->temp_nbytes});
     return h;
 }
 
@@ -762,6 +781,7 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
         o->sl = an_slayout_add(cx, &r.out);
         an_mark_bound(cx);
     }
+    account_temp(cx, r.temp_nbytes);
     sx_int moved = sx_add(r.read_bytes, r.written_bytes);
     if (moved.e)
         an_account_moved_sx(cx, moved);
