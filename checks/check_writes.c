@@ -55,36 +55,16 @@ static bool ck_resets(const an_event *e, int k)
     return ck_only_written(e, k) && e->op != MT_OP_set;
 }
 
-/* The elements [lo, hi] of its storage a layout can reach. */
-static void ck_span_of(const mt_layout *l, int64_t *lo, int64_t *hi)
-{
-    *lo = *hi = l->offset;
-    for (int d = 0; d < l->ndim; d++) {
-        if (l->shape[d] == 0) {
-            *hi = *lo - 1; /* empty */
-            return;
-        }
-        int64_t reach = (l->shape[d] - 1) * l->strides[d];
-        if (reach < 0)
-            *lo += reach;
-        else
-            *hi += reach;
-    }
-}
-
 /* The elements [lo, hi] operand k of event e reached in that execution:
- * its value's shape and strides at the event's own offset (a view made in
- * a loop is one value whose offset moves). */
+ * what that execution's layout reached (a view made in a loop, or by a
+ * helper, is one value whose offset and shape move). */
 static bool ck_event_span(const ck_ctx *cx, const an_event *e, int k, int64_t *lo, int64_t *hi)
 {
-    if (e->in_value[k] < 0)
+    (void)cx;
+    if (e->in_value[k] < 0 || e->in_offset[k] < 0 || e->in_reach[k] < -1)
         return false;
-    const an_value *v = &cx->r->values[e->in_value[k]];
-    if (!v->known || e->in_offset[k] < 0)
-        return false;
-    mt_layout l = v->l;
-    l.offset = e->in_offset[k];
-    ck_span_of(&l, lo, hi);
+    *lo = e->in_offset[k];
+    *hi = e->in_offset[k] + e->in_reach[k]; /* below lo when empty */
     return true;
 }
 
@@ -154,7 +134,9 @@ static bool ck_stands_before(const an_event *a, const an_event *b)
  * it: a fill_ or zero_ only clears) or read them after their reset and
  * before w, and reads them again later in the same pass, not at a call
  * that stands before the write (a later iteration of a loop that carries
- * its state: parameters, moments, caches are updated to be read so). */
+ * its state: parameters, moments, caches are updated to be read so).  When
+ * the handle that put them there wrote them again through a view of itself
+ * (its alias, reshaped to be written), nobody expects the old contents. */
 static bool ck_expects_old(const ck_ctx *cx, int64_t w, int s, int t, int u, const an_event *re)
 {
     const an_event *we = ck_event(cx, w);
@@ -162,11 +144,13 @@ static bool ck_expects_old(const ck_ctx *cx, int64_t w, int s, int t, int u, con
     if (reset < 0 && !ck_made_as_buffer(cx, s))
         return true;
     if (ck_stands_before(re, we))
-        return false;
+        return false; /* a later iteration */
     if (reset >= 0) {
         const an_event *z = ck_event(cx, reset);
-        if (z->op != MT_OP_fill_ && z->op != MT_OP_zero_ && z->in_value[0] >= 0 &&
-            !ck_descends(cx, z->in_value[0], t) && ck_descends(cx, u, z->in_value[0]))
+        int owner = z->in_value[0];
+        if (owner >= 0 && ck_descends(cx, t, owner))
+            return false; /* the handle that put them there changed them, through its alias */
+        if (z->op != MT_OP_fill_ && z->op != MT_OP_zero_ && owner >= 0 && ck_descends(cx, u, owner))
             return true;
     }
     int64_t n = ck_list_len(&cx->storage_uses, s);
@@ -214,14 +198,16 @@ static int64_t ck_later_read(const ck_ctx *cx, int64_t w, int s, int t, int *rea
 
 /* A read, after write event w through view t, of elements that write
  * changed, through t itself or its views, by a call that stands before
- * the write in the source: so a later iteration of the loop around both.
+ * the write in the source, after the write's call site ran again (again,
+ * the event of its next execution): so a later iteration of the loop
+ * around both.
  * Accumulating into the same destination again is not such a read, nor a
  * read of contents reset in between.  Its event index, or -1. */
-static int64_t ck_later_self_read(const ck_ctx *cx, int64_t w, int s, int t)
+static int64_t ck_later_self_read(const ck_ctx *cx, int64_t w, int64_t again, int s, int t)
 {
     int64_t wl, wh, rl, rh;
     const an_event *we = ck_event(cx, w);
-    if (!ck_event_span(cx, we, 0, &wl, &wh))
+    if (again < 0 || !ck_event_span(cx, we, 0, &wl, &wh))
         return -1;
     int64_t n = ck_list_len(&cx->storage_uses, s);
     const ck_evix *uses = ck_list_at(&cx->storage_uses, s);
@@ -232,8 +218,8 @@ static int64_t ck_later_self_read(const ck_ctx *cx, int64_t w, int s, int t)
         if (e->kind == AN_EV_CALL && e->n_in > 0 && e->in_storage[0] == s && ck_resets(e, 0) &&
             ck_covers(cx, e, 0, we, 0))
             return -1; /* overwritten before the next read */
-        if (e->line > we->line || (e->line == we->line && e->col >= we->col))
-            continue;
+        if (uses[k] <= again || !ck_stands_before(e, we))
+            continue; /* the same pass as the write (a helper defined above is no loop) */
         for (int j = 0; j < e->n_in && j < AN_EV_MAX_IN; j++) {
             int u = e->in_value[j];
             if (e->in_storage[j] != s || u < 0 || !ck_descends(cx, u, t) || ck_only_written(e, j) ||
@@ -269,6 +255,18 @@ static void ck_report_write(ck_ctx *cx, const an_event *e, int s, int t, int rea
     free(rl);
 }
 
+/* The event of the next execution of write pick k's call site, or -1. */
+static int64_t ck_next_same_site(const ck_ctx *cx, int64_t k)
+{
+    const an_event *e = ck_event(cx, cx->picks[CK_PICK_WRITE][k]);
+    for (int64_t n = k + 1; n < cx->n_picks[CK_PICK_WRITE]; n++) {
+        const an_event *f = ck_event(cx, cx->picks[CK_PICK_WRITE][n]);
+        if (f->func == e->func && f->line == e->line && f->col == e->col)
+            return cx->picks[CK_PICK_WRITE][n];
+    }
+    return -1;
+}
+
 /* An in-place update (add_, sub_, mul_scalar_, the optimizer's lerp_,
  * addcmul_ ..., tl_set) through a view writes the storage the view shares.
  * It warns when a handle that still expects the overwritten contents reads
@@ -297,7 +295,7 @@ void ck_rule_write_through_view(ck_ctx *cx)
             ck_report_write(cx, e, s, t, reader, ck_event(cx, j), false);
             continue;
         }
-        j = ck_later_self_read(cx, i, s, t);
+        j = ck_later_self_read(cx, i, ck_next_same_site(cx, k), s, t);
         if (j >= 0)
             ck_report_write(cx, e, s, t, t, ck_event(cx, j), true);
     }

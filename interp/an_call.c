@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Elements past its offset a layout reaches (-1: none, -2: a negative stride). */
+static int64_t layout_reach(const mt_layout *l);
+
 static bool env_var(void *ctx, int var, int64_t *out)
 {
     bool *known;
@@ -619,6 +622,7 @@ static void log_call(an_ctx *cx, const ir_stmt *s, const call_args *a, int value
         e->in_storage[k] = h >= 0 ? cx->handles[h].storage : -1;
         e->in_offset[k] = h >= 0 && cx->handles[h].known && !cx->handles[h].offset_unknown
                               ? cx->handles[h].l.offset : -1;
+        e->in_reach[k] = e->in_offset[k] >= 0 ? layout_reach(&cx->handles[h].l) : -2;
     }
 }
 
@@ -667,6 +671,20 @@ static an_handle unknown_result(an_ctx *cx, const ir_stmt *s, const call_args *a
                                    operand_device(cx, a), -1);
     }
     return h;
+}
+
+/* Elements past its offset a layout reaches (-1: none); strides are >= 0. */
+static int64_t layout_reach(const mt_layout *l)
+{
+    int64_t reach = 0;
+    for (int d = 0; d < l->ndim; d++) {
+        if (l->shape[d] == 0)
+            return -1;
+        if (l->strides[d] < 0)
+            return -2;
+        reach += (l->shape[d] - 1) * l->strides[d];
+    }
+    return reach;
 }
 
 /* What the op allocates and frees within the call (cross_entropy's
