@@ -147,6 +147,9 @@ typedef struct an_event {   /* one step of the execution, in order */
     int64_t in_offset[AN_EV_MAX_IN]; /* elements: each operand's storage offset in this
                                         execution (its value's first execution may differ);
                                         -1 unknown */
+    int64_t in_reach[AN_EV_MAX_IN];  /* elements: how far past its offset each operand
+                                        reaches in this execution (strides are never
+                                        negative); -1 empty, -2 unknown */
     int storage;            /* CALL: storage of the result or of the written tensor;
                                RELEASE / LOST: the handle's storage */
     int handle_value;       /* RELEASE / LOST: value id that made the handle */

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Elements past its offset a layout reaches (-1: none, -2: a negative stride). */
+static int64_t layout_reach(const mt_layout *l);
+
 static bool env_var(void *ctx, int var, int64_t *out)
 {
     bool *known;
@@ -619,6 +622,7 @@ static void log_call(an_ctx *cx, const ir_stmt *s, const call_args *a, int value
         e->in_storage[k] = h >= 0 ? cx->handles[h].storage : -1;
         e->in_offset[k] = h >= 0 && cx->handles[h].known && !cx->handles[h].offset_unknown
                               ? cx->handles[h].l.offset : -1;
+        e->in_reach[k] = e->in_offset[k] >= 0 ? layout_reach(&cx->handles[h].l) : -2;
     }
 }
 
@@ -669,6 +673,38 @@ static an_handle unknown_result(an_ctx *cx, const ir_stmt *s, const call_args *a
     return h;
 }
 
+/* Elements past its offset a layout reaches (-1: none); strides are >= 0. */
+static int64_t layout_reach(const mt_layout *l)
+{
+    int64_t reach = 0;
+    for (int d = 0; d < l->ndim; d++) {
+        if (l->shape[d] == 0)
+            return -1;
+        if (l->strides[d] < 0)
+            return -2;
+        reach += (l->shape[d] - 1) * l->strides[d];
+    }
+    return reach;
+}
+
+/* What the op allocates and frees within the call (cross_entropy's
+ * log_softmax, a CPU cast of an input): counted in the peak on top of what
+ * is live once the result is made, then gone. */
+static void account_temp(an_ctx *cx, sx_int temp)
+{
+    if (temp.e == 0 && temp.c <= 0)
+        return;
+    if (temp.e == 0) {
+        cx->live += temp.c;
+        an_account_live(cx);
+        cx->live -= temp.c;
+        return;
+    }
+    cx->live_sx = sx_add(cx->live_sx, temp);
+    an_account_live(cx);
+    cx->live_sx = sx_sub(cx->live_sx, temp);
+}
+
 static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, int value,
                               const mt_result *r)
 {
@@ -688,6 +724,7 @@ static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, 
         an_storage_grow(cx, o->storage, r->grow_nbytes);
         o->l = r->out;
     }
+    account_temp(cx, (sx_int){.c = r->temp_nbytes});
     return h;
 }
 
@@ -762,6 +799,7 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
         o->sl = an_slayout_add(cx, &r.out);
         an_mark_bound(cx);
     }
+    account_temp(cx, r.temp_nbytes);
     sx_int moved = sx_add(r.read_bytes, r.written_bytes);
     if (moved.e)
         an_account_moved_sx(cx, moved);

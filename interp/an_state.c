@@ -527,6 +527,7 @@ an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col)
     for (int k = 0; k < AN_EV_MAX_IN; k++) {
         e->in_value[k] = e->in_storage[k] = -1;
         e->in_offset[k] = -1;
+        e->in_reach[k] = -2;
     }
     return e;
 }

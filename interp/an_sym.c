@@ -76,6 +76,7 @@ tl_status an_sym_run(const an_scall *c, an_sresult *r, int line)
     r->alloc_nbytes = mr.alloc_nbytes;
     r->read_bytes = mr.read_bytes;
     r->written_bytes = mr.written_bytes;
+    r->temp_nbytes = mr.temp_nbytes;
     r->grow_nbytes = mr.grow_nbytes;
     r->external = mr.external;
     r->resized = mr.resized;

@@ -53,6 +53,7 @@ typedef struct an_sresult {
     an_slayout out;
     int view_of;
     sx_int alloc_nbytes, read_bytes, written_bytes, grow_nbytes;
+    sx_int temp_nbytes;     /* allocated and freed within the call (mt_result's) */
     bool external, resized;
     bool not_symbolic;      /* the rule needs a value that is a symbol here */
     char msg[240];

@@ -157,6 +157,10 @@ typedef struct mt_result {
     bool resized;           /* INPLACE (out=): the written tensor took a new shape (resize_);
                              * out is its new layout */
     mt_int grow_nbytes;     /* INPLACE (out=): bytes its storage grew by (0: none) */
+    mt_int temp_nbytes;     /* bytes PyTorch allocates during the call and frees before it
+                             * returns (cross_entropy's log_softmax, an input cast to the
+                             * common dtype): on top of what is live, counted in the peak
+                             * once, never in what the call leaves live */
     bool not_symbolic;      /* symbolic build: the rule needs a known value where a symbol
                              * is (status TL_ERR_BAD_ARGUMENT, msg says which) */
     char msg[MT_MSG_MAX];   /* why it viewed or copied; on error PyTorch's message */

@@ -36,6 +36,24 @@ tl_status mt_with_scalar(const mt_call *c, mt_result *r, tl_dtype dt, const char
 /* t op= other computed in dt: other broadcasts into t, dt casts back to t's
  * dtype (can_cast), t does not overlap itself nor partly other. */
 tl_status mt_inplace_binary(const mt_call *c, mt_result *r, tl_dtype dt);
+/* The in-place result: out is in[0], read as given, written its bytes. */
+tl_status mt_inplace_ok(const mt_call *c, mt_result *r, mt_int read);
+/* PyTorch's errors of an in-place write into a tensor that overlaps itself,
+ * and into one that partly overlaps an input. */
+tl_status mt_overlap_error(mt_result *r);
+tl_status mt_partial_overlap_error(mt_result *r);
+/* get_overlap_status: in[0] and in[k] are dense views of one storage whose
+ * bytes meet and are not the very same layout. */
+bool mt_partial_overlap(const mt_call *c, int k);
+/* torch.can_cast(from, to), and its "result type ... can't be cast" error. */
+bool mt_can_cast(tl_dtype from, tl_dtype to);
+tl_status mt_cast_error(mt_result *r, tl_dtype from, tl_dtype to);
+/* other must broadcast to exactly t's shape (an in-place op's rule). */
+tl_status mt_check_broadcast_into(mt_result *r, const mt_layout *t, const mt_layout *other);
+/* A Python scalar converted to dtype d without overflow (c10::checked_convert). */
+tl_status mt_check_value(mt_result *r, tl_dtype d, double v);
+/* c10's TypeMeta name of d ("float", "long int", "c10::Half"), as dtype messages print it. */
+const char *mt_type_meta_name(tl_dtype d);
 /* Check a result's layout against the limits of meta_limits.c; is_new: a new storage. */
 tl_status mt_check_layout(mt_result *r, const mt_layout *l, bool is_new);
 /* mt_run's gate on every result: the layout is valid, no byte count negative. */

@@ -49,7 +49,7 @@ static bool value_fits(tl_dtype d, double v)
     return !(v == v) || v - v != 0 || (v >= -max && v <= max);
 }
 
-static tl_status check_value(mt_result *r, tl_dtype d, double v)
+tl_status mt_check_value(mt_result *r, tl_dtype d, double v)
 {
     static const char *cpp[] = {"bool", "uint8_t", "int8_t", "int16_t", "int32_t",
                                 "int64_t", "at::Half", "at::BFloat16", "float", "double"};
@@ -102,7 +102,7 @@ tl_status mt_randn(const mt_call *c, mt_result *r)
 
 tl_status mt_full(const mt_call *c, mt_result *r)
 {
-    if (check_value(r, c->dtype, c->f) != TL_OK)
+    if (mt_check_value(r, c->dtype, c->f) != TL_OK)
         return r->status;
     return create(c, r, c->s[0].n, c->s[0].v, c->dtype, true, "full allocates");
 }
@@ -133,12 +133,12 @@ tl_status mt_randint(const mt_call *c, mt_result *r)
  * fit; floating dtypes round (70000 in f16 is inf), unlike torch.full. */
 tl_status mt_scalar(const mt_call *c, mt_result *r)
 {
-    if (mt_is_integral(c->dtype, false) && check_value(r, c->dtype, c->f) != TL_OK)
+    if (mt_is_integral(c->dtype, false) && mt_check_value(r, c->dtype, c->f) != TL_OK)
         return r->status;
     return create(c, r, 0, NULL, c->dtype, true, "scalar allocates");
 }
 
-static tl_status inplace_ok(const mt_call *c, mt_result *r, mt_int read)
+tl_status mt_inplace_ok(const mt_call *c, mt_result *r, mt_int read)
 {
     r->status = TL_OK;
     r->kind = MT_KIND_INPLACE;
@@ -150,7 +150,7 @@ static tl_status inplace_ok(const mt_call *c, mt_result *r, mt_int read)
     return TL_OK;
 }
 
-static tl_status overlap_error(mt_result *r)
+tl_status mt_overlap_error(mt_result *r)
 {
     return mt_fail(r, TL_ERR_OVERLAPPING_WRITE, "unsupported operation: more than one element of "
                    "the written-to tensor refers to a single memory location. Please clone() the "
@@ -159,7 +159,7 @@ static tl_status overlap_error(mt_result *r)
 
 /* get_overlap_status (MemoryOverlap.cpp): two dense tensors of one storage
  * whose byte ranges meet, and are not the very same layout, overlap partly. */
-static bool partial_overlap(const mt_call *c, int k)
+bool mt_partial_overlap(const mt_call *c, int k)
 {
     const mt_layout *a = c->in[0], *b = c->in[k];
     if (!c->has_storage_ids || c->storage[0] != c->storage[k] || mi_eq(mt_numel(a), 0) ||
@@ -178,7 +178,7 @@ static bool partial_overlap(const mt_call *c, int k)
     return mi_lt(ab, be) && mi_lt(bb, ae);
 }
 
-static tl_status partial_overlap_error(mt_result *r)
+tl_status mt_partial_overlap_error(mt_result *r)
 {
     return mt_fail(r, TL_ERR_OVERLAPPING_WRITE, "unsupported operation: some elements of the "
                    "input tensor and the written-to tensor refer to a single memory location. "
@@ -186,21 +186,21 @@ static tl_status partial_overlap_error(mt_result *r)
 }
 
 /* torch.can_cast(from, to): no float into an integer, nothing but bool into bool. */
-static bool can_cast(tl_dtype from, tl_dtype to)
+bool mt_can_cast(tl_dtype from, tl_dtype to)
 {
     if (mt_is_floating(from) && !mt_is_floating(to))
         return false;
     return !(from != TL_BOOL && to == TL_BOOL);
 }
 
-static tl_status cast_error(mt_result *r, tl_dtype from, tl_dtype to)
+tl_status mt_cast_error(mt_result *r, tl_dtype from, tl_dtype to)
 {
     return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "result type %s can't be cast to the desired output "
                    "type %s", mt_torch_type_name(from), mt_torch_type_name(to));
 }
 
 /* other must broadcast to exactly t's shape. */
-static tl_status check_broadcast_into(mt_result *r, const mt_layout *t, const mt_layout *other)
+tl_status mt_check_broadcast_into(mt_result *r, const mt_layout *t, const mt_layout *other)
 {
     int n;
     mt_int shape[TL_MAX_DIMS];
@@ -234,18 +234,18 @@ tl_status mt_inplace_binary(const mt_call *c, mt_result *r, tl_dtype dt)
                        "or `logical_not()` operator instead.");
     const mt_layout *ops[3] = {t, t, o}; /* the output, then the inputs */
     tl_device dev;
-    if (check_broadcast_into(r, t, o) != TL_OK || mt_check_iter_devices(r, 3, ops, 1, &dev) != TL_OK)
+    if (mt_check_broadcast_into(r, t, o) != TL_OK || mt_check_iter_devices(r, 3, ops, 1, &dev) != TL_OK)
         return r->status;
-    if (!can_cast(dt, t->dtype))
-        return cast_error(r, dt, t->dtype);
+    if (!mt_can_cast(dt, t->dtype))
+        return mt_cast_error(r, dt, t->dtype);
     if (mt_has_internal_overlap(t))
-        return overlap_error(r);
-    if (partial_overlap(c, 1))
-        return partial_overlap_error(r);
+        return mt_overlap_error(r);
+    if (mt_partial_overlap(c, 1))
+        return mt_partial_overlap_error(r);
     mt_int read = mt_nbytes(t);
     if (!mt_add_bytes(r, &read, mt_nbytes(o)))
         return r->status;
-    return inplace_ok(c, r, read);
+    return mt_inplace_ok(c, r, read);
 }
 
 tl_status mt_add_(const mt_call *c, mt_result *r) { return inplace_binary(c, r); }
@@ -256,30 +256,30 @@ tl_status mt_mul_scalar_(const mt_call *c, mt_result *r)
 {
     const mt_layout *t = c->in[0];
     if (!mt_is_floating(t->dtype))
-        return cast_error(r, TL_F32, t->dtype);
+        return mt_cast_error(r, TL_F32, t->dtype);
     if (mt_has_internal_overlap(t))
-        return overlap_error(r);
-    return inplace_ok(c, r, mt_nbytes(t));
+        return mt_overlap_error(r);
+    return mt_inplace_ok(c, r, mt_nbytes(t));
 }
 
 tl_status mt_fill_(const mt_call *c, mt_result *r)
 {
-    if (check_value(r, c->in[0]->dtype, c->f) != TL_OK)
+    if (mt_check_value(r, c->in[0]->dtype, c->f) != TL_OK)
         return r->status;
-    return inplace_ok(c, r, mi_c(0));
+    return mt_inplace_ok(c, r, mi_c(0));
 }
-tl_status mt_zero_(const mt_call *c, mt_result *r) { return inplace_ok(c, r, mi_c(0)); }
+tl_status mt_zero_(const mt_call *c, mt_result *r) { return mt_inplace_ok(c, r, mi_c(0)); }
 
 /* dst.copy_(src): src broadcasts to dst, any dtype casts; dst must not overlap itself. */
 tl_status mt_copy_(const mt_call *c, mt_result *r)
 {
-    if (check_broadcast_into(r, c->in[0], c->in[1]) != TL_OK)
+    if (mt_check_broadcast_into(r, c->in[0], c->in[1]) != TL_OK)
         return r->status;
     if (mt_has_internal_overlap(c->in[0]))
-        return overlap_error(r);
-    if (partial_overlap(c, 1))
-        return partial_overlap_error(r);
-    return inplace_ok(c, r, mt_nbytes(c->in[1]));
+        return mt_overlap_error(r);
+    if (mt_partial_overlap(c, 1))
+        return mt_partial_overlap_error(r);
+    return mt_inplace_ok(c, r, mt_nbytes(c->in[1]));
 }
 
 /* An index naming one element: one entry per dim, each in range (negative from the end). */
@@ -305,9 +305,9 @@ static tl_status check_index(const mt_call *c, mt_result *r, mt_int *index)
 tl_status mt_set(const mt_call *c, mt_result *r)
 {
     mt_int index[TL_MAX_DIMS];
-    if (check_index(c, r, index) != TL_OK || check_value(r, c->in[0]->dtype, c->f) != TL_OK)
+    if (check_index(c, r, index) != TL_OK || mt_check_value(r, c->in[0]->dtype, c->f) != TL_OK)
         return r->status;
-    inplace_ok(c, r, mi_c(0));
+    mt_inplace_ok(c, r, mi_c(0));
     r->written_bytes = mi_c(mt_dtype_size(c->in[0]->dtype));
     return TL_OK;
 }

@@ -18,7 +18,7 @@
 #include <string.h>
 
 /* c10's TypeMeta names, as "Expected out tensor to have dtype ..." prints them. */
-static const char *type_meta_name(tl_dtype d)
+const char *mt_type_meta_name(tl_dtype d)
 {
     static const char *names[] = {"bool", "unsigned char", "signed char", "short int", "int",
                                   "long int", "c10::Half", "c10::BFloat16", "float", "double"};
@@ -359,7 +359,7 @@ static tl_status write_out(const mt_call *c, mt_result *r, const mt_layout *res,
     bool grows = false; /* need > storage_nbytes: grow > 0, without comparing grow again */
     if (o->dtype != res->dtype)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Expected out tensor to have dtype %s, but got "
-                       "%s instead", type_meta_name(res->dtype), type_meta_name(o->dtype));
+                       "%s instead", mt_type_meta_name(res->dtype), mt_type_meta_name(o->dtype));
     bool same = o->ndim == res->ndim && same_sizes(o->ndim, o->shape, res->shape);
     if (!same) {
         nl.ndim = res->ndim;
@@ -431,7 +431,7 @@ tl_status mt_softmax_out(const mt_call *c, mt_result *r)
     const mt_layout *o = c->in[0], *t = c->in[1];
     if (o->dtype != t->dtype)
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "Expected out tensor to have dtype %s, but got "
-                       "%s instead", type_meta_name(t->dtype), type_meta_name(o->dtype));
+                       "%s instead", mt_type_meta_name(t->dtype), mt_type_meta_name(o->dtype));
     if (mt_check_same_device(r, c->n_in, c->in) != TL_OK || mt_softmax(&fc, r) != TL_OK)
         return r->status;
     mt_layout res = r->out;

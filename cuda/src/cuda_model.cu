@@ -299,9 +299,15 @@ static void md_stack(const mt_call *c, const rt_buf *out, int n, const rt_buf *i
     }
 }
 
+extern "C" void cu_train(const mt_call *c, const rt_buf *out, int n, const rt_buf *in);
+
 extern "C" void cu_model(const mt_call *c, const rt_buf *out, int n, const rt_buf *in)
 {
     md_args a;
+    if (rt_train_op(c->op)) { /* the ops for training: cuda_train.cu */
+        cu_train(c, out, n, in);
+        return;
+    }
     if (md_numel(out->l) == 0)
         return;
     switch (c->op) {

@@ -64,6 +64,15 @@ void rt_stats_alloc(tl_device d, int64_t nbytes, int64_t block_bytes)
         s->peak_bytes = s->live_bytes;
 }
 
+void rt_stats_transient(tl_device d, int64_t nbytes)
+{
+    tl_memory_stats *s = &stats[d == TL_CUDA];
+    if (all_live + nbytes > all_peak)
+        all_peak = all_live + nbytes;
+    if (s->live_bytes + nbytes > s->peak_bytes)
+        s->peak_bytes = s->live_bytes + nbytes;
+}
+
 void rt_stats_free(tl_device d, int64_t nbytes, int64_t block_bytes)
 {
     tl_memory_stats *s = &stats[d == TL_CUDA];

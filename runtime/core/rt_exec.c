@@ -201,6 +201,8 @@ static bool data_checks(const rt_site *site, const rt_args *a, const mt_result *
         mt_wrap_dim(c->i[0], c->in[0]->ndim, &dim);
         return check_index_values(site, a->t[1], (int)dim,
                                   c->in[0]->ndim ? c->in[0]->shape[dim] : 1, false);
+    case MT_OP_index_add_: case MT_OP_index_add: case MT_OP_cross_entropy:
+        return rt_train_data_check(site, c, a->t);
     default: return true;
     }
 }
@@ -313,6 +315,9 @@ static bool is_model_op(mt_op op)
     case MT_OP_max: case MT_OP_argmax: case MT_OP_where: case MT_OP_masked_fill:
     case MT_OP_triu: case MT_OP_tril: case MT_OP_stack: case MT_OP_eq: case MT_OP_lt:
     case MT_OP_mul_: case MT_OP_div_: case MT_OP_add_scalar_:
+        return true;
+    case MT_OP_index_add: case MT_OP_gelu_tanh: case MT_OP_log_softmax:
+    case MT_OP_cross_entropy: /* the ops for training (kernel_train.c, cuda_train.cu) */
         return true;
     default:
         return false;
@@ -452,6 +457,8 @@ static void run_inplace(rt_args *a)
         case MT_OP_zero_: k->fill(t, 0.0); break;
         case MT_OP_copy_: k->copy(t, o); break;
         case MT_OP_mul_: case MT_OP_div_: case MT_OP_add_scalar_: run_model(k, a, t); break;
+        case MT_OP_index_add_: case MT_OP_sqrt_: case MT_OP_addcmul_: case MT_OP_addcdiv_:
+        case MT_OP_lerp_: run_model(k, a, t); break;
         case MT_OP_matmul_out: case MT_OP_softmax_out: run_out(k, a, t); break;
         default: break;
         }
@@ -587,6 +594,8 @@ rt_outcome rt_exec(const rt_site *site, va_list *ap)
         break;
     }
     o.ok = r.kind == MT_KIND_INPLACE || r.kind == MT_KIND_NONE || o.t != NULL;
+    if (o.ok && r.temp_nbytes > 0) /* what PyTorch allocates and frees within the call */
+        rt_stats_transient(r.out.device, r.temp_nbytes);
     if (r.kind != MT_KIND_NEW && raise_device_error(site)) {
         o.ok = false;
         o.value = NAN;

@@ -62,6 +62,12 @@ void rt_raise(const rt_site *site, tl_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void rt_stats_alloc(tl_device d, int64_t nbytes, int64_t block_bytes);
 void rt_stats_free(tl_device d, int64_t nbytes, int64_t block_bytes);
+/* nbytes allocated and freed within one call (an op's temporaries): the
+ * peak counts them on top of what is live; no storage, no allocation count. */
+void rt_stats_transient(tl_device d, int64_t nbytes);
+/* rt_api_train.c: the data-dependent checks of index_add (index values in
+ * range) and cross_entropy (targets in range unless ignored); false after raising. */
+bool rt_train_data_check(const rt_site *site, const mt_call *c, tl_tensor *const *t);
 const tl_memory_stats *rt_stats(tl_device d);
 /* Live and peak bytes over both devices together. */
 int64_t rt_live_total(void);

@@ -437,6 +437,10 @@ void rt_model(const mt_call *c, const rt_buf *out, int n, const rt_buf *in)
 {
     int64_t dim = 0;
     (void)n;
+    if (rt_train_op(c->op)) {
+        rt_train(c, out, n, in);
+        return;
+    }
     switch (c->op) {
     case MT_OP_max: case MT_OP_argmax:
         mt_wrap_dim(c->i[0], in[0].l->ndim, &dim);

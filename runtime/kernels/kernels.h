@@ -154,5 +154,9 @@ rt_f32_map_fn rt_simd_avx512_map(void);
  * add_scalar_ out is in[0], written in place.  c gives the op and its
  * scalars and dims; the layouts are the buffers'. */
 void rt_model(const mt_call *c, const rt_buf *out, int n, const rt_buf *in);
+/* The ops for training (kernel_train.c): rt_model hands them to rt_train.
+ * In place (sqrt_, addcmul_, addcdiv_, lerp_, index_add_) out is in[0]. */
+bool rt_train_op(mt_op op);
+void rt_train(const mt_call *c, const rt_buf *out, int n, const rt_buf *in);
 
 #endif /* TL_KERNELS_H */

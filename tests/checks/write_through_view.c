@@ -85,11 +85,99 @@ static void near_miss(void)
     tl_release(cache);
 }
 
+/* One helper carves views out of two storages: the warning names the
+ * storage the view written through is of in that call (grads), not the
+ * one its first call viewed (params). */
+static tl_tensor *carve(tl_tensor *base, int64_t off, int64_t n)
+{
+    return tl_narrow(base, 0, off, n); // expected-note {{makes a view}}
+}
+
+static void names_the_real_base(void)
+{
+    tl_tensor *params = tl_randn(TL_SHAPE(64), TL_F32, TL_CPU);
+    tl_tensor *grads = tl_randn(TL_SHAPE(64), TL_F32, TL_CPU);
+    tl_tensor *pv = carve(params, 0, 16);
+    tl_tensor *gv = carve(grads, 16, 16);
+    tl_mul_scalar_(gv, 0.5); // expected-warning {{write-through-view: a view of 'grads'}}
+    tl_tensor *total = tl_sum(grads, 0, false); // expected-note {{read here}}
+    tl_release(total);
+    tl_release(gv);
+    tl_release(pv);
+    tl_release(grads);
+    tl_release(params);
+}
+
+/* A training step's arenas: parameters and gradients as slices of one flat
+ * buffer each.  The gradients are zeroed, accumulated into through views
+ * (slices that do not overlap, the same call site at other offsets), read
+ * by the optimizer as a whole; the parameters are updated in place
+ * through views while other slices are read.  Every write is meant for the
+ * arena and nothing reads contents it expected unchanged: silent. */
+static void training_arenas(void)
+{
+    tl_tensor *params = tl_zeros(TL_SHAPE(4, 32), TL_F32, TL_CPU);
+    tl_tensor *grads = tl_zeros(TL_SHAPE(4, 32), TL_F32, TL_CPU);
+    tl_tensor *x = tl_randn(TL_SHAPE(32), TL_F32, TL_CPU);
+    for (int step = 0; step < 3; step++) {
+        tl_zero_(grads);
+        for (int l = 0; l < 4; l++) {
+            tl_tensor *w = tl_select(params, 0, l);
+            tl_tensor *g = tl_select(grads, 0, l);
+            tl_tensor *y = tl_mul(w, x);
+            tl_add_(g, y);
+            tl_add_(g, x);
+            tl_release(y);
+            tl_release(g);
+            tl_release(w);
+        }
+        tl_tensor *norm = tl_sum(grads, 1, false);
+        tl_release(norm);
+        for (int l = 0; l < 4; l++) {
+            tl_tensor *w = tl_select(params, 0, l);
+            tl_tensor *g = tl_select(grads, 0, l);
+            tl_tensor *other = tl_select(params, 0, 3 - l);
+            tl_tensor *peek = tl_sum(other, 0, false);
+            tl_addcmul_(w, g, g, -0.01);
+            tl_release(peek);
+            tl_release(other);
+            tl_release(g);
+            tl_release(w);
+        }
+    }
+    tl_release(x);
+    tl_release(grads);
+    tl_release(params);
+}
+
+/* A buffer's slice read, then updated through another view, then read
+ * again by the first reader: it expected the old contents. */
+static void reader_expected_old_contents(void)
+{
+    tl_tensor *buf = tl_zeros(TL_SHAPE(2, 8), TL_F32, TL_CPU);
+    tl_tensor *x = tl_randn(TL_SHAPE(8), TL_F32, TL_CPU);
+    tl_tensor *row = tl_select(buf, 0, 1);
+    tl_copy_(row, x);
+    tl_tensor *before = tl_sum(buf, 1, false);
+    tl_tensor *alias = tl_select(buf, 0, 1); // expected-note {{makes a view}}
+    tl_lerp_(alias, x, 0.5); // expected-warning {{write-through-view}}
+    tl_tensor *after = tl_sum(buf, 1, false); // expected-note {{read here}}
+    tl_release(after);
+    tl_release(alias);
+    tl_release(before);
+    tl_release(row);
+    tl_release(x);
+    tl_release(buf);
+}
+
 int main(void)
 {
     fires();
     fires_across_epochs();
     accumulate_into_zeroed_output();
     near_miss();
+    names_the_real_base();
+    training_arenas();
+    reader_expected_old_contents();
     return 0;
 }

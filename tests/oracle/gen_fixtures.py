@@ -23,6 +23,7 @@ appearance, by storage identity (every tensor of a case stays alive until the
 case ends, so identities are never reused).
 """
 import argparse
+import functools
 import json
 import math
 import os
@@ -121,6 +122,18 @@ ERROR_MAP = [
     (r"more than one element of the written-to tensor refers to a single memory location", "overlapping-write"),
     (r"some elements of the input tensor and the written-to tensor refer to a single memory location", "overlapping-write"),
     (r"^value cannot be converted to type \S+ without overflow", "bad-argument"),
+    (r"^index_add_\(\): Index is supposed to be a vector", "bad-dim"),
+    (r"^index_add_\(\): Expected dtype int32/int64 for index", "dtype-mismatch"),
+    (r"^index_add_\(\): self \(\w+\) and source \(\w+\) must have the same scalar type", "dtype-mismatch"),
+    (r"^index_add_\(\): Indexing dim -?\d+ is out of bounds of the source tensor", "bad-dim"),
+    (r"^index_add_\(\): Number of indices \(\d+\) should be equal to source.size\(dim\)", "shape-mismatch"),
+    (r"^source.dim\(\) \(\d+\) must one or zero for given self.dim\(\)", "shape-mismatch"),
+    (r"^Integer division with addcdiv is no longer supported", "dtype-mismatch"),
+    (r"needs_dynamic_casting<func_t>::check\(iter\) INTERNAL ASSERT FAILED", "dtype-mismatch"),
+    (r"^expected dtype \S+ for `end` but got dtype", "dtype-mismatch"),
+    (r"^Expected input batch_size \(\d+\) to match target batch_size", "shape-mismatch"),
+    (r"^Target -?\d+ is out of bounds", "bad-dim"),
+    (r"^Expected floating point type for target with class probabilities", "dtype-mismatch"),
     (r"^Trying to create tensor with negative dimension", "bad-argument"),
     (r"expects 'from' to be less than 'to'", "bad-argument"),
     (r"^slice step (must be positive|cannot be zero)", "bad-argument"),
@@ -165,6 +178,10 @@ OPS = parse_ops_def(OPS_DEF)
 def data_dependent(op, exc):
     """An error that depends on the values of an index tensor: the meta functions cannot see it."""
     if op == "masked_fill" and str(exc).startswith("Mask tensor can take 0 and 1 values only"):
+        return True
+    if op == "cross_entropy" and re.match(r"Target -?\d+ is out of bounds", str(exc)):
+        return True
+    if op in ("index_add_", "index_add") and str(exc).startswith("index out of range in self"):
         return True
     return op in ("index", "index_select", "gather") and status_of(exc) == "bad-dim" and \
         not str(exc).startswith("Dimension out of range") and \
@@ -213,6 +230,28 @@ def exact_elementwise(dtype):
     return dtype == torch.float64 or not dtype.is_floating_point
 
 
+# Ops whose CPU implementation allocates and frees memory within the call:
+# cross_entropy's log_softmax and nll_loss's total_weight, addcmul_/addcdiv_'s
+# copies of inputs cast to the common dtype.  The fixtures record what torch's
+# profiler measured ("temp_nbytes": the peak within the call above what the
+# call leaves allocated); check_analyzer.py expects it in the peak.
+TEMP_OPS = ("cross_entropy", "addcmul_", "addcdiv_")
+
+
+def measured_temp(fn):
+    """fn's result and the bytes it held above what it left allocated, at its peak
+    (torch.profiler's memory events: each op's own allocations in the order the ops end,
+    and the frees done outside any op)."""
+    from torch.profiler import profile, ProfilerActivity
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        res = fn()
+    cur = peak = 0
+    for e in sorted(prof.events(), key=lambda e: (e.time_range.end, -e.time_range.start)):
+        cur += e.cpu_memory_usage if e.name == "[memory]" else e.self_cpu_memory_usage
+        peak = max(peak, cur)
+    return res, peak - cur
+
+
 class Case:
     """One fixture case: steps run in torch at once, results recorded."""
 
@@ -257,9 +296,13 @@ class Case:
             raise GenError("%s: variable %s assigned twice" % (self.name, var))
         step = {"var": var, "op": op, "args": jargs}
         self.steps.append(step)
+        temp = 0
         try:
             with torch.no_grad():
-                res = run_torch(op, targs, self._dev)
+                if op in TEMP_OPS and self.exec_device == "cpu":
+                    res, temp = measured_temp(lambda: run_torch(op, targs, self._dev))
+                else:
+                    res = run_torch(op, targs, self._dev)
         except (RuntimeError, IndexError, ValueError, TypeError) as e:
             if not (err or self.allow_error):
                 raise GenError("%s: step %d (%s %s) raised: %s" % (self.name, len(self.steps) - 1, op,
@@ -276,6 +319,8 @@ class Case:
         if err:
             raise GenError("%s: step %d (%s %s) was meant to fail" % (self.name, len(self.steps) - 1, op, jargs))
         step["expect"] = self._expect(op, family, targs, res, var)
+        if temp:
+            step["expect"]["temp_nbytes"] = temp
         return var
 
     def _dev(self, d):
@@ -381,6 +426,8 @@ class Case:
                 in_det = all(self.det[x] for x in in_sids[1:])
                 self.det[sid] = in_det and covers_storage(t)
                 self.exact[sid] = self.det[sid] and not t.dtype.is_floating_point
+            if op in ("sqrt_", "addcmul_", "addcdiv_", "lerp_", "index_add_"):
+                self.exact[sid] = self.exact[sid] and all_exact and not t.dtype.is_floating_point
             if op in ("mul_", "div_", "add_scalar_"):
                 self.exact[sid] = self.exact[sid] and all_exact and exact_elementwise(t.dtype) \
                     and op != "div_"
@@ -679,6 +726,22 @@ def run_torch(op, a, dev):
         return torch.matmul(a[1], a[2], out=t)
     if op == "softmax_out":
         return torch.softmax(a[1], a[2], out=t)
+    if op in ("index_add_", "index_add"):
+        return (t.index_add_ if op == "index_add_" else functools.partial(torch.index_add, t))(a[1], a[2], a[3])
+    if op == "gelu_tanh":
+        return F.gelu(t, approximate="tanh")
+    if op == "sqrt_":
+        return t.sqrt_()
+    if op == "addcmul_":
+        return t.addcmul_(a[1], a[2], value=a[3])
+    if op == "addcdiv_":
+        return t.addcdiv_(a[1], a[2], value=a[3])
+    if op == "lerp_":
+        return t.lerp_(a[1], a[2])
+    if op == "log_softmax":
+        return torch.log_softmax(t, a[1])
+    if op == "cross_entropy":
+        return F.cross_entropy(t, a[1], ignore_index=a[2])
     if op == "copy_to_host":
         if a[2] < t.numel() * t.element_size():
             raise RuntimeError("copy_to_host: the buffer holds %d bytes, the tensor needs %d"
@@ -3713,6 +3776,223 @@ def ported_type_promotion(f):
             c("cat", [x, c.zeros([0], b)], 0)
 
 
+def fam_train():
+    """The ops for training: index_add_ / index_add, gelu(approximate="tanh"), the in-place
+    sqrt_, addcmul_, addcdiv_, lerp_ (AdamW's), log_softmax and cross_entropy (class
+    indices, mean, ignore_index), with PyTorch's errors.  The index_add cases follow
+    PyTorch's test_index_add (a 20 x 4 x 5 destination, 3 rows copied, destination,
+    source and index contiguous or not; repeated indices) and the documentation's
+    example; addcmul/addcdiv/lerp follow test_addcmul, test_addcdiv and test_lerp
+    (broadcast operands, scalar values, integer and floating dtypes)."""
+    f = Family("train")
+
+    def vec(c, vals, dt="i64"):
+        return build_vector(c, [float(v) for v in vals], dt) if vals else c.zeros([0], dt)
+
+    # index_add_: PyTorch's docs example, then test_index_add's contiguity product
+    c = f.case("index_add_/docs-example")
+    x = c.ones([5, 3])
+    c("index_add_", x, 0, vec(c, [0, 4, 2]), c.data([3, 3], shift=1.0, scale=1.0))
+    for dest_c in (True, False):
+        for src_c in (True, False):
+            for idx_c in (True, False):
+                name = "index_add_/test-index-add-%s%s%s" % ("c" if dest_c else "n", "c" if src_c else "n",
+                                                             "c" if idx_c else "n")
+                c = f.case(name)
+                dest = c.sdata([20, 4, 5]) if dest_c else c("slice", c.sdata([20, 4, 10]), 2, 0, TL_END, 2)
+                src = c.data([3, 4, 5], scale=0.25, shift=1.0) if src_c else \
+                    c("transpose", c.data([3, 5, 4], scale=0.25, shift=1.0), 1, 2)
+                idx = vec(c, [7, 13, 2]) if idx_c else c("slice", vec(c, [7, 0, 13, 0, 2, 0]), 0, 0, TL_END, 2)
+                c("index_add_", dest, 0, idx, src)
+    for name, mk, dim, iv, src_shape, dt in (
+            ("dim1", lambda c: c.data([3, 5]), 1, [4, 0], [3, 2], "f32"),
+            ("dim-neg", lambda c: c.data([3, 5]), -1, [4, 0], [3, 2], "f32"),
+            ("duplicates", lambda c: c.data([4, 3]), 0, [1, 1, 1, 3], [4, 3], "f32"),
+            ("1d", lambda c: c.data([6]), 0, [5, 0, 5], [3], "f32"),
+            ("1d-src-0d", lambda c: c.data([6]), 0, [2], [], "f32"),
+            ("0d", lambda c: c.scalar(1.5), 0, [0], [], "f32"),
+            ("src-broadcast", lambda c: c.data([3, 4]), 0, [0, 2], [2, 1], "f32"),
+            ("src-1d-into-2d", lambda c: c.data([3, 4]), 0, [0, 2], [2], "f32"),
+            ("empty-index", lambda c: c.data([3, 4]), 0, [], [0, 4], "f32"),
+            ("transposed-self", lambda c: c("t", c.data([4, 3])), 1, [3, 1], [3, 2], "f32"),
+            ("f64", lambda c: c.data([4, 3], "f64"), 0, [3, 0], [2, 3], "f64"),
+            ("bf16", lambda c: c.data([4, 3], "bf16"), 0, [3, 0], [2, 3], "bf16"),
+            ("i64", lambda c: c.data([4, 3], "i64"), 0, [3, 3], [2, 3], "i64"),
+            ("i32-index", lambda c: c.data([4, 3]), 0, [1, 2], [2, 3], "f32"),
+            ("bool", lambda c: c.data([4, 3], "bool"), 0, [1, 2], [2, 3], "bool")):
+        for op in ("index_add_", "index_add"):
+            c = f.case("%s/%s" % (op, name))
+            t = mk(c)
+            idx = vec(c, iv, "i32" if name == "i32-index" else "i64")
+            src = c.data(src_shape, dt) if src_shape else c.scalar(2.0, dt)
+            c(op, t, dim, idx, src)
+    errs = [
+        ("dtype", lambda c: (c.zeros([3, 4]), 0, vec(c, [0, 1]), c.ones([2, 4], "f64"))),
+        ("index-float", lambda c: (c.zeros([3, 4]), 0, vec(c, [0, 1], "f32"), c.ones([2, 4]))),
+        ("index-2d", lambda c: (c.zeros([3, 4]), 0, c("view", vec(c, [0, 1]), [1, 2]), c.ones([2, 4]))),
+        ("count", lambda c: (c.zeros([3, 4]), 0, vec(c, [0, 1]), c.ones([3, 4]))),
+        ("slice-shape", lambda c: (c.zeros([3, 4]), 0, vec(c, [0, 1]), c.ones([2, 5]))),
+        ("slice-broadcast", lambda c: (c.zeros([3, 4]), 0, vec(c, [0, 1]), c.ones([2, 4, 1]))),
+        ("dim-range", lambda c: (c.zeros([3, 4]), 2, vec(c, [0, 1]), c.ones([2, 4]))),
+        ("src-dim", lambda c: (c.zeros([5]), 0, vec(c, [1]), c.ones([1, 1]))),
+        ("out-of-range", lambda c: (c.zeros([3, 4]), 0, vec(c, [0, 5]), c.ones([2, 4]))),
+        ("negative", lambda c: (c.zeros([3, 4]), 0, vec(c, [0, -1]), c.ones([2, 4]))),
+        ("self-expanded", lambda c: (c("expand", c.zeros([3, 4]), [2, 3, 4]), 0, vec(c, [0]), c.ones([1, 3, 4]))),
+    ]
+    for name, mk in errs:
+        for op in ("index_add_", "index_add"):
+            if op == "index_add" and name == "self-expanded":
+                continue
+            c = f.case("%s/error-%s" % (op, name))
+            args = mk(c)
+            c(op, args[0], args[1], args[2], args[3], err=True)
+    c = f.case("index_add_/error-source-overlaps")
+    x = c.zeros([3, 4])
+    c("index_add_", x, 0, vec(c, [0]), c("narrow", x, 0, 1, 1), err=True)
+    # gelu_tanh: dtypes and layouts
+    for dt in DNAMES:
+        c = f.case("gelu_tanh/%s" % dt, allow_error=dt == "f16")
+        x = c.data([5], dt, scale=0.75, shift=-1.5) if dt in FLOATS else c.data([5], dt)
+        c("gelu_tanh", x, err=dt not in FLOATS)
+    layouts = [
+        ("transposed", lambda c: c("t", c.data([3, 4], scale=0.5, shift=-1.0))),
+        ("expanded", lambda c: c("expand", c.data([3, 1], scale=0.5, shift=-0.5), [3, 4])),
+        ("slice-step2", lambda c: c("slice", c.data([3, 6], scale=0.5, shift=-2.0), 1, 0, TL_END, 2)),
+        ("0d", lambda c: c.scalar(-0.75)),
+        ("zero-size", lambda c: c("t", c.zeros([0, 3]))),
+    ]
+    for name, mk in layouts:
+        c = f.case("gelu_tanh/layout-%s" % name)
+        c("gelu_tanh", mk(c))
+    # sqrt_
+    for dt in DNAMES:
+        c = f.case("sqrt_/%s" % dt, allow_error=dt == "f16")
+        x = c.data([5], dt, scale=0.75, shift=0.25) if dt in FLOATS else c.data([5], dt)
+        c("sqrt_", x, err=dt not in FLOATS)
+    c = f.case("sqrt_/transposed")
+    c("sqrt_", c("t", c.data([3, 4], scale=0.5, shift=0.5)))
+    c = f.case("sqrt_/slice")
+    c("sqrt_", c("slice", c.data([3, 6], scale=0.5, shift=0.5), 1, 1, TL_END, 2))
+    c = f.case("sqrt_/error-expanded")
+    c("sqrt_", c("expand", c.data([3, 1], scale=0.5, shift=0.5), [3, 4]), err=True)
+    # addcmul_ / addcdiv_ (test_addcmul, test_addcdiv): dtypes, broadcasting, values
+    for op in ("addcmul_", "addcdiv_"):
+        for dt in DNAMES:
+            bad = dt == "bool" or (op == "addcdiv_" and dt in INTS)
+            c = f.case("%s/%s" % (op, dt), allow_error=dt == "f16")
+            t = c.data([2, 3], dt, scale=0.5, shift=0.25) if dt in FLOATS else c.data([2, 3], dt)
+            a = c.data([2, 3], dt, scale=0.25, shift=1.0) if dt in FLOATS else c.data([2, 3], dt, shift=1)
+            b = c.data([2, 3], dt, scale=-0.5, shift=2.0) if dt in FLOATS else c.data([2, 3], dt, shift=2)
+            c(op, t, a, b, 2.0 if dt in INTS else 0.5, err=bad)
+        for name, shapes, val in (("broadcast-a", ([2, 3], [3], [2, 3]), -1.5),
+                                  ("broadcast-both", ([2, 3], [2, 1], [3]), 0.1),
+                                  ("0d-operands", ([4], [], []), 3.0),
+                                  ("value-zero", ([3], [3], [3]), 0.0)):
+            c = f.case("%s/%s" % (op, name))
+            t = c.data(shapes[0], scale=0.5, shift=0.25)
+            a = c.data(shapes[1], scale=0.25, shift=1.0) if shapes[1] else c.scalar(1.25)
+            b = c.data(shapes[2], scale=-0.5, shift=2.0) if shapes[2] else c.scalar(-0.5)
+            c(op, t, a, b, val)
+        c = f.case("%s/transposed-self" % op)
+        c(op, c("t", c.data([3, 2], scale=0.5)), c.data([2, 3], scale=0.25, shift=1.0),
+          c.data([2, 3], scale=0.5, shift=1.0), 0.5)
+        c = f.case("%s/same-tensor" % op)
+        x = c.data([4], scale=0.5, shift=1.0)
+        c(op, x, x, x, 1.0)
+        c = f.case("%s/error-broadcast-out" % op)
+        c(op, c.ones([3]), c.ones([2, 3]), c.ones([3]), 1.0, err=True)
+        c = f.case("%s/error-shape" % op)
+        c(op, c.ones([2, 3]), c.ones([4]), c.ones([2, 1]), 1.0, err=True)
+        c = f.case("%s/error-int-self-float-inputs" % op)
+        c(op, c.ones([3], "i64"), c.ones([3]), c.ones([3]), 1.0, err=True)
+        c = f.case("%s/error-mixed-float" % op)
+        c(op, c.ones([3]), c.ones([3], "f64"), c.ones([3]), 0.5, err=True)
+        c = f.case("%s/error-overlap" % op)
+        x = c.data([4], scale=0.5, shift=1.0)
+        c(op, c("narrow", x, 0, 0, 3), c("narrow", x, 0, 1, 3), c.ones([3]), 1.0, err=True)
+    c = f.case("addcmul_/i8-value-overflow")
+    c("addcmul_", c.ones([3], "i8"), c.ones([3], "i8"), c.ones([3], "i8"), 300.0, err=True)
+    c = f.case("addcmul_/i64-value-fraction")
+    c("addcmul_", c.data([3], "i64"), c.data([3], "i64", shift=1), c.data([3], "i64", shift=2), 0.5)
+    c = f.case("addcmul_/f32-long-inputs")
+    c("addcmul_", c.data([3], scale=0.5), c.data([3], "i64", shift=1), c.data([3], "i64"), 1.0)
+    c = f.case("addcdiv_/by-zero")
+    c("addcdiv_", c.data([3], scale=0.5), c.data([3], scale=1.0, shift=-1.0), c.zeros([3]), 1.0)
+    # lerp_ (test_lerp): weights below and above 0.5, broadcasting
+    for dt in DNAMES:
+        c = f.case("lerp_/%s" % dt, allow_error=dt == "f16")
+        t = c.data([4], dt, scale=0.5, shift=0.25) if dt in FLOATS else c.data([4], dt)
+        e = c.data([4], dt, scale=-1.5, shift=3.0) if dt in FLOATS else c.data([4], dt, shift=3)
+        c("lerp_", t, e, 0.3, err=dt not in FLOATS)
+    for w in (0.0, 0.25, 0.5, 0.75, 1.0, -0.5, 2.0):
+        c = f.case("lerp_/weight-%s" % repr(w))
+        c("lerp_", c.data([2, 3], scale=0.5, shift=0.25), c.data([3], scale=-1.5, shift=3.0), w)
+    c = f.case("lerp_/same-tensor")
+    x = c.data([4], scale=0.5, shift=1.0)
+    c("lerp_", x, x, 0.2)
+    c = f.case("lerp_/error-dtype")
+    c("lerp_", c.ones([3]), c.ones([3], "f64"), 0.5, err=True)
+    c = f.case("lerp_/error-dtype-0d")
+    c("lerp_", c.ones([3]), c.scalar(1.0, "f64"), 0.5, err=True)
+    c = f.case("lerp_/error-broadcast-out")
+    c("lerp_", c.ones([3]), c.ones([2, 3]), 0.5, err=True)
+    c = f.case("lerp_/error-overlap")
+    x = c.data([4], scale=0.5, shift=1.0)
+    c("lerp_", c("narrow", x, 0, 0, 3), c("narrow", x, 0, 1, 3), 0.5, err=True)
+    # log_softmax
+    for dt in DNAMES:
+        c = f.case("log_softmax/%s" % dt, allow_error=dt == "f16")
+        x = c.data([2, 3], dt, scale=0.75, shift=-1.5) if dt in FLOATS else c.data([2, 3], dt)
+        c("log_softmax", x, 1, err=dt not in FLOATS)
+    for name, mk, dim in (("dim0", lambda c: c.data([3, 4], scale=0.5, shift=-1.0), 0),
+                          ("dim-neg", lambda c: c.data([3, 4], scale=0.5, shift=-1.0), -1),
+                          ("transposed", lambda c: c("t", c.data([3, 4], scale=0.5, shift=-1.0)), 0),
+                          ("3d-mid", lambda c: c.data([2, 3, 4], scale=0.25, shift=-2.0), 1),
+                          ("expanded", lambda c: c("expand", c.data([3, 1], scale=0.5), [3, 4]), 1),
+                          ("0d", lambda c: c.scalar(2.5), 0),
+                          ("zero-size", lambda c: c.zeros([0, 3]), 1),
+                          ("large-values", lambda c: c.data([4], scale=300.0, shift=-100.0), 0)):
+        c = f.case("log_softmax/%s" % name)
+        c("log_softmax", mk(c), dim)
+    c = f.case("log_softmax/error-dim")
+    c("log_softmax", c.ones([3]), 2, err=True)
+    # cross_entropy (test_cross_entropy_loss: class indices, ignore_index, mean)
+    def targets(c, vals, dt="i64"):
+        return vec(c, vals, dt)
+    for name, xs, tv, ign, dt in (("2d", [3, 5], [1, 2, 3], -100, "f32"),
+                                  ("2d-f64", [3, 5], [4, 0, 3], -100, "f64"),
+                                  ("2d-bf16", [3, 5], [4, 0, 3], -100, "bf16"),
+                                  ("1d", [5], None, -100, "f32"),
+                                  ("ignore-one", [4, 3], [1, -100, 2, 0], -100, "f32"),
+                                  ("ignore-custom", [4, 3], [1, 2, 2, 0], 2, "f32"),
+                                  ("ignore-out-of-range", [3, 5], [1, 7, 3], 7, "f32"),
+                                  ("ignore-all", [3, 5], [-100, -100, -100], -100, "f32"),
+                                  ("empty-batch", [0, 5], [], -100, "f32"),
+                                  ("u8-targets", [3, 5], [1, 2, 3], -100, "f32")):
+        c = f.case("cross_entropy/%s" % name)
+        x = c.data(xs, dt, scale=0.375, shift=-2.0)
+        t = c.scalar(3.0, "i64") if tv is None else targets(c, tv, "u8" if name == "u8-targets" else "i64")
+        c("cross_entropy", x, t, ign)
+    c = f.case("cross_entropy/transposed-logits")
+    c("cross_entropy", c("t", c.data([5, 3], scale=0.375, shift=-2.0)), targets(c, [0, 4, 2]), -100)
+    ce_errs = [
+        ("targets-i32", lambda c: (c.data([3, 5]), targets(c, [1, 2, 3], "i32"))),
+        ("batch", lambda c: (c.data([3, 5]), targets(c, [1, 2]))),
+        ("batch-2d-targets", lambda c: (c.data([3, 5]), c("view", targets(c, [1, 2, 3]), [1, 3]))),
+        ("1d-targets-1", lambda c: (c.data([5]), targets(c, [1]))),
+        ("out-of-range", lambda c: (c.data([3, 5]), targets(c, [1, 2, 5]))),
+        ("negative", lambda c: (c.data([3, 5]), targets(c, [1, 2, -3]))),
+        ("int-logits", lambda c: (c.data([3, 5], "i64"), targets(c, [1, 2, 3]))),
+        ("0d", lambda c: (c.scalar(1.0), c.scalar(0.0, "i64"))),
+        ("no-classes", lambda c: (c.zeros([3, 0]), targets(c, [0, 0, 0]))),
+    ]
+    for name, mk in ce_errs:
+        c = f.case("cross_entropy/error-%s" % name)
+        x, t = mk(c)
+        c("cross_entropy", x, t, -100, err=True)
+    return f
+
+
 def fam_ported():
     f = Family("ported")
     ported_view_ops(f)
@@ -3724,7 +4004,8 @@ def fam_ported():
 
 FAMILIES = [("views", fam_views), ("reshape", fam_reshape), ("casts", fam_casts), ("compute", fam_compute),
             ("matmul", fam_matmul), ("index", fam_index), ("conv", fam_conv), ("inplace", fam_inplace),
-            ("errors", fam_errors), ("layout", fam_layout), ("model", fam_model), ("opinfo", fam_opinfo),
+            ("errors", fam_errors), ("layout", fam_layout), ("model", fam_model), ("train", fam_train),
+            ("opinfo", fam_opinfo),
             ("chains", fam_chains), ("devices", fam_devices), ("ported", fam_ported)]
 
 

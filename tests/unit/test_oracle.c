@@ -702,6 +702,15 @@ static tl_tensor *oc_call(oc_case *c, mt_op op, const oc_args *a, double *value)
     case MT_OP_copy_to_host:
         tl_copy_to_host_at(f, ln, t0, oc_host_buffer(c, NULL, TL_U8, a->i[0]), a->i[0]);
         return NULL;
+    case MT_OP_index_add_: tl_index_add__at(f, ln, t0, a->i[0], t1, c->vars[a->t[2]].h); return t0;
+    case MT_OP_index_add: return tl_index_add_at(f, ln, t0, a->i[0], t1, c->vars[a->t[2]].h);
+    case MT_OP_gelu_tanh: return tl_gelu_tanh_at(f, ln, t0);
+    case MT_OP_sqrt_: tl_sqrt__at(f, ln, t0); return t0;
+    case MT_OP_addcmul_: tl_addcmul__at(f, ln, t0, t1, c->vars[a->t[2]].h, a->f); return t0;
+    case MT_OP_addcdiv_: tl_addcdiv__at(f, ln, t0, t1, c->vars[a->t[2]].h, a->f); return t0;
+    case MT_OP_lerp_: tl_lerp__at(f, ln, t0, t1, a->f); return t0;
+    case MT_OP_log_softmax: return tl_log_softmax_at(f, ln, t0, a->i[0]);
+    case MT_OP_cross_entropy: return tl_cross_entropy_at(f, ln, t0, t1, a->i[0]);
     case MT_OP_release:
     case MT_N_OPS: break;
     }

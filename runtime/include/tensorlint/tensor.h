@@ -285,6 +285,30 @@ tl_tensor *tl_from_blob(void *ptr, tl_ints shape, tl_dtype dtype);
 /* t.contiguous().cpu().numpy().tobytes() into ptr; fails when nbytes < tl_nbytes(t) */
 void tl_copy_to_host(tl_tensor *t, void *ptr, int64_t nbytes);
 
+/* ---- ops for training (a hand-written forward, backward and optimizer step) ---- */
+
+/* t.index_add_(dim, index, source): t.select(dim, index[i]) += source.select(dim, i);
+ * index is a vector of I64 or I32, source has t's dtype; nothing is allocated */
+void tl_index_add_(tl_tensor *t, int64_t dim, tl_tensor *index, tl_tensor *source);
+/* torch.index_add(t, dim, index, source): a contiguous copy of t, then index_add_ */
+tl_tensor *tl_index_add(tl_tensor *t, int64_t dim, tl_tensor *index, tl_tensor *source);
+/* F.gelu(t, approximate="tanh") (GPT-2's gelu); floating inputs only */
+tl_tensor *tl_gelu_tanh(tl_tensor *t);
+/* t.sqrt_(); floating t only */
+void tl_sqrt_(tl_tensor *t);
+/* t.addcmul_(a, b, value=value): t += value * a * b */
+void tl_addcmul_(tl_tensor *t, tl_tensor *a, tl_tensor *b, double value);
+/* t.addcdiv_(a, b, value=value): t += value * a / b */
+void tl_addcdiv_(tl_tensor *t, tl_tensor *a, tl_tensor *b, double value);
+/* t.lerp_(end, weight): t += weight * (end - t); end has t's dtype */
+void tl_lerp_(tl_tensor *t, tl_tensor *end, double weight);
+/* t.log_softmax(dim): a contiguous result */
+tl_tensor *tl_log_softmax(tl_tensor *t, int64_t dim);
+/* F.cross_entropy(logits, targets, ignore_index=ignore_index): logits (N, C) or (C,),
+ * targets the class indices (N,) or () of I64 (or U8); the mean over the targets
+ * not ignored, a 0-dim tensor (NaN when every target is ignored) */
+tl_tensor *tl_cross_entropy(tl_tensor *logits, tl_tensor *targets, int64_t ignore_index);
+
 /* ---- lifetime and queries: no allocation ---- */
 
 /* del t: the storage is freed when its last handle goes; NULL is ignored */
@@ -441,6 +465,20 @@ tl_tensor *tl_from_data_at(const char *file, int line, const void *ptr, tl_ints 
                            tl_device device);
 tl_tensor *tl_from_blob_at(const char *file, int line, void *ptr, tl_ints shape, tl_dtype dtype);
 void tl_copy_to_host_at(const char *file, int line, tl_tensor *t, void *ptr, int64_t nbytes);
+void tl_index_add__at(const char *file, int line, tl_tensor *t, int64_t dim, tl_tensor *index,
+                      tl_tensor *source);
+tl_tensor *tl_index_add_at(const char *file, int line, tl_tensor *t, int64_t dim, tl_tensor *index,
+                           tl_tensor *source);
+tl_tensor *tl_gelu_tanh_at(const char *file, int line, tl_tensor *t);
+void tl_sqrt__at(const char *file, int line, tl_tensor *t);
+void tl_addcmul__at(const char *file, int line, tl_tensor *t, tl_tensor *a, tl_tensor *b,
+                    double value);
+void tl_addcdiv__at(const char *file, int line, tl_tensor *t, tl_tensor *a, tl_tensor *b,
+                    double value);
+void tl_lerp__at(const char *file, int line, tl_tensor *t, tl_tensor *end, double weight);
+tl_tensor *tl_log_softmax_at(const char *file, int line, tl_tensor *t, int64_t dim);
+tl_tensor *tl_cross_entropy_at(const char *file, int line, tl_tensor *logits, tl_tensor *targets,
+                               int64_t ignore_index);
 void tl_release_at(const char *file, int line, tl_tensor *t);
 
 #ifndef TL_NO_CALLSITE_MACROS
@@ -527,6 +565,16 @@ void tl_release_at(const char *file, int line, tl_tensor *t);
 #define tl_from_data(ptr, shape, dtype, device) tl_from_data_at(TL__HERE, ptr, shape, dtype, device)
 #define tl_from_blob(ptr, shape, dtype) tl_from_blob_at(TL__HERE, ptr, shape, dtype)
 #define tl_copy_to_host(t, ptr, nbytes) tl_copy_to_host_at(TL__HERE, t, ptr, nbytes)
+#define tl_index_add_(t, dim, index, source) tl_index_add__at(TL__HERE, t, dim, index, source)
+#define tl_index_add(t, dim, index, source) tl_index_add_at(TL__HERE, t, dim, index, source)
+#define tl_gelu_tanh(t) tl_gelu_tanh_at(TL__HERE, t)
+#define tl_sqrt_(t) tl_sqrt__at(TL__HERE, t)
+#define tl_addcmul_(t, a, b, value) tl_addcmul__at(TL__HERE, t, a, b, value)
+#define tl_addcdiv_(t, a, b, value) tl_addcdiv__at(TL__HERE, t, a, b, value)
+#define tl_lerp_(t, end, weight) tl_lerp__at(TL__HERE, t, end, weight)
+#define tl_log_softmax(t, dim) tl_log_softmax_at(TL__HERE, t, dim)
+#define tl_cross_entropy(logits, targets, ignore_index) \
+    tl_cross_entropy_at(TL__HERE, logits, targets, ignore_index)
 #define tl_release(t) tl_release_at(TL__HERE, t)
 #endif /* TL_NO_CALLSITE_MACROS */
 

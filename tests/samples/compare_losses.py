@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""compare_losses.py: runs a training sample and compares the losses it
+prints ("step S loss L") with its PyTorch twin's, recorded in a fixture:
+every step must be there and agree to 1e-5 relative.
+
+usage: compare_losses.py PROGRAM EXPECTED WORK_DIR [ARGS...]
+"""
+import os
+import re
+import subprocess
+import sys
+
+REL = 1e-5
+
+
+def losses(text):
+    return {int(m.group(1)): float(m.group(2))
+            for m in re.finditer(r"^step (\d+) loss (\S+)$", text, re.M)}
+
+
+def main():
+    program, expected, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(work, exist_ok=True)
+    run = subprocess.run([program] + sys.argv[4:], cwd=work, capture_output=True, text=True)
+    if run.returncode != 0:
+        print("%s exited with %d:\n%s" % (program, run.returncode, run.stderr[-2000:]))
+        return 1
+    want, got = losses(open(expected).read()), losses(run.stdout)
+    if not want:
+        print("%s holds no losses" % expected)
+        return 1
+    bad = 0
+    for step in sorted(want):
+        if step not in got:
+            print("step %d: no loss printed" % step)
+            bad += 1
+            continue
+        rel = abs(got[step] - want[step]) / abs(want[step])
+        mark = "ok" if rel <= REL else "FAIL"
+        bad += mark == "FAIL"
+        print("step %2d: %.9g (PyTorch %.9g, relative %.1e) %s" % (step, got[step], want[step], rel, mark))
+    print("losses: %d steps, %d outside %g relative" % (len(want), bad, REL))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
