@@ -61,12 +61,12 @@ def once(prog):
 load0 = os.getloadavg()
 once(runc), once(port)  # warm-up: the page cache
 speed = {"run.c": [], "port": []}
-texts = set()
+texts = {"run.c": set(), "port": set()}
 for r in range(rounds):
     for name, prog in (("run.c", runc), ("port", port)) if r % 2 == 0 else (("port", port), ("run.c", runc)):
         s, out = once(prog)
         speed[name].append(s)
-        texts.add(out)
+        texts[name].add(out)
 load1 = os.getloadavg()
 print(f"\nllama2.c run.c (runomp) vs samples/llama2/run.c: {steps} steps, {threads} thread(s), "
       f"options {' '.join(opts)}, {rounds} alternating rounds; load average "
@@ -76,7 +76,14 @@ print("|---|---|---|---|")
 for name, v in speed.items():
     print(f"| {name} | {statistics.median(v):.1f} | {min(v):.1f} | {max(v):.1f} |")
 ratio = statistics.median(speed["port"]) / statistics.median(speed["run.c"])
-print(f"\nport / run.c: {ratio:.2f}x; generated text {'identical in every run' if len(texts) == 1 else 'DIFFERS'}"
-      f" ({len(next(iter(texts)))} bytes)")
-sys.exit(0 if len(texts) == 1 else 1)
+same = len(texts["run.c"] | texts["port"]) == 1
+print(f"\nport / run.c: {ratio:.2f}x; generated text {'identical in every run' if same else 'DIFFERS'}", end="")
+a, b = next(iter(texts["run.c"])), next(iter(texts["port"]))
+if same:
+    print(f" ({len(a)} bytes)")
+else:
+    first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+    print(f": first at byte {first} of {len(a)} (run.c) / {len(b)} (port); "
+          f"{len(texts['run.c'])} and {len(texts['port'])} distinct texts over the runs")
+sys.exit(0 if same else 1)
 PY
