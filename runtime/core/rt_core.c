@@ -131,6 +131,40 @@ bool tl_device_available(tl_device device)
 }
 
 #define RT_HUGE_PAGE ((size_t)2 << 20) /* bytes */
+#define RT_SMALL_MAX 16384 /* bytes: freed CPU memory this small is kept for reuse */
+#define RT_SMALL_KEEP 16   /* blocks kept per 64-byte size class */
+
+/* Freed CPU blocks of up to RT_SMALL_MAX bytes, by size class (64-byte
+ * units), reused by the next storage of the class: a program that
+ * allocates and releases small tensors in a loop (a decoder's token step)
+ * takes warm memory without a trip through aligned_alloc and free.  Not
+ * counted in any statistic (a storage's bytes are counted from its
+ * allocation to its free, as before); freed at exit. */
+static void *small_blocks[RT_SMALL_MAX / 64][RT_SMALL_KEEP];
+static int n_small_blocks[RT_SMALL_MAX / 64];
+
+/* The class of a 64-byte-aligned block of size bytes, or -1. */
+static int small_class(size_t size)
+{
+    return size > 0 && size <= RT_SMALL_MAX ? (int)(size / 64) - 1 : -1;
+}
+
+static void cpu_memory_free(void *data, int64_t nbytes)
+{
+    int c = small_class(((size_t)nbytes + 63) & ~(size_t)63);
+    if (data && c >= 0 && n_small_blocks[c] < RT_SMALL_KEEP) {
+        small_blocks[c][n_small_blocks[c]++] = data;
+        return;
+    }
+    free(data);
+}
+
+static void small_blocks_free(void)
+{
+    for (int c = 0; c < RT_SMALL_MAX / 64; c++)
+        while (n_small_blocks[c] > 0)
+            free(small_blocks[c][--n_small_blocks[c]]);
+}
 
 /* CPU storages are 64-byte aligned (vector loads never straddle a line).
  * Storages of 2 MiB and more are 2 MiB aligned and asked to be backed by
@@ -141,6 +175,11 @@ static bool cpu_memory_new(const rt_site *site, rt_storage *s, int64_t nbytes)
     bool huge = (size_t)nbytes >= RT_HUGE_PAGE;
     size_t align = huge ? RT_HUGE_PAGE : 64;
     size_t size = ((size_t)nbytes + align - 1) & ~(align - 1);
+    int c = huge ? -1 : small_class(size);
+    if (c >= 0 && n_small_blocks[c] > 0) {
+        s->data = small_blocks[c][--n_small_blocks[c]];
+        return true;
+    }
     if (nbytes == 0 || (s->data = aligned_alloc(align, size))) {
 #ifdef MADV_HUGEPAGE
         if (huge)
@@ -275,7 +314,7 @@ static void storage_unref(const rt_site *site, rt_storage *s)
     if (s->device == TL_CUDA)
         cu_block_free(s->block);
     else
-        free(s->data);
+        cpu_memory_free(s->data, s->nbytes);
     free(s);
 }
 
@@ -363,6 +402,7 @@ void rt_shutdown(void)
         free(graveyard[k]);
         graveyard[k] = NULL;
     }
+    small_blocks_free();
     cu_shutdown();
     tl_trace_close();
 }

@@ -436,6 +436,29 @@ static void ew_run(ew_job *j)
     rt_parallel_for(j->p.it.shape[0], j->p.it.nd > 1 ? 1 : PARALLEL_MIN_ELEMENTS / 4, ew_range, j);
 }
 
+/* Small dense operands of out's shape, all in the compute dtype ct (a
+ * decoder's vectors): one call of the loop, without the iteration plan.
+ * An input that overlaps out without being out takes the general path,
+ * which reads it before writing. */
+static bool binary_flat(bin_fn f, tl_dtype ct, const rt_buf *out, const rt_buf *a, const rt_buf *b)
+{
+    const rt_buf *ops[3] = {out, a, b};
+    char *p[3];
+    int64_t n = mt_numel(out->l), nbytes = n * mt_dtype_size(ct);
+    if (n == 0 || n >= PARALLEL_MIN_ELEMENTS)
+        return false;
+    for (int k = 0; k < 3; k++) {
+        const mt_layout *l = ops[k]->l;
+        if (l->dtype != ct || mt_numel(l) != n || !mt_is_contiguous(l))
+            return false;
+        p[k] = (char *)ops[k]->base + l->offset * mt_dtype_size(ct);
+        if (k > 0 && p[k] != p[0] && p[k] < p[0] + nbytes && p[0] < p[k] + nbytes)
+            return false;
+    }
+    f(p[0], p[1], p[2], n);
+    return true;
+}
+
 /* out = a op b, inputs rounded to the common dtype cd, computed in opmath(cd). */
 static void binary_run(rt_binop op, const rt_buf *out, const rt_buf *a, const rt_buf *b,
                        tl_dtype cd)
@@ -445,6 +468,8 @@ static void binary_run(rt_binop op, const rt_buf *out, const rt_buf *a, const rt
     assert(f && "no such op for this dtype (the meta function refuses it)");
     const rt_buf *ops[3] = {out, a, b};
     ew_job j = {.f2 = f, .cd = cd, .ct = ct};
+    if (cd == ct && binary_flat(f, ct, out, a, b))
+        return;
     if (!plan_init(&j.p, 3, ops))
         return;
     ew_run(&j);

@@ -5,8 +5,8 @@
  * b a [K, 1] column (the output gains the matching size-1 dim), batch dims
  * are right-aligned to the output's and broadcast with stride 0.  One product
  * C[M, N] = A[M, K] B[K, N] runs in a compute type chosen by the output dtype:
- *   f32, f64     cblas_sgemm / cblas_dgemm (cblas_sgemv / cblas_dgemv when
- *                M or N is 1); an operand is read in place when
+ *   f32, f64     cblas_sgemm / cblas_dgemm (when M or N is 1: f32 through
+ *                rt_f32_gemv, kernel_gemv.c; f64 cblas_dgemv); an operand is read in place when
  *                one of its strides is 1 and the other a valid leading
  *                dimension (a transposed operand is passed as Trans), else it
  *                is packed into a dense temporary by rt_copy;
@@ -197,6 +197,9 @@ static void gemv_blas(tl_dtype dt, const mat *m, blas_view vm, bool trans_m, con
     bool t = vm.trans != trans_m; /* row-major view of the stored matrix */
     int rows = (int)(vm.trans ? m->cols : m->rows), cols = (int)(vm.trans ? m->rows : m->cols);
     enum CBLAS_TRANSPOSE tm = t ? CblasTrans : CblasNoTrans;
+    if (dt == TL_F32 && rt_f32_gemv((const float *)(const void *)m->p, rows, cols, vm.ld, t,
+                                    (const float *)(const void *)x, incx, (float *)(void *)y, incy))
+        return;
     if (dt == TL_F32)
         cblas_sgemv(CblasRowMajor, tm, rows, cols, 1.0f, (const float *)(const void *)m->p,
                     (int)vm.ld, (const float *)(const void *)x, incx, 0.0f, (float *)(void *)y, incy);

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 
 #include "kernels.h"
+#include "simd_dot.h"
 #include "simd_math.h"
 
 static _Atomic int active = -1; /* an rt_simd, or -1 before the first call */
@@ -56,5 +57,25 @@ void rt_f32_map(rt_f32_fn fn, float *o, const float *x, int64_t n)
     case RT_SIMD_AVX512: rt_simd_avx512_map()(fn, o, x, n); return;
     case RT_SIMD_AVX2: rt_simd_avx2_map()(fn, o, x, n); return;
     case RT_SIMD_BASE: sm_map(fn, o, x, n); return;
+    }
+}
+
+void rt_f32_rows(const float *w, int64_t ld, const float *x, int64_t n, float *y, int64_t incy,
+                 int64_t r0, int64_t r1)
+{
+    switch (rt_simd_active()) {
+    case RT_SIMD_AVX512: rt_simd_avx512_rows()(w, ld, x, n, y, incy, r0, r1); return;
+    case RT_SIMD_AVX2: rt_simd_avx2_rows()(w, ld, x, n, y, incy, r0, r1); return;
+    case RT_SIMD_BASE: sd_rows(w, ld, x, n, y, incy, r0, r1); return;
+    }
+}
+
+void rt_f32_cols(const float *w, int64_t ld, const float *x, int64_t incx, int64_t rows, float *y,
+                 int64_t n)
+{
+    switch (rt_simd_active()) {
+    case RT_SIMD_AVX512: rt_simd_avx512_cols()(w, ld, x, incx, rows, y, n); return;
+    case RT_SIMD_AVX2: rt_simd_avx2_cols()(w, ld, x, incx, rows, y, n); return;
+    case RT_SIMD_BASE: sd_cols(w, ld, x, incx, rows, y, n); return;
     }
 }

@@ -7,9 +7,14 @@
 #include "kernels.h"
 
 #if defined(__AVX2__) && defined(__FMA__)
+#include "simd_dot.h"
 #include "simd_math.h"
 
 rt_f32_map_fn rt_simd_avx2_map(void) { return sm_map; }
+rt_f32_rows_fn rt_simd_avx2_rows(void) { return sd_rows; }
+rt_f32_cols_fn rt_simd_avx2_cols(void) { return sd_cols; }
 #else
 rt_f32_map_fn rt_simd_avx2_map(void) { return NULL; }
+rt_f32_rows_fn rt_simd_avx2_rows(void) { return NULL; }
+rt_f32_cols_fn rt_simd_avx2_cols(void) { return NULL; }
 #endif

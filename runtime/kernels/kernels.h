@@ -146,6 +146,32 @@ typedef void (*rt_f32_map_fn)(rt_f32_fn fn, float *o, const float *x, int64_t n)
 rt_f32_map_fn rt_simd_avx2_map(void);
 rt_f32_map_fn rt_simd_avx512_map(void);
 
+/* ---- f32 matrix-vector products (simd_dot.h, kernel_gemv.c) ---- */
+
+/* y[r * incy] = w[r * ld + 0 .. n) . x[0 .. n), r in [r0, r1): one row's
+ * sum in llama2.c's vectorised order (simd_dot.h). */
+void rt_f32_rows(const float *w, int64_t ld, const float *x, int64_t n, float *y, int64_t incy,
+                 int64_t r0, int64_t r1);
+/* y[0 .. n) = sum over r < rows of x[r * incx] w[r * ld + 0 .. n), rows in order. */
+void rt_f32_cols(const float *w, int64_t ld, const float *x, int64_t incx, int64_t rows, float *y,
+                 int64_t n);
+typedef void (*rt_f32_rows_fn)(const float *w, int64_t ld, const float *x, int64_t n, float *y,
+                               int64_t incy, int64_t r0, int64_t r1);
+typedef void (*rt_f32_cols_fn)(const float *w, int64_t ld, const float *x, int64_t incx,
+                               int64_t rows, float *y, int64_t n);
+/* The AVX2 and AVX-512 variants (NULL where not compiled), as rt_simd_*_map. */
+rt_f32_rows_fn rt_simd_avx2_rows(void);
+rt_f32_rows_fn rt_simd_avx512_rows(void);
+rt_f32_cols_fn rt_simd_avx2_cols(void);
+rt_f32_cols_fn rt_simd_avx512_cols(void);
+/* y = M x, or M^T x when trans, for an f32 matrix M of rows x cols stored
+ * row-major with leading dimension ld (elements), x and y strided
+ * (elements): y = M x in parallel over the rows when the matrix is large
+ * enough, each thread its own rows (llama2.c's matmul).  False, with
+ * nothing written, when it cannot (then BLAS runs). */
+bool rt_f32_gemv(const float *m, int64_t rows, int64_t cols, int64_t ld, bool trans,
+                 const float *x, int64_t incx, float *y, int64_t incy);
+
 /* ---- ops for real models (kernel_model.c) ---- */
 
 /* The result of c->op (an op of meta_model.c that computes: activations,
