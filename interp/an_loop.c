@@ -330,7 +330,7 @@ bool lp_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, in
                        loop_peak *out)
 {
     out->changed = false;
-    out->n = 0;
+    out->set.n = 0;
     for (int c = 0; c < fr->n_peak_cands; c++) {
         sx_int x = fr->peak_cand[c];
         if (sx_depends_on(x, a)) {
@@ -353,27 +353,14 @@ bool lp_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, in
             x = sx_subst(x, b, last);
             out->changed = true;
         }
-        out->cand[out->n] = x;
-        out->line[out->n++] = fr->peak_cand_line[c];
+        out->set.cand[out->set.n] = x; /* (no more than fr has: room for each) */
+        out->set.line[out->set.n++] = fr->peak_cand_line[c];
     }
     if (!out->changed)
         return !sx_depends_on(fr->peak_sx, a) && !sx_depends_on(fr->peak_sx, b);
-    int kept = 0; /* drop the candidates another one covers */
-    for (int c = 0; c < out->n; c++) {
-        bool covered = false;
-        for (int d = 0; d < out->n && !covered; d++) {
-            bool ge;
-            covered = d != c && sx_prove(out->cand[d], SX_GE, out->cand[c], &ge) && ge &&
-                      (!sx_same(out->cand[d], out->cand[c]) || d < c);
-        }
-        if (!covered) {
-            out->cand[kept] = out->cand[c];
-            out->line[kept++] = out->line[c];
-        }
-    }
-    out->n = kept;
-    out->peak = sx_max_of(out->cand, kept);
-    return kept > 0;
+    an_peak_prune(&out->set, false, NULL, NULL); /* drop the candidates another one covers */
+    out->peak = an_peak_max(&out->set);
+    return out->set.n > 0;
 }
 
 static bool holds(int64_t c, const char *op)
@@ -472,12 +459,8 @@ static void commit_totals(an_ctx *cx, sx_int trips, const sx_int *sum, const loo
     for (int k = 0; k < cx->r->n_funcs; k++) {
         an_func_report *fr = &cx->r->funcs[k];
         lp_add_effect(fr, sum[2 * k], sum[2 * k + 1]);
-        if (pk[k].changed) {
-            fr->n_peak_cands = pk[k].n;
-            memcpy(fr->peak_cand, pk[k].cand, sizeof pk[k].cand);
-            memcpy(fr->peak_cand_line, pk[k].line, sizeof pk[k].line);
-            fr->peak_sx = pk[k].peak;
-        }
+        if (pk[k].changed)
+            an_peak_put(fr, &pk[k].set);
         sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
         bool ge;
         sx_int at1 = sx_subst(now, trips, (sx_int){1, 0});

@@ -27,10 +27,8 @@ typedef struct loop_trial {
 /* A function's peak candidates after the probes, for the whole loop. */
 typedef struct loop_peak {
     bool changed;
-    int n;
-    sx_int cand[8];
-    int line[8];
-    sx_int peak;
+    an_peak set;
+    sx_int peak;            /* the max of set */
 } loop_peak;
 
 /* What summarising one loop keeps between its phases. */
