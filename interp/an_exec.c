@@ -215,6 +215,24 @@ bool an_same_layout(const mt_layout *a, const mt_layout *b)
     return true;
 }
 
+/* Layouts over symbols a and b (an_slayout ids + 1, 0: none) are the same:
+ * the same id, or equal shapes, strides, offset, dtype and device. */
+bool an_same_slayout(const an_ctx *cx, int a, int b)
+{
+    if (a == b)
+        return true;
+    if (a == 0 || b == 0)
+        return false;
+    const an_slayout *p = &cx->r->slayouts[a - 1], *q = &cx->r->slayouts[b - 1];
+    if (p->ndim != q->ndim || p->dtype != q->dtype || p->device != q->device ||
+        !sx_same(p->offset, q->offset) || !sx_same(p->storage_nbytes, q->storage_nbytes))
+        return false;
+    for (int d = 0; d < p->ndim; d++)
+        if (!sx_same(p->shape[d], q->shape[d]) || !sx_same(p->strides[d], q->strides[d]))
+            return false;
+    return true;
+}
+
 bool an_same_layout_handles(an_ctx *cx, int a, int b)
 {
     return a >= 0 && b >= 0 && a < cx->n_handles && b < cx->n_handles && cx->handles[a].known &&
@@ -233,8 +251,8 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
         const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs] : NULL;
         if (!h || !h->known || !an_same_layout(&h->l, &cx->handles[mine].l))
             cx->handles[mine].known = false;
-        if (!h || h->sl != cx->handles[mine].sl)
-            cx->handles[mine].sl = 0;
+        if (!h || !an_same_slayout(cx, h->sl, cx->handles[mine].sl))
+            cx->handles[mine].sl = 0; /* (two arms that leave one layout keep it) */
     } else if (mine != theirs) {
         *tensor = AN_UNKNOWN;
     }

@@ -440,3 +440,4 @@ an_flow an_exec_block(an_ctx *cx, const ir_block *b);
 an_flow an_run_function(an_ctx *cx, int func, an_frame *f);
 
 #endif /* TL_AN_INTERNAL_H */
+bool an_same_slayout(const an_ctx *cx, int a, int b);

@@ -945,7 +945,7 @@ static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs)
             !an_same_layout_handles(cx, mine->handle, theirs->handle))
             cx->handles[mine->handle].known = false;
         if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
-            cx->handles[theirs->handle].sl != cx->handles[mine->handle].sl)
+            !an_same_slayout(cx, cx->handles[theirs->handle].sl, cx->handles[mine->handle].sl))
             cx->handles[mine->handle].sl = 0;
         return *mine;
     }
