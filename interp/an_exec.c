@@ -544,7 +544,7 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     snapshot *before = &sv[0], *after_then = &sv[1], *after_else = &sv[2];
     an_report *r = cx->r;
     int64_t outer_peak = cx->arm_peak;
-    bool paths = an_top(cx)->loops == 0;
+    bool paths = an_top(cx)->loops == an_top(cx)->host_loops; /* (loops that touch no tensor) */
     an_fr_saved *t0 = NULL, *t_then = NULL; /* the totals before the branch, after then */
     int ex0 = r->n_exits;
     if (paths) {
@@ -581,7 +581,7 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
      * after it runs at most as often as counted, to the end of the loop (break,
      * continue) or of the function (return, goto).  (Outside loops the analysis
      * follows the run that goes on, as its totals do.) */
-    if (one_leaves && an_top(cx)->loops > 0) {
+    if (one_leaves && an_top(cx)->loops > an_top(cx)->host_loops) {
         bool func = f_then == AN_FLOW_RETURN || f_then == AN_FLOW_GOTO ||
                     f_then == AN_FLOW_STOP || f_then == AN_FLOW_EXIT ||
                     f_else == AN_FLOW_RETURN || f_else == AN_FLOW_GOTO ||
@@ -684,7 +684,7 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
      * a loop, the run may leave it (or the iteration) there: what follows
      * counts iterations it may not run, so the totals are bounds (said at
      * the loop when it is being summarised, its totals kept as formulas) */
-    if (one_leaves && an_top(cx)->loops > 0) {
+    if (one_leaves && an_top(cx)->loops > an_top(cx)->host_loops) {
         if (cx->if_depth == 0 && cx->log_events && !r->n_events_dropped) {
             r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
             r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->loop_depth,

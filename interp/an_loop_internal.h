@@ -22,6 +22,7 @@ typedef struct loop_trial {
     an_value *values0;  /* the values (their first executions and counts), to undo */
     int n_diags, n_assumptions, n_facts, n_values, n_storages, n_exits, n_paths;
     int64_t n_events, n_handles;
+    an_sym_mark names;  /* the symbols' spellings taken, given back on undo */
 } loop_trial;
 
 /* A function's peak candidates after the probes, for the whole loop. */
