@@ -209,7 +209,8 @@ typedef struct an_path {
 
 /* A peak of formulas (an_peak.c): the maximum of candidates none of which
  * provably covers another, each with the line where it is reached. */
-#define AN_PEAK_CANDS 8 /* candidates kept: one more is not (an_peak_add says so) */
+#define AN_PEAK_CANDS 16 /* candidates kept (sx_max_of takes as many): one more is not
+                            (an_peak_add says so) */
 typedef struct an_peak {
     int n;
     sx_int cand[AN_PEAK_CANDS];
