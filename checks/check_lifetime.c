@@ -572,8 +572,6 @@ static bool ck_late_known(const ck_ctx *cx, const ck_fscope *fs, const ck_late *
 
 /* ---- late-release over formulas ---- */
 
-enum { CK_LATE_CANDS = 8 }; /* formulas of a peak none of which is provably the largest */
-
 /* Live bytes after event e: the known part and the formulas. */
 static sx_int ck_live_sx(const an_event *e) { return e->live_sx; } /* the whole live bytes */
 
@@ -607,25 +605,6 @@ static bool ck_fscope_peak_sx(const ck_ctx *cx, const ck_fscope *fs, sx_int *pea
     return have;
 }
 
-/* Add t to the totals none of which provably covers another; false when
- * there would be more than CK_LATE_CANDS. */
-static bool ck_cands_add(sx_int *c, int *n, sx_int t)
-{
-    bool ge;
-    for (int k = 0; k < *n; k++)
-        if (sx_same(c[k], t) || (sx_prove(c[k], SX_GE, t, &ge) && ge))
-            return true;
-    int m = 0;
-    for (int k = 0; k < *n; k++)
-        if (!(sx_prove(t, SX_GE, c[k], &ge) && ge))
-            c[m++] = c[k];
-    if (m == CK_LATE_CANDS)
-        return false;
-    c[m++] = t;
-    *n = m;
-    return true;
-}
-
 /* The saving of g[0..n) when live bytes are formulas: the function's peak
  * (one formula, the report's), the peak with g freed early (a max of
  * formulas when none is provably the largest), and the conditions under
@@ -636,8 +615,9 @@ static bool ck_late_formula(const ck_ctx *cx, const ck_fscope *fs, const ck_late
                             ck_late_saving *sv)
 {
     const an_func_report *f = an_report_func(cx->r, cx->r->unit->funcs[fs->func]->name);
-    sx_int peak, cands[CK_LATE_CANDS];
-    int n_cands = 0, w = 0;
+    sx_int peak;
+    an_peak cands = {.n = 0}; /* the peak with g freed early: their max */
+    int w = 0;
     bool eq;
     if (!f || !ck_fscope_peak_sx(cx, fs, &peak) ||
         !(sx_same(peak, f->peak_sx) || (sx_prove(peak, SX_EQ, f->peak_sx, &eq) && eq)))
@@ -650,25 +630,25 @@ static bool ck_late_formula(const ck_ctx *cx, const ck_fscope *fs, const ck_late
         if (sv->peak_event < 0 && !sx_same(sub, (sx_int){0, 0}) &&
             (sx_same(t, peak) || (sx_prove(t, SX_EQ, peak, &eq) && eq)))
             sv->peak_event = i;
-        if (!ck_cands_add(cands, &n_cands, sx_sub(t, sub)))
-            return false;
+        if (an_peak_add(&cands, sx_sub(t, sub), 0) == AN_PEAK_FULL)
+            return false; /* (nothing said rather than a saving that may be less) */
     }
     int64_t min = cx->o->late_release_min_bytes > 0 ? cx->o->late_release_min_bytes : 1;
     sx_int pct_of_peak = sx_mul(peak, (sx_int){cx->o->late_release_min_percent, 0});
     ck_conds c;
     ck_conds_init(&c);
     sx_int saves = {0, 0};
-    for (int k = 0; k < n_cands; k++) { /* the saving is the least of peak - cands[k] */
-        sx_int saved = sx_sub(peak, cands[k]);
+    for (int k = 0; k < cands.n; k++) { /* the saving is the least of peak - cands[k] */
+        sx_int saved = sx_sub(peak, cands.cand[k]);
         ck_conds_need(&c, saved, SX_GE, (sx_int){min, 0});
         ck_conds_need(&c, sx_mul(saved, (sx_int){100, 0}), SX_GE, pct_of_peak);
         saves = k ? sx_min(saves, saved) : saved;
     }
-    bool fires = n_cands > 0 && sv->peak_event >= 0 && ck_sx_usable(saves) &&
+    bool fires = cands.n > 0 && sv->peak_event >= 0 && ck_sx_usable(saves) &&
                  ck_conds_verdict(&c) != 0;
     if (fires) {
         sv->from = ck_sx_bytes(peak);
-        sv->to = ck_sx_bytes(sx_max_of(cands, n_cands));
+        sv->to = ck_sx_bytes(an_peak_max(&cands));
         sv->saves = ck_sx_bytes(saves);
         sv->when = ck_conds_when(&c);
     }

@@ -210,6 +210,32 @@ typedef struct an_path {
                                program" */
 } an_path;
 
+/* A peak of formulas (an_peak.c): the maximum of candidates none of which
+ * provably covers another, each with the line where it is reached. */
+#define AN_PEAK_CANDS 16 /* candidates kept (sx_max_of takes as many): one more is not
+                            (an_peak_add says so) */
+typedef struct an_peak {
+    int n;
+    sx_int cand[AN_PEAK_CANDS];
+    int line[AN_PEAK_CANDS];
+} an_peak;
+
+typedef enum an_peak_result {
+    AN_PEAK_COVERED, /* a candidate covers it: nothing changed */
+    AN_PEAK_ADDED,   /* a candidate now (the ones it exceeds are gone) */
+    AN_PEAK_FULL     /* no room: not kept, the maximum is a lower bound of the peak */
+} an_peak_result;
+
+/* Add t, reached at line: dropped when a candidate covers it, else the
+ * candidates it provably exceeds go and it joins the others. */
+an_peak_result an_peak_add(an_peak *p, sx_int t, int line);
+/* Drop each candidate another covers (of two equal, the earlier stays), but
+ * those keep(ctx, x) says to keep; refine: compared under the facts now. */
+void an_peak_prune(an_peak *p, bool refine, bool (*keep)(const void *ctx, sx_int x),
+                   const void *ctx);
+/* The peak: the max of the candidates (0 candidates: 0). */
+sx_int an_peak_max(const an_peak *p);
+
 /* Which byte totals of a function are bounds rather than exact numbers. */
 enum { AN_BOUND_PEAK = 1, AN_BOUND_END = 2, AN_BOUND_MOVED = 4, AN_BOUND_ALL = 7 };
 
@@ -240,9 +266,10 @@ typedef struct an_func_report {
     bool symbolic;          /* the totals depend on symbols: the _sx fields hold them whole */
     sx_int peak_sx, end_sx, moved_sx;
     sx_int calls_sx;        /* symbolic: API calls executed (during the run: beyond n_calls) */
-    int n_peak_cands;       /* symbolic: the peak is the max of these (each its line) */
-    int peak_cand_line[8];
-    sx_int peak_cand[8];
+    int n_peak_cands;       /* symbolic: the peak is the max of these (each its line;
+                               an_peak_of / an_peak_put) */
+    int peak_cand_line[AN_PEAK_CANDS];
+    sx_int peak_cand[AN_PEAK_CANDS];
     int64_t first_event;    /* roots: this root's run is events [first_event, end_event) */
     int64_t end_event;
 } an_func_report;
@@ -316,6 +343,10 @@ typedef struct an_report {
     an_indirect *indirect;  /* the functions calls through pointers reached */
     sx_state *sx;           /* owns every sx_int above: symbols, expressions, assumptions */
 } an_report;
+
+/* A function's peak candidates as an an_peak, and back (peak_sx their max). */
+void an_peak_of(const an_func_report *fr, an_peak *p);
+void an_peak_put(an_func_report *fr, const an_peak *p);
 
 /* The times value v's call site runs in the program (a formula when a loop
  * summarised over run-time sizes runs it); runs_at_most / runs_unknown say

@@ -119,6 +119,37 @@ static int *symbol_count(an_ctx *cx, const char *name)
     return &cx->sym_counts[h];
 }
 
+an_sym_mark an_symbol_names_mark(const an_ctx *cx)
+{
+    an_sym_mark m = {.n = 0, .names = NULL, .counts = NULL};
+    if (cx->n_sym_names == 0)
+        return m;
+    m.names = tl_xmalloc(sizeof *m.names * (size_t)cx->n_sym_names);
+    m.counts = tl_xmalloc(sizeof *m.counts * (size_t)cx->n_sym_names);
+    for (int k = 0; k < cx->sym_cap; k++)
+        if (cx->sym_names[k]) {
+            m.names[m.n] = cx->sym_names[k];
+            m.counts[m.n++] = cx->sym_counts[k];
+        }
+    return m;
+}
+
+void an_symbol_names_back(an_ctx *cx, an_sym_mark *m)
+{
+    for (int k = 0; k < cx->sym_cap; k++)
+        cx->sym_counts[k] = 0;
+    for (int k = 0; k < m->n; k++)
+        *symbol_count(cx, m->names[k]) = m->counts[k]; /* (names are never removed) */
+    an_symbol_names_unmark(m);
+}
+
+void an_symbol_names_unmark(an_sym_mark *m)
+{
+    free(m->names);
+    free(m->counts);
+    *m = (an_sym_mark){0, NULL, NULL};
+}
+
 void an_symbol_names_clear(an_ctx *cx)
 {
     for (int k = 0; k < cx->sym_cap; k++)

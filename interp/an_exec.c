@@ -215,6 +215,24 @@ bool an_same_layout(const mt_layout *a, const mt_layout *b)
     return true;
 }
 
+/* Layouts over symbols a and b (an_slayout ids + 1, 0: none) are the same:
+ * the same id, or equal shapes, strides, offset, dtype and device. */
+bool an_same_slayout(const an_ctx *cx, int a, int b)
+{
+    if (a == b)
+        return true;
+    if (a == 0 || b == 0)
+        return false;
+    const an_slayout *p = &cx->r->slayouts[a - 1], *q = &cx->r->slayouts[b - 1];
+    if (p->ndim != q->ndim || p->dtype != q->dtype || p->device != q->device ||
+        !sx_same(p->offset, q->offset) || !sx_same(p->storage_nbytes, q->storage_nbytes))
+        return false;
+    for (int d = 0; d < p->ndim; d++)
+        if (!sx_same(p->shape[d], q->shape[d]) || !sx_same(p->strides[d], q->strides[d]))
+            return false;
+    return true;
+}
+
 bool an_same_layout_handles(an_ctx *cx, int a, int b)
 {
     return a >= 0 && b >= 0 && a < cx->n_handles && b < cx->n_handles && cx->handles[a].known &&
@@ -233,8 +251,8 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
         const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs] : NULL;
         if (!h || !h->known || !an_same_layout(&h->l, &cx->handles[mine].l))
             cx->handles[mine].known = false;
-        if (!h || h->sl != cx->handles[mine].sl)
-            cx->handles[mine].sl = 0;
+        if (!h || !an_same_slayout(cx, h->sl, cx->handles[mine].sl))
+            cx->handles[mine].sl = 0; /* (two arms that leave one layout keep it) */
     } else if (mine != theirs) {
         *tensor = AN_UNKNOWN;
     }
@@ -526,7 +544,7 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     snapshot *before = &sv[0], *after_then = &sv[1], *after_else = &sv[2];
     an_report *r = cx->r;
     int64_t outer_peak = cx->arm_peak;
-    bool paths = an_top(cx)->loops == 0;
+    bool paths = an_top(cx)->loops == an_top(cx)->host_loops; /* (loops that touch no tensor) */
     an_fr_saved *t0 = NULL, *t_then = NULL; /* the totals before the branch, after then */
     int ex0 = r->n_exits;
     if (paths) {
@@ -563,7 +581,7 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
      * after it runs at most as often as counted, to the end of the loop (break,
      * continue) or of the function (return, goto).  (Outside loops the analysis
      * follows the run that goes on, as its totals do.) */
-    if (one_leaves && an_top(cx)->loops > 0) {
+    if (one_leaves && an_top(cx)->loops > an_top(cx)->host_loops) {
         bool func = f_then == AN_FLOW_RETURN || f_then == AN_FLOW_GOTO ||
                     f_then == AN_FLOW_STOP || f_then == AN_FLOW_EXIT ||
                     f_else == AN_FLOW_RETURN || f_else == AN_FLOW_GOTO ||
@@ -666,7 +684,7 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
      * a loop, the run may leave it (or the iteration) there: what follows
      * counts iterations it may not run, so the totals are bounds (said at
      * the loop when it is being summarised, its totals kept as formulas) */
-    if (one_leaves && an_top(cx)->loops > 0) {
+    if (one_leaves && an_top(cx)->loops > an_top(cx)->host_loops) {
         if (cx->if_depth == 0 && cx->log_events && !r->n_events_dropped) {
             r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
             r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->loop_depth,

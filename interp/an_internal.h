@@ -132,6 +132,9 @@ typedef struct an_frame {
     an_cell ret_ptr;
     bool has_ret_obj;   /* a struct was returned: in the AN_RET register */
     int loops;          /* loops of this invocation being executed */
+    int host_loops;     /* those of them that touch no tensor (an_loop.c): an exit in
+                           their iterations is an assumption on the run's path, as one
+                           outside loops is */
 } an_frame;
 
 typedef enum an_flow {
@@ -304,6 +307,18 @@ sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line,
 sx_int an_new_value_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col);
 /* A new root: its symbols' names start again (each root's parameters are its own). */
 void an_symbol_names_clear(an_ctx *cx);
+/* The spellings symbols have taken so far, to give back those taken after it
+ * by symbols no state holds any more (a loop's trial undone, what a loop
+ * that touches no tensor wrote, forgotten): the next symbol named n is n
+ * again, not n#2. */
+typedef struct an_sym_mark {
+    int n;
+    char **names;       /* (the table's strings) */
+    int *counts;
+} an_sym_mark;
+an_sym_mark an_symbol_names_mark(const an_ctx *cx);
+void an_symbol_names_back(an_ctx *cx, an_sym_mark *m); /* frees m */
+void an_symbol_names_unmark(an_sym_mark *m);
 /* FNV-1a of a string. */
 static inline size_t an_hash_str(const char *s)
 {
@@ -352,6 +367,9 @@ void an_mem_copy_into(an_mem *dst, const an_mem *src);
 void an_mem_free(an_mem *m);
 /* After the kept arm of an unknown branch: what differs from the other arm is weakened. */
 void an_mem_join(an_ctx *cx, const an_mem *other);
+/* The same for integers and pointers only (handles are left as they are): after
+ * a loop analysed for one iteration, what it wrote is not known. */
+void an_mem_join_scalars(an_ctx *cx, const an_mem *other);
 /* Walk the memory's cells beside other's (NULL: each cell alone): every
  * live location of one is in the other, with a cell of the same kind;
  * integer and tensor cells go to f (which may rewrite mine), pointers and
@@ -431,6 +449,7 @@ void an_put_mem(void *dst, const void *src, size_t n);  /* memcpy, n may be 0 wi
 /* The event log keeps events [0, from) and [to, ...): the ones between are dropped. */
 void an_drop_events(an_ctx *cx, int64_t from, int64_t to);
 bool an_same_layout(const mt_layout *a, const mt_layout *b);
+bool an_same_slayout(const an_ctx *cx, int a, int b);
 
 /* an_loop.c */
 an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s);

@@ -222,7 +222,7 @@ static void trial_begin(an_ctx *cx, loop_trial *t)
                       .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
                       .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
                       .n_handles = cx->n_handles, .n_exits = cx->r->n_exits,
-                      .n_paths = cx->r->n_paths};
+                      .n_paths = cx->r->n_paths, .names = an_symbol_names_mark(cx)};
     an_snap_take(cx, &t->s0);
     t->r0 = an_frs_save(cx);
     t->values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
@@ -233,6 +233,7 @@ static void trial_keep(an_ctx *cx, loop_trial *t)
     an_snap_free(&t->s0);
     an_frs_free(cx, t->r0);
     free(t->values0);
+    an_symbol_names_unmark(&t->names);
 }
 
 /* The values as they were when the trial began: the call sites its
@@ -275,6 +276,7 @@ static void trial_undo(an_ctx *cx, loop_trial *t)
     cx->n_handles = t->n_handles;
     sx_forget_assumptions(t->n_assumptions);
     sx_forget_facts(t->n_facts);
+    an_symbol_names_back(cx, &t->names);
 }
 
 /* The counter's facts while a probe runs: 1 <= l - v0 < trips.  Returns
@@ -330,7 +332,7 @@ bool lp_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, in
                        loop_peak *out)
 {
     out->changed = false;
-    out->n = 0;
+    out->set.n = 0;
     for (int c = 0; c < fr->n_peak_cands; c++) {
         sx_int x = fr->peak_cand[c];
         if (sx_depends_on(x, a)) {
@@ -353,27 +355,14 @@ bool lp_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, in
             x = sx_subst(x, b, last);
             out->changed = true;
         }
-        out->cand[out->n] = x;
-        out->line[out->n++] = fr->peak_cand_line[c];
+        out->set.cand[out->set.n] = x; /* (no more than fr has: room for each) */
+        out->set.line[out->set.n++] = fr->peak_cand_line[c];
     }
     if (!out->changed)
         return !sx_depends_on(fr->peak_sx, a) && !sx_depends_on(fr->peak_sx, b);
-    int kept = 0; /* drop the candidates another one covers */
-    for (int c = 0; c < out->n; c++) {
-        bool covered = false;
-        for (int d = 0; d < out->n && !covered; d++) {
-            bool ge;
-            covered = d != c && sx_prove(out->cand[d], SX_GE, out->cand[c], &ge) && ge &&
-                      (!sx_same(out->cand[d], out->cand[c]) || d < c);
-        }
-        if (!covered) {
-            out->cand[kept] = out->cand[c];
-            out->line[kept++] = out->line[c];
-        }
-    }
-    out->n = kept;
-    out->peak = sx_max_of(out->cand, kept);
-    return kept > 0;
+    an_peak_prune(&out->set, false, NULL, NULL); /* drop the candidates another one covers */
+    out->peak = an_peak_max(&out->set);
+    return out->set.n > 0;
 }
 
 static bool holds(int64_t c, const char *op)
@@ -472,12 +461,8 @@ static void commit_totals(an_ctx *cx, sx_int trips, const sx_int *sum, const loo
     for (int k = 0; k < cx->r->n_funcs; k++) {
         an_func_report *fr = &cx->r->funcs[k];
         lp_add_effect(fr, sum[2 * k], sum[2 * k + 1]);
-        if (pk[k].changed) {
-            fr->n_peak_cands = pk[k].n;
-            memcpy(fr->peak_cand, pk[k].cand, sizeof pk[k].cand);
-            memcpy(fr->peak_cand_line, pk[k].line, sizeof pk[k].line);
-            fr->peak_sx = pk[k].peak;
-        }
+        if (pk[k].changed)
+            an_peak_put(fr, &pk[k].set);
         sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
         bool ge;
         sx_int at1 = sx_subst(now, trips, (sx_int){1, 0});
@@ -590,6 +575,11 @@ static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
                             ls->hi, ls->s->loc.line);
 }
 
+/* Iteration 1 left the loop: how far its counter steps, and so how many
+ * times the loop runs, is not known (a loop stepping by 2 up to argc does
+ * not run argc - 1 times). */
+static const char LOOP_LEAVES[] = "an iteration leaves the loop (break, return or goto)";
+
 /* Why a probe failed, for the loop's note: the reason, and what the
  * probe could not follow (its own last note) when that was the reason. */
 static char *loop_why(an_ctx *cx, const loop_sum *ls)
@@ -617,6 +607,8 @@ static char *loop_why(an_ctx *cx, const loop_sum *ls)
                             "not known, or leaves the loop", cx->u->vars[ls->var].name,
                             ls->step.e == 0 && ls->step.c > 0 ? "+" : "", step);
     }
+    if (ls->why == LOOP_LEAVES)
+        return tl_xasprintf("the loop's condition is a formula, but %s", LOOP_LEAVES);
     if (ls->why == LOOP_NOT_FOLLOWED && d)
         return tl_xasprintf("the loop runs %s times, but an iteration is not followed exactly "
                             "(line %d: %s)", trips, d->line, d->message);
@@ -669,6 +661,18 @@ static void record_loop(an_ctx *cx, const loop_sum *ls, int64_t first_event,
                                              .end_event = r->n_events});
 }
 
+/* The summary holds where the loop runs (trips >= 1), else the generic
+ * values skip it: assumed when not proved, but for a loop that touches no
+ * tensor (an option loop run with no option), analysed once instead. */
+static bool loop_runs(an_ctx *cx, const ir_stmt *s, sx_int trips)
+{
+    bool ge;
+    if (an_top(cx)->host_loops > 0) /* (the innermost loop open is this one) */
+        return sx_prove(trips, SX_GE, (sx_int){1, 0}, &ge) && ge;
+    sx_set_site(s->loc.line);
+    return sx_cmp(trips, SX_GE, (sx_int){1, 0});
+}
+
 /* Summarise the loop; false (the state as before the loop's first
  * iteration) when it is not a counted loop with a steady or stepping body:
  * then *why says why when the trip count was a formula (NULL otherwise). */
@@ -688,7 +692,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
                     .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
                     .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
                     .n_handles = cx->n_handles, .n_exits = cx->r->n_exits,
-                    .n_paths = cx->r->n_paths};
+                    .n_paths = cx->r->n_paths, .names = an_symbol_names_mark(cx)};
     an_snap_take(cx, &t.s0);
     t.r0 = an_frs_save(cx);
     t.values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
@@ -709,7 +713,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     ls.n_diags1 = cx->r->n_diags;
     an_flow fl = loop_body(cx, s, &leave); /* iteration 1 */
     if (fl != AN_FLOW_NEXT || leave || cx->stopped) {
-        lp_fail(&ls, "an iteration leaves the loop (break, return or goto)");
+        lp_fail(&ls, LOOP_LEAVES);
         goto undo;
     }
     an_snap_take(cx, &ls.s1);
@@ -738,10 +742,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
         stepped = true;
         ls.n_diags1 = cx->r->n_diags;
         ok = lp_stepped_summary(cx, &ls, &t, ls.step, &taken_a);
-        if (ok) {
-            sx_set_site(s->loc.line);
-            ok = sx_cmp(dist, SX_GE, (sx_int){1, 0}); /* else the generic values skip it */
-        }
+        if (ok)
+            ok = loop_runs(cx, s, dist);
         goto undo;
     }
     loop_trial t1;
@@ -782,10 +784,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
             ok = lp_growth_summary(cx, &ls, &t.s0, true);
         }
     }
-    if (ok) {
-        sx_set_site(s->loc.line);
-        ok = sx_cmp(ls.trips, SX_GE, (sx_int){1, 0}); /* else the generic values skip the loop */
-    }
+    if (ok)
+        ok = loop_runs(cx, s, ls.trips);
 undo:
     if (!ok) {
         if (!*why)
@@ -819,6 +819,7 @@ undo:
         an_snap_free(&t.s0);
         an_frs_free(cx, t.r0);
         free(t.values0);
+        an_symbol_names_unmark(&t.names);
     }
     if (taken_s1)
         an_snap_free(&ls.s1);
@@ -863,6 +864,115 @@ static bool summarise_whole(an_ctx *cx, const ir_stmt *s, an_flow *out, char **w
     return ok;
 }
 
+/* ---- loops that touch no tensor, and what a loop analysed once wrote ----
+ *
+ * A loop whose statements make no API call, move no handle and call no
+ * function with tensor code (option parsing, a tokenizer, host math) is
+ * followed for its integers only: analysed once when its trip count is not
+ * known, with no note and no bound (no total depends on how often it runs),
+ * and an arm of it that leaves the function or the program is an
+ * assumption on the run's path, as one outside loops is.  After any loop
+ * analysed once, what it wrote is not known: a variable it assigns, and an
+ * integer or pointer in memory its iteration changed, is a run-time value
+ * (a symbol where a size reads it), never the value one iteration left. */
+
+static bool block_host_only(const an_ctx *cx, const ir_block *b);
+
+static bool args_host_only(const ir_stmt *s)
+{
+    for (int k = 0; k < s->user_call.n_args; k++)
+        if (s->user_call.args[k].kind == IR_VAR_TENSOR)
+            return false;
+    return true;
+}
+
+/* Whether statement s touches no tensor, in any of its blocks. */
+static bool stmt_host_only(const an_ctx *cx, const ir_stmt *s)
+{
+    switch (s->kind) {
+    case IR_CALL: case IR_RELEASE: case IR_ASSIGN_TENSOR: case IR_LOAD: case IR_COPY:
+        return false;
+    case IR_STORE: return s->store.kind != IR_VAR_TENSOR;
+    case IR_RETURN: return s->ret.var == IR_NO_VAR && !s->ret.place;
+    case IR_UNSUPPORTED: return s->unsup.var == IR_NO_VAR;
+    case IR_BLOCK: return block_host_only(cx, s->block);
+    case IR_IF:
+        return block_host_only(cx, s->branch.then_blk) && block_host_only(cx, s->branch.else_blk);
+    case IR_LOOP:
+        return block_host_only(cx, s->loop.init) && block_host_only(cx, s->loop.cond_pre) &&
+               block_host_only(cx, s->loop.step) && block_host_only(cx, s->loop.body);
+    case IR_USER_CALL:
+        if (s->user_call.fn)
+            return false; /* (it may reach any function whose address is taken) */
+        if (s->user_call.callee >= 0 && cx->u->funcs[s->user_call.callee]->has_tensor_code)
+            return false;
+        return args_host_only(s);
+    default: return true;
+    }
+}
+
+static bool block_host_only(const an_ctx *cx, const ir_block *b)
+{
+    for (int k = 0; b && k < b->n_stmts; k++)
+        if (!stmt_host_only(cx, b->stmts[k]))
+            return false;
+    return true;
+}
+
+static bool loop_host_only(const an_ctx *cx, const ir_stmt *s)
+{
+    return stmt_host_only(cx, s);
+}
+
+static void forget_var(an_ctx *cx, int var)
+{
+    bool *known;
+    if (var < 0 || var >= cx->u->n_vars || cx->u->vars[var].kind != IR_VAR_INT)
+        return;
+    int64_t *v = an_int_slot(cx, var, &known);
+    an_int_put(false, (sx_int){0, 0}, known, v); /* unknown, not a symbol yet */
+}
+
+/* The integer variables block b assigns (in any arm, any nested loop) are
+ * not known. */
+static void forget_block(an_ctx *cx, const ir_block *b)
+{
+    for (int k = 0; b && k < b->n_stmts; k++) {
+        const ir_stmt *s = b->stmts[k];
+        switch (s->kind) {
+        case IR_ASSIGN_INT: forget_var(cx, s->assign_int.var); break;
+        case IR_USER_CALL: forget_var(cx, s->user_call.result); break;
+        case IR_BLOCK: forget_block(cx, s->block); break;
+        case IR_IF:
+            forget_block(cx, s->branch.then_blk);
+            forget_block(cx, s->branch.else_blk);
+            break;
+        case IR_LOOP:
+            forget_block(cx, s->loop.init);
+            forget_block(cx, s->loop.cond_pre);
+            forget_block(cx, s->loop.step);
+            forget_block(cx, s->loop.body);
+            break;
+        default: break;
+        }
+    }
+}
+
+/* After loop s ran for one iteration of a number not known (before: the
+ * state before it, or NULL): what it wrote is not known. */
+static void forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
+{
+    forget_block(cx, s->loop.cond_pre);
+    forget_block(cx, s->loop.body);
+    forget_block(cx, s->loop.step);
+    if (!before)
+        return;
+    for (int g = 0; g < cx->n_globals; g++) /* (a helper it calls may write them) */
+        if (before->g_known[g] != cx->gframe->int_known[g] || before->g_ints[g] != cx->gframe->ints[g])
+            an_int_put(false, (sx_int){0, 0}, &cx->gframe->int_known[g], &cx->gframe->ints[g]);
+    an_mem_join_scalars(cx, &before->mem);
+}
+
 /* The body of loop s, analysed once for a trip count not known, made
  * events[first, now): verify may meet it any number of times. */
 static void record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first)
@@ -874,6 +984,24 @@ static void record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first)
     r->repeats[r->n_repeats++] = (an_repeat){first, r->n_events, s->loc.line};
 }
 
+/* The body of loop s, analysed once for a trip count not known (host: it
+ * touches no tensor, and nothing depends on how often it runs). */
+static an_flow loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
+{
+    snapshot before;
+    an_snap_take(cx, &before);
+    if (!host)
+        an_mark_bound(cx); /* (bound direction: none, the loop may run any number of times) */
+    cx->runs_unknown++; /* one iteration of how many: the counts are not known */
+    int64_t first = cx->r->n_events;
+    an_flow fl = loop_body(cx, s, leave);
+    record_repeat(cx, s, first);
+    cx->runs_unknown--;
+    forget_written(cx, s, &before);
+    an_snap_free(&before);
+    return fl;
+}
+
 an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
 {
     bool leave = false;
@@ -882,8 +1010,11 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     an_frame *frame = an_top(cx);
     bool upper_loop = cx->upper_loop;
     int64_t clock0 = cx->exec_clock;
+    bool host = loop_host_only(cx, s);
     cx->loop_depth++;
     frame->loops++;
+    frame->host_loops += host;
+    an_sym_mark names = host ? an_symbol_names_mark(cx) : (an_sym_mark){0, NULL, NULL};
     an_exec_block(cx, s->loop.init);
     if (s->loop.kind == IR_LOOP_DO) {
         fl = loop_body(cx, s, &leave);
@@ -903,7 +1034,9 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                 break;
             t = 1;
         }
-        if (t < 0 && why) {
+        if (t < 0 && host) {
+            free(why); /* no total depends on its trip count */
+        } else if (t < 0 && why) {
             an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
                         "%s: the body is analysed for one iteration", why);
             free(why);
@@ -913,12 +1046,9 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                         "iteration");
         }
         if (t < 0) {
-            an_mark_bound(cx);
-            cx->runs_unknown++; /* one iteration of how many: the counts are not known */
-            int64_t first = cx->r->n_events;
-            fl = loop_body(cx, s, &leave);
-            record_repeat(cx, s, first);
-            cx->runs_unknown--;
+            fl = loop_once(cx, s, host, &leave);
+            if (host) /* what it wrote is forgotten: so are the symbols it made */
+                an_symbol_names_back(cx, &names);
             break;
         }
         if (n++ >= cx->opt.max_iterations) {
@@ -929,12 +1059,15 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
             for (int v = 0; v < cx->r->n_values; v++) /* the calls it ran run more */
                 if (cx->r->values[v].runs_stamp > clock0)
                     cx->r->values[v].runs_unknown = true;
+            forget_written(cx, s, NULL); /* the values of the iteration it stopped at */
             break;
         }
         fl = loop_body(cx, s, &leave);
     }
     cx->loop_depth--;
     frame->loops--;
+    frame->host_loops -= host;
+    an_symbol_names_unmark(&names);
     cx->upper_loop = upper_loop; /* an early exit from its iterations ends with it */
     return fl;
 }

@@ -22,15 +22,14 @@ typedef struct loop_trial {
     an_value *values0;  /* the values (their first executions and counts), to undo */
     int n_diags, n_assumptions, n_facts, n_values, n_storages, n_exits, n_paths;
     int64_t n_events, n_handles;
+    an_sym_mark names;  /* the symbols' spellings taken, given back on undo */
 } loop_trial;
 
 /* A function's peak candidates after the probes, for the whole loop. */
 typedef struct loop_peak {
     bool changed;
-    int n;
-    sx_int cand[8];
-    int line[8];
-    sx_int peak;
+    an_peak set;
+    sx_int peak;            /* the max of set */
 } loop_peak;
 
 /* What summarising one loop keeps between its phases. */

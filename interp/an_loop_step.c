@@ -143,8 +143,10 @@ static void step_runs(an_ctx *cx, loop_sum *ls, const step_ctx *sc)
     }
 }
 
-static bool cand_in(const an_func_report *fr, sx_int x)
+/* Whether x is a candidate of the peak iteration 1 left (ctx: its report). */
+static bool cand_in(const void *ctx, sx_int x)
 {
+    const an_func_report *fr = ctx;
     for (int c = 0; c < fr->n_peak_cands; c++)
         if (sx_same(fr->peak_cand[c], x))
             return true;
@@ -176,32 +178,12 @@ static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const an_fr
     if (!pk.changed) {
         if (!fr->symbolic || fr->n_peak_cands == 0)
             return true;
-        pk.n = fr->n_peak_cands;
-        memcpy(pk.cand, fr->peak_cand, sizeof pk.cand);
-        memcpy(pk.line, fr->peak_cand_line, sizeof pk.line);
+        an_peak_of(fr, &pk.set);
     }
-    const an_func_report *f1 = &at_s1[k].fr;
-    bool dropped[8] = {false};
-    int kept = 0, facts = facts_q(sc, true);
-    for (int c = 0; c < pk.n; c++) {
-        sx_int x = sx_refine(pk.cand[c]);
-        for (int d = 0; d < pk.n && !dropped[c] && !cand_in(f1, pk.cand[c]); d++) {
-            bool ge;
-            dropped[c] = d != c && !dropped[d] &&
-                         sx_prove(sx_refine(pk.cand[d]), SX_GE, x, &ge) && ge;
-        }
-    }
-    for (int c = 0; c < pk.n; c++) {
-        if (!dropped[c]) {
-            pk.cand[kept] = pk.cand[c];
-            pk.line[kept++] = pk.line[c];
-        }
-    }
+    int facts = facts_q(sc, true); /* (iteration 1's candidates stay) */
+    an_peak_prune(&pk.set, true, cand_in, &at_s1[k].fr);
     sx_forget_facts(facts);
-    fr->n_peak_cands = kept;
-    memcpy(fr->peak_cand, pk.cand, sizeof pk.cand);
-    memcpy(fr->peak_cand_line, pk.line, sizeof pk.line);
-    fr->peak_sx = sx_max_of(pk.cand, kept);
+    an_peak_put(fr, &pk.set);
     fr->symbolic = true;
     return true;
 }

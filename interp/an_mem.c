@@ -945,7 +945,7 @@ static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs)
             !an_same_layout_handles(cx, mine->handle, theirs->handle))
             cx->handles[mine->handle].known = false;
         if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
-            cx->handles[theirs->handle].sl != cx->handles[mine->handle].sl)
+            !an_same_slayout(cx, cx->handles[theirs->handle].sl, cx->handles[mine->handle].sl))
             cx->handles[mine->handle].sl = 0;
         return *mine;
     }
@@ -956,7 +956,14 @@ static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs)
     return (an_cell){.kind = AN_CELL_INT, .known = false};
 }
 
-void an_mem_join(an_ctx *cx, const an_mem *other)
+/* Whether the join leaves the pair alone: a handle where only integers and
+ * pointers are joined. */
+static bool join_skips(bool scalars, const an_cell *a, const an_cell *b)
+{
+    return scalars && (a->kind == AN_CELL_TENSOR || b->kind == AN_CELL_TENSOR);
+}
+
+static void mem_join(an_ctx *cx, const an_mem *other, bool scalars)
 {
     an_cell theirs, mine;
     static const an_cell uninit = {.kind = AN_CELL_UNKNOWN};
@@ -967,7 +974,7 @@ void an_mem_join(an_ctx *cx, const an_mem *other)
             continue;
         if (!mem_read(cx, other, &e->loc, &theirs))
             theirs = uninit;
-        if (!same_cell(cx, &e->cell, &theirs))
+        if (!same_cell(cx, &e->cell, &theirs) && !join_skips(scalars, &e->cell, &theirs))
             e->cell = weaker(cx, &e->cell, &theirs);
     }
     for (int k = 0; k < other->n; k++) {
@@ -976,12 +983,16 @@ void an_mem_join(an_ctx *cx, const an_mem *other)
             continue;
         if (!mem_read(cx, &cx->mem, &o->loc, &mine))
             mine = uninit;
-        if (!same_cell(cx, &mine, &o->cell)) {
+        if (!same_cell(cx, &mine, &o->cell) && !join_skips(scalars, &mine, &o->cell)) {
             an_cell w = weaker(cx, &mine, &o->cell);
             mem_put(&cx->mem, &o->loc, &w);
         }
     }
 }
+
+void an_mem_join(an_ctx *cx, const an_mem *other) { mem_join(cx, other, false); }
+
+void an_mem_join_scalars(an_ctx *cx, const an_mem *other) { mem_join(cx, other, true); }
 
 bool an_mem_map(an_ctx *cx, const an_mem *other,
                 bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs), void *ctx)

@@ -95,41 +95,43 @@ void an_fr_symbolic(an_func_report *fr)
     }
 }
 
+/* A candidate of fr's peak found no room (an_peak_add): the peak is the max
+ * of the others, a lower bound of the run's (bound direction: lower), said
+ * once per function at the line that had no room. */
+static void peak_full(an_ctx *cx, an_func_report *fr, int line)
+{
+    if (!(fr->bound & AN_BOUND_PEAK))
+        an_diag_add(cx, AN_NOTE, "analysis-limit", line, 0,
+                    "the peak of '%s' is the largest of more than %d formulas none of which "
+                    "is known to be the largest: the one reached here is not kept, and the "
+                    "peak is a lower bound", fr->name, AN_PEAK_CANDS);
+    fr->bound |= AN_BOUND_PEAK;
+    fr->unknown_bytes = true;
+}
+
 /* The live total at line joins fr's peak; false when it changed nothing. */
 static bool peak_add_sx(an_ctx *cx, an_func_report *fr, int f, sx_int total, int line)
 {
-    sx_int peak;
     bool gt;
     an_fr_symbolic(fr);
-    peak = fr->peak_sx;
-    if (fr->peak_line == 0 || (sx_prove(total, SX_GT, peak, &gt) && gt)) {
+    if (fr->peak_line == 0 || (sx_prove(total, SX_GT, fr->peak_sx, &gt) && gt)) {
         fr->peak_sx = total;
         fr->peak_cand_line[0] = line;
         fr->peak_cand[0] = total;
         fr->n_peak_cands = 1;
-    } else if (sx_prove(total, SX_GT, peak, &gt)) {
+    } else if (sx_prove(total, SX_GT, fr->peak_sx, &gt)) {
         return false; /* provably not above the peak */
     } else {
-        for (int k = 0; k < fr->n_peak_cands; k++) {
-            bool ge;
-            if (sx_prove(fr->peak_cand[k], SX_GE, total, &ge) && ge)
-                return false; /* a candidate covers it */
+        an_peak pk;
+        an_peak_of(fr, &pk);
+        an_peak_result res = an_peak_add(&pk, total, line);
+        if (res == AN_PEAK_COVERED)
+            return false;
+        an_peak_put(fr, &pk); /* none dominates another */
+        if (res == AN_PEAK_FULL) {
+            peak_full(cx, fr, line);
+            return false; /* (the candidates are as they were) */
         }
-        int n = 0; /* the candidates the new one does not exceed, then it (one it may only
-                    * equal stays: where they tie, the earlier line is the peak's) */
-        for (int k = 0; k < fr->n_peak_cands; k++) {
-            bool gt2;
-            if (!(sx_prove(total, SX_GT, fr->peak_cand[k], &gt2) && gt2)) {
-                fr->peak_cand[n] = fr->peak_cand[k];
-                fr->peak_cand_line[n++] = fr->peak_cand_line[k];
-            }
-        }
-        if (n == (int)(sizeof fr->peak_cand / sizeof fr->peak_cand[0]))
-            n--; /* the oldest candidates are kept: the max below stays exact */
-        fr->peak_cand[n] = total;
-        fr->peak_cand_line[n++] = line;
-        fr->n_peak_cands = n;
-        fr->peak_sx = sx_max_of(fr->peak_cand, n); /* none dominates another */
     }
     fr->peak_line = line;
     cx->fs[f].peak_dirty = true;
