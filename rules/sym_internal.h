@@ -52,6 +52,8 @@ typedef struct symbol {
     int line, col;
     bool used;
     bool value;        /* no size: no lower bound (sx_symbol_value) */
+    int generic;       /* its place among the symbols with a generic value (-1: none,
+                          a loop's counter takes its first value's) */
 } symbol;
 
 typedef struct assumption {
