@@ -1319,6 +1319,43 @@ void sx_assume(sx_int d, const char *op)
         record(d, op);
 }
 
+/* Assumption i as "f >= 0" over the integers (d > 0 is d - 1 >= 0, d < 0 is
+ * -d - 1 >= 0); false for an equation. */
+static bool as_nonneg(size_t i, sx_int *f)
+{
+    const assumption *a = &S.assumptions.items[i];
+    bool less = a->op[0] == '<', strict = a->op[1] == 0;
+    if (a->op[0] == '=')
+        return false;
+    *f = less ? sx_neg(a->d) : a->d;
+    if (strict)
+        *f = sx_sub(*f, (sx_int){1, 0});
+    return !big(*f);
+}
+
+bool sx_assumption_listed(int i)
+{
+    const assumption *a = &S.assumptions.items[i];
+    sx_int f, g;
+    uint32_t n;
+    int64_t c;
+    if (sx_mentions_origin(a->d, "loop"))
+        return false; /* a loop's counter in one iteration: no run has a value for it */
+    (void)terms_of(a->d, &n, &c);
+    if (c >= INT64_C(1) << 62 || c <= -(INT64_C(1) << 62))
+        return false; /* n < 2^63 - 1: the products' fitting in 64 bits, said once */
+    if (!as_nonneg((size_t)i, &f))
+        return true;
+    for (size_t j = 0; j < S.assumptions.n; j++) { /* implied by another: g >= 0, f = g + k */
+        if (j == (size_t)i || !as_nonneg(j, &g))
+            continue;
+        sx_int k = sx_sub(f, g);
+        if (!big(k) && k.e == 0 && k.c >= 0 && (k.c > 0 || j < (size_t)i))
+            return false;
+    }
+    return true;
+}
+
 void sx_assumption_get(int i, sx_int *d, const char **op)
 {
     *d = S.assumptions.items[i].d;

@@ -133,6 +133,11 @@ void sx_set_site(int line);
 int sx_n_assumptions(void);
 const char *sx_assumption_text(int i); /* "n_heads > 1" */
 int sx_assumption_line(int i);
+/* Whether a report lists assumption i: not one another implies (n >= 32
+ * beside n > 32), nor one only overflow could break (n < 2^63 - 1: the
+ * products' fitting in 64 bits is said once), nor one over a loop's counter
+ * in one iteration (no run has a value for it). */
+bool sx_assumption_listed(int i);
 /* Drop the assumptions recorded after the first n (a trial that is undone). */
 void sx_forget_assumptions(int n);
 /* Assumption i as the condition "d op 0" (op: "<", "<=", ">", ">=", "=="). */

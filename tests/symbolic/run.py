@@ -113,7 +113,8 @@ def main():
                             capture_output=True, text=True)
         listed = re.search(r"its names are: (.*)", nb.stderr)
         known = set(listed.group(1).split(", ")) if listed else set()
-        missing = sorted(symbols - known)
+        # (a loop's counter in one iteration is no value a run can be given)
+        missing = sorted({s["name"] for s in rep["symbols"] if s["origin"] != "loop"} - known)
         checked += 1
         if nb.returncode != 2 or missing:
             print("FAIL %s: --bind of an unknown name: exit %d, names not listed: %s (%s)"

@@ -338,6 +338,24 @@ static void generic_point_limits(void **state)
     assert_false(sx_failed());
 }
 
+/* A report lists an assumption once, not beside one that implies it, and
+ * not one only overflow could break. */
+static void listed_assumptions(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "argv", 1, 1), m = sx_symbol("m", "argv", 2, 1);
+    sx_assume(sx_sub(n, K(32)), ">=");                  /* n >= 32 */
+    sx_assume(sx_sub(n, K(32)), ">");                   /* n > 32: implies the first */
+    sx_assume(sx_sub(m, K(INT64_MAX)), "<");            /* m < 2^63 - 1 */
+    sx_assume(sx_sub(m, K(5)), "<=");                   /* m <= 5 */
+    assert_int_equal(sx_n_assumptions(), 4);
+    assert_false(sx_assumption_listed(0));
+    assert_true(sx_assumption_listed(1));
+    assert_string_equal(sx_assumption_text(1), "n > 32");
+    assert_false(sx_assumption_listed(2));
+    assert_true(sx_assumption_listed(3));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +373,7 @@ int main(void)
         cmocka_unit_test_setup(scaled_facts_and_refine, setup),
         cmocka_unit_test_setup(plain_conditions_and_origins, setup),
         cmocka_unit_test_setup(generic_point_limits, setup),
+        cmocka_unit_test_setup(listed_assumptions, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     sx_reset();
