@@ -26,6 +26,8 @@
 #include "an_sym.h"
 #include "ir.h"
 
+#include <stdio.h>
+
 typedef struct an_options {
     int64_t max_calls;       /* API calls executed per root before the analysis stops */
     int64_t max_iterations;  /* iterations of one loop execution before it stops */
@@ -342,6 +344,11 @@ typedef struct an_report {
     int n_indirect;
     an_indirect *indirect;  /* the functions calls through pointers reached */
     sx_state *sx;           /* owns every sx_int above: symbols, expressions, assumptions */
+    int n_bind_names;
+    char **bind_names;      /* the names --bind gave that matched a symbol (bound, so not
+                               among the symbols) */
+    int n_bind_unknown;
+    char **bind_unknown;    /* the names --bind gave that no symbol has */
 } an_report;
 
 /* A function's peak candidates as an an_peak, and back (peak_sx their max). */
@@ -386,6 +393,10 @@ char *an_strdup(const char *s);
  * max callees (index in unit->funcs or AN_CALLEE_*) into out; returns how
  * many there are (0: it never ran). */
 int an_report_callees(const an_report *r, int line, int col, int *out, int max);
+
+/* --bind names no symbol has: false, with an error on err that lists the
+ * names the program's symbols have ("tool: --bind n: ..."). */
+bool an_report_binds_ok(const an_report *r, const char *tool, FILE *err);
 
 /* Whether any diagnostic has severity error. */
 bool an_report_has_errors(const an_report *r);

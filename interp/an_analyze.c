@@ -317,6 +317,55 @@ static void sort_paths(an_report *r)
     free(to);
 }
 
+/* The --bind names the analysis met (as bound symbols) and those it did not. */
+static void binds_met(an_ctx *cx)
+{
+    an_report *r = cx->r;
+    for (int k = 0; k < cx->opt.n_binds; k++) {
+        char ***names = cx->bind_used[k] ? &r->bind_names : &r->bind_unknown;
+        int *n = cx->bind_used[k] ? &r->n_bind_names : &r->n_bind_unknown;
+        *names = tl_xreallocarray(*names, (size_t)*n + 1, sizeof **names);
+        (*names)[(*n)++] = tl_xstrdup(cx->opt.bind_names[k]);
+    }
+    free(cx->bind_used);
+    cx->bind_used = NULL;
+}
+
+/* Is name one of names[0 .. n)? */
+static bool listed(char **names, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(names[k], name) == 0)
+            return true;
+    return false;
+}
+
+bool an_report_binds_ok(const an_report *r, const char *tool, FILE *err)
+{
+    if (r->n_bind_unknown == 0)
+        return true;
+    /* the names a --bind may give: the symbols (a loop's counter is none) and those bound */
+    int n = 0;
+    char **names = tl_xcalloc((size_t)(sx_n_symbols() + r->n_bind_names) + 1, sizeof *names);
+    for (int k = 0; k < r->n_bind_names; k++)
+        if (!listed(names, n, r->bind_names[k]))
+            names[n++] = r->bind_names[k];
+    for (int i = 0; i < sx_n_symbols(); i++)
+        if (strcmp(sx_symbol_origin(i), "loop") != 0 && !listed(names, n, sx_symbol_name(i)))
+            names[n++] = (char *)sx_symbol_name(i);
+    for (int k = 0; k < r->n_bind_unknown; k++) {
+        fprintf(err, "tensorlint %s: --bind %s: no run-time size of the program has that name; ",
+                tool, r->bind_unknown[k]);
+        if (n == 0)
+            fprintf(err, "it has none\n");
+        for (int j = 0; j < n; j++)
+            fprintf(err, "%s%s%s", j == 0 ? "its names are: " : ", ", names[j],
+                    j == n - 1 ? "\n" : "");
+    }
+    free(names);
+    return false;
+}
+
 an_report *an_analyze(const ir_unit *u, const an_options *opt)
 {
     an_ctx cx;
@@ -331,6 +380,7 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
         return NULL;
     cx.r->unit = u;
     cx.log_events = true;
+    cx.bind_used = tl_xcalloc((size_t)cx.opt.n_binds + 1, sizeof *cx.bind_used);
     cx.r->sx = sx_state_new(); /* symbols, expressions and assumptions are the report's */
     sx_state_use(cx.r->sx);
     setup(&cx);
@@ -363,8 +413,10 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.handles);
     free(cx.refs);
     free(cx.live_storage);
-    for (int k = 0; k < cx.n_fills; k++)
+    for (int k = 0; k < cx.n_fills; k++) {
         free(cx.fills[k].origin);
+        free(cx.fills[k].reads);
+    }
     free(cx.fills);
     free(cx.site_value);
     free(cx.fs);
@@ -374,6 +426,8 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     an_frame_free(cx.gframe);
     free(cx.ptrs);
     an_symbol_names_clear(&cx);
+    free(cx.sym_local);
+    binds_met(&cx);
     free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)
         free(cx.func_vars[f]);
@@ -432,6 +486,12 @@ void an_report_free(an_report *r)
     free(r->summed_loops);
     free(r->indirect);
     free(r->diags);
+    for (int k = 0; k < r->n_bind_names; k++)
+        free(r->bind_names[k]);
+    free(r->bind_names);
+    for (int k = 0; k < r->n_bind_unknown; k++)
+        free(r->bind_unknown[k]);
+    free(r->bind_unknown);
     free(r);
 }
 

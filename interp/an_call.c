@@ -161,31 +161,92 @@ void an_symbol_names_clear(an_ctx *cx)
     cx->sym_cap = cx->n_sym_names = 0;
 }
 
-static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col,
-                         bool value)
+/* The value --bind gives name: true, and the bind is marked as met. */
+static bool bound_value(an_ctx *cx, const char *name, int64_t *v)
 {
     for (int k = 0; k < cx->opt.n_binds; k++)
-        if (strcmp(cx->opt.bind_names[k], name) == 0)
-            return (sx_int){cx->opt.bind_values[k], 0};
-    /* a second symbol of the same spelling in this root (a value read again after it
-     * changed); another root's parameter n is its own n */
+        if (strcmp(cx->opt.bind_names[k], name) == 0) {
+            if (cx->bind_used)
+                cx->bind_used[k] = true;
+            *v = cx->opt.bind_values[k];
+            return true;
+        }
+    return false;
+}
+
+/* name, or name#k for the k-th symbol of that spelling in this root (a
+ * value read again after it changed; another root's parameter n is its own
+ * n).  Counted whether or not --bind gives it a value, so that a program's
+ * names are the same whatever is bound. */
+static const char *unique_name(an_ctx *cx, const char *name, char *buf, size_t size)
+{
     int same = (*symbol_count(cx, name))++;
+    if (same == 0)
+        return name;
+    snprintf(buf, size, "%s#%d", name, same + 1);
+    return buf;
+}
+
+static void mark_local(an_ctx *cx, int sym, bool local)
+{
+    if (sym < 0)
+        return;
+    if (sym >= cx->cap_sym_local) {
+        int cap = cx->cap_sym_local ? 2 * cx->cap_sym_local : 64;
+        while (cap <= sym)
+            cap *= 2;
+        cx->sym_local = tl_xreallocarray(cx->sym_local, (size_t)cap, sizeof *cx->sym_local);
+        memset(cx->sym_local + cx->cap_sym_local, 0,
+               sizeof *cx->sym_local * (size_t)(cap - cx->cap_sym_local));
+        cx->cap_sym_local = cap;
+    }
+    cx->sym_local[sym] = local;
+}
+
+/* Is the function running now a helper (not the root)? */
+static bool in_helper(an_ctx *cx) { return cx->depth > 0 && an_top(cx)->func != cx->root; }
+
+static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col,
+                         bool value, bool local)
+{
     char buf[300];
-    if (same > 0)
-        snprintf(buf, sizeof buf, "%s#%d", name, same + 1);
-    const char *spelled = same > 0 ? buf : name;
-    return value ? sx_symbol_value(spelled, origin, line, col)
-                 : sx_symbol(spelled, origin, line, col);
+    int64_t b;
+    const char *spelled = unique_name(cx, name, buf, sizeof buf);
+    if (bound_value(cx, spelled, &b))
+        return (sx_int){b, 0};
+    sx_int s = value ? sx_symbol_value(spelled, origin, line, col)
+                     : sx_symbol(spelled, origin, line, col);
+    if (local)
+        mark_local(cx, sx_symbol_of(s), true);
+    return s;
 }
 
 sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col)
 {
-    return new_symbol(cx, name, origin, line, col, false);
+    return new_symbol(cx, name, origin, line, col, false, false);
 }
 
 sx_int an_new_value_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col)
 {
-    return new_symbol(cx, name, origin, line, col, true);
+    return new_symbol(cx, name, origin, line, col, true, false);
+}
+
+/* A symbol a helper made and named after its own local (`int v = atoi(s);
+ * return v;`), returned to the caller's variable name: named after that
+ * from here on (`int rows = env_int("ROWS", 4), cols = env_int("COLS", 8);`
+ * gives rows and cols, not v and v#2), or its --bind value. */
+static void name_returned(an_ctx *cx, const char *name, sx_int *v)
+{
+    int sym = sx_symbol_of(*v);
+    if (!name || sym < 0 || sym >= cx->cap_sym_local || !cx->sym_local[sym])
+        return;
+    char buf[300];
+    int64_t b;
+    const char *spelled = unique_name(cx, name, buf, sizeof buf);
+    mark_local(cx, sym, in_helper(cx));
+    sx_symbol_rename(sym, spelled);
+    if (bound_value(cx, spelled, &b))
+        *v = (sx_int){b, 0};
 }
 
 /* "atoi" from "call of atoi()", "fread" from "cfg written by fread()". */
@@ -213,7 +274,7 @@ static bool sx_of_var(an_ctx *cx, int var, int line, int col, sx_int *out)
     /* an integer variable with no known value: from here on, the symbol named after it */
     const ir_var *iv = &cx->u->vars[var];
     *out = iv->is_param ? an_new_symbol(cx, iv->name, "parameter", iv->loc.line, iv->loc.col)
-                        : an_new_symbol(cx, iv->name, "run time", line, col);
+                        : new_symbol(cx, iv->name, "run time", line, col, false, in_helper(cx));
     an_int_put(true, *out, known, v);
     return true;
 }
@@ -335,17 +396,21 @@ static bool eval_assigned(an_ctx *cx, const ir_expr *e, const char *name, sx_int
         bool *known; /* what a call not followed returned: a symbol named after its place */
         int64_t *v = an_int_slot(cx, e->var, &known);
         if (!an_int_get(*known, *v, out)) {
-            *out = an_new_symbol(cx, name, "run time", e->loc.line, e->loc.col);
+            *out = new_symbol(cx, name, "run time", e->loc.line, e->loc.col, false, in_helper(cx));
             an_int_put(true, *out, known, v);
             return true;
         }
+        name_returned(cx, name, out);
+        an_int_put(true, *out, known, v);
+        return true;
     }
     if (an_eval_sx(cx, e, out))
         return true;
     if (!e || !name || e->kind != IR_EXPR_UNKNOWN)
         return false;
     char buf[64];
-    *out = an_new_symbol(cx, name, origin_of(e->reason, buf, sizeof buf), e->loc.line, e->loc.col);
+    *out = new_symbol(cx, name, origin_of(e->reason, buf, sizeof buf), e->loc.line, e->loc.col,
+                      false, in_helper(cx));
     return true;
 }
 
@@ -803,8 +868,11 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
     sx_clear_failed();
     if (an_sym_run(&a->sc, &r, s->loc.line) != TL_OK || sx_failed()) {
         free((void *)a->why);
-        a->why = tl_xasprintf("%s", r.status != TL_OK ? r.msg
-                                 : "the sizes' formulas grew too large to follow");
+        a->why = tl_xasprintf("%s", sx_failed() ? sx_failed_why() : r.msg);
+        if (sx_failed()) /* the prover's limits: unknown, said where, never a guess */
+            an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
+                        "tl_%s not followed: %s; its result is not known, and totals that "
+                        "depend on it are bounds", mt_ops[s->call.op].name, sx_failed_why());
         return false;
     }
     *h = (an_handle){.storage = -1, .value = value};

@@ -159,12 +159,23 @@ typedef struct an_fstate {   /* per function accounting while it executes */
 
 /* Where unknown contents came from (a fill by fread, read ...): symbols
  * read from them are named base + the field path. */
+/* A symbol read from a filled object: the path below the fill's place, so
+ * that the same run-time value read through a copy (a struct copied by
+ * value, a parameter) is the same symbol. */
+typedef struct an_fill_read {
+    int n;
+    int64_t key[AN_MAX_PATH];
+    sx_int v;
+} an_fill_read;
+
 typedef struct an_fill_src {
     const char *base;   /* the filled place's C spelling: "config", "*p" */
     char *origin;       /* "fread" (owned) */
     bool deref;         /* the place is what a pointer points to: its fields read "p->f" */
     bool data;          /* a tensor's elements (tl_copy_to_host): values, not sizes */
     int line, col;
+    an_fill_read *reads; /* the symbols read from it so far, one per path (owned) */
+    int n_reads, cap_reads;
 } an_fill_src;
 
 typedef struct an_ctx {
@@ -202,6 +213,10 @@ typedef struct an_ctx {
     char **sym_names;    /* the names given to symbols in the current root (open addressing) */
     int *sym_counts;     /* per name: how many symbols have it (the next is name#count+1) */
     int sym_cap, n_sym_names;
+    bool *sym_local;     /* per symbol: named after a helper's local (its caller's variable
+                            names it when it is returned there) */
+    int cap_sym_local;
+    bool *bind_used;     /* per --bind: a symbol of its name was met */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
     an_frame *gframe;    /* the globals (and static locals): one for the whole run */

@@ -769,6 +769,36 @@ static const char *symbol_name(const ir_place *p, const an_loc *l, int depth,
     return buf;
 }
 
+/* A value's symbol is its origin's: the fill and the path below the filled
+ * place (l's keys from depth on).  config.dim read from the struct fread
+ * filled, from a copy of it in another struct, or from a helper's parameter
+ * it was passed to by value is one symbol, read once. */
+static bool fill_read_find(const an_fill_src *src, const an_loc *l, int depth, sx_int *out)
+{
+    int n = l->n - depth;
+    for (int k = 0; k < src->n_reads; k++) {
+        const an_fill_read *r = &src->reads[k];
+        if (r->n == n && memcmp(r->key, l->key + depth, sizeof *r->key * (size_t)n) == 0) {
+            *out = r->v;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void fill_read_add(an_fill_src *src, const an_loc *l, int depth, sx_int v)
+{
+    if (src->n_reads == src->cap_reads) {
+        src->cap_reads = src->cap_reads ? 2 * src->cap_reads : 8;
+        src->reads = tl_xreallocarray(src->reads, (size_t)src->cap_reads, sizeof *src->reads);
+    }
+    an_fill_read *r = &src->reads[src->n_reads++];
+    memset(r, 0, sizeof *r);
+    r->n = l->n - depth;
+    memcpy(r->key, l->key + depth, sizeof *r->key * (size_t)r->n);
+    r->v = v;
+}
+
 bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int col, sx_int *out)
 {
     an_cell c;
@@ -784,12 +814,16 @@ bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int
         return true;
     if (c.kind != AN_CELL_INT && c.kind != AN_CELL_UNKNOWN)
         return false;
-    const an_fill_src *src = c.kind == AN_CELL_UNKNOWN && c.i > 0 && c.i <= cx->n_fills
-                             ? &cx->fills[c.i - 1] : NULL;
-    char name[256];
-    *out = (src && src->data ? an_new_value_symbol : an_new_symbol)(
-        cx, symbol_name(p, l, depth, src, name, sizeof name), src ? src->origin : "run time",
-        src ? src->line : line, src ? src->col : col);
+    an_fill_src *src = c.kind == AN_CELL_UNKNOWN && c.i > 0 && c.i <= cx->n_fills
+                       ? &cx->fills[c.i - 1] : NULL;
+    if (!src || !fill_read_find(src, l, depth, out)) {
+        char name[256];
+        *out = (src && src->data ? an_new_value_symbol : an_new_symbol)(
+            cx, symbol_name(p, l, depth, src, name, sizeof name), src ? src->origin : "run time",
+            src ? src->line : line, src ? src->col : col);
+        if (src)
+            fill_read_add(src, l, depth, *out);
+    }
     an_cell w = {.kind = AN_CELL_INT};
     an_int_put(true, *out, &w.known, &w.i);
     an_mem_write(cx, l, &w);

@@ -392,7 +392,7 @@ static void assumptions_write(an_jw *w, const char *key, const an_report *r)
         assumption_write(w, text, sx_symbol_line(k));
     }
     for (int k = 0; k < sx_n_assumptions(); k++) {
-        bool seen = false; /* once per text and line (symbols may share a name) */
+        bool seen = !sx_assumption_listed(k); /* once per text and line (symbols may share a name) */
         for (int j = 0; j < k && !seen; j++)
             seen = sx_assumption_line(j) == sx_assumption_line(k) &&
                    strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;

@@ -611,7 +611,7 @@ static void print_symbols(FILE *out, const an_report *r)
     fprintf(out, n ? "\nassumed (each size >= 1, and):" : "\nassumed:");
     int shown = 0;
     for (int k = 0; k < sx_n_assumptions(); k++) {
-        bool seen = false;
+        bool seen = !sx_assumption_listed(k);
         for (int j = 0; j < k && !seen; j++)
             seen = sx_assumption_line(j) == sx_assumption_line(k) &&
                    strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;

@@ -21,6 +21,15 @@
  * count), floor(a / b) is the integer quotient there.  Every decision is
  * then true at that one point, so the recorded assumptions never
  * contradict each other.
+ *
+ * The point is generic only so far: the first SX_GENERIC_SIZES symbols get
+ * a value (a 17th would be 2^3, then 2^2, 1, ...: a quotient of two sizes
+ * becomes 0, and a decision made there is false for real sizes); a later
+ * symbol, a quotient of sizes that is 0 there, two distinct polynomials
+ * equal there, or a difference the doubles cannot tell from 0 has no
+ * generic value.  A comparison over such a value that nothing proves is
+ * not decided: sx_cmp fails (sx_failed, sx_failed_why), and the analysis
+ * treats what depends on it as unknown.
  */
 #include "sym.h"
 
@@ -123,17 +132,23 @@ static uint32_t atom_intern(atom k)
     if (id)
         return id;
     switch (k.kind) {
-    case A_SYM:
+    case A_SYM: {
+        int64_t g = sx_symbol_generic(k.sym);
         k.lb = 1;
-        k.hint = (double)sx_symbol_generic(k.sym);
+        k.hint = g > 0 ? (double)g : NAN; /* none: past the generic point's symbols */
         break;
+    }
     case A_DIV: {
         int64_t la = lb_of(k.a), lbb = lb_of(k.b);
         k.lb = la != NO_LB && la >= 0 && lbb != NO_LB && lbb >= 1 ? 0 : NO_LB;
         /* the integer quotient at the generic point (where n*(d/n) == d when
-         * d is read before n: a width is a multiple of a head count) */
-        double hb = hint_of(k.b);
-        k.hint = hb > 0 ? floor(hint_of(k.a) / hb) : 0.0;
+         * d is read before n: a width is a multiple of a head count); a
+         * quotient of two sizes that is 0 there (n/d with d read first) is
+         * no generic value: it would decide n < d, which sizes need not be */
+        double ha = hint_of(k.a), hb = hint_of(k.b);
+        k.hint = isnan(ha) || isnan(hb) ? NAN : hb > 0 ? floor(ha / hb) : 0.0;
+        if (k.hint < 1 && k.a.e != 0 && la != NO_LB && la >= 1 && lbb != NO_LB && lbb >= 1)
+            k.hint = NAN;
         break;
     }
     case A_MAX: case A_MIN: {
@@ -143,7 +158,7 @@ static uint32_t atom_intern(atom k)
         else
             k.lb = la == NO_LB || lbb == NO_LB ? NO_LB : (la < lbb ? la : lbb);
         double ha = hint_of(k.a), hb = hint_of(k.b);
-        k.hint = k.kind == A_MAX ? fmax(ha, hb) : fmin(ha, hb);
+        k.hint = isnan(ha) || isnan(hb) ? NAN : k.kind == A_MAX ? fmax(ha, hb) : fmin(ha, hb);
         break;
     }
     }
@@ -1017,6 +1032,40 @@ static bool prove_diff(sx_int d, sx_rel rel, bool *out)
 
 static void record(sx_int d, const char *op);
 
+/* Is the atom anything but a symbol with a generic value of its own? */
+static bool not_plain_symbol(uint32_t id, const void *ctx)
+{
+    (void)ctx;
+    const atom *a = &S.atoms.items[id];
+    return a->kind != A_SYM || S.syms.items[a->sym].generic < 0;
+}
+
+/* Why d's value h at the generic point cannot decide a comparison (NULL: it
+ * can).  The point has no value for d (past its symbols, a quotient that is
+ * 0 there); d is a polynomial in sizes alone, not 0, whose value there is 0
+ * (two products of sizes that happen to be equal there: n*q and m*p when
+ * every size is a power of two); or d's terms cancel below what a double
+ * tells apart. */
+static const char *generic_doubt(sx_int d, double h)
+{
+    if (isnan(h))
+        return "the comparison needs more run-time sizes than the analysis decides comparisons "
+               "of (" SX_GENERIC_SIZES_TEXT "), or a quotient of sizes that may be 0";
+    uint32_t n;
+    int64_t c;
+    const term *t = terms_of(d, &n, &c);
+    double mag = fabs((double)c);
+    for (uint32_t i = 0; i < n; i++)
+        mag += fabs((double)t[i].coef * S.monos.items[t[i].mono].hint);
+    if (h == 0 && !any_atom(d, not_plain_symbol, NULL))
+        return "two formulas in the sizes are equal at the values the analysis decides "
+               "comparisons at, and not for every size";
+    if (mag >= 0x1p52 && fabs(h) <= mag * 0x1p-40)
+        return "the formulas compared are too close to tell apart at the values the analysis "
+               "decides comparisons at";
+    return NULL;
+}
+
 bool sx_cmp(sx_int a, sx_rel rel, sx_int b)
 {
     bool r;
@@ -1028,6 +1077,12 @@ bool sx_cmp(sx_int a, sx_rel rel, sx_int b)
     if (big(d))
         return false;
     double h = hint_of(d);
+    const char *why = generic_doubt(d, h);
+    if (why) { /* not decided, and nothing assumed: unknown from here on */
+        S.failed = true;
+        S.fail_why = why;
+        return false;
+    }
     switch (rel) {
     case SX_EQ: r = h == 0; break;
     case SX_NE: r = h != 0; break;
@@ -1261,6 +1316,43 @@ void sx_assume(sx_int d, const char *op)
         record(d, op);
 }
 
+/* Assumption i as "f >= 0" over the integers (d > 0 is d - 1 >= 0, d < 0 is
+ * -d - 1 >= 0); false for an equation. */
+static bool as_nonneg(size_t i, sx_int *f)
+{
+    const assumption *a = &S.assumptions.items[i];
+    bool less = a->op[0] == '<', strict = a->op[1] == 0;
+    if (a->op[0] == '=')
+        return false;
+    *f = less ? sx_neg(a->d) : a->d;
+    if (strict)
+        *f = sx_sub(*f, (sx_int){1, 0});
+    return !big(*f);
+}
+
+bool sx_assumption_listed(int i)
+{
+    const assumption *a = &S.assumptions.items[i];
+    sx_int f, g;
+    uint32_t n;
+    int64_t c;
+    if (sx_mentions_origin(a->d, "loop"))
+        return false; /* a loop's counter in one iteration: no run has a value for it */
+    (void)terms_of(a->d, &n, &c);
+    if (c >= INT64_C(1) << 62 || c <= -(INT64_C(1) << 62))
+        return false; /* n < 2^63 - 1: the products' fitting in 64 bits, said once */
+    if (!as_nonneg((size_t)i, &f))
+        return true;
+    for (size_t j = 0; j < S.assumptions.n; j++) { /* implied by another: g >= 0, f = g + k */
+        if (j == (size_t)i || !as_nonneg(j, &g))
+            continue;
+        sx_int k = sx_sub(f, g);
+        if (!big(k) && k.e == 0 && k.c >= 0 && (k.c > 0 || j < (size_t)i))
+            return false;
+    }
+    return true;
+}
+
 void sx_assumption_get(int i, sx_int *d, const char **op)
 {
     *d = S.assumptions.items[i].d;
@@ -1270,7 +1362,8 @@ void sx_assumption_get(int i, sx_int *d, const char **op)
 sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, sx_int like)
 {
     double h = hint_of(like);
-    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false};
+    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false,
+                false, -1};
     VEC_PUSH(S.syms, s);
     atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
     uint32_t id = atom_intern(k);
@@ -1283,7 +1376,7 @@ sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, s
 sx_int sx_symbol_value(const char *name, const char *origin, int line, int col)
 {
     symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false,
-                true};
+                true, S.n_generic++};
     VEC_PUSH(S.syms, s);
     atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
     uint32_t id = atom_intern(k);
@@ -1291,11 +1384,16 @@ sx_int sx_symbol_value(const char *name, const char *origin, int line, int col)
     return atom_expr(id);
 }
 
-int64_t sx_symbol_generic(int i) { return i < 16 ? INT64_C(1) << (20 - i) : 16 + i; } /* distinct, >= 2 */
+int64_t sx_symbol_generic(int i)
+{
+    int g = i >= 0 && (size_t)i < S.syms.n ? S.syms.items[i].generic : -1;
+    return g >= 0 && g < SX_GENERIC_SIZES ? INT64_C(1) << (20 - g) : 0;
+}
 
 sx_int sx_symbol(const char *name, const char *origin, int line, int col)
 {
-    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false};
+    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false,
+                false, S.n_generic++};
     VEC_PUSH(S.syms, s);
     atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
     return atom_expr(atom_intern(k));
@@ -1452,7 +1550,15 @@ void sx_forget_facts(int n)
 const char *sx_assumption_text(int i) { return S.assumptions.items[i].text; }
 int sx_assumption_line(int i) { return S.assumptions.items[i].line; }
 bool sx_failed(void) { return S.failed; }
-void sx_clear_failed(void) { S.failed = false; }
+const char *sx_failed_why(void)
+{
+    return S.fail_why ? S.fail_why : "the sizes' formulas grew too large to follow";
+}
+void sx_clear_failed(void)
+{
+    S.failed = false;
+    S.fail_why = NULL;
+}
 
 static void state_clear(sx_state *st)
 {

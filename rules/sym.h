@@ -38,6 +38,10 @@ typedef struct sx_int {
 typedef enum sx_rel { SX_EQ, SX_NE, SX_LT, SX_LE, SX_GT, SX_GE } sx_rel;
 
 enum { SX_TOO_BIG = 1, SX_MAX_TERMS = 64 };
+/* Symbols the generic point has a value for (2^20 .. 2^5); see sx_cmp. */
+enum { SX_GENERIC_SIZES = 16 };
+#define SX_GENERIC_SIZES_TEXT "16"
+
 
 typedef struct sx_state sx_state;
 
@@ -64,13 +68,20 @@ const char *sx_symbol_origin(int i);
 int sx_symbol_line(int i);
 int sx_symbol_col(int i);
 bool sx_symbol_used(int i); /* it appears in an expression the analysis computed with */
+/* The index of the symbol a is, when a is one symbol alone; else -1. */
+int sx_symbol_of(sx_int a);
+/* Symbol i is printed as name from now on (a helper's local named after the
+ * caller's variable it was returned to). */
+void sx_symbol_rename(int i, const char *name);
 /* A size read at run time (>= 1): not a value read back from a tensor
  * (sx_symbol_value), nor a loop's counter at some iteration (origin "loop"),
  * whose range is the loop's. */
 bool sx_symbol_is_size(int i);
 /* Symbol i's value at the generic point, where comparisons the symbols do not
- * decide are decided (2^(20 - i): no size is 0 or 1, an earlier size is a
- * multiple of a later one); every assumption on sizes holds there. */
+ * decide are decided (2^(20 - k) for the k-th symbol read, a loop's counter
+ * aside: no size is 0 or 1, an earlier size is a multiple of a later one);
+ * every assumption on sizes holds there.  0: none (past SX_GENERIC_SIZES,
+ * or a loop's counter): a comparison that needs it is not decided. */
 int64_t sx_symbol_generic(int i);
 
 sx_int sx_add(sx_int a, sx_int b);
@@ -135,6 +146,11 @@ void sx_set_site(int line);
 int sx_n_assumptions(void);
 const char *sx_assumption_text(int i); /* "n_heads > 1" */
 int sx_assumption_line(int i);
+/* Whether a report lists assumption i: not one another implies (n >= 32
+ * beside n > 32), nor one only overflow could break (n < 2^63 - 1: the
+ * products' fitting in 64 bits is said once), nor one over a loop's counter
+ * in one iteration (no run has a value for it). */
+bool sx_assumption_listed(int i);
 /* Drop the assumptions recorded after the first n (a trial that is undone). */
 void sx_forget_assumptions(int n);
 /* Assumption i as the condition "d op 0" (op: "<", "<=", ">", ">=", "=="). */
@@ -154,6 +170,9 @@ void sx_forget_facts(int n);
 /* An expression became SX_TOO_BIG, or a comparison met one, since the last
  * sx_clear_failed(). */
 bool sx_failed(void);
+/* Why, for a note: "the sizes' formulas grew too large to follow", or why a
+ * comparison was not decided. */
+const char *sx_failed_why(void);
 void sx_clear_failed(void);
 
 #endif /* TL_SYM_H */

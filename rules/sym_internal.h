@@ -52,6 +52,8 @@ typedef struct symbol {
     int line, col;
     bool used;
     bool value;        /* no size: no lower bound (sx_symbol_value) */
+    int generic;       /* its place among the symbols with a generic value (-1: none,
+                          a loop's counter takes its first value's) */
 } symbol;
 
 typedef struct assumption {
@@ -108,6 +110,8 @@ typedef struct sx_state {
     table atom_tab, mono_tab, poly_tab;
     int site;
     bool failed;
+    const char *fail_why; /* why the last failure (sx_failed) happened; NULL: too large */
+    int n_generic;      /* symbols given a generic value so far (symbol.generic) */
     spoly *scratch[3];  /* the polynomials being built */
 } sx_state;
 

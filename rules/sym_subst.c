@@ -53,6 +53,18 @@ uint32_t symbol_atom(sx_int sym)
     return S.atoms.items[id].kind == A_SYM ? id : 0;
 }
 
+int sx_symbol_of(sx_int a)
+{
+    uint32_t id = symbol_atom(a);
+    return id ? S.atoms.items[id].sym : -1;
+}
+
+void sx_symbol_rename(int i, const char *name)
+{
+    free(S.syms.items[i].name);
+    S.syms.items[i].name = tl_xstrdup(name);
+}
+
 static sx_int subst_atom(uint32_t id, uint32_t sym_atom, sx_int v)
 {
     if (id == sym_atom)

@@ -175,6 +175,13 @@ int cli_analyze(const char *file, int n_args, const char *const *args, const an_
     if (rc != 0)
         return rc;
     *r = an_analyze(*u, ao);
+    if (!an_report_binds_ok(*r, "analysis", stderr)) {
+        an_report_free(*r);
+        ir_unit_free(*u);
+        *r = NULL;
+        *u = NULL;
+        return 2;
+    }
     if (!no_checks)
         ck_run(*r, NULL); /* their warnings are shown too, as report prints them */
     return 0;

@@ -209,6 +209,12 @@ int cmd_report(int argc, char **argv)
     }
     double t1 = now();
     an_report *r = an_analyze(u, &o.an);
+    if (!an_report_binds_ok(r, "report", stderr)) {
+        an_report_free(r);
+        ir_unit_free(u);
+        ck_baseline_free(o.base);
+        return 2;
+    }
     double t2 = now();
     if (!o.no_checks)
         ck_run(r, NULL);

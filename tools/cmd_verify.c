@@ -352,6 +352,11 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
     ao.bind_names = o->binds.bind_names;
     ao.bind_values = o->binds.bind_values;
     an_report *r = an_analyze(u, &ao);
+    if (!an_report_binds_ok(r, "verify", stderr)) {
+        an_report_free(r);
+        ir_unit_free(u);
+        return 2;
+    }
     const char *tmp = getenv("TMPDIR");
     snprintf(b.dir, sizeof b.dir, "%s/tensorlint-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(b.dir)) {

@@ -19,7 +19,7 @@ So formula(values) == bound report == measured run.  A file may also say
 `// args: WORD ...` to pass other arguments (a bound name stands for its
 value, `{file}` for a scratch file), after `// setup: SCRIPT WORD ...` has
 run (a Python script, from the repository root: it writes the checkpoint
-the program reads, say).  The programs are tests/symbolic/*.c and the
+the program reads, say; `// env: A B` passes the first two).  The programs are tests/symbolic/*.c and the
 samples in samples/checkpoint/.
 
 The program's root function is main, or the file's root when it has none
@@ -30,7 +30,12 @@ unless the file names the ones it must mark on an `// expect-bounds: KEY
 compared with the bound report, nor by verify (nor the live bytes after the
 calls that verify finds not exact: a loop analysed once).  Every assumption the report lists must
 hold at each set of values (an assumption on the run's path, "kind":
-"path", is met by the run: verify says where a run does not).
+"path", is met by the run: verify says where a run does not).  A `// symbols: NAME ...`
+line says which symbols the report must list, no more (one per run-time
+value, whatever copies it went through).  Once per file, a `--bind` of a
+name no symbol has must exit 2 listing every symbol's name, and binding the
+first symbol must leave the other symbols' names as they were (each a name
+that list has).
 usage: run.py TENSORLINT [FILE.c ...]   (default: every program named above)
 """
 import json
@@ -75,12 +80,18 @@ def main():
         text = open(path).read()
         binds = re.search(r"^// bind: (.*)$", text, re.M).group(1).split()
         groups = [g.split() for g in re.search(r"^// values: (.*)$", text, re.M).group(1).split("|")]
-        env = re.search(r"^// env: (\S+)$", text, re.M)
+        env = re.search(r"^// env: (.+)$", text, re.M)
         rep = json.loads(subprocess.run([tool, "report", "--format=json", path], check=True,
                                         capture_output=True, text=True).stdout)
         roots = [f for f in rep["functions"] if f["root"]]
         main_f = ([f for f in roots if f["name"] == "main"] or roots)[0]
         symbols = {s["name"] for s in rep["symbols"]}
+        want_symbols = re.search(r"^// symbols: (.*)$", text, re.M)
+        if want_symbols and sorted(want_symbols.group(1).split()) != sorted(symbols):
+            print("FAIL %s: the report's symbols are %s, expected %s (one per run-time value)"
+                  % (name, sorted(symbols), sorted(want_symbols.group(1).split())))
+            failed += 1
+            continue
         want_bounds = re.search(r"^// expect-bounds: (.*)$", text, re.M)
         want_bounds = sorted(want_bounds.group(1).split()) if want_bounds else []
         # a size only a bound depends on is passed to the program, not bound
@@ -97,6 +108,29 @@ def main():
             print("FAIL %s: the peak is not a formula: %r" % (name, main_f["peak_live_bytes"]))
             failed += 1
             continue
+        # a name no symbol has is an error that lists the names; binding one
+        # symbol leaves every other's name as it was
+        nb = subprocess.run([tool, "report", "--bind=no_such_size=1", path],
+                            capture_output=True, text=True)
+        listed = re.search(r"its names are: (.*)", nb.stderr)
+        known = set(listed.group(1).split(", ")) if listed else set()
+        # (a loop's counter in one iteration is no value a run can be given)
+        missing = sorted({s["name"] for s in rep["symbols"] if s["origin"] != "loop"} - known)
+        checked += 1
+        if nb.returncode != 2 or missing:
+            print("FAIL %s: --bind of an unknown name: exit %d, names not listed: %s (%s)"
+                  % (name, nb.returncode, missing, nb.stderr.strip()[-200:]))
+            failed += 1
+        if binds and binds[0] in symbols:
+            one = json.loads(subprocess.run(
+                [tool, "report", "--format=json", path, "--bind=%s=%s" % (binds[0], groups[0][0])],
+                check=True, capture_output=True, text=True).stdout)
+            left = {s["name"] for s in one["symbols"]}
+            checked += 1
+            if not left <= known - {binds[0]}:
+                print("FAIL %s: with %s bound the symbols are %s, unbound %s (names must not "
+                      "change with --bind)" % (name, binds[0], sorted(left), sorted(known)))
+                failed += 1
         for group in groups:
             values = {b: int(v) for b, v in zip(binds, group)}
             bind_args = ["--bind=%s=%d" % kv for kv in values.items()]
@@ -169,8 +203,9 @@ def main():
             run_args = ["--arg=%s" % (word(w) if args else w)
                         for w in (args.group(1).split() if args else group)]
             if env:
-                run_env[env.group(1)] = group[0]
-                run_args = ["--arg=%s" % v for v in group[1:]]
+                names = env.group(1).split()
+                run_env.update(zip(names, group))
+                run_args = ["--arg=%s" % v for v in group[len(names):]]
             flags = re.search(r"^// verify-flags: (.*)$", text, re.M)
             flags = flags.group(1).split() if flags else []
             v = subprocess.run([tool, "verify"] + bind_args + run_args +

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,7 +293,67 @@ static void plain_conditions_and_origins(void **state)
     assert_false(sx_symbol_used(2)); /* asking marks nothing */
     assert_int_equal(sx_symbol_generic(0), INT64_C(1) << 20);
     assert_int_equal(sx_symbol_generic(1), INT64_C(1) << 19);
-    assert_int_equal(sx_symbol_generic(16), 32);
+}
+
+/* The generic point has values for SX_GENERIC_SIZES symbols; past them, a
+ * quotient of sizes that is 0 there, two products equal there only: a
+ * comparison nothing proves is not decided (sx_failed) and assumes nothing. */
+static void generic_point_limits(void **state)
+{
+    (void)state;
+    sx_int s[SX_GENERIC_SIZES + 4];
+    char name[16];
+    for (int k = 0; k < SX_GENERIC_SIZES + 4; k++) {
+        snprintf(name, sizeof name, "s%d", k);
+        s[k] = sx_symbol(name, "argv", k + 1, 1);
+    }
+    sx_int l = sx_symbol_near("l", "loop", 1, 1, s[0]); /* a counter takes no place */
+    assert_int_equal(sx_symbol_generic(SX_GENERIC_SIZES - 1), 32);
+    assert_int_equal(sx_symbol_generic(SX_GENERIC_SIZES), 0);
+    int a = sx_n_assumptions();
+    /* (w/h)/2 with w and h past the point's symbols: neither 0 nor anything, unknown */
+    sx_int w = s[SX_GENERIC_SIZES], h = s[SX_GENERIC_SIZES + 1];
+    sx_int half = sx_div(sx_div(w, h), K(2));
+    sx_clear_failed();
+    (void)sx_cmp(half, SX_EQ, K(0));
+    assert_true(sx_failed());
+    assert_int_equal(sx_n_assumptions(), a);
+    /* s1/s0 is 0 at the point (s0 is read first, so larger): not a generic value */
+    sx_clear_failed();
+    (void)sx_cmp(sx_div(s[1], s[0]), SX_GE, K(1));
+    assert_true(sx_failed());
+    /* s0*s3 and s1*s2 are 2^37 both: equal there, not for every size */
+    sx_clear_failed();
+    (void)sx_cmp(sx_mul(s[0], s[3]), SX_EQ, sx_mul(s[1], s[2]));
+    assert_true(sx_failed());
+    assert_int_equal(sx_n_assumptions(), a);
+    /* what the point does decide is decided, and recorded */
+    sx_clear_failed();
+    assert_true(sx_cmp(s[0], SX_GT, s[1]));
+    assert_false(sx_failed());
+    assert_int_equal(sx_n_assumptions(), a + 1);
+    assert_true(sx_cmp(sx_mul(K(2), sx_div(s[2], s[3])), SX_GE, K(2))); /* s2/s3 = 2 there */
+    sx_clear_failed();
+    assert_true(sx_cmp(l, SX_LE, s[0])); /* near its first value: decided */
+    assert_false(sx_failed());
+}
+
+/* A report lists an assumption once, not beside one that implies it, and
+ * not one only overflow could break. */
+static void listed_assumptions(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "argv", 1, 1), m = sx_symbol("m", "argv", 2, 1);
+    sx_assume(sx_sub(n, K(32)), ">=");                  /* n >= 32 */
+    sx_assume(sx_sub(n, K(32)), ">");                   /* n > 32: implies the first */
+    sx_assume(sx_sub(m, K(INT64_MAX)), "<");            /* m < 2^63 - 1 */
+    sx_assume(sx_sub(m, K(5)), "<=");                   /* m <= 5 */
+    assert_int_equal(sx_n_assumptions(), 4);
+    assert_false(sx_assumption_listed(0));
+    assert_true(sx_assumption_listed(1));
+    assert_string_equal(sx_assumption_text(1), "n > 32");
+    assert_false(sx_assumption_listed(2));
+    assert_true(sx_assumption_listed(3));
 }
 
 int main(void)
@@ -311,6 +372,8 @@ int main(void)
         cmocka_unit_test_setup(covered_terms_and_operands, setup),
         cmocka_unit_test_setup(scaled_facts_and_refine, setup),
         cmocka_unit_test_setup(plain_conditions_and_origins, setup),
+        cmocka_unit_test_setup(generic_point_limits, setup),
+        cmocka_unit_test_setup(listed_assumptions, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     sx_reset();

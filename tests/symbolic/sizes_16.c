@@ -1,0 +1,49 @@
+/* 16 sizes read at run time (and argc), the width and the head count last:
+ * past the 16 run-time sizes the prover decides comparisons of.  The view
+ * of q as (n_heads, head_size/2, 2) needs a comparison of them that it
+ * cannot decide: the view is unknown, with a note, never an invalid shape
+ * (the run has none, head_size being even); the totals are bounds. */
+// bind: s0 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 c.dim c.n_heads
+// values: 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 2 | 4 1 3 5 2 4 1 3 5 2 4 1 3 5 24 4 | 2 4 1 3 5 2 4 1 3 5 2 4 1 3 12 3
+// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
+#include <tensorlint/tensor.h>
+#include <stdlib.h>
+
+typedef struct Config {
+    int dim;
+    int n_heads;
+} Config;
+
+int main(int argc, char **argv)
+{
+    if (argc < 17)
+        return 2;
+    int s0 = atoi(argv[1]);
+    int s1 = atoi(argv[2]);
+    int s2 = atoi(argv[3]);
+    int s3 = atoi(argv[4]);
+    int s4 = atoi(argv[5]);
+    int s5 = atoi(argv[6]);
+    int s6 = atoi(argv[7]);
+    int s7 = atoi(argv[8]);
+    int s8 = atoi(argv[9]);
+    int s9 = atoi(argv[10]);
+    int s10 = atoi(argv[11]);
+    int s11 = atoi(argv[12]);
+    int s12 = atoi(argv[13]);
+    int s13 = atoi(argv[14]);
+    Config c;
+    c.dim = atoi(argv[15]);
+    c.n_heads = atoi(argv[16]);
+    int total = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9 + s10 + s11 + s12 + s13;
+    tl_tensor *all = tl_zeros(TL_SHAPE(total), TL_F32, TL_CPU);
+    int head_size = c.dim / c.n_heads;
+    tl_tensor *q = tl_zeros(TL_SHAPE(c.dim), TL_F32, TL_CPU);
+    tl_tensor *pairs = tl_view(q, TL_SHAPE(c.n_heads, head_size / 2, 2));
+    tl_tensor *sq = tl_mul(pairs, pairs);
+    tl_release(sq);
+    tl_release(pairs);
+    tl_release(q);
+    tl_release(all);
+    return 0;
+}
