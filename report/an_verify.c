@@ -276,7 +276,8 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
     }
     const an_storage *st = &w->r->storages[an];
     if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW && st->nbytes >= 0 &&
-        strcmp(jstr(rec, "kind"), "new") == 0) /* external: the caller's buffer, 0 allocated */
+        (!st->external || st->external_nbytes >= 0) && strcmp(jstr(rec, "kind"), "new") == 0)
+        /* external: the caller's buffer, 0 allocated (a formula: --bind its sizes) */
         compare_int(w, "storage bytes", st->external ? st->external_nbytes : st->made_nbytes,
                     jint(rec, "storage_nbytes"));
     if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW && st->device == TL_CUDA &&
