@@ -66,6 +66,10 @@ typedef struct fe_ctx {
 
 /* ---- fe_parse.c: locations, types, maps ---- */
 
+/* fn(arg) on a thread with a stack deep enough for clang's parser on deeply
+ * nested statements (joined before it returns). */
+void fe_run_deep(void (*fn)(void *), void *arg);
+
 ir_loc fe_loc(fe_ctx *fx, CXCursor c);
 ir_loc fe_loc_at(fe_ctx *fx, CXSourceLocation l);
 /* File offset (bytes) of l in the main file, or -1 when it is elsewhere. */
