@@ -9,11 +9,12 @@
  * on the way (assignments, API calls, user calls) are hoisted into the
  * current block by the lowering functions this file calls.
  *
- * libclang 14 has no accessor for an operator's kind, so the operator is
- * read from the main file's bytes between the operands' extents.  Where
- * both operands come from one macro body there is nothing between them in
- * the file; then the value is UNKNOWN ("operator inside a macro"), which
- * happens only for expressions clang could not fold, i.e. over variables.
+ * An operator's kind is clang's (fe_opcode.c), so an expression written
+ * in a macro is lowered as the same expression written out.  Where that
+ * reader is unavailable (another clang's layout) the operator is read from
+ * the main file's bytes between the operands' extents; an operand that is
+ * a macro's token makes those bytes meaningless, and the value is UNKNOWN
+ * ("operator inside a macro").
  */
 #include "fe_internal.h"
 
@@ -107,15 +108,40 @@ ir_op fe_binop_of(const char *text)
     return IR_N_OPS;
 }
 
-const char *fe_operator(fe_ctx *fx, CXCursor c, CXCursor *kids, int *n, bool *postfix,
-                        char *buf, size_t size)
+/* Does l stand for a token of a macro argument (written in the file at
+ * one place, expanded at another)? */
+static bool fe_loc_in_macro_arg(CXSourceLocation l)
 {
-    *n = fe_children(c, kids, 2);
-    *postfix = false;
-    if (*n < 1 || *n > 2)
+    unsigned at, expanded;
+    clang_getFileLocation(l, NULL, NULL, NULL, &at);
+    clang_getExpansionLocation(l, NULL, NULL, NULL, &expanded);
+    return at != expanded;
+}
+
+/* Any end of c or of its operands a macro argument's token?  Then the
+ * bytes between them in the file are not what clang parsed. */
+static bool fe_operands_in_macro(CXCursor c, const CXCursor *kids, int n)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    if (fe_loc_in_macro_arg(clang_getRangeStart(r)) || fe_loc_in_macro_arg(clang_getRangeEnd(r)))
+        return true;
+    for (int i = 0; i < n; i++) {
+        r = clang_getCursorExtent(kids[i]);
+        if (fe_loc_in_macro_arg(clang_getRangeStart(r)) || fe_loc_in_macro_arg(clang_getRangeEnd(r)))
+            return true;
+    }
+    return false;
+}
+
+/* The operator read from the file's bytes (where fe_ast_operator cannot
+ * answer): between the operands, or before or after the one operand. */
+static const char *fe_operator_text(fe_ctx *fx, CXCursor c, const CXCursor *kids, int n,
+                                    bool *postfix, char *buf, size_t size)
+{
+    if (fe_operands_in_macro(c, kids, n))
         return NULL;
     CXSourceRange first = clang_getCursorExtent(kids[0]);
-    if (*n == 2)
+    if (n == 2)
         return fe_op_between(fx, fe_offset(fx, clang_getRangeEnd(first)),
                              fe_offset(fx, clang_getRangeStart(clang_getCursorExtent(kids[1]))), buf,
                              size);
@@ -127,6 +153,21 @@ const char *fe_operator(fe_ctx *fx, CXCursor c, CXCursor *kids, int *n, bool *po
         return fe_op_between(fx, fe_offset(fx, clang_getRangeEnd(first)),
                              fe_offset(fx, clang_getRangeEnd(outer)), buf, size);
     return fe_op_between(fx, os, is, buf, size);
+}
+
+const char *fe_operator(fe_ctx *fx, CXCursor c, CXCursor *kids, int *n, bool *postfix,
+                        char *buf, size_t size)
+{
+    *n = fe_children(c, kids, 2);
+    *postfix = false;
+    if (*n < 1 || *n > 2)
+        return NULL;
+    const char *ast = fe_ast_operator(c, postfix);
+    if (ast && strlen(ast) < size) {
+        strcpy(buf, ast);
+        return buf;
+    }
+    return fe_operator_text(fx, c, kids, *n, postfix, buf, size);
 }
 
 /* ---- folding ---- */

@@ -15,7 +15,7 @@
  * Files: fe_parse.c (libclang, diagnostics, helpers), fe_lower.c
  * (statements, functions), fe_lower_expr.c (tensor values, assignments,
  * effects), fe_lower_call.c (calls), fe_lower_ints.c (tl_ints variables),
- * fe_eval.c (integer values).
+ * fe_eval.c (integer values), fe_opcode.c (operators as clang parsed them).
  */
 #ifndef TL_FE_INTERNAL_H
 #define TL_FE_INTERNAL_H
@@ -65,6 +65,10 @@ typedef struct fe_ctx {
 } fe_ctx;
 
 /* ---- fe_parse.c: locations, types, maps ---- */
+
+/* fn(arg) on a thread with a stack deep enough for clang's parser on deeply
+ * nested statements (joined before it returns). */
+void fe_run_deep(void (*fn)(void *), void *arg);
 
 ir_loc fe_loc(fe_ctx *fx, CXCursor c);
 ir_loc fe_loc_at(fe_ctx *fx, CXSourceLocation l);
@@ -121,6 +125,14 @@ const char *fe_op_between(fe_ctx *fx, long from, long to, char *buf, size_t size
 const char *fe_operator(fe_ctx *fx, CXCursor c, CXCursor *kids, int *n, bool *postfix,
                         char *buf, size_t size);
 ir_op fe_binop_of(const char *text); /* IR_N_OPS when text is no binary operator */
+
+/* ---- fe_opcode.c: operators as clang parsed them ---- */
+
+/* Can operators be read from clang's nodes (the layout check passed)? */
+bool fe_ast_operators(void);
+/* The operator of a unary, binary or compound-assignment cursor ("+=",
+ * "++" with *postfix), or NULL when it cannot be read from the node. */
+const char *fe_ast_operator(CXCursor c, bool *postfix);
 /* Fold e when its operands are constants. */
 ir_expr *fe_fold(fe_ctx *fx, ir_expr *e);
 

@@ -114,21 +114,46 @@ static enum CXChildVisitResult fe_decl_visit(CXCursor c, CXCursor parent, CXClie
 
 /* ---- if, loops ---- */
 
-static void fe_lower_if(fe_ctx *fx, CXCursor c)
+/* One if: its condition's effects and the IF go into fx->cur; returns the
+ * else arm's statement (null cursor when none), not lowered. */
+static CXCursor fe_lower_if_arm(fe_ctx *fx, CXCursor c, ir_stmt **made)
 {
     CXCursor kids[3];
     int n = fe_children(c, kids, 3);
+    *made = NULL;
     if (n < 2 || n > 3) {
         fe_unsupported(fx, fe_loc(fx, c), IR_NO_VAR, "malformed if");
-        return;
+        return clang_getNullCursor();
     }
     ir_stmt *s = ir_stmt_new(fx->u, IR_IF, fe_loc(fx, c));
     s->branch.cond = fe_lower_int(fx, kids[0]);
     s->text = fe_source_text(fx, kids[0]);
     s->branch.then_blk = fe_body_block(fx, kids[1]);
-    if (n == 3)
-        s->branch.else_blk = fe_body_block(fx, kids[2]);
     fe_push(fx, s);
+    *made = s;
+    return n == 3 ? kids[2] : clang_getNullCursor();
+}
+
+/* if / else if / ... / else: the chain is walked in a loop, each `else if`
+ * lowered into the else block of the if before it (as fe_lower_stmt would,
+ * with its own statement number), so an else-if chain of any length takes
+ * no stack. */
+static void fe_lower_if(fe_ctx *fx, CXCursor c)
+{
+    ir_block *outer = fx->cur;
+    int parent = fx->u->cur_stmt;
+    ir_stmt *s;
+    CXCursor next = fe_lower_if_arm(fx, c, &s);
+    while (s && !clang_Cursor_isNull(next) && clang_getCursorKind(next) == CXCursor_IfStmt) {
+        s->branch.else_blk = ir_block_new(fx->u);
+        fx->cur = s->branch.else_blk;
+        fx->u->cur_stmt = ++fx->stmt_serial;
+        next = fe_lower_if_arm(fx, next, &s);
+    }
+    if (s && !clang_Cursor_isNull(next))
+        s->branch.else_blk = fe_body_block(fx, next);
+    fx->cur = outer;
+    fx->u->cur_stmt = parent;
 }
 
 /* The loop condition c, its hoisted statements in loop.cond_pre. */

@@ -327,6 +327,26 @@ static int fe_assign_update(fe_ctx *fx, CXCursor c, CXCursor lhs, ir_op op, CXCu
     return var;
 }
 
+/* An operator whose kind could not be read (inside a macro, where clang's
+ * nodes cannot be read): it may assign its first operand, so a variable
+ * there becomes unknown, with a note; never dropped in silence. */
+static int fe_operator_unread(fe_ctx *fx, CXCursor c, const CXCursor *kids, int n, bool *handled)
+{
+    ir_loc loc = fe_loc(fx, c);
+    const char *why = "an operator inside a macro (its kind could not be read)";
+    int var = n >= 1 ? fe_lhs_var(fx, kids[0]) : IR_NO_VAR;
+    for (int i = 0; i < n; i++)
+        fe_lower_effects(fx, kids[i]);
+    *handled = true;
+    if (var != IR_NO_VAR && fx->u->vars[var].kind == IR_VAR_INT) {
+        fe_assign_int(fx, loc, var, ir_expr_unknown(fx->u, loc, why));
+        fe_unsupported(fx, loc, IR_NO_VAR, why);
+        return var;
+    }
+    fe_unsupported(fx, loc, var, why);
+    return IR_NO_VAR;
+}
+
 int fe_lower_assign(fe_ctx *fx, CXCursor c, bool *handled)
 {
     ir_place *updated;
@@ -343,7 +363,7 @@ int fe_lower_assign_at(fe_ctx *fx, CXCursor c, bool *handled, ir_place **updated
     *handled = false;
     *updated = NULL;
     if (!text)
-        return IR_NO_VAR;
+        return fe_operator_unread(fx, c, kids, n, handled);
     size_t len = strlen(text);
     if (n == 1 && (strcmp(text, "++") == 0 || strcmp(text, "--") == 0)) {
         *handled = true;

@@ -82,7 +82,31 @@ static enum CXErrorCode fe_session_first(fe_session *s, struct CXUnsavedFile *fi
     return clang_parseTranslationUnit2(s->idx, s->path, args, s->n_args, file, 1, opts, &s->tu);
 }
 
+typedef struct fe_session_job {
+    fe_session *s;
+    const char *text;
+    size_t len;
+    ir_unit **out;
+    fe_status st;
+} fe_session_job;
+
+static fe_status fe_session_parse_here(fe_session *s, const char *text, size_t len, ir_unit **out);
+
+static void fe_session_job_run(void *data)
+{
+    fe_session_job *j = data;
+    j->st = fe_session_parse_here(j->s, j->text, j->len, j->out);
+}
+
+/* On a deep stack, as a one-shot parse (fe_run_deep). */
 fe_status fe_session_parse(fe_session *s, const char *text, size_t len, ir_unit **out)
+{
+    fe_session_job j = {s, text, len, out, FE_OK};
+    fe_run_deep(fe_session_job_run, &j);
+    return j.st;
+}
+
+static fe_status fe_session_parse_here(fe_session *s, const char *text, size_t len, ir_unit **out)
 {
     *out = NULL;
     struct CXUnsavedFile file = {s->path, text, (unsigned long)len};

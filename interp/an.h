@@ -122,7 +122,9 @@ typedef struct an_storage {
                             number of times): counted in the totals, not listed */
     bool external;       /* the caller's memory (tl_from_blob): nbytes is 0, nothing is
                             allocated, counted or freed */
-    int64_t external_nbytes; /* bytes of the caller's buffer the storage spans */
+    int64_t external_nbytes; /* bytes of the caller's buffer the storage spans; -1 when
+                                they are the formula external_sx (sizes read at run time) */
+    sx_int external_sx;
     int64_t made_nbytes; /* bytes when made; nbytes is larger after an out= resize grew it */
     bool symbolic;       /* nbytes (-1) is the expression nbytes_sx over run-time symbols */
     sx_int nbytes_sx;

@@ -886,6 +886,8 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
         if (r.external) {
             an_storage *st = &cx->r->storages[h->storage];
             st->external = true;
+            st->external_nbytes = r.out.storage_nbytes.e ? -1 : r.out.storage_nbytes.c;
+            st->external_sx = r.out.storage_nbytes;
             if (st->symbolic) { /* the caller's memory: nothing is allocated or counted */
                 st->symbolic = false;
                 cx->live_sx = sx_sub(cx->live_sx, st->nbytes_sx);

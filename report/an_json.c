@@ -173,7 +173,10 @@ static void storage_write(an_jw *w, const an_storage *s)
     int_or_null(w, "allocator_bytes", s->alloc_bytes >= 0, s->alloc_bytes);
     if (s->external) { /* the caller's memory (tl_from_blob): nbytes is 0, nothing allocated */
         an_jw_bool(w, "external", true);
-        an_jw_int(w, "external_nbytes", s->external_nbytes);
+        if (s->external_nbytes >= 0)
+            an_jw_int(w, "external_nbytes", s->external_nbytes);
+        else /* a formula over sizes read at run time */
+            sx_write(w, "external_nbytes", s->external_sx);
     }
     an_jw_end(w);
 }

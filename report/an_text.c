@@ -369,7 +369,14 @@ static void append_storage(an_textbuf *b, const an_report *r, const an_storage *
     an_tb_str(b, ")  ");
     if (s->external) {
         an_tb_str(b, "the caller's ");
-        tb_bytes(b, s->external_nbytes);
+        if (s->external_nbytes >= 0) {
+            tb_bytes(b, s->external_nbytes);
+        } else {
+            char *f = sx_strdup(s->external_sx);
+            an_tb_str(b, f);
+            an_tb_str(b, " B");
+            free(f);
+        }
         an_tb_str(b, ", never allocated or freed by the runtime");
     } else if (s->discarded) {
         an_tb_str(b, "on the branch arm not kept");

@@ -276,7 +276,8 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
     }
     const an_storage *st = &w->r->storages[an];
     if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW && st->nbytes >= 0 &&
-        strcmp(jstr(rec, "kind"), "new") == 0) /* external: the caller's buffer, 0 allocated */
+        (!st->external || st->external_nbytes >= 0) && strcmp(jstr(rec, "kind"), "new") == 0)
+        /* external: the caller's buffer, 0 allocated (a formula: --bind its sizes) */
         compare_int(w, "storage bytes", st->external ? st->external_nbytes : st->made_nbytes,
                     jint(rec, "storage_nbytes"));
     if (e->value >= 0 && w->r->values[e->value].kind == MT_KIND_NEW && st->device == TL_CUDA &&
@@ -594,6 +595,16 @@ static bool take_exit(walk *w, const an_func_report *root, int64_t i, const json
     return false;
 }
 
+/* Does the report change live bytes in [from, to) (a call or a release)?
+ * After a run's end at its error, its totals are then not the run's. */
+static bool changes_after(const an_report *r, int64_t from, int64_t to)
+{
+    for (; from < to; from++)
+        if (r->events[from].kind == AN_EV_CALL || r->events[from].kind == AN_EV_RELEASE)
+            return true;
+    return false;
+}
+
 /* The first CALL event in [from, to), or to. */
 static int64_t next_call(const an_report *r, int64_t from, int64_t to)
 {
@@ -825,9 +836,9 @@ static bool walk_call(walk *w, const an_func_report *root, const trace *t, int64
     if (e->error || strcmp(jstr(rec, "ev"), "error") == 0) {
         compare_error(w, e, rec);
         /* the default handler ended the run at its error, as predicted; the report goes on
-         * past it (as a program with its own handler would) when calls follow */
+         * past it (as a program with its own handler would) when calls or releases follow */
         if (w->opt->run_failed && strcmp(jstr(rec, "ev"), "error") == 0 && *k == t->n) {
-            w->ended_before = next_call(w->r, *i + 1, root->end_event) < root->end_event;
+            w->ended_before = changes_after(w->r, *i + 1, root->end_event);
             return false;
         }
         return true;

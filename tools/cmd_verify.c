@@ -194,7 +194,32 @@ static void show_tail(const char *path, const char *what)
 typedef struct build {
     char dir[PATH_MAX];
     char prog[PATH_MAX + 16], trace[PATH_MAX + 16], out[PATH_MAX + 16], err[PATH_MAX + 16];
+    int trace_fd; /* the trace file made before the run, held open: its inode is the one
+                     the runtime writes (fopen "w" keeps it), -1 when none */
 } build;
+
+/* What became of the trace file verify made before the run. */
+typedef enum trace_state {
+    TRACE_WRITTEN, /* the file verify made, with records */
+    TRACE_EMPTY,   /* the file verify made, empty: the program made no tensorlint call */
+    TRACE_GONE,    /* removed, or replaced by another file: the run cannot be compared */
+} trace_state;
+
+/* Makes the empty trace file the runtime will write (TL_TRACE), and holds it. */
+static bool trace_make(build *b)
+{
+    b->trace_fd = open(b->trace, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    return b->trace_fd >= 0;
+}
+
+static trace_state trace_after_run(const build *b)
+{
+    struct stat held, now;
+    if (fstat(b->trace_fd, &held) != 0 || held.st_nlink == 0 || stat(b->trace, &now) != 0 ||
+        now.st_ino != held.st_ino || now.st_dev != held.st_dev)
+        return TRACE_GONE;
+    return now.st_size == 0 ? TRACE_EMPTY : TRACE_WRITTEN;
+}
 
 static int compile(const verify_opts *o, const char *file, const cli_input *in, build *b)
 {
@@ -264,10 +289,16 @@ static int execute(const verify_opts *o, const char *file, build *b, bool *faile
     return 0;
 }
 
-static int compare(const verify_opts *o, const an_report *r, build *b, bool failed)
+static int compare(const verify_opts *o, const char *file, const an_report *r, build *b,
+                   bool failed)
 {
-    vf_options vo = {o->function, (int)o->perturb_line, failed,
-                     access(b->trace, F_OK) != 0 && errno == ENOENT};
+    trace_state ts = trace_after_run(b);
+    if (ts == TRACE_GONE) {
+        fprintf(stderr, "tensorlint verify: %s: the trace is gone (the program removed or "
+                "replaced its trace file, TL_TRACE): the run cannot be compared\n", file);
+        return 2;
+    }
+    vf_options vo = {o->function, (int)o->perturb_line, failed, ts == TRACE_EMPTY};
     vf_summary sum;
     char *error = NULL;
     if (!vf_verify(r, b->trace, &vo, stdout, &sum, &error)) {
@@ -331,6 +362,8 @@ static void cleanup(const verify_opts *o, build *b)
     }
     unlink(b->prog);
     unlink(b->trace);
+    if (b->trace_fd >= 0)
+        close(b->trace_fd);
     unlink(b->out);
     unlink(b->err);
     rmdir(b->dir);
@@ -340,7 +373,7 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
 {
     ir_unit *u = NULL;
     an_options ao;
-    build b;
+    build b = {.trace_fd = -1};
     bool failed = false;
     double seconds = 0;
     int rc = cli_parse_unit(file, in->n_args, in->args, &u);
@@ -368,10 +401,15 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
         snprintf(b.out, sizeof b.out, "%s/stdout", b.dir);
         snprintf(b.err, sizeof b.err, "%s/stderr", b.dir);
         rc = compile(o, file, in, &b);
+        if (rc == 0 && !trace_make(&b)) {
+            fprintf(stderr, "tensorlint verify: cannot make the trace file %s: %s\n", b.trace,
+                    strerror(errno));
+            rc = 2;
+        }
         if (rc == 0)
             rc = execute(o, file, &b, &failed, &seconds);
         if (rc == 0)
-            rc = compare(o, r, &b, failed);
+            rc = compare(o, file, r, &b, failed);
         cleanup(o, &b);
     }
     an_report_free(r);

@@ -65,6 +65,18 @@ with open(sys.argv[1], "w") as f:
     f.write("".join("if (argc > %d) {\n" % i for i in range(200)))
     f.write("tl_tensor *y = tl_clone(x);\ntl_release(y);\n" + "}\n" * 200 + "return 0;\n}\n")
 PY
+# an else-if chain: parsed on a deep stack and lowered in a loop (clang's
+# parser recurses once per arm); sized to take seconds under the sanitizers
+python3 - "$work/chain.c" 400 <<'PY'
+import sys
+n = int(sys.argv[2])
+with open(sys.argv[1], "w") as f:
+    f.write("#include <tensorlint/tensor.h>\nint main(int argc, char **argv)\n{\n")
+    f.write("    (void)argv;\n    int k = 0;\n    if (argc == 0)\n        k = 1;\n")
+    f.write("".join("    else if (argc == %d)\n        k = %d;\n" % (i, i + 1) for i in range(1, n)))
+    f.write("    tl_tensor *t = tl_ones(TL_SHAPE(k + 1, 4), TL_F32, TL_CPU);\n")
+    f.write("    tl_release(t);\n    return 0;\n}\n")
+PY
 printf '#include <tensorlint/tensor.h>\nint main(void) { return 0; }\n' >"$work/empty.c"
 expect missing-file 2 "no such file" -- "$tool" report "$work/none.c"
 expect directory 2 "is a directory, not a C file" -- "$tool" report "$work"
@@ -79,6 +91,8 @@ expect unknown-format 2 "unknown format" -- "$tool" report --format=xml "$work/e
 expect bad-count 2 "not a non-negative whole number" -- "$tool" report --max-calls=-3 "$work/empty.c"
 expect two-files 2 "expected one FILE" -- "$tool" report "$work/empty.c" "$work/empty.c"
 expect deep-nesting 0 "peak: 32 B" -- "$tool" report "$work/deep.c"
+expect else-if-chain 0 "804:10 if \(argc#0 == 399\)" -- "$tool" dump-ir "$work/chain.c"
+expect else-if-chain-report 0 "ones +\(k \+ 1, 4\)" -- "$tool" report "$work/chain.c"
 expect unwritable-output 2 "cannot write" -- "$tool" report -o /nonexistent/dir/out.txt "$work/empty.c"
 # a full disk is an error, not silence (stdout on /dev/full)
 full=(bash -c '"$@" >/dev/full' full)

@@ -281,4 +281,90 @@ int main(void)
 C
 expect error-then-more 0 "not compared: the run ended at its error" -- \
   "$tool" verify "$work/error_then_more.c"
+# the same with only releases after the error: the report's end (all
+# released) is not the run's (ended with a and b live), so not compared
+cat >"$work/error_then_releases.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *a = tl_zeros(TL_SHAPE(3, 3), TL_F32, TL_CPU);
+    tl_tensor *b = tl_zeros(TL_SHAPE(3, 6), TL_F32, TL_CPU);
+    tl_tensor *c = tl_cat(TL_LIST(a, b), 0);
+    tl_release(b);
+    tl_release(a);
+    return c != 0;
+}
+C
+expect error-then-releases 0 "verify: .* 0 disagreements, 2 totals not compared \(the run ended at its error\)" -- \
+  "$tool" verify "$work/error_then_releases.c"
+# nothing after the error: the run's totals are the report's, compared
+cat >"$work/error_last.c" <<'C'
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *a = tl_zeros(TL_SHAPE(3, 3), TL_F32, TL_CPU);
+    tl_tensor *b = tl_zeros(TL_SHAPE(3, 6), TL_F32, TL_CPU);
+    tl_tensor *c = tl_cat(TL_LIST(a, b), 0);
+    return c != 0;
+}
+C
+expect error-last 0 "end of main: live 108 B predicted, 108 B measured" -- \
+  "$tool" verify "$work/error_last.c"
+# tl_from_blob over a size read at run time: the caller's bytes are the
+# formula (were 0), and the run agrees once the size is bound
+cat >"$work/blob_runtime_size.c" <<'C'
+#include <stdlib.h>
+#include <tensorlint/tensor.h>
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 8;
+    float *buf = calloc((size_t)n, sizeof *buf);
+    tl_tensor *t = tl_from_blob(buf, TL_SHAPE(n), TL_F32);
+    tl_tensor *u = tl_relu(t);
+    tl_release(u);
+    tl_release(t);
+    free(buf);
+    return 0;
+}
+C
+expect blob-formula-json 0 '"external":true,"external_nbytes":"4\*n"' -- \
+  "$tool" report --format=json "$work/blob_runtime_size.c"
+expect blob-formula-text 0 "the caller's 4\*n B, never allocated" -- \
+  "$tool" report "$work/blob_runtime_size.c"
+expect blob-bound 0 "$agree" -- "$tool" verify --bind n=5 --arg=5 "$work/blob_runtime_size.c"
+# a program that removes or replaces its own trace file: the run cannot be
+# compared (exit 2), never "no tensorlint call"
+cat >"$work/trace_removed.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *x = tl_zeros(TL_SHAPE(4), TL_F32, TL_CPU);
+    tl_release(x);
+    return remove(getenv("TL_TRACE")) != 0;
+}
+C
+cat >"$work/trace_replaced.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <tensorlint/tensor.h>
+int main(void)
+{
+    tl_tensor *x = tl_zeros(TL_SHAPE(4), TL_F32, TL_CPU);
+    tl_release(x);
+    const char *path = getenv("TL_TRACE");
+    char other[4096];
+    snprintf(other, sizeof other, "%s.new", path);
+    FILE *f = fopen(other, "w");
+    if (!f)
+        return 1;
+    fputs("{\"ev\":\"exit\",\"live_bytes\":0,\"peak_bytes\":0,\"n_live\":0}\n", f);
+    fclose(f);
+    return rename(other, path) != 0;
+}
+C
+expect trace-removed 2 "the trace is gone \(the program removed or replaced its trace file" -- \
+  "$tool" verify "$work/trace_removed.c"
+expect trace-replaced 2 "the trace is gone" -- "$tool" verify "$work/trace_replaced.c"
 expect_summary "verify tests"
