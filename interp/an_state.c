@@ -608,7 +608,7 @@ an_diag *an_diag_add(an_ctx *cx, an_severity sev, const char *check, int line, i
             return NULL;
     r->diags = grow_int(r->diags, &cx->cap_diags, r->n_diags + 1, sizeof *r->diags);
     an_diag *d = &r->diags[r->n_diags++];
-    *d = (an_diag){.file = cx->u->path, .line = line, .col = col, .severity = sev,
+    *d = (an_diag){.file = ir_unit_path_at(cx->u, line), .line = line, .col = col, .severity = sev,
                    .check = check};
     va_start(ap, fmt);
     d->message = tl_xvasprintf(fmt, ap);

@@ -310,8 +310,8 @@ static void print_diag(FILE *out, const an_diag *d, bool promoted)
         fputs("\"\n", out);
     }
     for (int k = 0; k < d->n_notes; k++)
-        fprintf(out, "%s:%d:%d: note: %s\n", d->file, d->notes[k].line, d->notes[k].col,
-                d->notes[k].message);
+        fprintf(out, "%s:%d:%d: note: %s\n", d->notes[k].file ? d->notes[k].file : d->file,
+                d->notes[k].line, d->notes[k].col, d->notes[k].message);
 }
 
 /* Whether diagnostic d of j is shown: with a baseline, only a new one. */
