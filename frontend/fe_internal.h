@@ -45,6 +45,8 @@ typedef struct fe_program_file {
     const char *path;
     const fe_func_map *program; /* external function name -> the unit defining it */
     int stmt_serial;            /* C statements numbered so far, in every file */
+    fe_func_map *globals;       /* variables of external linkage: name -> variable id, one
+                                 * variable for every unit's declarations of the name */
 } fe_program_file;
 
 typedef struct fe_ctx {
@@ -72,6 +74,7 @@ typedef struct fe_ctx {
     int line_base;           /* a program's unit: lines before this file's (ir.h) */
     const fe_func_map *program; /* a program's unit: the external functions every unit
                                  * defines, or NULL (one file) */
+    fe_func_map *program_globals; /* a program's unit: its variables of external linkage */
 } fe_ctx;
 
 /* ---- fe_parse.c: locations, types, maps ---- */

@@ -454,12 +454,33 @@ void fe_set_wrap(fe_ctx *fx, int var, CXType t)
         fx->u->vars[var].wrap_bits = (uint8_t)(8 * size);
 }
 
+/* A program's variable of external linkage: every unit's declarations of
+ * its name are one variable (C's linkage), made by the first unit that uses
+ * it; each unit's initializer of it (the definition's) runs before main. */
+static int fe_program_global(fe_ctx *fx, CXCursor decl)
+{
+    const char *name = fe_spelling(fx, decl);
+    int id = fe_func_map_get(fx->program_globals, name);
+    if (id < 0) {
+        id = ir_var_new(fx->u, name, fe_type_kind(clang_getCursorType(decl)), -1,
+                        fe_loc(fx, decl));
+        fx->u->vars[id].is_const = clang_isConstQualifiedType(clang_getCursorType(decl));
+        fe_set_wrap(fx, id, clang_getCursorType(decl));
+        fe_func_map_put(fx->program_globals, fx->u->vars[id].name, id);
+    }
+    fe_var_bind(fx, decl, id);
+    fe_global_init(fx, clang_getCursorDefinition(decl), id);
+    return id;
+}
+
 int fe_var_of_decl(fe_ctx *fx, CXCursor decl)
 {
     int id = fe_var_lookup(fx, decl);
     if (id != IR_NO_VAR)
         return id;
     bool global = clang_Cursor_hasVarDeclGlobalStorage(decl) == 1;
+    if (global && fx->program_globals && clang_getCursorLinkage(decl) == CXLinkage_External)
+        return fe_program_global(fx, decl);
     id = ir_var_new(fx->u, fe_spelling(fx, decl), fe_type_kind(clang_getCursorType(decl)),
                     global ? -1 : fx->func, fe_loc(fx, decl));
     fe_var_bind(fx, decl, id);
@@ -711,6 +732,20 @@ static double fe_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* A program's variable defined in this file with external linkage: made
+ * (its initializer run before main) even when no function of the file uses
+ * it, since another file may. */
+static enum CXChildVisitResult fe_program_var(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    fe_ctx *fx = data;
+    if (clang_getCursorKind(c) == CXCursor_VarDecl && clang_isCursorDefinition(c) &&
+        clang_Location_isFromMainFile(clang_getCursorLocation(c)) &&
+        clang_getCursorLinkage(c) == CXLinkage_External)
+        fe_var_of_decl(fx, c);
+    return CXChildVisit_Continue;
+}
+
 /* Lines of the text src[0..len): a last line without its newline counts. */
 static int fe_count_lines(const char *src, size_t len)
 {
@@ -736,11 +771,14 @@ static void fe_build_into(CXTranslationUnit tu, ir_unit *u, fe_program_file *p)
         ir_file *f = ir_unit_file_add(u, p->path, fe_count_lines(fx.src, fx.src_len));
         fx.line_base = f->line_base;
         fx.program = p->program;
+        fx.program_globals = p->globals;
         fx.stmt_serial = p->stmt_serial;
     }
     fe_diags_copy(&fx);
     if (fx.main_file)
         fe_lower_unit(&fx);
+    if (p && fx.main_file)
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), fe_program_var, &fx);
     if (p) {
         u->files[u->n_files - 1].n_funcs = u->n_funcs - u->files[u->n_files - 1].first_func;
         p->stmt_serial = fx.stmt_serial;

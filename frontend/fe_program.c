@@ -178,7 +178,8 @@ fe_status fe_parse_program(int n, const fe_program_unit *units, ir_unit **out, i
     fe_parsed *p = tl_xcalloc((size_t)n + 1, sizeof *p);
     fe_symtab t = {.u = u, .units = units};
     fe_status st = fe_program_parse(n, units, p, &t, failed);
-    fe_program_file pf = {.program = &t.by_name};
+    fe_func_map globals = {0};
+    fe_program_file pf = {.program = &t.by_name, .globals = &globals};
     for (int k = 0; st == FE_OK && k < n; k++) {
         pf.path = units[k].path;
         fe_build_program_file(p[k].tu, u, &pf);
@@ -187,6 +188,7 @@ fe_status fe_parse_program(int n, const fe_program_unit *units, ir_unit **out, i
     }
     fe_parsed_free(p, n);
     fe_symtab_free(&t);
+    fe_func_map_free(&globals);
     if (st != FE_OK) {
         ir_unit_free(u);
         return st;
