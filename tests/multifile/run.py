@@ -11,7 +11,9 @@ then checks, with the facts written beside the lines they describe:
      every diagnostic of the report (notes included, each at its own file and
      line) must be expected; so a call of a function the program defines that
      the analysis did not follow (external-call) fails the test;
-  2. `tensorlint verify -p BUILD`: the program is built from all its units
+  2. `tensorlint check -p BUILD --program`: the same diagnostics, each in
+     its file (its notes too), as the annotations say;
+  3. `tensorlint verify -p BUILD`: the program is built from all its units
      against the runtime and run, and every prediction must agree.
 
 Annotations (in // comments, in any file of the project):
@@ -147,14 +149,32 @@ def check_func(rep, file, line, body):
     return errs
 
 
-def check_diags(rep, annots):
-    """Every expected diagnostic is there; every one there is expected."""
+def report_diags(rep):
     got = []
     for d in rep["diagnostics"]:
         got.append((os.path.basename(d["file"]), d["line"], d["severity"], d["check"], d["message"]))
         for n in d.get("notes", []):
             got.append((os.path.basename(n.get("file") or d["file"]), n["line"], "note", None,
                         n["message"]))
+    return got
+
+
+CHECK_LINE = re.compile(r'^(\S+?):(\d+):\d+: (error|warning|note): (.*?)(?: \[([\w-]+)\])?$')
+
+
+def check_output_diags(text):
+    """`check`'s text: file:line:col: severity: message [check], then its notes."""
+    got = []
+    for line in text.splitlines():
+        m = CHECK_LINE.match(line)
+        if m:
+            got.append((os.path.basename(m.group(1)), int(m.group(2)), m.group(3),
+                        m.group(5), m.group(4)))
+    return got
+
+
+def check_diags(got, annots, who):
+    """Every expected diagnostic is there; every one there is expected."""
     errs, used = [], set()
     for file, line, kind, body in annots:
         if kind not in ('expect-error', 'expect-warning', 'expect-note'):
@@ -165,27 +185,31 @@ def check_diags(rep, annots):
         hit = [k for k, g in enumerate(got) if k not in used and g[:3] == (file, line, sev) and
                (not text or text.group(1) in g[4]) and (not check or g[3] == check.group(1))]
         if not hit:
-            errs.append("%s:%d: expected %s %s: not in the report" % (file, line, sev, body))
+            errs.append("%s:%d: expected %s %s: not in %s" % (file, line, sev, body, who))
         else:
             used.add(hit[0])
     for k, g in enumerate(got):
         if k not in used:
-            errs.append("%s:%s: unexpected %s%s: %s" % (g[0], g[1], g[2],
-                                                        " [%s]" % g[3] if g[3] else "", g[4]))
+            errs.append("%s:%s: unexpected %s%s in %s: %s" % (g[0], g[1], g[2],
+                                                              " [%s]" % g[3] if g[3] else "",
+                                                              who, g[4]))
     return errs
 
 
 def run_link_error(tool, build, annots):
-    p = subprocess.run([tool, "report", "-p", build], capture_output=True, text=True)
-    errs = [] if p.returncode == 2 else ["report -p exited %d, expected 2" % p.returncode]
-    for file, line, kind, body in annots:
-        if kind != 'expect-link-error':
-            continue
-        text = TEXT.search(body).group(1)
-        if not re.search(r'%s:%d:\d+: error: .*%s' % (re.escape(file), line, re.escape(text)),
-                         p.stderr):
-            errs.append("%s:%d: expected the link error {{%s}} here; stderr:\n%s" %
-                        (file, line, text, p.stderr))
+    errs = []
+    for cmd in (["report", "-p", build], ["check", "-p", build, "--program"]):
+        p = subprocess.run([tool] + cmd, capture_output=True, text=True)
+        if p.returncode != 2:
+            errs.append("%s exited %d, expected 2" % (" ".join(cmd[:1] + cmd[2:]), p.returncode))
+        for file, line, kind, body in annots:
+            if kind != 'expect-link-error':
+                continue
+            text = TEXT.search(body).group(1)
+            if not re.search(r'%s:%d:\d+: error: .*%s' % (re.escape(file), line, re.escape(text)),
+                             p.stdout + p.stderr):
+                errs.append("%s: %s:%d: expected the link error {{%s}} here; output:\n%s%s" %
+                            (cmd[0], file, line, text, p.stdout, p.stderr))
     return errs
 
 
@@ -205,7 +229,12 @@ def main():
             return fail("report -p exited %d:\n%s" % (p.returncode, p.stderr))
         rep = json.loads(p.stdout)
         storages = {s["id"]: s for f in rep["functions"] for s in f["storages"]}
-        errs = check_diags(rep, annots)
+        errs = check_diags(report_diags(rep), annots, "the report")
+        c = subprocess.run([tool, "check", "-p", build, "--program"], capture_output=True,
+                           text=True)
+        if c.returncode not in (0, 1):
+            errs.append("check -p --program exited %d:\n%s" % (c.returncode, c.stderr))
+        errs += check_diags(check_output_diags(c.stdout + c.stderr), annots, "check --program")
         n = 0
         for file, line, kind, body in annots:
             if kind == 'expect':
