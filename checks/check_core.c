@@ -120,8 +120,7 @@ void ck_note(an_diag *d, int line, int col, const char *fmt, ...)
         return;
     d->notes = tl_xrealloc(d->notes, sizeof *d->notes * (size_t)(d->n_notes + 1));
     an_note *n = &d->notes[d->n_notes++];
-    n->line = line;
-    n->col = col;
+    *n = (an_note){.line = line, .col = col}; /* file NULL: the diagnostic's */
     va_list ap;
     va_start(ap, fmt);
     n->message = tl_xvasprintf(fmt, ap);
