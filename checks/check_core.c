@@ -70,7 +70,7 @@ const ck_src *ck_source(const ck_ctx *cx)
 {
     if (!cx->lazy->src_loaded) {
         cx->lazy->src_loaded = true;
-        cx->lazy->src = ck_src_load(cx->r->unit->path);
+        cx->lazy->src = ck_src_load_unit(cx->r->unit);
     }
     return cx->lazy->src;
 }
@@ -105,7 +105,7 @@ an_diag *ck_diag_add(ck_ctx *cx, ck_id id, int line, int col, const char *fmt, .
         cx->diags = tl_xrealloc(cx->diags, sizeof *cx->diags * (size_t)cx->cap_diags);
     }
     an_diag *d = &cx->diags[cx->n_diags++];
-    *d = (an_diag){.file = cx->r->unit->path, .line = line, .col = col,
+    *d = (an_diag){.file = ir_unit_path_at(cx->r->unit, line), .line = line, .col = col,
                    .severity = ck_checks[id].severity, .check = check};
     va_list ap;
     va_start(ap, fmt);
@@ -120,8 +120,7 @@ void ck_note(an_diag *d, int line, int col, const char *fmt, ...)
         return;
     d->notes = tl_xrealloc(d->notes, sizeof *d->notes * (size_t)(d->n_notes + 1));
     an_note *n = &d->notes[d->n_notes++];
-    n->line = line;
-    n->col = col;
+    *n = (an_note){.line = line, .col = col}; /* file NULL: the diagnostic's */
     va_list ap;
     va_start(ap, fmt);
     n->message = tl_xvasprintf(fmt, ap);
@@ -199,12 +198,25 @@ char *ck_tuple(int n, const int64_t *v)
     return t;
 }
 
+char *ck_line_text(const ck_ctx *cx, int line)
+{
+    const ir_file *f = ir_unit_file_at(cx->r->unit, line);
+    const char *base = f ? strrchr(f->path, '/') : NULL;
+    if (!f)
+        return tl_xasprintf("%d", line);
+    return tl_xasprintf("%d of %s", line - f->line_base, base ? base + 1 : f->path);
+}
+
 char *ck_value_label(const ck_ctx *cx, int value)
 {
     const an_value *v = &cx->r->values[value];
+    char *at = ck_line_text(cx, v->line), *label;
     if (v->name)
-        return tl_xasprintf("'%s' (line %d)", v->name, v->line);
-    return tl_xasprintf("the temporary tl_%s at line %d", mt_ops[v->op].name, v->line);
+        label = tl_xasprintf("'%s' (line %s)", v->name, at);
+    else
+        label = tl_xasprintf("the temporary tl_%s at line %s", mt_ops[v->op].name, at);
+    free(at);
+    return label;
 }
 
 /* When the first copy is a temporary written as the second call's first

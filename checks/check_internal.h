@@ -38,6 +38,8 @@ typedef struct ck_call_text {
 } ck_call_text;
 
 ck_src *ck_src_load(const char *path); /* NULL when the file cannot be read */
+/* The unit's file, or a program's files one after another (ir.h). */
+ck_src *ck_src_load_unit(const ir_unit *u);
 ck_src *ck_src_from_text(const char *text, size_t len); /* a copy of text[0..len) */
 void ck_src_free(ck_src *s);
 /* The text of line (without its newline) and its length; NULL past the end. */
@@ -296,6 +298,8 @@ void ck_fix_unnest(const ck_ctx *cx, an_diag *d, int outer, int inner);
 /* "(4096, 16384, 1)"; newly allocated. */
 char *ck_tuple(int n, const int64_t *v);
 /* "'x' (line 12)" or "the temporary at line 12"; newly allocated. */
+/* A line as messages say it: "12", or in a program "12 of layers.c" (to free). */
+char *ck_line_text(const ck_ctx *cx, int line);
 char *ck_value_label(const ck_ctx *cx, int value);
 
 /* ---- the rules: one function per check, in check_<family>.c ---- */

@@ -98,8 +98,25 @@ static json_t *ck_fix(const ck_src *src, const json_t *artifact, const an_diag *
     return fix;
 }
 
+/* A note's location: in the diagnostic's file, or (a program's) in its own. */
+static json_t *ck_note_location(const ck_src *src, const json_t *artifact, const an_note *n,
+                                const char *root)
+{
+    if (!n->file)
+        return ck_location(src, artifact, n->line, n->col, false);
+    ck_src *other = ck_src_load(n->file);
+    json_t *a = ck_artifact(n->file, root);
+    json_t *loc = other ? ck_location(other, a, n->line, n->col, false)
+                        : json_pack("{s:{s:O,s:{s:i,s:i}}}", "physicalLocation",
+                                    "artifactLocation", a, "region", "startLine", n->line,
+                                    "startColumn", n->col);
+    json_decref(a);
+    ck_src_free(other);
+    return loc;
+}
+
 static json_t *ck_result(const ck_src *src, char **hashes, const json_t *artifact,
-                         const an_diag *d, const char *state)
+                         const an_diag *d, const char *state, const char *root)
 {
     int rule = ck_find(d->check);
     json_t *res = json_pack("{s:s}", "ruleId", d->check);
@@ -113,7 +130,7 @@ static json_t *ck_result(const ck_src *src, char **hashes, const json_t *artifac
     if (d->n_notes > 0) {
         json_t *rel = json_array();
         for (int k = 0; k < d->n_notes; k++) {
-            json_t *loc = ck_location(src, artifact, d->notes[k].line, d->notes[k].col, false);
+            json_t *loc = ck_note_location(src, artifact, &d->notes[k], root);
             json_object_set_new(loc, "id", json_integer(k + 1));
             json_object_set_new(loc, "message", json_pack("{s:s}", "text", d->notes[k].message));
             json_array_append_new(rel, loc);
@@ -199,9 +216,9 @@ static void ck_file_results(json_t *results, const ck_sarif_file *f, const char 
     for (int k = 0; k < f->n_diags; k++)
         json_array_append_new(results, ck_result(src, hashes, artifact, &f->diags[k],
                                                  !b ? NULL : b->states[k] == CK_BASE_NEW
-                                                               ? "new" : "unchanged"));
+                                                               ? "new" : "unchanged", root));
     for (int k = 0; b && k < b->n_absent; k++) /* base lines: no head line hash, no extent */
-        json_array_append_new(results, ck_result(src, NULL, artifact, &b->absent[k], "absent"));
+        json_array_append_new(results, ck_result(src, NULL, artifact, &b->absent[k], "absent", root));
     for (int k = 0; hashes && k <= ck_src_n_lines(src) + 1; k++)
         free(hashes[k]);
     free(hashes);

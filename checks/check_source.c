@@ -56,6 +56,17 @@ ck_src *ck_src_load(const char *path)
     return ck_src_index(s);
 }
 
+ck_src *ck_src_load_unit(const ir_unit *u)
+{
+    size_t len;
+    if (u->n_files == 0)
+        return ck_src_load(u->path);
+    char *text = ir_unit_program_text(u, &len);
+    ck_src *s = text ? ck_src_from_text(text, len) : NULL;
+    free(text);
+    return s;
+}
+
 ck_src *ck_src_from_text(const char *text, size_t len)
 {
     ck_src *s = tl_xcalloc(1, sizeof *s);

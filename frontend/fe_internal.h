@@ -40,6 +40,15 @@ typedef struct fe_func_map {
     unsigned cap, n;
 } fe_func_map;
 
+/* A program's file being lowered into the program's unit (fe_program.c). */
+typedef struct fe_program_file {
+    const char *path;
+    const fe_func_map *program; /* external function name -> the unit defining it */
+    int stmt_serial;            /* C statements numbered so far, in every file */
+    fe_func_map *globals;       /* variables of external linkage: name -> variable id, one
+                                 * variable for every unit's declarations of the name */
+} fe_program_file;
+
 typedef struct fe_ctx {
     CXTranslationUnit tu;
     CXFile main_file;
@@ -62,6 +71,10 @@ typedef struct fe_ctx {
     int stmt_serial;         /* C statements numbered so far (ir_stmt.call.stmt) */
     const char **label_names; /* the current function's labels: id label_base + k */
     int n_labels, cap_labels, label_base;
+    int line_base;           /* a program's unit: lines before this file's (ir.h) */
+    const fe_func_map *program; /* a program's unit: the external functions every unit
+                                 * defines, or NULL (one file) */
+    fe_func_map *program_globals; /* a program's unit: its variables of external linkage */
 } fe_ctx;
 
 /* ---- fe_parse.c: locations, types, maps ---- */
@@ -69,6 +82,14 @@ typedef struct fe_ctx {
 /* fn(arg) on a thread with a stack deep enough for clang's parser on deeply
  * nested statements (joined before it returns). */
 void fe_run_deep(void (*fn)(void *), void *arg);
+/* A program: parse one full command (paths absolute) without lowering it;
+ * then lower it into the program's unit; then dispose of it. */
+fe_status fe_tu_parse_command(const char *path, int argc, const char *const *argv,
+                              CXIndex *idx, CXTranslationUnit *tu, double *seconds);
+void fe_build_program_file(CXTranslationUnit tu, ir_unit *u, fe_program_file *p);
+void fe_tu_dispose(CXTranslationUnit tu, CXIndex idx);
+/* has_tensor_code spread over the calls of funcs[first ..) */
+void fe_spread_from(ir_unit *u, int first);
 
 ir_loc fe_loc(fe_ctx *fx, CXCursor c);
 ir_loc fe_loc_at(fe_ctx *fx, CXSourceLocation l);
@@ -101,6 +122,12 @@ void fe_map_free(fe_cursor_map *m);
 int fe_var_lookup(fe_ctx *fx, CXCursor decl); /* IR_NO_VAR when absent */
 void fe_var_bind(fe_ctx *fx, CXCursor decl, int var);
 int fe_func_lookup(fe_ctx *fx, const char *name); /* -1 when absent */
+/* name is not defined in this file but another unit of the program defines it
+ * with external linkage: a call of it is a user call the link resolves. */
+bool fe_func_elsewhere(fe_ctx *fx, const char *name);
+void fe_func_map_put(fe_func_map *m, const char *name, int index);
+int fe_func_map_get(const fe_func_map *m, const char *name); /* -1 when absent */
+void fe_func_map_free(fe_func_map *m);
 
 /* A variable for declaration decl (VarDecl or ParmDecl), made on first use. */
 int fe_var_of_decl(fe_ctx *fx, CXCursor decl);

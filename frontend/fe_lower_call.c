@@ -562,8 +562,9 @@ int fe_lower_user_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, 
         return s->user_call.result;
     }
     int callee = fe_func_lookup(fx, ce->name);
+    bool linked = fe_func_elsewhere(fx, ce->name); /* the program's link resolves it */
     int n = clang_Cursor_getNumArguments(call);
-    if (callee < 0 && !fe_call_has_tensors(call)) {
+    if (callee < 0 && !linked && !fe_call_has_tensors(call)) {
         /* a library function (printf): its arguments' effects, and what it
          * may write through the pointers it gets */
         for (int i = 0; i < n; i++)
@@ -586,7 +587,7 @@ int fe_lower_user_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, 
     s->user_call.args = args;
     s->user_call.result = fe_user_result(fx, call, dst, want, loc);
     fe_push(fx, s);
-    for (int i = 0; callee < 0 && i < n; i++)
+    for (int i = 0; callee < 0 && !linked && i < n; i++)
         fe_external_pointer_arg(fx, call, ce->name, i, clang_Cursor_getArgument(call, (unsigned)i));
     if (fe_call_has_tensors(call))
         fx->tensor_code = true;

@@ -146,7 +146,7 @@ ir_loc fe_loc_at(fe_ctx *fx, CXSourceLocation l)
     clang_getFileLocation(l, &f, &line, &col, NULL);
     if (!f || !clang_File_isEqual(f, fx->main_file))
         clang_getExpansionLocation(l, NULL, &line, &col, NULL);
-    return (ir_loc){(int)line, (int)col};
+    return (ir_loc){(int)line + fx->line_base, (int)col};
 }
 
 ir_loc fe_loc(fe_ctx *fx, CXCursor c)
@@ -437,7 +437,7 @@ static unsigned fe_str_hash(const char *s)
     return h;
 }
 
-static void fe_func_map_put(fe_func_map *m, const char *name, int index)
+void fe_func_map_put(fe_func_map *m, const char *name, int index)
 {
     if ((m->n + 1) * 2 > m->cap) {
         fe_func_map old = *m;
@@ -462,7 +462,23 @@ static void fe_func_map_put(fe_func_map *m, const char *name, int index)
 
 int fe_func_lookup(fe_ctx *fx, const char *name)
 {
-    fe_func_map *m = &fx->funcs;
+    return fe_func_map_get(&fx->funcs, name);
+}
+
+bool fe_func_elsewhere(fe_ctx *fx, const char *name)
+{
+    return fx->program && fe_func_lookup(fx, name) < 0 && fe_func_map_get(fx->program, name) >= 0;
+}
+
+void fe_func_map_free(fe_func_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    *m = (fe_func_map){0};
+}
+
+int fe_func_map_get(const fe_func_map *m, const char *name)
+{
     if (!m->cap)
         return -1;
     unsigned h = fe_str_hash(name) & (m->cap - 1);
@@ -484,12 +500,33 @@ void fe_set_wrap(fe_ctx *fx, int var, CXType t)
         fx->u->vars[var].wrap_bits = (uint8_t)(8 * size);
 }
 
+/* A program's variable of external linkage: every unit's declarations of
+ * its name are one variable (C's linkage), made by the first unit that uses
+ * it; each unit's initializer of it (the definition's) runs before main. */
+static int fe_program_global(fe_ctx *fx, CXCursor decl)
+{
+    const char *name = fe_spelling(fx, decl);
+    int id = fe_func_map_get(fx->program_globals, name);
+    if (id < 0) {
+        id = ir_var_new(fx->u, name, fe_type_kind(clang_getCursorType(decl)), -1,
+                        fe_loc(fx, decl));
+        fx->u->vars[id].is_const = clang_isConstQualifiedType(clang_getCursorType(decl));
+        fe_set_wrap(fx, id, clang_getCursorType(decl));
+        fe_func_map_put(fx->program_globals, fx->u->vars[id].name, id);
+    }
+    fe_var_bind(fx, decl, id);
+    fe_global_init(fx, clang_getCursorDefinition(decl), id);
+    return id;
+}
+
 int fe_var_of_decl(fe_ctx *fx, CXCursor decl)
 {
     int id = fe_var_lookup(fx, decl);
     if (id != IR_NO_VAR)
         return id;
     bool global = clang_Cursor_hasVarDeclGlobalStorage(decl) == 1;
+    if (global && fx->program_globals && clang_getCursorLinkage(decl) == CXLinkage_External)
+        return fe_program_global(fx, decl);
     id = ir_var_new(fx->u, fe_spelling(fx, decl), fe_type_kind(clang_getCursorType(decl)),
                     global ? -1 : fx->func, fe_loc(fx, decl));
     fe_var_bind(fx, decl, id);
@@ -691,22 +728,34 @@ static void fe_edges_of_block(const ir_block *b, int caller, fe_edges *e)
         fe_edges_of_stmt(b->stmts[i], caller, e);
 }
 
+/* has_tensor_code over the calls of funcs[first .. n_funcs) (a program's
+ * link: of every function, once its calls across units are resolved). */
+void fe_spread_from(ir_unit *u, int first)
+{
+    fe_edges e = {.u = u, .pointer_caller = -1};
+    for (int i = first; i < u->n_funcs; i++)
+        fe_edges_of_block(u->funcs[i]->body, i, &e);
+    fe_spread_tensor_code(u, e.n, (const int(*)[2])e.v);
+    free(e.v);
+}
+
+/* The file's functions are appended after those already in the unit (a
+ * program's earlier files): func_cursors is indexed as unit->funcs. */
 static void fe_lower_unit(fe_ctx *fx)
 {
     fe_defs d = {.fx = fx};
+    int base = fx->u->n_funcs;
     clang_visitChildren(clang_getTranslationUnitCursor(fx->tu), fe_collect, &d);
+    fx->func_cursors = tl_xcalloc((size_t)(base + d.n) + 1, sizeof *fx->func_cursors);
     for (int i = 0; i < d.n; i++) {
         int index = ir_func_add(fx->u, fe_spelling(fx, d.cursors[i]), fe_loc(fx, d.cursors[i]));
         fe_func_map_put(&fx->funcs, fx->u->funcs[index]->name, index);
+        fx->func_cursors[index] = d.cursors[i];
     }
-    fx->func_cursors = d.cursors;
+    free(d.cursors);
     for (int i = 0; i < d.n; i++)
-        fe_lower_function(fx, i);
-    fe_edges e = {.u = fx->u, .pointer_caller = -1};
-    for (int i = 0; i < d.n; i++)
-        fe_edges_of_block(fx->u->funcs[i]->body, i, &e);
-    fe_spread_tensor_code(fx->u, e.n, (const int(*)[2])e.v);
-    free(e.v);
+        fe_lower_function(fx, base + i);
+    fe_spread_from(fx->u, base);
 }
 
 static void fe_ctx_free(fe_ctx *fx)
@@ -729,26 +778,74 @@ static double fe_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Lower the parsed translation unit into a new unit named path; the parse
- * took parse_seconds. */
-fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds,
-                   ir_unit **out)
+/* A program's variable defined in this file with external linkage: made
+ * (its initializer run before main) even when no function of the file uses
+ * it, since another file may. */
+static enum CXChildVisitResult fe_program_var(CXCursor c, CXCursor parent, CXClientData data)
 {
-    fe_ctx fx = {.tu = tu};
+    (void)parent;
+    fe_ctx *fx = data;
+    if (clang_getCursorKind(c) == CXCursor_VarDecl && clang_isCursorDefinition(c) &&
+        clang_Location_isFromMainFile(clang_getCursorLocation(c)) &&
+        clang_getCursorLinkage(c) == CXLinkage_External)
+        fe_var_of_decl(fx, c);
+    return CXChildVisit_Continue;
+}
+
+/* Lines of the text src[0..len): a last line without its newline counts. */
+static int fe_count_lines(const char *src, size_t len)
+{
+    int n = 0;
+    for (size_t k = 0; k < len; k++)
+        n += src[k] == '\n';
+    return n + (len > 0 && src[len - 1] != '\n');
+}
+
+/* Lower the parsed translation unit into u.  With p (a program's file), its
+ * lines and functions follow those already in u and calls of functions
+ * another unit defines are left for the link (fe_program.c). */
+static void fe_build_into(CXTranslationUnit tu, ir_unit *u, fe_program_file *p)
+{
+    fe_ctx fx = {.tu = tu, .u = u};
     fe_tensor_decl.tu = NULL; /* a new unit may reuse a disposed one's address */
-    fx.u = ir_unit_new(path);
-    fx.u->parse_seconds = parse_seconds;
     CXString spelling = clang_getTranslationUnitSpelling(tu);
     fx.main_file = clang_getFile(tu, clang_getCString(spelling));
     clang_disposeString(spelling);
     if (fx.main_file)
         fx.src = clang_getFileContents(tu, fx.main_file, &fx.src_len);
+    if (p) {
+        ir_file *f = ir_unit_file_add(u, p->path, fe_count_lines(fx.src, fx.src_len));
+        fx.line_base = f->line_base;
+        fx.program = p->program;
+        fx.program_globals = p->globals;
+        fx.stmt_serial = p->stmt_serial;
+    }
     fe_diags_copy(&fx);
     if (fx.main_file)
         fe_lower_unit(&fx);
+    if (p && fx.main_file)
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), fe_program_var, &fx);
+    if (p) {
+        u->files[u->n_files - 1].n_funcs = u->n_funcs - u->files[u->n_files - 1].first_func;
+        p->stmt_serial = fx.stmt_serial;
+    }
     fe_ctx_free(&fx);
-    *out = fx.u;
+}
+
+/* Lower the parsed translation unit into a new unit named path; the parse
+ * took parse_seconds. */
+fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds,
+                   ir_unit **out)
+{
+    *out = ir_unit_new(path);
+    (*out)->parse_seconds = parse_seconds;
+    fe_build_into(tu, *out, NULL);
     return FE_OK;
+}
+
+void fe_build_program_file(CXTranslationUnit tu, ir_unit *u, fe_program_file *p)
+{
+    fe_build_into(tu, u, p);
 }
 
 /* argv plus the project's include directory, as a NULL-terminated copy. */
@@ -872,6 +969,32 @@ static char *fe_resolve(const char *directory, const char *path)
     if (!directory || path[0] == '/')
         return tl_xstrdup(path);
     return tl_xasprintf("%s/%s", directory, path);
+}
+
+fe_status fe_tu_parse_command(const char *path, int argc, const char *const *argv,
+                              CXIndex *idx, CXTranslationUnit *tu, double *seconds)
+{
+    *idx = NULL;
+    *tu = NULL;
+    fe_status readable = fe_readable(path);
+    if (readable != FE_OK)
+        return readable;
+    int n;
+    const char **args = fe_args_with_include(argc, argv, &n);
+    double t0 = fe_now();
+    *idx = clang_createIndex(0, 0);
+    fe_status st = FE_ERR_LIBCLANG;
+    if (*idx && clang_parseTranslationUnit2FullArgv(*idx, NULL, args, n, NULL, 0, fe_parse_options,
+                                                    tu) == CXError_Success)
+        st = FE_OK;
+    *seconds = fe_now() - t0;
+    free(args);
+    return st;
+}
+
+void fe_tu_dispose(CXTranslationUnit tu, CXIndex idx)
+{
+    fe_dispose(tu, idx);
 }
 
 static fe_status fe_parse_command_here(const char *path, const char *directory, int argc,

@@ -106,6 +106,87 @@ void ir_unit_free(ir_unit *u)
     free(u);
 }
 
+/* ---- a program's files ---- */
+
+const ir_file *ir_unit_file_at(const ir_unit *u, int line)
+{
+    int lo = 0, hi = u->n_files; /* binary search: the last file whose base is below line */
+    if (line <= 0 || hi == 0)
+        return NULL;
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (u->files[mid].line_base < line)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const ir_file *f = &u->files[lo];
+    return line > f->line_base && line <= f->line_base + f->n_lines ? f : NULL;
+}
+
+const char *ir_unit_path_at(const ir_unit *u, int line)
+{
+    const ir_file *f = ir_unit_file_at(u, line);
+    return f ? f->path : u->path;
+}
+
+int ir_unit_line_at(const ir_unit *u, int line)
+{
+    const ir_file *f = ir_unit_file_at(u, line);
+    return f ? line - f->line_base : line;
+}
+
+/* Append the file at path to *buf (growing it); false when it cannot be read. */
+static bool ir_text_append(const char *path, char **buf, size_t *len, size_t *cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    for (size_t n = 1; n > 0;) {
+        if (*cap - *len < 4096) {
+            *cap = *cap * 2 + 4096;
+            *buf = tl_xrealloc(*buf, *cap);
+        }
+        n = fread(*buf + *len, 1, *cap - *len - 2, f);
+        *len += n;
+    }
+    bool ok = !ferror(f);
+    fclose(f);
+    if (*len > 0 && (*buf)[*len - 1] != '\n')
+        (*buf)[(*len)++] = '\n';
+    return ok;
+}
+
+char *ir_unit_program_text(const ir_unit *u, size_t *len)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    *len = 0;
+    for (int k = 0; k < u->n_files; k++) {
+        if (!ir_text_append(u->files[k].path, &buf, len, &cap)) {
+            free(buf);
+            *len = 0;
+            return NULL;
+        }
+    }
+    if (buf)
+        buf[*len] = '\0';
+    return buf;
+}
+
+ir_file *ir_unit_file_add(ir_unit *u, const char *path, int n_lines)
+{
+    ir_file *files = ir_grow(u, u->files, u->n_files, &u->cap_files, sizeof *u->files);
+    ir_file *f = &files[u->n_files];
+    const ir_file *prev = u->n_files ? &files[u->n_files - 1] : NULL;
+    *f = (ir_file){.path = ir_strdup(u, path), .n_lines = n_lines,
+                   .line_base = prev ? prev->line_base + prev->n_lines : 0,
+                   .first_func = u->n_funcs};
+    u->files = files;
+    u->n_files++;
+    return f;
+}
+
 /* ---- builders ---- */
 
 int ir_var_new(ir_unit *u, const char *name, ir_var_kind kind, int func, ir_loc loc)

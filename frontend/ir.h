@@ -17,7 +17,11 @@
  * Invariants:
  *  - every location is a (line, column) in the unit's main file, 1-based,
  *    columns in bytes; a call produced by a macro is placed at the macro's
- *    use site (its expansion location);
+ *    use site (its expansion location).  A unit that holds a whole program
+ *    (several files linked, fe_program.h) numbers its lines as clang's
+ *    source manager numbers offsets: file k's line L is program line
+ *    files[k].line_base + L, the files' lines one after another, so lines
+ *    of two files never meet; ir_unit_file_at maps one back;
  *  - variable ids index unit->vars; a tensor operand is a variable id or
  *    one of IR_NULL_TENSOR / IR_UNKNOWN_TENSOR (the latter always follows
  *    an UNSUPPORTED statement that says why);
@@ -406,8 +410,18 @@ typedef struct ir_note {
     const char *message;
 } ir_note;
 
+/* One source file of a program unit: its lines are program lines
+ * line_base + 1 .. line_base + n_lines. */
+typedef struct ir_file {
+    const char *path;  /* as the compile database names it, made absolute */
+    int line_base;     /* lines of the files before it */
+    int n_lines;
+    int first_func;    /* its functions are funcs[first_func .. first_func + n_funcs) */
+    int n_funcs;
+} ir_file;
+
 typedef struct ir_unit {
-    const char *path; /* the file as given */
+    const char *path; /* the file as given; a program: its first file */
     int n_funcs;
     ir_func **funcs;  /* every function defined in the file, in source order */
     int n_vars;
@@ -429,6 +443,9 @@ typedef struct ir_unit {
     ir_arena *arena;
     int cap_funcs, cap_vars, cap_diags, cap_notes; /* builder state */
     double parse_seconds; /* libclang's parse of the file (wall clock) */
+    int n_files;      /* 0: one file, path, its lines as they are; else a program */
+    ir_file *files;   /* a program's files, in the compile database's order */
+    int cap_files;    /* builder state */
 } ir_unit;
 
 /* ---- the unit and its arena ---- */
@@ -439,6 +456,21 @@ void ir_unit_free(ir_unit *u);        /* frees the unit and everything in it; NU
 void *ir_alloc(ir_unit *u, size_t n); /* zeroed memory from the arena */
 char *ir_strdup(ir_unit *u, const char *s);
 char *ir_strfmt(ir_unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- a program's files ---- */
+
+/* The file holding program line (NULL for a one-file unit, or a line of no file). */
+const ir_file *ir_unit_file_at(const ir_unit *u, int line);
+/* The path of the file holding line (u->path for a one-file unit). */
+const char *ir_unit_path_at(const ir_unit *u, int line);
+/* line in its own file (the line itself for a one-file unit; 0 stays 0). */
+int ir_unit_line_at(const ir_unit *u, int line);
+/* A program's text: its files one after another, each ending with a line
+ * break, so that program lines index it (NULL when a file cannot be read,
+ * and for a one-file unit); *len bytes, NUL-terminated, to free(). */
+char *ir_unit_program_text(const ir_unit *u, size_t *len);
+/* Append a file of n_lines lines; its line base follows the files before. */
+ir_file *ir_unit_file_add(ir_unit *u, const char *path, int n_lines);
 
 /* ---- builders ---- */
 

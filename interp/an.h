@@ -45,6 +45,8 @@ typedef enum an_severity { AN_NOTE, AN_WARNING, AN_ERROR } an_severity;
 typedef struct an_note {
     int line, col;
     char *message;
+    const char *file;   /* NULL: the diagnostic's file (set where a program's note lies in
+                           another file, once its lines are its file's: check's output) */
 } an_note;
 
 typedef struct an_fixit {

@@ -612,7 +612,7 @@ an_diag *an_diag_add(an_ctx *cx, an_severity sev, const char *check, int line, i
             return NULL;
     r->diags = grow_int(r->diags, &cx->cap_diags, r->n_diags + 1, sizeof *r->diags);
     an_diag *d = &r->diags[r->n_diags++];
-    *d = (an_diag){.file = cx->u->path, .line = line, .col = col, .severity = sev,
+    *d = (an_diag){.file = ir_unit_path_at(cx->u, line), .line = line, .col = col, .severity = sev,
                    .check = check};
     va_start(ap, fmt);
     d->message = tl_xvasprintf(fmt, ap);
@@ -627,8 +627,7 @@ void an_diag_note(an_diag *d, int line, int col, const char *fmt, ...)
         return;
     d->notes = tl_xrealloc(d->notes, sizeof *d->notes * (size_t)(d->n_notes + 1));
     an_note *n = &d->notes[d->n_notes++];
-    n->line = line;
-    n->col = col;
+    *n = (an_note){.line = line, .col = col}; /* file NULL: the diagnostic's */
     va_start(ap, fmt);
     n->message = tl_xvasprintf(fmt, ap);
     va_end(ap);

@@ -97,7 +97,7 @@ static void value_sym_write(an_jw *w, const an_report *r, int id)
     const an_slayout *l = &r->slayouts[v->sl - 1];
     an_jw_object(w, NULL);
     an_jw_str(w, "name", v->name);
-    an_jw_int(w, "line", v->line);
+    an_jw_line(w, "file", "line", v->line);
     an_jw_int(w, "column", v->col);
     an_jw_str(w, "op", mt_ops[v->op].name);
     sx_list(w, "shape", l->ndim, l->shape);
@@ -126,7 +126,7 @@ static void value_write(an_jw *w, const an_report *r, int id)
     }
     an_jw_object(w, NULL);
     an_jw_str(w, "name", v->name);
-    an_jw_int(w, "line", v->line);
+    an_jw_line(w, "file", "line", v->line);
     an_jw_int(w, "column", v->col);
     an_jw_str(w, "op", mt_ops[v->op].name);
     ints_or_null(w, "shape", k, v->l.ndim, v->l.shape);
@@ -165,8 +165,11 @@ static void storage_write(an_jw *w, const an_storage *s)
         an_jw_str(w, "device", mt_device_name(s->device));
         int_or_null(w, "block_bytes", s->block_bytes >= 0, s->block_bytes);
     }
-    an_jw_int(w, "alloc_line", s->alloc_line);
-    int_or_null(w, "free_line", s->free_line > 0, s->free_line);
+    an_jw_line(w, "alloc_file", "alloc_line", s->alloc_line);
+    if (s->free_line > 0)
+        an_jw_line(w, "free_file", "free_line", s->free_line);
+    else
+        int_or_null(w, "free_line", false, 0);
     an_jw_int(w, "alloc_column", s->alloc_col);
     int_or_null(w, "free_column", s->free_line > 0, s->free_col);
     an_jw_bool(w, "discarded_branch", s->discarded);
@@ -191,10 +194,22 @@ static void id_list(an_jw *w, const char *key, int n, const int *ids)
 
 /* The peak's line; with symbols, when candidates remain, each with the
  * condition under which it is the largest. */
+/* A line or null (0: none), with its file in a program. */
+static void line_or_null(an_jw *w, const char *file_key, const char *key, int line)
+{
+    if (line > 0) {
+        an_jw_line(w, file_key, key, line);
+        return;
+    }
+    if (w->unit && w->unit->n_files > 0)
+        an_jw_null(w, file_key);
+    an_jw_null(w, key);
+}
+
 static void peak_line_write(an_jw *w, const an_func_report *f)
 {
     if (f->n_peak_cands <= 1) {
-        int_or_null(w, "peak_line", f->peak_line > 0, f->peak_line);
+        line_or_null(w, "peak_file", "peak_line", f->peak_line);
         return;
     }
     an_jw_array(w, "peak_line");
@@ -204,7 +219,7 @@ static void peak_line_write(an_jw *w, const an_func_report *f)
         if (!strict_ok(when))
             continue;
         an_jw_object(w, NULL);
-        an_jw_int(w, "line", f->peak_cand_line[k]);
+        an_jw_line(w, "file", "line", f->peak_cand_line[k]);
         an_jw_str(w, "when", when);
         an_jw_end(w);
     }
@@ -238,7 +253,7 @@ static void indirect_write(an_jw *w, const an_report *r, const an_func_report *f
             an_jw_array(w, "indirect_calls");
         any = true;
         an_jw_object(w, NULL);
-        an_jw_int(w, "line", x->line);
+        an_jw_line(w, "file", "line", x->line);
         an_jw_int(w, "column", x->col);
         an_jw_str(w, "through", x->through);
         an_jw_array(w, "callees");
@@ -262,7 +277,7 @@ static void func_write(an_jw *w, const an_report *r, const an_func_report *f)
 {
     an_jw_object(w, NULL);
     an_jw_str(w, "name", f->name);
-    an_jw_str(w, "file", r->unit->path);
+    an_jw_str(w, "file", ir_unit_path_at(r->unit, r->unit->funcs[f->func]->loc.line));
     an_jw_array(w, "values");
     for (int k = 0; k < f->n_values; k++)
         value_write(w, r, f->values[k]);
@@ -278,7 +293,7 @@ static void func_write(an_jw *w, const an_report *r, const an_func_report *f)
         sx_write(w, "moved_bytes", f->moved_sx);
     } else {
         an_jw_int(w, "peak_live_bytes", f->peak_live_bytes);
-        int_or_null(w, "peak_line", f->peak_line > 0, f->peak_line);
+        line_or_null(w, "peak_file", "peak_line", f->peak_line);
         an_jw_int(w, "end_live_bytes", f->end_live_bytes);
         an_jw_int(w, "moved_bytes", f->moved_bytes);
     }
@@ -305,7 +320,7 @@ static void notes_write(an_jw *w, const an_diag *d)
         if (!strict_ok(d->notes[k].message))
             continue;
         an_jw_object(w, NULL);
-        an_jw_int(w, "line", d->notes[k].line);
+        an_jw_line(w, "file", "line", d->notes[k].line);
         an_jw_int(w, "column", d->notes[k].col);
         an_jw_str(w, "message", d->notes[k].message);
         an_jw_end(w);
@@ -317,7 +332,7 @@ static void diag_write(an_jw *w, const an_diag *d, const char *function, const c
 {
     an_jw_object(w, NULL);
     an_jw_str(w, "file", d->file);
-    an_jw_int(w, "line", d->line);
+    an_jw_line(w, NULL, "line", d->line);
     an_jw_int(w, "column", d->col);
     if (strict_ok(an_severity_name(d->severity)))
         an_jw_str(w, "severity", an_severity_name(d->severity));
@@ -350,7 +365,7 @@ static void symbols_write(an_jw *w, const char *key)
             continue;
         an_jw_object(w, NULL);
         an_jw_str(w, "name", sx_symbol_name(k));
-        an_jw_int(w, "line", sx_symbol_line(k));
+        an_jw_line(w, "file", "line", sx_symbol_line(k));
         an_jw_int(w, "column", sx_symbol_col(k));
         an_jw_str(w, "origin", sx_symbol_origin(k));
         an_jw_end(w);
@@ -365,7 +380,7 @@ static void assumption_write(an_jw *w, const char *condition, int line)
         return;
     an_jw_object(w, NULL);
     an_jw_str(w, "condition", condition);
-    an_jw_int(w, "line", line);
+    an_jw_line(w, "file", "line", line);
     an_jw_end(w);
 }
 
@@ -377,9 +392,9 @@ static void path_write(an_jw *w, const an_path *p)
         return;
     an_jw_object(w, NULL);
     an_jw_str(w, "condition", p->condition);
-    an_jw_int(w, "line", p->line);
+    an_jw_line(w, "file", "line", p->line);
     an_jw_str(w, "kind", "path");
-    an_jw_int(w, "leave_line", p->leave_line);
+    an_jw_line(w, "leave_file", "leave_line", p->leave_line);
     an_jw_str(w, "leave", p->leave);
     an_jw_end(w);
 }
@@ -409,7 +424,7 @@ static void assumptions_write(an_jw *w, const char *key, const an_report *r)
 
 static void report_write(an_jw *w, const an_report *r)
 {
-    an_source *src = r->n_diags > 0 ? an_source_load(r->unit->path) : NULL;
+    an_source *src = r->n_diags > 0 ? an_source_load_unit(r->unit) : NULL;
     an_jw_object(w, NULL);
     an_jw_int(w, "schema", 2);
     an_jw_array(w, "functions");
@@ -436,6 +451,7 @@ json_t *an_diag_json(const an_diag *d, const char *function, const char *call)
 json_t *an_report_json(const an_report *r)
 {
     an_jw w = an_jw_tree();
+    w.unit = r->unit;
     report_write(&w, r);
     return an_jw_tree_take(&w);
 }
@@ -450,6 +466,7 @@ json_t *an_symbols_json(void)
 json_t *an_assumptions_json(const an_report *r)
 {
     an_jw w = an_jw_tree();
+    w.unit = r ? r->unit : NULL;
     assumptions_write(&w, NULL, r);
     return an_jw_tree_take(&w);
 }
@@ -458,6 +475,7 @@ int an_report_write_json(FILE *out, const an_report *r)
 {
     an_textbuf text = {0};
     an_jw w = an_jw_text(&text, out);
+    w.unit = r->unit;
     report_write(&w, r);
     an_tb_str(&text, "\n");
     an_tb_flush(&text, out);

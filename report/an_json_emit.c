@@ -217,6 +217,18 @@ an_jw an_jw_text(an_textbuf *text, FILE *out) { return (an_jw){.text = text, .ou
 
 an_jw an_jw_tree(void) { return (an_jw){0}; }
 
+void an_jw_line(an_jw *w, const char *file_key, const char *key, int line)
+{
+    if (!w->unit || w->unit->n_files == 0) {
+        an_jw_int(w, key, line);
+        return;
+    }
+    const ir_file *f = ir_unit_file_at(w->unit, line);
+    if (file_key)
+        an_jw_str(w, file_key, f ? f->path : NULL);
+    an_jw_int(w, key, f ? line - f->line_base : line);
+}
+
 json_t *an_jw_tree_take(an_jw *w)
 {
     JW_ASSERT(!w->text && w->depth == 0);

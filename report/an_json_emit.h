@@ -33,6 +33,7 @@
 #include <stdio.h>
 
 #include "an_textbuf.h"
+#include "ir.h"
 
 enum { AN_JW_MAX_DEPTH = 16 }; /* containers open at once */
 
@@ -44,6 +45,8 @@ typedef struct an_jw {
     char close[AN_JW_MAX_DEPTH];   /* '}' or ']' for each open container */
     json_t *open[AN_JW_MAX_DEPTH]; /* tree: the open containers, outermost first */
     json_t *root;                  /* tree: the first container opened */
+    const ir_unit *unit;           /* lines are this unit's (a program's: an_jw_line maps
+                                      them to their files), or NULL: as they are */
 } an_jw;
 
 /* A writer that appends to text.  With out, the text is written there
@@ -63,6 +66,10 @@ void an_jw_end(an_jw *w);
 void an_jw_null(an_jw *w, const char *key);
 void an_jw_bool(an_jw *w, const char *key, bool v);
 void an_jw_int(an_jw *w, const char *key, int64_t v);
+/* A line of w->unit: a program's writes file_key with the line's file (when
+ * file_key is not NULL) then key with the line in that file; else key with
+ * the line.  Line 0 (none) is written as it is, with a null file. */
+void an_jw_line(an_jw *w, const char *file_key, const char *key, int line);
 /* s: any bytes, repaired as above; NULL writes null. */
 void an_jw_str(an_jw *w, const char *key, const char *s);
 

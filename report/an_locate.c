@@ -84,6 +84,15 @@ an_source *an_source_load(const char *path)
     return text ? an_source_take(text, size) : NULL;
 }
 
+an_source *an_source_load_unit(const ir_unit *u)
+{
+    size_t size = 0;
+    if (u->n_files == 0)
+        return an_source_load(u->path);
+    char *text = ir_unit_program_text(u, &size);
+    return text ? an_source_take(text, size) : NULL;
+}
+
 an_source *an_source_of(const char *text, size_t size)
 {
     char *copy = tl_xmalloc(size + 1);

@@ -55,6 +55,9 @@ typedef struct an_source {  /* a source file's text and where its lines start */
 
 /* The file at path, or NULL when it cannot be read. */
 an_source *an_source_load(const char *path);
+/* The unit's source: its file, or a program's files one after another
+ * (program lines index it, ir.h). */
+an_source *an_source_load_unit(const ir_unit *u);
 /* A copy of text[0..size) as a source. */
 an_source *an_source_of(const char *text, size_t size);
 void an_source_free(an_source *s);

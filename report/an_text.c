@@ -273,7 +273,7 @@ static void fill_row(an_textbuf *c, cell_row *row, const an_report *r, int id)
     const an_value *v = &r->values[id];
     for (int k = 0; k < N_COLS; k++)
         row->col[k] = (cell){0, 0};
-    row->col[COL_LINE] = cell_int(c, "", v->line);
+    row->col[COL_LINE] = cell_int(c, "", ir_unit_line_at(r->unit, v->line));
     row->col[COL_NAME] = cell_str(c, v->name ? v->name : "-");
     row->col[COL_OP] = cell_str(c, mt_ops[v->op].name);
     if (v->executed && v->known && !v->error) {
@@ -331,6 +331,27 @@ static void print_table(text_writer *tw, const an_report *r, const an_func_repor
     free(rows);
 }
 
+/* A line of u as the text prints it: in a program, with its file's name
+ * ("12 in layers.c"; a name too long for buf is cut). */
+enum { LINE_TEXT_CHARS = 512 };
+
+static const char *line_text(char *buf, size_t size, const ir_unit *u, int line)
+{
+    const ir_file *f = ir_unit_file_at(u, line);
+    const char *base = f ? strrchr(f->path, '/') : NULL;
+    if (f)
+        snprintf(buf, size, "%d in %s", line - f->line_base, base ? base + 1 : f->path);
+    else
+        snprintf(buf, size, "%d", line);
+    return buf;
+}
+
+static void tb_line(an_textbuf *b, const ir_unit *u, int line)
+{
+    char at[LINE_TEXT_CHARS];
+    an_tb_str(b, line_text(at, sizeof at, u, line));
+}
+
 /* "  S5        1 MiB  cpu   allocated line 35 (matmul q)  freed line 61":
  * printf's "  S%-3d %10s  %-4s  allocated line %d (%s%s%s)  ", then the end. */
 static void append_storage(an_textbuf *b, const an_report *r, const an_storage *s)
@@ -359,7 +380,7 @@ static void append_storage(an_textbuf *b, const an_report *r, const an_storage *
     an_tb_str(b, mt_device_name(s->device));
     an_tb_spaces(b, 4 - (int)(b->len - at)); /* %-4s */
     an_tb_str(b, s->external ? "  external, made line " : "  allocated line ");
-    tb_int(b, s->alloc_line);
+    tb_line(b, r->unit, s->alloc_line);
     an_tb_str(b, " (");
     an_tb_str(b, v ? mt_ops[v->op].name : "?");
     if (v && v->name) {
@@ -382,7 +403,7 @@ static void append_storage(an_textbuf *b, const an_report *r, const an_storage *
         an_tb_str(b, "on the branch arm not kept");
     } else if (s->free_line > 0) {
         an_tb_str(b, "freed line ");
-        tb_int(b, s->free_line);
+        tb_line(b, r->unit, s->free_line);
     } else {
         an_tb_str(b, "never freed");
     }
@@ -452,8 +473,9 @@ static void put_sx(FILE *out, sx_int v)
     free(text);
 }
 
-static void print_totals_sx(FILE *out, const an_func_report *f)
+static void print_totals_sx(FILE *out, const an_report *r, const an_func_report *f)
 {
+    char at[LINE_TEXT_CHARS];
     const char *bound = " (a bound, not exact)";
     fputs("live at end: ", out);
     put_sx(out, f->end_sx);
@@ -466,11 +488,11 @@ static void print_totals_sx(FILE *out, const an_func_report *f)
         for (int k = 0; k < f->n_peak_cands; k++) {
             fputs("  ", out);
             put_sx(out, f->peak_cand[k]);
-            fprintf(out, " B at line %d, when %s\n", f->peak_cand_line[k],
+            fprintf(out, " B at line %s, when %s\n", line_text(at, sizeof at, r->unit, f->peak_cand_line[k]),
                     an_peak_when(f, k, when, sizeof when));
         }
     } else if (f->peak_line > 0) {
-        fprintf(out, " at line %d\n", f->peak_line);
+        fprintf(out, " at line %s\n", line_text(at, sizeof at, r->unit, f->peak_line));
     } else {
         fprintf(out, "\n");
     }
@@ -486,8 +508,9 @@ static void print_totals_sx(FILE *out, const an_func_report *f)
 
 static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
 {
+    char at[LINE_TEXT_CHARS];
     if (f->symbolic) {
-        print_totals_sx(out, f);
+        print_totals_sx(out, r, f);
         return;
     }
     char b[BYTES_CHARS * 2];
@@ -504,7 +527,7 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
     }
     fprintf(out, "\npeak: %s", total_text(b, sizeof b, f->peak_live_bytes, f->bound & AN_BOUND_PEAK, f->sizes_unknown));
     if (f->peak_line > 0 && f->n_peak_storages > 0) {
-        fprintf(out, " at line %d, live there: ", f->peak_line);
+        fprintf(out, " at line %s, live there: ", line_text(at, sizeof at, r->unit, f->peak_line));
         print_storage_list(out, r, f->n_peak_storages, f->peak_storages);
     }
     fprintf(out, "\nmoved: %s in %" PRId64 " calls\n",
@@ -533,7 +556,8 @@ static void print_indirect(FILE *out, const an_report *r, const an_func_report *
             first = r->indirect[j].line != x->line || r->indirect[j].col != x->col;
         if (!first)
             continue;
-        fprintf(out, "%s  line %d, through %s:", any ? "" : "calls through pointers:\n", x->line,
+        fprintf(out, "%s  line %d, through %s:", any ? "" : "calls through pointers:\n",
+                ir_unit_line_at(r->unit, x->line),
                 x->through);
         any = true;
         for (int j = k, n = 0; j < r->n_indirect; j++) {
@@ -552,8 +576,20 @@ void an_diag_write_text(FILE *out, const an_diag *d)
     fprintf(out, "%s:%d:%d: %s: %s [%s]\n", d->file, d->line, d->col,
             an_severity_name(d->severity), d->message, d->check);
     for (int k = 0; k < d->n_notes; k++)
-        fprintf(out, "%s:%d:%d: note: %s\n", d->file, d->notes[k].line, d->notes[k].col,
-                d->notes[k].message);
+        fprintf(out, "%s:%d:%d: note: %s\n", d->notes[k].file ? d->notes[k].file : d->file,
+                d->notes[k].line, d->notes[k].col, d->notes[k].message);
+}
+
+/* d of the report of u: its lines (program lines in a program) in their files. */
+static void diag_write_in(FILE *out, const ir_unit *u, const an_diag *d)
+{
+    fprintf(out, "%s:%d:%d: %s: %s [%s]\n", d->file, ir_unit_line_at(u, d->line), d->col,
+            an_severity_name(d->severity), d->message, d->check);
+    for (int k = 0; k < d->n_notes; k++) {
+        const an_note *n = &d->notes[k];
+        fprintf(out, "%s:%d:%d: note: %s\n", u->n_files ? ir_unit_path_at(u, n->line) : d->file,
+                ir_unit_line_at(u, n->line), n->col, n->message);
+    }
 }
 
 
@@ -638,7 +674,8 @@ void an_report_write_text(FILE *out, const an_report *r, const an_text_options *
         const an_func_report *f = &r->funcs[k];
         if (opt && opt->function && strcmp(opt->function, f->name) != 0)
             continue;
-        fprintf(out, "%sfunction %s (%s)%s\n", k ? "\n" : "", f->name, r->unit->path,
+        fprintf(out, "%sfunction %s (%s)%s\n", k ? "\n" : "", f->name,
+                ir_unit_path_at(r->unit, r->unit->funcs[f->func]->loc.line),
                 f->executed ? "" : " -- never executed from a root");
         print_table(&tw, r, f);
         fputc('\n', out);
@@ -653,5 +690,5 @@ void an_report_write_text(FILE *out, const an_report *r, const an_text_options *
     if (r->n_diags)
         fputc('\n', out);
     for (int k = 0; k < r->n_diags; k++)
-        an_diag_write_text(out, &r->diags[k]);
+        diag_write_in(out, r->unit, &r->diags[k]);
 }

@@ -95,8 +95,48 @@ static bool trace_getline(char **line, size_t *cap, FILE *f)
     return false;
 }
 
-static bool trace_read(const char *path, trace *t, char **error)
+/* A program's records name their unit's file (__FILE__, as the unit was
+ * compiled): the record's line becomes the program's line (ir.h), as the
+ * report's are; a line of a file that is no unit of the program (a header)
+ * becomes -1, which no call site of the report has. */
+typedef struct trace_files {
+    const ir_unit *u;
+    char *last;    /* the last record's file, and its line base */
+    int last_base;
+} trace_files;
+
+static int trace_line_base(trace_files *tf, const char *file)
 {
+    char real[PATH_MAX], unit[PATH_MAX];
+    if (tf->last && strcmp(tf->last, file) == 0)
+        return tf->last_base;
+    int base = -1;
+    bool resolved = realpath(file, real) != NULL;
+    for (int k = 0; k < tf->u->n_files && base < 0; k++) {
+        const char *path = tf->u->files[k].path;
+        if (strcmp(path, file) == 0 ||
+            (resolved && realpath(path, unit) && strcmp(unit, real) == 0))
+            base = tf->u->files[k].line_base;
+    }
+    free(tf->last);
+    tf->last = tl_xstrdup(file);
+    tf->last_base = base;
+    return base;
+}
+
+static void trace_program_line(trace_files *tf, json_t *j)
+{
+    const char *file = json_string_value(json_object_get(j, "file"));
+    json_int_t line = json_integer_value(json_object_get(j, "line"));
+    if (!tf->u || tf->u->n_files == 0 || !file || line <= 0)
+        return;
+    int base = trace_line_base(tf, file);
+    json_object_set_new(j, "line", json_integer(base < 0 ? -1 : base + line));
+}
+
+static bool trace_read(const char *path, trace *t, const ir_unit *u, char **error)
+{
+    trace_files tf = {.u = u};
     FILE *f = fopen(path, "r");
     char *line = NULL;
     size_t cap = 0;
@@ -112,6 +152,7 @@ static bool trace_read(const char *path, trace *t, char **error)
             json_decref(j);
             break; /* a torn line: the trace ends here */
         }
+        trace_program_line(&tf, j);
         if (strcmp(ev, "call") == 0 || strcmp(ev, "error") == 0)
             trace_push(t, j);
         else if (strcmp(ev, "exit") == 0) {
@@ -126,6 +167,7 @@ static bool trace_read(const char *path, trace *t, char **error)
         }
     }
     free(line);
+    free(tf.last);
     fclose(f);
     return true;
 }
@@ -305,11 +347,30 @@ static void compare_live(walk *w, const an_event *e, const json_t *rec)
         w->sum->live_not_compared++;
 }
 
+/* A program line (ir.h) as verify prints it: "12", or in a program
+ * "12 in layers.c" (to free). */
+static char *vf_line_text(const walk *w, int64_t line)
+{
+    const ir_file *f = ir_unit_file_at(w->r->unit, (int)line);
+    const char *base = f ? strrchr(f->path, '/') : NULL;
+    if (!f)
+        return tl_xasprintf("%lld", (long long)line);
+    return tl_xasprintf("%lld in %s", (long long)(line - f->line_base), base ? base + 1 : f->path);
+}
+
 static void print_row(walk *w, const an_event *e, const char *what)
 {
     fflush(w->diff_out);
-    fprintf(w->out, "  %5d  %-14s %s\n", e->line, mt_ops[e->op].name,
-            w->diffs_len ? "MISMATCH" : w->row_unknown ? "not compared (prediction unknown)" : what);
+    const ir_file *f = ir_unit_file_at(w->r->unit, e->line);
+    const char *base = f ? strrchr(f->path, '/') : NULL;
+    if (f) /* a program: the line in its file, and the file */
+        fprintf(w->out, "  %5d  %-14s %-24s %s\n", e->line - f->line_base, mt_ops[e->op].name,
+                base ? base + 1 : f->path, w->diffs_len ? "MISMATCH" : w->row_unknown
+                ? "not compared (prediction unknown)" : what);
+    else
+        fprintf(w->out, "  %5d  %-14s %s\n", e->line, mt_ops[e->op].name,
+                w->diffs_len ? "MISMATCH" : w->row_unknown ? "not compared (prediction unknown)"
+                                                           : what);
     if (w->diffs_len)
         fputs(w->diffs, w->out);
     rewind(w->diff_out);
@@ -338,10 +399,13 @@ static void compare_call(walk *w, const an_event *e, const json_t *rec, const js
 static void compare_error(walk *w, const an_event *e, const json_t *rec)
 {
     bool measured = strcmp(jstr(rec, "ev"), "error") == 0;
-    char *p = e->error ? tl_xasprintf("an error at line %d", e->line) : an_strdup("no error");
-    char *m = measured ? tl_xasprintf("%s at line %lld: %s", jstr(rec, "status"),
-                                      (long long)jint(rec, "line"), jstr(rec, "message"))
+    char *pl = vf_line_text(w, e->line), *ml = vf_line_text(w, jint(rec, "line"));
+    char *p = e->error ? tl_xasprintf("an error at line %s", pl) : an_strdup("no error");
+    char *m = measured ? tl_xasprintf("%s at line %s: %s", jstr(rec, "status"), ml,
+                                      jstr(rec, "message"))
                        : an_strdup("no error");
+    free(pl);
+    free(ml);
     w->sum->fields++;
     if (e->error != measured || (measured && jint(rec, "line") != e->line))
         diff(w, "error", p, m);
@@ -359,19 +423,22 @@ static bool same_site(const an_event *e, const json_t *rec)
 
 static void report_divergence(walk *w, const an_event *e, const json_t *rec)
 {
+    char *at = rec ? vf_line_text(w, jint(rec, "line")) : NULL;
     char *ran = !rec ? an_strdup("made no more calls")
                 : strcmp(jstr(rec, "ev"), "error") == 0
-                    ? tl_xasprintf("failed at line %lld: %s", (long long)jint(rec, "line"),
-                                   jstr(rec, "message"))
-                    : tl_xasprintf("called tl_%s at line %lld", jstr(rec, "op"),
-                                   (long long)jint(rec, "line"));
+                    ? tl_xasprintf("failed at line %s: %s", at, jstr(rec, "message"))
+                    : tl_xasprintf("called tl_%s at line %s", jstr(rec, "op"), at);
+    free(at);
     w->sum->diverged = true;
     w->sum->mismatches++;
-    if (e)
-        fprintf(w->out, "  control flow diverged: predicted tl_%s at line %d, the run %s\n",
-                mt_ops[e->op].name, e->line, ran);
-    else
+    if (e) {
+        char *pl = vf_line_text(w, e->line);
+        fprintf(w->out, "  control flow diverged: predicted tl_%s at line %s, the run %s\n",
+                mt_ops[e->op].name, pl, ran);
+        free(pl);
+    } else {
         fprintf(w->out, "  control flow diverged: predicted no more calls, the run %s\n", ran);
+    }
     free(ran);
 }
 
@@ -874,9 +941,12 @@ static int64_t walk_calls(walk *w, const an_func_report *root, const trace *t)
 static void compare_total(walk *w, const char *what, int64_t pred, int64_t meas, bool bound,
                           bool lower, int line)
 {
-    char a[32], b[32], at[32] = "";
-    if (line > 0)
-        snprintf(at, sizeof at, " (line %d)", line);
+    char a[32], b[32], at[512] = "";
+    if (line > 0) {
+        char *l = vf_line_text(w, line);
+        snprintf(at, sizeof at, " (line %s)", l); /* a file name too long is cut */
+        free(l);
+    }
     bool bad = bound ? lower && meas < pred : pred != meas;
     fprintf(w->out, "  %s %s%s predicted%s, %s measured%s\n", what, bound && lower ? "at least " : "",
             an_format_bytes(a, sizeof a, pred), at, an_format_bytes(b, sizeof b, meas),
@@ -1080,14 +1150,15 @@ static void compare_executions(walk *w, const an_func_report *root, const trace 
         if (g.pred == 0 && meas == 0 && !g.upper && !g.unknown)
             continue; /* never ran, as predicted */
         const char *op = mt_ops[r->values[g.value].op].name;
+        char *at = vf_line_text(w, g.k.line);
         if (g.unknown) {
-            fprintf(w->out, "  executions  line %d tl_%s: not known (not compared), %lld "
-                    "measured\n", g.k.line, op, (long long)meas);
+            fprintf(w->out, "  executions  line %s tl_%s: not known (not compared), %lld "
+                    "measured\n", at, op, (long long)meas);
             w->sum->exec_not_compared++;
         } else if (g.upper) {
             bool bad = meas > g.pred;
-            fprintf(w->out, "  executions  line %d tl_%s: at most %lld predicted, %lld "
-                    "measured%s\n", g.k.line, op, (long long)g.pred, (long long)meas,
+            fprintf(w->out, "  executions  line %s tl_%s: at most %lld predicted, %lld "
+                    "measured%s\n", at, op, (long long)g.pred, (long long)meas,
                     bad ? "  MISMATCH" : "  (a bound: not compared)");
             w->sum->mismatches += bad;
             mismatched += bad;
@@ -1097,12 +1168,13 @@ static void compare_executions(walk *w, const an_func_report *root, const trace 
             w->sum->fields++;
             compared++;
             if (g.pred != meas) {
-                fprintf(w->out, "  executions  line %d tl_%s: %lld predicted, %lld measured  "
-                        "MISMATCH\n", g.k.line, op, (long long)g.pred, (long long)meas);
+                fprintf(w->out, "  executions  line %s tl_%s: %lld predicted, %lld measured  "
+                        "MISMATCH\n", at, op, (long long)g.pred, (long long)meas);
                 w->sum->mismatches++;
                 mismatched++;
             }
         }
+        free(at);
     }
     if (compared)
         fprintf(w->out, "  executions of %lld call site%s compared%s\n", (long long)compared,
@@ -1127,7 +1199,7 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
                            "n_live", 0);
         if (!t.exit)
             tl_out_of_memory(0);
-    } else if (!trace_read(trace_path, &t, error))
+    } else if (!trace_read(trace_path, &t, r->unit, error))
         return false;
     walk w = {.r = r, .t = &t, .opt = opt, .out = out, .sum = sum, .last_event = -1,
               .sizes_known = sizes_known(r)};
@@ -1142,7 +1214,8 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
     sum->ended_at_error = t.n > 0 && strcmp(jstr(t.rec[t.n - 1], "ev"), "error") == 0;
     if (opt->no_trace)
         fprintf(out, "the program made no tensorlint call (it wrote no trace)\n");
-    fprintf(out, "   line  op             agreement\n");
+    fprintf(out, r->unit->n_files ? "   line  op             file                     agreement\n"
+                                  : "   line  op             agreement\n");
     int64_t k = walk_calls(&w, root, &t);
     if (!sum->diverged && k < t.n) {
         report_divergence(&w, NULL, t.rec[k]);

@@ -48,6 +48,11 @@ typedef struct ck_job {
 /* Analyse every job with n_threads threads (one libclang index per parse);
  * a progress line on stderr when progress is set. */
 void ck_jobs_run(ck_job *jobs, int n_jobs, int n_threads, const ck_job_options *o, bool progress);
+/* The jobs (-p --program) as one program, analysed on this thread: each job
+ * keeps the diagnostics in its file, lines its own (notes may name another
+ * file); a job that cannot be read, or a program that does not compile or
+ * link, fails them all. */
+void ck_program_run(ck_job *jobs, int n_jobs, const ck_job_options *o);
 /* Free what the job owns (results, path, skip reason). */
 void ck_job_clear(ck_job *j);
 

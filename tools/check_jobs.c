@@ -21,6 +21,7 @@
 #include "an_report.h"
 #include "cli.h"
 #include "fe_compdb.h"
+#include "fe_program.h"
 #include "frontend.h"
 
 typedef struct ck_pool {
@@ -54,19 +55,28 @@ static fe_status ck_parse(const ck_job *j, ir_unit **u)
 }
 
 /* A deep copy of d into the job, its file the job's path. */
-static void ck_keep(ck_job *j, const an_diag *d, bool promote)
+static void ck_keep(ck_job *j, const an_diag *d, bool promote, const ir_unit *program)
 {
     an_diag *c = &j->diags[j->n_diags];
+    const ir_unit *u = program; /* NULL: a file's report, its lines its own */
     *c = *d;
     c->file = j->path;
+    c->line = u ? ir_unit_line_at(u, d->line) : d->line;
     c->message = tl_xstrdup(d->message);
     c->notes = d->n_notes ? tl_xcalloc((size_t)d->n_notes, sizeof *c->notes) : NULL;
     c->fixits = d->n_fixits ? tl_xcalloc((size_t)d->n_fixits, sizeof *c->fixits) : NULL;
-    for (int k = 0; k < d->n_notes; k++)
-        c->notes[k] = (an_note){d->notes[k].line, d->notes[k].col, tl_xstrdup(d->notes[k].message)};
+    for (int k = 0; k < d->n_notes; k++) {
+        const an_note *n = &d->notes[k];
+        c->notes[k] = (an_note){u ? ir_unit_line_at(u, n->line) : n->line, n->col,
+                                tl_xstrdup(n->message), u ? ir_unit_path_at(u, n->line) : NULL};
+    }
     for (int k = 0; k < d->n_fixits; k++) {
         c->fixits[k] = d->fixits[k];
         c->fixits[k].text = tl_xstrdup(d->fixits[k].text);
+        if (u) {
+            c->fixits[k].line = ir_unit_line_at(u, d->fixits[k].line);
+            c->fixits[k].end_line = ir_unit_line_at(u, d->fixits[k].end_line);
+        }
     }
     if (promote)
         c->severity = AN_ERROR;
@@ -112,7 +122,8 @@ static void ck_sort(ck_job *j)
 
 /* Keep what the options ask for: the report's diagnostics and the NOLINT
  * comments' own problems, sorted. */
-static void ck_collect(ck_job *j, const ck_job_options *o, const an_report *r)
+static void ck_collect(ck_job *j, const ck_job_options *o, const an_report *r,
+                       const ir_unit *program)
 {
     ck_nolint *nl = ck_nolint_scan(j->path);
     const an_diag *problems;
@@ -120,10 +131,17 @@ static void ck_collect(ck_job *j, const ck_job_options *o, const an_report *r)
     j->diags = tl_xcalloc((size_t)(r->n_diags + n_problems) + 1, sizeof *j->diags);
     j->promoted = tl_xcalloc((size_t)(r->n_diags + n_problems) + 1, sizeof(bool));
     for (int k = 0; k < r->n_diags + n_problems; k++) {
-        const an_diag *d = k < r->n_diags ? &r->diags[k] : &problems[k - r->n_diags];
+        bool mine = k >= r->n_diags;
+        const an_diag *d = mine ? &problems[k - r->n_diags] : &r->diags[k];
+        an_diag local = *d; /* in a program: its line in its file, for NOLINT */
+        if (program && !mine && strcmp(d->file, j->path) != 0)
+            continue; /* another file's */
+        if (program && !mine)
+            local.line = ir_unit_line_at(program, d->line);
         int id = ck_find(d->check);
-        if (ck_wanted(o, nl, d, id))
-            ck_keep(j, d, d->severity == AN_WARNING && id >= 0 && o->as_error[id]);
+        if (ck_wanted(o, nl, &local, id))
+            ck_keep(j, d, d->severity == AN_WARNING && id >= 0 && o->as_error[id],
+                    mine ? NULL : program);
     }
     ck_nolint_free(nl);
     ck_sort(j);
@@ -161,7 +179,7 @@ static void ck_job_analyse(ck_pool *p, ck_job *j)
     if (p->o->baseline)
         j->base = ck_baseline_compare(p->o->baseline, r, j->path, p->o->regression_min_bytes,
                                       p->o->enabled);
-    ck_collect(j, p->o, r);
+    ck_collect(j, p->o, r, NULL);
     if (j->base)
         ck_baseline_states(j->base, j->diags, j->n_diags, p->o->enabled);
     an_report_free(r);
@@ -241,4 +259,81 @@ void ck_job_clear(ck_job *j)
     j->promoted = NULL;
     j->failure = j->clang_errors = NULL;
     j->n_diags = 0;
+}
+
+/* The jobs as one program: every file's failure fails them all (a program
+ * that cannot be read or does not link is not analysed); else each job keeps
+ * the program's diagnostics in its file. */
+static bool ck_program_failed(ck_job *jobs, int n_jobs, const char *why)
+{
+    for (int k = 0; k < n_jobs; k++) {
+        jobs[k].failed = true;
+        jobs[k].failure = tl_xstrdup(why);
+    }
+    return false;
+}
+
+static bool ck_program_parse(ck_job *jobs, int n_jobs, ir_unit **u)
+{
+    for (int k = 0; k < n_jobs; k++)
+        if (jobs[k].skip_reason)
+            return ck_program_failed(jobs, n_jobs, jobs[k].skip_reason);
+    fe_program_unit *units = tl_xcalloc((size_t)n_jobs + 1, sizeof *units);
+    for (int k = 0; k < n_jobs; k++)
+        units[k] = (fe_program_unit){jobs[k].path, jobs[k].argc, jobs[k].argv};
+    int failed;
+    fe_status st = fe_parse_program(n_jobs, units, u, &failed);
+    free(units);
+    if (st != FE_OK) {
+        char *why = tl_xasprintf("%s: %s", jobs[failed].path, fe_status_name(st));
+        ck_program_failed(jobs, n_jobs, why);
+        free(why);
+        return false;
+    }
+    if (n_jobs > 0)
+        jobs[0].clang_errors = ck_clang_errors(*u);
+    if ((*u)->n_errors == 0)
+        return true;
+    char *why = tl_xasprintf("the program does not compile or link (%d error%s); not analysed",
+                             (*u)->n_errors, (*u)->n_errors == 1 ? "" : "s");
+    ck_program_failed(jobs, n_jobs, why);
+    free(why);
+    ir_unit_free(*u);
+    *u = NULL;
+    return false;
+}
+
+/* Notes' files point into the program's unit: make them the jobs' paths
+ * (the same files), which outlive it. */
+static void ck_program_note_files(ck_job *jobs, int n_jobs)
+{
+    for (int k = 0; k < n_jobs; k++)
+        for (int d = 0; d < jobs[k].n_diags; d++)
+            for (int n = 0; n < jobs[k].diags[d].n_notes; n++) {
+                an_note *note = &jobs[k].diags[d].notes[n];
+                const char *same = NULL;
+                for (int m = 0; note->file && m < n_jobs && !same; m++)
+                    same = strcmp(jobs[m].path, note->file) == 0 ? jobs[m].path : NULL;
+                note->file = same && same != jobs[k].path ? same : NULL;
+            }
+}
+
+void ck_program_run(ck_job *jobs, int n_jobs, const ck_job_options *o)
+{
+    ir_unit *u = NULL;
+    if (!ck_program_parse(jobs, n_jobs, &u))
+        return;
+    an_report *r = an_analyze(u, &o->an);
+    ck_options ck = o->ck;
+    ck.enabled = o->enabled;
+    ck_run(r, &ck);
+    for (int k = 0; k < n_jobs; k++) {
+        jobs[k].has_budget_function = tl_xcalloc((size_t)ck.n_budgets + 1, sizeof(bool));
+        for (int b = 0; k == 0 && b < ck.n_budgets; b++) /* the program's, said once */
+            jobs[k].has_budget_function[b] = an_report_func(r, ck.budgets[b].function) != NULL;
+        ck_collect(&jobs[k], o, r, u);
+    }
+    ck_program_note_files(jobs, n_jobs);
+    an_report_free(r);
+    ir_unit_free(u);
 }

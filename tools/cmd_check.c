@@ -51,6 +51,8 @@ static const char usage[] =
     "                               directory of this installation)\n"
     "  -p BUILD_DIR                 analyse the C entries of BUILD_DIR/compile_commands.json,\n"
     "                               each with its own flags (or only the FILEs named)\n"
+    "  --program                    with -p: those files are one program (calls across files\n"
+    "                               followed, each diagnostic in its file); else each alone\n"
     "  -j N, --jobs=N               files analysed in parallel (default: the number of cores)\n"
     "  --upcast-threshold=BYTES     smallest upcast result that warns (default 1MiB)\n"
     "  --late-release-min-bytes=BYTES    smallest peak saving that warns (default 1MiB)\n"
@@ -81,6 +83,7 @@ typedef struct check_opts {
     const char *checks, *as_errors;
     int64_t jobs;
     bool list;
+    bool program;               /* --program: the database's units are one program */
     ck_job_options job;
     int n_budgets, n_baselines;
     ck_budget *budgets;        /* --budget, function names point into argv */
@@ -118,7 +121,7 @@ static bool parse_percent(const char *s, int *out)
 
 enum { OPT_CHECKS = 256, OPT_WAE, OPT_LIST, OPT_FORMAT, OPT_SRCROOT, OPT_DOC_URL, OPT_UPCAST,
        OPT_LATE_BYTES, OPT_LATE_PCT, OPT_TINY, OPT_PIN, OPT_MAX_CALLS, OPT_MAX_ITER,
-       OPT_MAX_EVENTS, OPT_BIND, OPT_BUDGET, OPT_BASELINE, OPT_REGRESSION };
+       OPT_MAX_EVENTS, OPT_BIND, OPT_BUDGET, OPT_BASELINE, OPT_REGRESSION, OPT_PROGRAM };
 
 /* --budget=FUNCTION=BYTES */
 static bool parse_budget(const char *arg, check_opts *o)
@@ -176,6 +179,7 @@ static bool parse_one(int c, check_opts *o)
     case OPT_BUDGET: return parse_budget(optarg, o);
     case OPT_BASELINE: return add_baseline(optarg, o);
     case OPT_REGRESSION: return parse_bytes(optarg, &o->job.regression_min_bytes);
+    case OPT_PROGRAM: o->program = true; return true;
     default: return false;
     }
 }
@@ -204,6 +208,7 @@ static int parse(int argc, char **argv, check_opts *o)
         {"budget", required_argument, 0, OPT_BUDGET},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"regression-min-bytes", required_argument, 0, OPT_REGRESSION},
+        {"program", no_argument, 0, OPT_PROGRAM},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -253,6 +258,11 @@ static int validate(const check_opts *o, const cli_input *in)
     if (o->build_dir && in->n_args > 0) {
         fprintf(stderr, "tensorlint check: compiler arguments after -- conflict with -p: every "
                 "file takes its flags from the compilation database\n");
+        return 2;
+    }
+    if (o->program && (!o->build_dir || o->n_baselines > 0)) {
+        fprintf(stderr, "tensorlint check: --program goes with -p BUILD_DIR (and without "
+                "--baseline)\n");
         return 2;
     }
     if (!o->build_dir && in->n_files == 0) {
@@ -310,8 +320,8 @@ static void print_diag(FILE *out, const an_diag *d, bool promoted)
         fputs("\"\n", out);
     }
     for (int k = 0; k < d->n_notes; k++)
-        fprintf(out, "%s:%d:%d: note: %s\n", d->file, d->notes[k].line, d->notes[k].col,
-                d->notes[k].message);
+        fprintf(out, "%s:%d:%d: note: %s\n", d->notes[k].file ? d->notes[k].file : d->file,
+                d->notes[k].line, d->notes[k].col, d->notes[k].message);
 }
 
 /* Whether diagnostic d of j is shown: with a baseline, only a new one. */
@@ -526,7 +536,10 @@ static int check_with(check_opts *o, int argc, char **argv)
     if (rc == 0)
         rc = load_baselines(o, jobs, n_jobs);
     if (rc == 0) {
-        ck_jobs_run(jobs, n_jobs, (int)o->jobs, &o->job, isatty(2) && n_jobs > 1);
+        if (o->program)
+            ck_program_run(jobs, n_jobs, &o->job);
+        else
+            ck_jobs_run(jobs, n_jobs, (int)o->jobs, &o->job, isatty(2) && n_jobs > 1);
         rc = write_output(o, jobs, n_jobs);
         warn_unused_budgets(o, jobs, n_jobs);
     }

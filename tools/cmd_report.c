@@ -18,10 +18,12 @@
 #include "cli.h"
 #include "dg.h"
 #include "frontend.h"
+#include "cli_program.h"
 #include "report_markdown.h"
 
 static const char usage[] =
     "usage: tensorlint report FILE.c [options] [-- compiler args]\n"
+    "       tensorlint report -p BUILD_DIR [options] [FILE.c...]\n"
     "\n"
     "Print, per function, every tensor call's shape, strides, offset, dtype,\n"
     "device, view or copy (and why), storage, bytes and the storage it keeps\n"
@@ -29,6 +31,9 @@ static const char usage[] =
     "storages live there, and bytes moved.\n"
     "\n"
     "options:\n"
+    "  -p BUILD_DIR           the C units of BUILD_DIR/compile_commands.json (those of the\n"
+    "                         FILEs given, if any) as one program: calls across files are\n"
+    "                         followed, locations name their file\n"
     "  --format=text|json|markdown|html  output format (default text; json: docs/formats.md;\n"
     "                         markdown: a pull-request comment, docs/ci.md; html: the\n"
     "                         memory page, one file to open in a browser, docs/diagrams.md)\n"
@@ -52,6 +57,7 @@ static const char usage[] =
 
 typedef struct report_opts {
     const char *format, *function, *output;
+    const char *build_dir;             /* -p */
     const char *baseline, *diagrams;   /* markdown only */
     ck_baseline *base;                 /* loaded --baseline */
     rmd_links links;                   /* the diagrams written */
@@ -83,13 +89,14 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
         {0, 0, 0, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(cli_options_end(argc, argv), argv, "ho:", longs, NULL)) != -1) {
+    while ((c = getopt_long(cli_options_end(argc, argv), argv, "ho:p:", longs, NULL)) != -1) {
         switch (c) {
         case 'f': o->format = optarg; break;
         case 'F': o->function = optarg; break;
         case 'B': o->baseline = optarg; break;
         case 'D': o->diagrams = optarg; break;
         case 'o': o->output = optarg; break;
+        case 'p': o->build_dir = optarg; break;
         case 'T': o->time_report = true; break;
         case 'N': o->no_checks = true; break;
         case 'L': o->lifetimes = true; break;
@@ -189,7 +196,7 @@ int cmd_report(int argc, char **argv)
     cli_input in;
     if ((rc = cli_split_input(argc, argv, first, "report", &in)) != 0)
         return rc;
-    if (in.n_files != 1) {
+    if (!o.build_dir && in.n_files != 1) {
         fprintf(stderr, "tensorlint report: expected one FILE.c, got %d\n", in.n_files);
         return 2;
     }
@@ -199,11 +206,27 @@ int cmd_report(int argc, char **argv)
         o.page_bind_values = o.an.bind_values;
         o.an.n_binds = 0;
     }
-    if (o.baseline && (rc = rmd_load_baseline(o.baseline, in.files[0], &o.base)) != 0)
-        return rc;
+    if (o.build_dir && in.n_args > 0) {
+        fprintf(stderr, "tensorlint report: compiler arguments after -- conflict with -p "
+                "(the compilation database gives each file's)\n");
+        return 2;
+    }
+    cli_program prog = {0};
     ir_unit *u = NULL;
     double t0 = now();
-    if ((rc = cli_parse_unit(in.files[0], in.n_args, in.args, &u)) != 0) {
+    if (o.build_dir) {
+        if ((rc = cli_program_load("report", o.build_dir, in.files, in.n_files, &prog)) != 0)
+            return rc;
+        u = prog.u;
+        prog.u = NULL; /* freed below, as a file's unit */
+    }
+    const char *base_file = u ? u->path : in.files[0];
+    if (o.baseline && (rc = rmd_load_baseline(o.baseline, base_file, &o.base)) != 0) {
+        cli_program_free(&prog);
+        ir_unit_free(u);
+        return rc;
+    }
+    if (!u && (rc = cli_parse_unit(in.files[0], in.n_args, in.args, &u)) != 0) {
         ck_baseline_free(o.base);
         return rc;
     }
@@ -212,6 +235,7 @@ int cmd_report(int argc, char **argv)
     if (!an_report_binds_ok(r, "report", stderr)) {
         an_report_free(r);
         ir_unit_free(u);
+        cli_program_free(&prog);
         ck_baseline_free(o.base);
         return 2;
     }
@@ -231,6 +255,7 @@ int cmd_report(int argc, char **argv)
         return cli_finish(rc); /* the OS frees the report and the unit faster */
     an_report_free(r);
     ir_unit_free(u);
+    cli_program_free(&prog);
     ck_baseline_free(o.base);
     rmd_links_free(&o.links);
     return rc;

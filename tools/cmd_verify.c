@@ -26,11 +26,13 @@
 
 #include "an_verify.h"
 #include "cli.h"
+#include "cli_program.h"
 #include "frontend.h"
 #include "xalloc.h"
 
 static const char usage[] =
     "usage: tensorlint verify FILE.c [options] [-- compiler args]\n"
+    "       tensorlint verify -p BUILD_DIR [options] [FILE.c...]\n"
     "\n"
     "Compile FILE.c against the tensorlint runtime, run it with the allocation\n"
     "trace on, and check every prediction of `tensorlint report` against the run:\n"
@@ -47,6 +49,9 @@ static const char usage[] =
     "in the environment always emulates, TL_CUDA_EMULATION=0 never does.\n"
     "\n"
     "options:\n"
+    "  -p BUILD_DIR          the C units of BUILD_DIR/compile_commands.json (those of the\n"
+    "                        FILEs given, if any) as one program: each unit is compiled with\n"
+    "                        its own command's flags, the objects linked into one program\n"
     "  --cc=CC               compiler (default: $CC, else cc)\n"
     "  --arg=ARG             an argument for the program (repeatable)\n"
     "  --bind NAME=VALUE     analyse with the run-time size NAME equal to VALUE (the value\n"
@@ -64,6 +69,7 @@ static const char usage[] =
 
 typedef struct verify_opts {
     const char *cc, *function;
+    const char *build_dir; /* -p */
     const char *run_args[MAX_RUN_ARGS];
     int n_run_args;
     int64_t timeout, perturb_line;
@@ -77,12 +83,12 @@ static int parse(int argc, char **argv, verify_opts *o, int *first)
         {"cc", required_argument, 0, 'c'},      {"arg", required_argument, 0, 'a'},
         {"timeout", required_argument, 0, 't'}, {"function", required_argument, 0, 'f'},
         {"keep", no_argument, 0, 'k'},          {"help", no_argument, 0, 'h'},
-        {"test-perturb-line", required_argument, 0, 'p'}, /* test hook: see an_verify.h */
+        {"test-perturb-line", required_argument, 0, 'P'}, /* test hook: see an_verify.h */
         {"bind", required_argument, 0, 'b'},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(cli_options_end(argc, argv), argv, "h", longs, NULL)) != -1) {
+    while ((c = getopt_long(cli_options_end(argc, argv), argv, "hp:", longs, NULL)) != -1) {
         switch (c) {
         case 'c': o->cc = optarg; break;
         case 'f': o->function = optarg; break;
@@ -97,7 +103,8 @@ static int parse(int argc, char **argv, verify_opts *o, int *first)
                 return 2;
             }
             break;
-        case 'p': if (!cli_parse_count(optarg, &o->perturb_line)) return 2; break;
+        case 'P': if (!cli_parse_count(optarg, &o->perturb_line)) return 2; break;
+        case 'p': o->build_dir = optarg; break;
         case 'a':
             if (o->n_run_args == MAX_RUN_ARGS) {
                 fprintf(stderr, "tensorlint verify: at most %d --arg\n", MAX_RUN_ARGS);
@@ -256,6 +263,93 @@ static int compile(const verify_opts *o, const char *file, const cli_input *in, 
     return 0;
 }
 
+/* One unit of a program compiled to obj with its own command's flags (its
+ * -c and -o left out, -g and the runtime's headers added). */
+static int compile_unit(const verify_opts *o, const ck_job *unit, const char *inc,
+                        const char *obj, build *b)
+{
+    const char **argv = tl_xcalloc((size_t)unit->argc + 12, sizeof *argv);
+    char *incflag = tl_xasprintf("-I%s", inc);
+    int n = 0;
+    argv[n++] = o->cc;
+    argv[n++] = "-std=gnu11"; /* the command's own -std comes later and wins */
+    argv[n++] = "-g";
+    for (int k = 1; k < unit->argc; k++) {
+        const char *a = unit->argv[k];
+        if (strcmp(a, "-o") == 0)
+            k++;
+        else if (strcmp(a, "-c") != 0 && strncmp(a, "-o", 2) != 0)
+            argv[n++] = a;
+    }
+    if (TL_VERIFY_EXTRA_CFLAGS[0])
+        argv[n++] = TL_VERIFY_EXTRA_CFLAGS;
+    argv[n++] = incflag;
+    argv[n++] = "-c";
+    argv[n++] = "-o";
+    argv[n++] = obj;
+    argv[n] = NULL;
+    int st = run_program((char *const *)argv, b->out, b->err, NULL, 300);
+    free(incflag);
+    free(argv);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "tensorlint verify: %s does not build with %s\n", unit->path, o->cc);
+        show_tail(b->err, "compiler output");
+        return 2;
+    }
+    return 0;
+}
+
+/* Link the objects of a program with the runtime. */
+static int link_program(const verify_opts *o, char **objs, int n_objs, const char *lib, build *b)
+{
+    const char **argv = tl_xcalloc((size_t)n_objs + 12, sizeof *argv);
+    char *libflag = tl_xasprintf("-L%s", lib), *rpath = tl_xasprintf("-Wl,-rpath,%s", lib);
+    int n = 0;
+    argv[n++] = o->cc;
+    if (TL_VERIFY_EXTRA_CFLAGS[0])
+        argv[n++] = TL_VERIFY_EXTRA_CFLAGS;
+    for (int k = 0; k < n_objs; k++)
+        argv[n++] = objs[k];
+    argv[n++] = libflag;
+    argv[n++] = rpath;
+    argv[n++] = "-ltensorlint";
+    argv[n++] = "-lm";
+    argv[n++] = "-o";
+    argv[n++] = b->prog;
+    argv[n] = NULL;
+    int st = run_program((char *const *)argv, b->out, b->err, NULL, 300);
+    free(libflag);
+    free(rpath);
+    free(argv);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "tensorlint verify: the program does not link with %s\n", o->cc);
+        show_tail(b->err, "linker output");
+        return 2;
+    }
+    return 0;
+}
+
+/* Every unit of the program compiled, then linked; the objects removed. */
+static int compile_program(const verify_opts *o, const cli_program *p, build *b)
+{
+    char inc[PATH_MAX], lib[PATH_MAX];
+    char **objs = tl_xcalloc((size_t)p->n_units + 1, sizeof *objs);
+    int rc = 0, n = 0;
+    runtime_dirs(inc, lib, sizeof inc);
+    for (; n < p->n_units && rc == 0; n++) {
+        objs[n] = tl_xasprintf("%s/unit%d.o", b->dir, n);
+        rc = compile_unit(o, &p->units[n], inc, objs[n], b);
+    }
+    if (rc == 0)
+        rc = link_program(o, objs, n, lib, b);
+    for (int k = 0; k < n; k++) {
+        unlink(objs[k]);
+        free(objs[k]);
+    }
+    free(objs);
+    return rc;
+}
+
 /* 0: the program ran to its end (status in *failed: it exited non-zero);
  * 2: it could not run, crashed or timed out. */
 static int execute(const verify_opts *o, const char *file, build *b, bool *failed,
@@ -369,14 +463,16 @@ static void cleanup(const verify_opts *o, build *b)
     rmdir(b->dir);
 }
 
-static int verify_file(const verify_opts *o, const char *file, const cli_input *in)
+/* Verify file (with in's arguments), or with p the program. */
+static int verify_file(const verify_opts *o, const char *file, const cli_input *in,
+                       cli_program *p)
 {
-    ir_unit *u = NULL;
+    ir_unit *u = p ? p->u : NULL;
     an_options ao;
     build b = {.trace_fd = -1};
     bool failed = false;
     double seconds = 0;
-    int rc = cli_parse_unit(file, in->n_args, in->args, &u);
+    int rc = p ? 0 : cli_parse_unit(file, in->n_args, in->args, &u);
     if (rc != 0)
         return rc;
     an_options_default(&ao);
@@ -400,7 +496,7 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
         snprintf(b.trace, sizeof b.trace, "%s/trace.jsonl", b.dir);
         snprintf(b.out, sizeof b.out, "%s/stdout", b.dir);
         snprintf(b.err, sizeof b.err, "%s/stderr", b.dir);
-        rc = compile(o, file, in, &b);
+        rc = p ? compile_program(o, p, &b) : compile(o, file, in, &b);
         if (rc == 0 && !trace_make(&b)) {
             fprintf(stderr, "tensorlint verify: cannot make the trace file %s: %s\n", b.trace,
                     strerror(errno));
@@ -413,7 +509,8 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
         cleanup(o, &b);
     }
     an_report_free(r);
-    ir_unit_free(u);
+    if (!p)
+        ir_unit_free(u);
     return rc;
 }
 
@@ -426,12 +523,25 @@ int cmd_verify(int argc, char **argv)
     cli_input in;
     if ((rc = cli_split_input(argc, argv, first, "verify", &in)) != 0)
         return rc;
-    if (in.n_files != 1) {
+    if (!o.build_dir && in.n_files != 1) {
         fprintf(stderr, "tensorlint verify: expected one FILE.c, got %d\n", in.n_files);
+        return 2;
+    }
+    if (o.build_dir && in.n_args > 0) {
+        fprintf(stderr, "tensorlint verify: compiler arguments after -- conflict with -p "
+                "(the compilation database gives each file's)\n");
         return 2;
     }
     if (!o.cc)
         o.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
-    rc = verify_file(&o, in.files[0], &in);
+    if (o.build_dir) {
+        cli_program p;
+        if ((rc = cli_program_load("verify", o.build_dir, in.files, in.n_files, &p)) != 0)
+            return rc;
+        rc = verify_file(&o, p.u->path, &in, &p);
+        cli_program_free(&p);
+    } else {
+        rc = verify_file(&o, in.files[0], &in, NULL);
+    }
     return cli_output_done(stdout, "verify", NULL) != 0 ? 2 : rc;
 }

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Whole programs: a generated project of N translation units (default 2000):
+# main.c drives a chain of layers, layer_K.c each defining one layer with
+# its own weights (made on first use, released at the end) and a static
+# helper named alike in every unit.  Measures, fastest of 3 runs each:
+#  1. `tensorlint report -p` of the whole program (parse, lower, link,
+#     analyse);
+#  2. the sum of `tensorlint report FILE` over the units, one by one (what
+#     the per-file analysis costs, with every cross-unit call external).
+# Prints a markdown table (docs/performance.md takes it).
+# usage: bench/multifile.sh [BUILD_DIR] [N]   (default build-release, 2000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-release}
+n=${2:-2000}
+# shellcheck source=lib.sh
+source bench/lib.sh
+tool=$(bench_tool "$build")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 - "$work" "$n" <<'PY'
+import json, os, sys
+out, n = sys.argv[1], int(sys.argv[2])
+units = []
+with open(os.path.join(out, "layers.h"), "w") as f:
+    f.write("#include <tensorlint/tensor.h>\n")
+    for k in range(n):
+        f.write(f"tl_tensor *layer_{k}(tl_tensor *x, int release);\n")
+for k in range(n):
+    name = f"layer_{k}.c"
+    with open(os.path.join(out, name), "w") as f:
+        f.write(f"""#include "layers.h"
+static tl_tensor *w;
+static tl_tensor *act(tl_tensor *h)
+{{
+    tl_tensor *y = tl_relu(h);
+    tl_release(h);
+    return y;
+}}
+tl_tensor *layer_{k}(tl_tensor *x, int release)
+{{
+    if (release) {{
+        tl_release(w);
+        return NULL;
+    }}
+    if (!w)
+        w = tl_ones(TL_SHAPE(16, 16), TL_F32, TL_CPU);
+    return act(tl_matmul(x, w));
+}}
+""")
+    units.append(name)
+with open(os.path.join(out, "main.c"), "w") as f:
+    f.write('#include "layers.h"\nint main(void)\n{\n')
+    f.write("    tl_tensor *x = tl_ones(TL_SHAPE(4, 16), TL_F32, TL_CPU);\n")
+    for k in range(n):
+        f.write(f"    {{ tl_tensor *y = layer_{k}(x, 0); tl_release(x); x = y; }}\n")
+    for k in range(n):
+        f.write(f"    layer_{k}(NULL, 1);\n")
+    f.write("    tl_release(x);\n    return 0;\n}\n")
+units.append("main.c")
+db = [{"directory": out, "file": u, "arguments": ["cc", "-c", u]} for u in units]
+os.makedirs(os.path.join(out, "build"))
+json.dump(db, open(os.path.join(out, "build", "compile_commands.json"), "w"))
+PY
+fastest() { # fastest of 3 runs of "$@", in seconds
+  local best=
+  for _ in 1 2 3; do
+    local t0 t1
+    t0=$(date +%s.%N); "$@" >/dev/null; t1=$(date +%s.%N)
+    best=$(python3 -c "import sys; a=float(sys.argv[2])-float(sys.argv[1]); b=sys.argv[3]; print(a if not b or a < float(b) else b)" "$t0" "$t1" "$best")
+  done
+  echo "$best"
+}
+each() { for f in "$work"/layer_*.c "$work/main.c"; do "$tool" report "$f" >/dev/null; done; }
+program=$(fastest "$tool" report -p "$work/build")
+files=$(fastest each)
+echo "| $n units + main.c | fastest of 3, s |"
+echo "|---|---|"
+echo "| report -p (one program) | $program |"
+echo "| report FILE, each unit alone, summed | $files |"
+python3 -c "import sys; print('| ratio | %.2fx |' % (float(sys.argv[1]) / float(sys.argv[2])))" "$program" "$files"

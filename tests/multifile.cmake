@@ -1,0 +1,20 @@
+# Multi-file programs (tests/multifile/run.py): each folder is a project whose
+# units form one program through -p; the runner writes its compile database,
+# checks the annotated report and verifies it against a run.
+if(TARGET tensorlint_cli)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_Interpreter_FOUND)
+    file(GLOB TL_MULTIFILE_DIRS LIST_DIRECTORIES true CONFIGURE_DEPENDS
+         ${CMAKE_CURRENT_SOURCE_DIR}/multifile/*)
+    foreach(dir ${TL_MULTIFILE_DIRS})
+      if(IS_DIRECTORY ${dir})
+        get_filename_component(name ${dir} NAME)
+        add_test(NAME multifile.${name}
+                 COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/multifile/run.py
+                         $<TARGET_FILE:tensorlint_cli> tests/multifile/${name}
+                 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+        set_tests_properties(multifile.${name} PROPERTIES LABELS "multifile" TIMEOUT 600)
+      endif()
+    endforeach()
+  endif()
+endif()

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Multi-file programs analysed as one (tensorlint -p BUILD_DIR).
+
+Each folder under tests/multifile/ is a small C project: every *.c in it is
+a translation unit of one program.  The runner writes the project's
+compile_commands.json into a fresh build folder (each entry runs in the
+project's folder and names its file relatively, as CMake's and bear's do),
+then checks, with the facts written beside the lines they describe:
+
+  1. `tensorlint report -p BUILD --format=json`: every annotation below, and
+     every diagnostic of the report (notes included, each at its own file and
+     line) must be expected; so a call of a function the program defines that
+     the analysis did not follow (external-call) fails the test;
+  2. `tensorlint check -p BUILD --program`: the same diagnostics, each in
+     its file (its notes too), as the annotations say;
+  3. `tensorlint verify -p BUILD`: the program is built from all its units
+     against the runtime and run, and every prediction must agree.
+
+Annotations (in // comments, in any file of the project):
+
+  // expect: [NAME] key=value ...      the tensor-returning call on this line
+        op=relu shape=(2, 3) strides=(3, 1) bytes=N kind=new|view exec=N
+        freed=FILE:LINE (the release that frees its storage; freed=? never)
+  // expect-func: peak=N end=N moved=N calls=N   on the line naming the function
+        (exact numbers: the report must not mark them as bounds)
+  // expect-error {{text}} [check]     a diagnostic here (expect-warning,
+  // expect-note {{text}}              expect-note likewise; a note is one of
+                                       any diagnostic's notes)
+  // expect-link-error {{text}}        the program does not link: report exits
+                                       2 and says text, naming this file:line
+  // no-verify: REASON                 the program is not run
+
+usage: run.py TENSORLINT PROJECT_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ANNOT = re.compile(r'\b(expect(?:-func|-error|-warning|-note|-link-error)?)\b:?')
+TEXT = re.compile(r'\{\{(.*?)\}\}')
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    return 1
+
+
+def read_annotations(project):
+    """[(file, line, kind, body)] and the no-verify reason (or None)."""
+    out, no_verify = [], None
+    for name in sorted(os.listdir(project)):
+        if not name.endswith(('.c', '.h')):
+            continue
+        with open(os.path.join(project, name)) as f:
+            for k, text in enumerate(f, 1):
+                comment = text.split('//', 1)[1] if '//' in text else ''
+                marks = list(ANNOT.finditer(comment))  # several may share a line
+                for i, m in enumerate(marks):
+                    end = marks[i + 1].start() if i + 1 < len(marks) else len(comment)
+                    out.append((name, k, m.group(1), comment[m.end():end].strip()))
+                if 'no-verify:' in text:
+                    no_verify = text.split('no-verify:', 1)[1].strip()
+    return out, no_verify
+
+
+def write_database(project, build):
+    units = sorted(n for n in os.listdir(project) if n.endswith('.c'))
+    entries = [{"directory": os.path.abspath(project), "file": n,
+                "arguments": ["cc", "-std=gnu11", "-c", n, "-o", n + ".o"]} for n in units]
+    with open(os.path.join(build, "compile_commands.json"), "w") as f:
+        json.dump(entries, f, indent=1)
+
+
+def parse_kv(body):
+    name, kv = None, {}
+    for tok in re.findall(r'\S+=\([^)]*\)|\S+', body):
+        if '=' in tok:
+            k, v = tok.split('=', 1)
+            kv[k] = v
+        elif name is None:
+            name = tok
+    return name, kv
+
+
+def where(obj, file_key="file", line_key="line"):
+    return (os.path.basename(obj.get(file_key) or ""), obj.get(line_key))
+
+
+def check_value(rep, storages, file, line, body):
+    name, kv = parse_kv(body)
+    cands = [v for f in rep["functions"] for v in f["values"]
+             if where(v) == (file, line) and (name is None or v["name"] == name or
+                                              (name == '-' and v["name"] is None))]
+    if 'op' in kv:
+        cands = [v for v in cands if v["op"] == kv["op"]]
+    uniq = {v["id"]: v for v in cands}
+    if len(uniq) != 1:
+        return ["%s:%d: expect %s: %d values match" % (file, line, body, len(uniq))]
+    v = list(uniq.values())[0]
+    errs = []
+    st = storages.get(v["storage"])
+    for k, want in kv.items():
+        if k == 'op':
+            continue
+        if k in ('shape', 'strides'):
+            got = v[k]
+            got = None if got is None else "(" + ", ".join(str(x) for x in got) + ("," if len(got) == 1 else "") + ")"
+        elif k == 'bytes':
+            got = None if st is None else str(st["nbytes"])
+        elif k == 'kind':
+            got = v["kind"]
+        elif k == 'exec':
+            got = str(v["executions"])
+        elif k == 'freed':
+            got = '?' if st is None or st.get("free_line") is None else \
+                "%s:%d" % (os.path.basename(st["free_file"]), st["free_line"])
+        else:
+            errs.append("%s:%d: unknown key %s" % (file, line, k))
+            continue
+        if str(got) != want:
+            errs.append("%s:%d: %s: expected %s, report says %s" % (file, line, k, want, got))
+    return errs
+
+
+def check_func(rep, file, line, body):
+    _, kv = parse_kv(body)
+    fs = [f for f in rep["functions"] if os.path.basename(f["file"]) == file]
+    # the function whose name is on this line
+    with open(os.path.join(PROJECT, file)) as src:
+        text = src.read().splitlines()[line - 1]
+    fs = [f for f in fs if re.search(r'\b%s\s*\(' % re.escape(f["name"]), text)]
+    if len(fs) != 1:
+        return ["%s:%d: expect-func: %d functions match" % (file, line, len(fs))]
+    f, errs = fs[0], []
+    keys = {'peak': 'peak_live_bytes', 'end': 'end_live_bytes', 'moved': 'moved_bytes',
+            'calls': 'calls'}
+    for k, want in kv.items():
+        if k not in keys:
+            errs.append("%s:%d: unknown key %s" % (file, line, k))
+            continue
+        if str(f[keys[k]]) != want:
+            errs.append("%s:%d: %s: expected %s, report says %s" % (file, line, k, want, f[keys[k]]))
+        if keys[k] in f.get("not_exact", []):
+            errs.append("%s:%d: %s is marked as a bound" % (file, line, k))
+    return errs
+
+
+def report_diags(rep):
+    got = []
+    for d in rep["diagnostics"]:
+        got.append((os.path.basename(d["file"]), d["line"], d["severity"], d["check"], d["message"]))
+        for n in d.get("notes", []):
+            got.append((os.path.basename(n.get("file") or d["file"]), n["line"], "note", None,
+                        n["message"]))
+    return got
+
+
+CHECK_LINE = re.compile(r'^(\S+?):(\d+):\d+: (error|warning|note): (.*?)(?: \[([\w-]+)\])?$')
+
+
+def check_output_diags(text):
+    """`check`'s text: file:line:col: severity: message [check], then its notes."""
+    got = []
+    for line in text.splitlines():
+        m = CHECK_LINE.match(line)
+        if m:
+            got.append((os.path.basename(m.group(1)), int(m.group(2)), m.group(3),
+                        m.group(5), m.group(4)))
+    return got
+
+
+def check_diags(got, annots, who):
+    """Every expected diagnostic is there; every one there is expected."""
+    errs, used = [], set()
+    for file, line, kind, body in annots:
+        if kind not in ('expect-error', 'expect-warning', 'expect-note'):
+            continue
+        sev = kind.split('-')[1]
+        text = TEXT.search(body)
+        check = re.search(r'\[([\w-]+)\]', TEXT.sub('', body))
+        hit = [k for k, g in enumerate(got) if k not in used and g[:3] == (file, line, sev) and
+               (not text or text.group(1) in g[4]) and (not check or g[3] == check.group(1))]
+        if not hit:
+            errs.append("%s:%d: expected %s %s: not in %s" % (file, line, sev, body, who))
+        else:
+            used.add(hit[0])
+    for k, g in enumerate(got):
+        if k not in used:
+            errs.append("%s:%s: unexpected %s%s in %s: %s" % (g[0], g[1], g[2],
+                                                              " [%s]" % g[3] if g[3] else "",
+                                                              who, g[4]))
+    return errs
+
+
+def run_link_error(tool, build, annots):
+    errs = []
+    for cmd in (["report", "-p", build], ["check", "-p", build, "--program"]):
+        p = subprocess.run([tool] + cmd, capture_output=True, text=True)
+        if p.returncode != 2:
+            errs.append("%s exited %d, expected 2" % (" ".join(cmd[:1] + cmd[2:]), p.returncode))
+        for file, line, kind, body in annots:
+            if kind != 'expect-link-error':
+                continue
+            text = TEXT.search(body).group(1)
+            if not re.search(r'%s:%d:\d+: error: .*%s' % (re.escape(file), line, re.escape(text)),
+                             p.stdout + p.stderr):
+                errs.append("%s: %s:%d: expected the link error {{%s}} here; output:\n%s%s" %
+                            (cmd[0], file, line, text, p.stdout, p.stderr))
+    return errs
+
+
+def main():
+    global PROJECT
+    tool, PROJECT = sys.argv[1], sys.argv[2]
+    annots, no_verify = read_annotations(PROJECT)
+    build = tempfile.mkdtemp(prefix="tl-multifile-")
+    try:
+        write_database(PROJECT, build)
+        if any(a[2] == 'expect-link-error' for a in annots):
+            errs = run_link_error(tool, build, annots)
+            return fail("\n".join(errs)) if errs else print("ok: link error") or 0
+        p = subprocess.run([tool, "report", "-p", build, "--format=json"], capture_output=True,
+                           text=True)
+        if p.returncode not in (0, 1):
+            return fail("report -p exited %d:\n%s" % (p.returncode, p.stderr))
+        rep = json.loads(p.stdout)
+        storages = {s["id"]: s for f in rep["functions"] for s in f["storages"]}
+        errs = check_diags(report_diags(rep), annots, "the report")
+        c = subprocess.run([tool, "check", "-p", build, "--program"], capture_output=True,
+                           text=True)
+        if c.returncode not in (0, 1):
+            errs.append("check -p --program exited %d:\n%s" % (c.returncode, c.stderr))
+        errs += check_diags(check_output_diags(c.stdout + c.stderr), annots, "check --program")
+        n = 0
+        for file, line, kind, body in annots:
+            if kind == 'expect':
+                errs += check_value(rep, storages, file, line, body)
+                n += 1
+            elif kind == 'expect-func':
+                errs += check_func(rep, file, line, body)
+                n += 1
+        if n == 0:
+            errs.append("no expect: or expect-func: annotation: the test asserts nothing")
+        if not no_verify and not errs:
+            v = subprocess.run([tool, "verify", "-p", build], capture_output=True, text=True)
+            if v.returncode != 0 or re.search(r'call sites? not compared', v.stdout):
+                errs.append("verify -p exited %d:\n%s%s" % (v.returncode, v.stdout, v.stderr))
+        if errs:
+            return fail("\n".join(errs))
+        print("ok: %d annotations%s" % (n, "" if no_verify else ", verified against a run"))
+        return 0
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+/*
+ * cli_program.c: a compile database's C units as one program (cli_program.h).
+ *
+ * The units are the jobs `check -p` makes of the database (check_compdb.c:
+ * its checks of the file, C entries only, paths absolute, each file once,
+ * sorted by path); a unit that cannot be read fails the whole program, as
+ * a file of one would.  The program is parsed and linked by the front end.
+ */
+#include "cli_program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "fe_program.h"
+
+void cli_program_free(cli_program *p)
+{
+    for (int k = 0; k < p->n_units; k++)
+        ck_job_clear(&p->units[k]);
+    free(p->units);
+    ck_compdb_free(p->owner);
+    ir_unit_free(p->u);
+    *p = (cli_program){0};
+}
+
+/* The units that cannot be analysed, said; true when there is none. */
+static bool cli_program_readable(const char *cmd, const cli_program *p)
+{
+    bool ok = true;
+    for (int k = 0; k < p->n_units; k++) {
+        if (p->units[k].skip_reason) {
+            fprintf(stderr, "tensorlint %s: error: %s\n", cmd, p->units[k].skip_reason);
+            ok = false;
+        }
+    }
+    if (p->n_units == 0) {
+        fprintf(stderr, "tensorlint %s: error: no C unit in the compilation database\n", cmd);
+        ok = false;
+    }
+    return ok;
+}
+
+static int cli_program_parse(const char *cmd, cli_program *p)
+{
+    fe_program_unit *units = tl_xcalloc((size_t)p->n_units + 1, sizeof *units);
+    for (int k = 0; k < p->n_units; k++)
+        units[k] = (fe_program_unit){p->units[k].path, p->units[k].argc, p->units[k].argv};
+    int failed;
+    fe_set_disable_free(cli_fast_exit());
+    fe_status st = fe_parse_program(p->n_units, units, &p->u, &failed);
+    free(units);
+    if (st != FE_OK) {
+        fprintf(stderr, "tensorlint %s: error: %s: %s\n", cmd, p->units[failed].path,
+                fe_status_name(st));
+        return 2;
+    }
+    cli_print_clang_diags(stderr, p->u, IR_SEV_WARNING);
+    if (p->u->n_errors == 0)
+        return 0;
+    fprintf(stderr, "tensorlint: the program of %s does not compile or link (%d error%s); "
+            "not analysed\n",
+            p->n_units == 1 ? p->units[0].path : "the compilation database", p->u->n_errors,
+            p->u->n_errors == 1 ? "" : "s");
+    return 2;
+}
+
+int cli_program_load(const char *cmd, const char *build_dir, char **files, int n_files,
+                     cli_program *p)
+{
+    *p = (cli_program){0};
+    int rc = ck_compdb_jobs(build_dir, files, n_files, &p->units, &p->n_units, &p->owner);
+    if (rc == 0 && !cli_program_readable(cmd, p))
+        rc = 2;
+    if (rc == 0)
+        rc = cli_program_parse(cmd, p);
+    if (rc != 0)
+        cli_program_free(p);
+    return rc;
+}
