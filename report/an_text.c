@@ -438,6 +438,21 @@ static void put_total_sx(FILE *out, sx_int v, an_claim claim)
         fprintf(out, " (%s)", an_claim_words(claim));
 }
 
+char *an_total_str(const an_func_report *f, an_total t)
+{
+    char *text = NULL, b[BYTES_CHARS * 2];
+    size_t len = 0;
+    if (!f->symbolic) {
+        int64_t v[] = {f->peak_live_bytes, f->end_live_bytes, f->moved_bytes};
+        return tl_xasprintf("%s", total_text(b, sizeof b, v[t], f->claim[t], f->sizes_unknown));
+    }
+    FILE *out = tl_xmemstream(&text, &len);
+    sx_int v[] = {f->peak_sx, f->end_sx, f->moved_sx};
+    put_total_sx(out, v[t], f->claim[t]);
+    tl_xmemstream_close(out);
+    return text;
+}
+
 /* The note below the totals when one is not exact. */
 static void print_claims_note(FILE *out, const an_func_report *f)
 {

@@ -980,8 +980,13 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
     }
     snprintf(what, sizeof what, "end of %s: live", root->name);
     compare_total(w, what, root->end_live_bytes, end, root->claim[AN_TOTAL_END], 0);
-    compare_total(w, "peak:", root->peak_live_bytes, peak, root->claim[AN_TOTAL_PEAK],
-                  root->peak_line);
+    int64_t peak_pred = root->peak_live_bytes;
+    an_claim peak_claim = root->claim[AN_TOTAL_PEAK];
+    if (root->peak_line == w->opt->perturb_line && peak_claim == AN_CLAIM_UPPER)
+        peak_pred = peak - 1; /* the test hook: a bound the run lies beyond */
+    else if (root->peak_line == w->opt->perturb_line && peak_claim == AN_CLAIM_LOWER)
+        peak_pred = peak + 1;
+    compare_total(w, "peak:", peak_pred, peak, peak_claim, root->peak_line);
     if (root->cuda_reserved_peak > 0 || jint(t->exit, "cuda_reserved_peak") > 0)
         compare_cuda_peaks(w, root, t->exit);
 }

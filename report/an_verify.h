@@ -32,7 +32,8 @@
 typedef struct vf_options {
     const char *function;  /* the root the program runs: "main" */
     int perturb_line;      /* test hook: predictions at this line are off by one byte, and
-                              their execution counts by one (0: none) */
+                              their execution counts by one; a peak there that is a bound
+                              lies one byte on the wrong side of the run (0: none) */
     bool run_failed;       /* the program exited non-zero (its own error handler stops it) */
     bool no_trace;         /* the program ran to its end without writing a trace: it made no
                               tensorlint call (the runtime starts the trace at the first) */

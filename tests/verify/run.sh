@@ -28,6 +28,12 @@ done
 # compared with that arm, not called a divergence
 expect other-arm 0 "the run took the other arm" -- "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
 expect other-arm-agrees 0 "$agree" -- "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
+# a bound is compared on its side: a run beyond it disagrees (the test hook
+# puts the peak's bound, at most, one byte below the run)
+expect bound-wrong-side 1 "peak: at most .* predicted \(line 21\), .* measured  MISMATCH" -- \
+  "$tool" verify --test-perturb-line=21 samples/models/branch.c -- -DDEVICE=TL_CPU
+expect bound-right-side 0 "peak: at most .* predicted \(line 21\), .* measured  \(a bound the run keeps to\)" -- \
+  "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
 expect perturbed 1 "live bytes +predicted 671088641, measured 671088640" -- \
   "$tool" verify --test-perturb-line=29 samples/worksheet/block1.c -- -DDEVICE=TL_CPU
 # the times each call site ran are compared with the run's count
