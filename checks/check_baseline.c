@@ -291,14 +291,18 @@ static void ck_regression(ck_ctx *cx, const an_comparison *c, const json_t *base
                         ? tl_xasprintf(" (was '%s')", an_json_str(p->base, "name")) : tl_xasprintf("%s", "");
     char *pct = was > 0 ? tl_xasprintf(", +%.0f%%", 100.0 * (double)(now - was) / (double)was)
                         : tl_xasprintf("%s", "");
-    bool bound = json_is_true(json_object_get(p->base, "bytes_are_lower_bounds")) ||
-                 json_is_true(json_object_get(p->head, "bytes_are_lower_bounds"));
+    an_claim cw = an_json_claim(p->base, "peak_live_bytes"), cn = an_json_claim(p->head, "peak_live_bytes");
+    char *claims = cw == AN_CLAIM_EXACT && cn == AN_CLAIM_EXACT
+                       ? tl_xasprintf("%s", "")
+                       : tl_xasprintf("; the peaks are not exact: the base's is %s, this one %s",
+                                      cw == AN_CLAIM_EXACT ? "exact" : an_claim_words(cw),
+                                      cn == AN_CLAIM_EXACT ? "exact" : an_claim_words(cn));
     an_diag *d = ck_diag_add(cx, CK_peak_regression, (int)line, ck_col_at(p->head, line),
                              "peak of '%s'%s grew from %s to %s (+%s%s) against the baseline; it "
                              "is reached at line %lld (line %lld in the base)%s", name, renamed,
                              ck_bytes(was).s, ck_bytes(now).s, ck_bytes(now - was).s, pct, line,
-                             old_line, bound ? "; a storage's size is unknown, so the peaks are "
-                                               "lower bounds" : "");
+                             old_line, claims);
+    free(claims);
     ck_cause causes[CK_REGRESSION_NOTES];
     int n = ck_causes(c, base, head, p, causes, CK_REGRESSION_NOTES);
     for (int k = 0; k < n; k++) {

@@ -272,6 +272,14 @@ static void ck_budget_arm_storages(ck_ctx *cx, const an_func_report *f, an_diag 
 /* A peak over sizes known at run time: each candidate that can exceed the
  * budget is an error at its line, with the condition under which it does
  * ("(when n*dim > 131072)") unless it does for every value. */
+/* What a total's number claims, before it in a message: "at most ",
+ * "at least ", "" (exact), "as analysed (not bounded) ". */
+static const char *ck_claim_prefix(an_claim c)
+{
+    static const char *const prefix[] = {"", "at most ", "at least ", "as analysed (not bounded) "};
+    return prefix[c];
+}
+
 static void ck_budget_peak_sx(ck_ctx *cx, const an_func_report *f, int64_t budget, int budget_line)
 {
     sx_int b = {budget, 0};
@@ -290,7 +298,7 @@ static void ck_budget_peak_sx(ck_ctx *cx, const an_func_report *f, int64_t budge
                                       : tl_xasprintf("%s", "--budget");
         an_diag *d = ck_diag_add(cx, CK_over_budget, line, ck_call_col(cx, f, line),
                                  "peak of '%s' is %s%s B, over its budget of %s (%s) by %s B%s",
-                                 f->name, f->bound & AN_BOUND_PEAK ? "at least " : "", p,
+                                 f->name, ck_claim_prefix(f->claim[AN_TOTAL_PEAK]), p,
                                  ck_bytes(budget).s, where, excess, cond);
         if (budget_line > 0)
             ck_note(d, budget_line, 1, "the budget is set here");
@@ -313,11 +321,12 @@ static void ck_budget_peak(ck_ctx *cx, const an_func_report *f, int64_t budget, 
                                   : tl_xasprintf("%s", "--budget");
     an_diag *d = ck_diag_add(cx, CK_over_budget, f->peak_line, ck_call_col(cx, f, f->peak_line),
                              "peak of '%s' is %s%s, over its budget of %s (%s) by %s%s; live "
-                             "here: %s", f->name, f->unknown_bytes ? "at least " : "",
+                             "here: %s", f->name, ck_claim_prefix(f->claim[AN_TOTAL_PEAK]),
                              ck_bytes(f->peak_live_bytes).s, ck_bytes(budget).s, where,
                              ck_bytes(f->peak_live_bytes - budget).s,
-                             f->unknown_bytes ? " (a storage's size is unknown: the peak is a "
-                                                "lower bound)" : "", live);
+                             f->claim[AN_TOTAL_PEAK] == AN_CLAIM_LOWER && f->sizes_unknown
+                                 ? " (a storage's size is unknown: the peak is a lower bound)"
+                                 : "", live);
     bool in_then = false;
     const ir_stmt *br = ck_unknown_branch(cx, f, cx->r->unit->funcs[f->func]->body,
                                           f->peak_line, &in_then);
@@ -379,7 +388,7 @@ static void ck_budget_moved(ck_ctx *cx, const an_func_report *f, int64_t budget,
         char *m = sx_strdup(moved), *excess = sx_strdup(sx_sub(moved, b));
         an_diag *d = ck_diag_add(cx, CK_over_budget, fn->loc.line, fn->loc.col,
                                  "'%s' moves %s%s B, over its budget of %s (line %d) by %s B%s",
-                                 f->name, f->bound & AN_BOUND_MOVED ? "at least " : "", m,
+                                 f->name, ck_claim_prefix(f->claim[AN_TOTAL_MOVED]), m,
                                  ck_bytes(budget).s, budget_line, excess, cond);
         ck_note(d, budget_line, 1, "the budget is set here");
         free(m);
@@ -392,7 +401,7 @@ static void ck_budget_moved(ck_ctx *cx, const an_func_report *f, int64_t budget,
     char *movers = ck_movers(cx, f);
     an_diag *d = ck_diag_add(cx, CK_over_budget, fn->loc.line, fn->loc.col,
                              "'%s' moves %s%s, over its budget of %s (line %d) by %s%s%s",
-                             f->name, f->unknown_bytes ? "at least " : "",
+                             f->name, ck_claim_prefix(f->claim[AN_TOTAL_MOVED]),
                              ck_bytes(f->moved_bytes).s, ck_bytes(budget).s, budget_line,
                              ck_bytes(f->moved_bytes - budget).s,
                              movers[0] ? "; the calls that move most: " : "", movers);

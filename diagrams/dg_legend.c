@@ -128,8 +128,8 @@ static void peak_words(dg_buf *b, const dg_legend *lg, const dg_timeline *t)
             put_formula(b, f->peak_cand[j]);
     }
     dg_buf_puts(b, f->n_peak_cands > 1 ? ") B" : " B");
-    if (f->bound & AN_BOUND_PEAK)
-        dg_buf_puts(b, " (a bound, not exact)");
+    if (!an_func_exact(f, AN_TOTAL_PEAK))
+        dg_buf_printf(b, " (%s)", an_claim_words(f->claim[AN_TOTAL_PEAK]));
     if (n > 0 && n - find_drawn(lg, f) > 0)
         dg_buf_printf(b, "; no column drawn shows %s: it is reached in a repetition not drawn "
                       "(--expand draws every call), between merged columns, or on an arm of "

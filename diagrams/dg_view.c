@@ -409,17 +409,16 @@ void dg_life_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const char
     int n = 0;
     column_notes(b, t, v, sep, &n);
     row_notes(b, t, v, sep, &n);
-    if (t->f->sizes_unknown) {
+    if (!an_func_exact(t->f, AN_TOTAL_PEAK) || !an_func_exact(t->f, AN_TOTAL_END)) {
+        an_claim peak = t->f->claim[AN_TOTAL_PEAK], end = t->f->claim[AN_TOTAL_END];
         note(b, sep, &n);
-        dg_buf_puts(b, "Some storage sizes are unknown (?): the live totals and the peak are "
-                       "lower bounds.");
-    } else if (t->f->bound) {
-        note(b, sep, &n);
-        dg_buf_printf(b, "Not exact: %s%s%s depend on what the analysis could not follow "
-                         "exactly (see the notes).",
-                      t->f->bound & AN_BOUND_PEAK ? "the peak" : "",
-                      (t->f->bound & AN_BOUND_PEAK) && (t->f->bound & AN_BOUND_END) ? " and " : "",
-                      t->f->bound & AN_BOUND_END ? "the live totals after it" : "");
+        static const char *const what[] = {"exact", "an upper bound", "a lower bound",
+                                           "not bounded (either way)"};
+        dg_buf_printf(b, "Not exact: the peak is %s, the live bytes at the end %s%s; they "
+                         "depend on what the analysis could not follow exactly (see the notes).",
+                      what[peak], what[end],
+                      t->f->sizes_unknown ? " (some storage sizes are unknown (?), counted as 0)"
+                                          : "");
     }
     if (t->range.own_only) {
         note(b, sep, &n);

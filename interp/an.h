@@ -242,8 +242,43 @@ void an_peak_prune(an_peak *p, bool refine, bool (*keep)(const void *ctx, sx_int
 /* The peak: the max of the candidates (0 candidates: 0). */
 sx_int an_peak_max(const an_peak *p);
 
-/* Which byte totals of a function are bounds rather than exact numbers. */
+
+/* What a number claims of the run, computed by the transfer rules that
+ * compute the number (docs/formats.md, "bounds"):
+ *   EXACT  every run with these sizes gives it;
+ *   UPPER  the run gives at most it: the larger arm of an unknown branch
+ *          kept, a loop the run may leave early;
+ *   LOWER  the run gives at least it: sizes not known counted as 0 bytes,
+ *          an analysis that stopped before the end;
+ *   NONE   either way: a loop of unknown trip count analysed for one
+ *          iteration, something not followed, or two bounds of opposite
+ *          direction combined.
+ * Claims combine as intervals do (an_claim_join). */
+typedef enum an_claim { AN_CLAIM_EXACT, AN_CLAIM_UPPER, AN_CLAIM_LOWER, AN_CLAIM_NONE } an_claim;
+
+/* The byte totals of a function, as indices of an_func_report.claim. */
+typedef enum an_total { AN_TOTAL_PEAK, AN_TOTAL_END, AN_TOTAL_MOVED, AN_N_TOTALS } an_total;
+
+/* Sets of totals, as bits (1 << an_total), for the marks. */
 enum { AN_BOUND_PEAK = 1, AN_BOUND_END = 2, AN_BOUND_MOVED = 4, AN_BOUND_ALL = 7 };
+
+/* The claim of a sum, a maximum or a join of two numbers claiming a and b:
+ * exact with x is x; two of one direction keep it; opposite ones, or none,
+ * give none. */
+static inline an_claim an_claim_join(an_claim a, an_claim b)
+{
+    if (a == AN_CLAIM_EXACT || a == b)
+        return b;
+    return b == AN_CLAIM_EXACT ? a : AN_CLAIM_NONE;
+}
+
+/* "exact", "upper", "lower", "none": the JSON words (schema 3). */
+const char *an_claim_name(an_claim c);
+/* What a reader is told before or after the number: "", "at most",
+ * "at least", "not bounded". */
+const char *an_claim_words(an_claim c);
+/* The key of total t in the JSON report: "peak_live_bytes" ... */
+const char *an_total_name(an_total t);
 
 typedef struct an_func_report {
     int func;               /* index in the unit */
@@ -261,11 +296,9 @@ typedef struct an_func_report {
     int64_t end_live_bytes;
     int64_t moved_bytes;
     int64_t n_calls;        /* API calls executed */
-    bool unknown_bytes;     /* some total below is not exact (bound says which) */
-    unsigned bound;         /* AN_BOUND_* of the totals that are bounds, not exact */
-    bool sizes_unknown;     /* some storage it counts has a size not known statically */
-    bool bound_not_lower;   /* a bound comes from something else than such a size: it
-                               is not a lower bound */
+    an_claim claim[AN_N_TOTALS]; /* what each total (an_total) claims of the run */
+    bool sizes_unknown;     /* some storage it counts has a size not known statically
+                               (counted as 0: a lower bound, in claim) */
     int64_t cuda_allocated_peak; /* bytes: peak of CUDA block bytes (roots only) */
     int64_t cuda_reserved_peak;  /* bytes: peak of CUDA segment bytes the allocator holds */
     int64_t cuda_reserved_end;   /* bytes: segments still reserved when the function returns */
@@ -358,6 +391,17 @@ typedef struct an_report {
 /* A function's peak candidates as an an_peak, and back (peak_sx their max). */
 void an_peak_of(const an_func_report *fr, an_peak *p);
 void an_peak_put(an_func_report *fr, const an_peak *p);
+
+/* Whether f claims total t exact; whether every total is. */
+static inline bool an_func_exact(const an_func_report *f, an_total t)
+{
+    return f->claim[t] == AN_CLAIM_EXACT;
+}
+static inline bool an_func_all_exact(const an_func_report *f)
+{
+    return an_func_exact(f, AN_TOTAL_PEAK) && an_func_exact(f, AN_TOTAL_END) &&
+           an_func_exact(f, AN_TOTAL_MOVED);
+}
 
 /* The times value v's call site runs in the program (a formula when a loop
  * summarised over run-time sizes runs it); runs_at_most / runs_unknown say

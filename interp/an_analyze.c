@@ -9,6 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *an_claim_name(an_claim c)
+{
+    static const char *const names[] = {"exact", "upper", "lower", "none"};
+    return names[c];
+}
+
+const char *an_claim_words(an_claim c)
+{
+    static const char *const words[] = {"", "at most", "at least", "not bounded"};
+    return words[c];
+}
+
+const char *an_total_name(an_total t)
+{
+    static const char *const names[] = {"peak_live_bytes", "end_live_bytes", "moved_bytes"};
+    _Static_assert(sizeof names / sizeof *names == AN_N_TOTALS, "one name per total");
+    return names[t];
+}
+
 void an_options_default(an_options *o)
 {
     *o = (an_options){0}; /* no --bind */
@@ -214,8 +233,8 @@ static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const
     }
     for (int j = 0; j < fr->n_storages; j++)
         if (r->storages[fr->storages[j]].nbytes < 0 && !r->storages[fr->storages[j]].symbolic) {
-            fr->sizes_unknown = fr->unknown_bytes = true;
-            fr->bound = AN_BOUND_ALL;
+            fr->sizes_unknown = true; /* counted as 0 */
+            an_claim_totals(fr, AN_BOUND_ALL, AN_CLAIM_LOWER);
         }
     if (fr->n_values > 1)
         sort_values(r, fr->n_values, fr->values);

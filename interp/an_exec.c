@@ -55,8 +55,7 @@ static an_flow exec_block_scoped(an_ctx *cx, const ir_block *b, bool program_end
                 an_diag_add(cx, AN_WARNING, "analysis-limit", b->stmts[at]->loc.line,
                             b->stmts[at]->loc.col, "stopped after %lld jumps (--max-iterations); "
                             "later totals are bounds", (long long)cx->opt.max_iterations);
-                an_mark_bound(cx);
-                cx->stopped = true;
+                an_mark_stopped(cx);
                 return AN_FLOW_STOP;
             }
             fl = AN_FLOW_NEXT;
@@ -643,6 +642,13 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
                      (after_then->live == cx->live && then_peak > else_peak) ||
                      (after_then->live == cx->live && sym_live_differs &&
                       sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge) && ge);
+    /* the kept arm is the larger (an upper bound) only where the arms' live
+     * bytes compare: formulas that no proof orders can go either way */
+    bool ge_kept = false;
+    bool larger_kept = !sym_live_differs ||
+                       ((keep_then ? sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge_kept)
+                                   : sx_prove(cx->live_sx, SX_GE, after_then->live_sx, &ge_kept)) &&
+                        ge_kept);
     cx->arm_peak = outer_peak > then_peak ? outer_peak : then_peak;
     if (cx->arm_peak < cx->live)
         cx->arm_peak = cx->live;
@@ -675,8 +681,8 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
                     "the condition is not known statically and its arms %s: the larger arm is "
                     "kept, and the byte totals after it are bounds",
                     live_differs ? "leave different live bytes" : "reach different peaks");
-    if (bound)
-        an_mark_bound_of(cx, bound);
+    if (bound) /* the larger arm kept, both arms' bytes moved counted */
+        an_mark_claim(cx, bound, larger_kept ? AN_CLAIM_UPPER : AN_CLAIM_NONE);
     an_snap_free(before);
     an_snap_free(after_then);
     free(sv);
@@ -698,7 +704,7 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
                         "the condition is not known statically and one arm leaves the loop "
                         "(or the iteration) early: the analysis goes on as if the run does "
                         "not, so the byte totals after it are upper bounds");
-            an_mark_bound_of(cx, AN_BOUND_ALL);
+            an_mark_claim(cx, AN_BOUND_ALL, AN_CLAIM_UPPER);
         }
     }
     return f_then == f_else ? f_then : AN_FLOW_NEXT;
@@ -1193,7 +1199,7 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
     if (cx->stopped)
         return AN_FLOW_STOP;
     if (cx->n_calls >= cx->opt.max_calls) {
-        cx->stopped = true;
+        an_mark_stopped(cx);
         an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
                     "analysis stopped after %lld API calls (--max-calls); later totals are "
                     "lower bounds", (long long)cx->opt.max_calls);

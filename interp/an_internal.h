@@ -197,7 +197,7 @@ typedef struct an_ctx {
     int64_t moved_total; /* bytes moved by every call executed, both arms of branches included */
     int64_t arm_peak;    /* bytes: the most live since the current branch arm began */
     int64_t n_calls;     /* in the current root */
-    int64_t n_bound_marks; /* an_mark_bound_of calls: a trial sees whether it made a bound */
+    int64_t n_bound_marks; /* an_mark_claim calls: a trial sees whether it made a bound */
     int64_t sym_events;  /* calls, storages and frees whose bytes are formulas, so far */
     an_frame *stack[64];
     int depth;
@@ -428,8 +428,16 @@ void an_frs_free(an_ctx *cx, an_fr_saved *sv);
 void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other);
 
 /* Every function on the stack: its byte totals are bounds, not exact. */
+/* The totals of every function on the call stack become bounds from here:
+ * an_mark_bound, of every total, not bounded (something not followed);
+ * an_mark_claim, of the totals which (AN_BOUND_*), joined with claim. */
 void an_mark_bound(an_ctx *cx);
-void an_mark_bound_of(an_ctx *cx, unsigned which); /* AN_BOUND_* */
+void an_mark_claim(an_ctx *cx, unsigned which, an_claim claim);
+/* The analysis stops here (a limit): the peak and the bytes moved so far are
+ * lower bounds of the run's, the live bytes at the end are not bounded. */
+void an_mark_stopped(an_ctx *cx);
+/* fr's totals in which (AN_BOUND_*) joined with claim. */
+void an_claim_totals(an_func_report *fr, unsigned which, an_claim claim);
 /* The slot of variable var (a global's in the globals frame). */
 int *an_tensor_slot(an_ctx *cx, int var);
 int64_t *an_int_slot(an_ctx *cx, int var, bool **known);

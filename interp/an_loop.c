@@ -860,7 +860,7 @@ static bool summarise_whole(an_ctx *cx, const ir_stmt *s, an_flow *out, char **w
                 "the loop may be left early (line %d: a condition not known statically leaves "
                 "it, or the iteration): its totals are those of a run that goes through every "
                 "iteration, upper bounds for one that leaves", line);
-    an_mark_bound_of(cx, AN_BOUND_ALL);
+    an_mark_claim(cx, AN_BOUND_ALL, AN_CLAIM_UPPER);
     return ok;
 }
 
@@ -1054,7 +1054,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         if (n++ >= cx->opt.max_iterations) {
             an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
                         "loop stopped after %lld iterations (--max-iterations); later totals "
-                        "are lower bounds", (long long)cx->opt.max_iterations);
+                        "are not bounded", (long long)cx->opt.max_iterations);
             an_mark_bound(cx);
             for (int v = 0; v < cx->r->n_values; v++) /* the calls it ran run more */
                 if (cx->r->values[v].runs_stamp > clock0)

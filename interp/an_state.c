@@ -100,13 +100,13 @@ void an_fr_symbolic(an_func_report *fr)
  * once per function at the line that had no room. */
 static void peak_full(an_ctx *cx, an_func_report *fr, int line)
 {
-    if (!(fr->bound & AN_BOUND_PEAK))
+    an_claim was = fr->claim[AN_TOTAL_PEAK];
+    if (was != AN_CLAIM_LOWER && was != AN_CLAIM_NONE) /* (said once) */
         an_diag_add(cx, AN_NOTE, "analysis-limit", line, 0,
                     "the peak of '%s' is the largest of more than %d formulas none of which "
                     "is known to be the largest: the one reached here is not kept, and the "
                     "peak is a lower bound", fr->name, AN_PEAK_CANDS);
-    fr->bound |= AN_BOUND_PEAK;
-    fr->unknown_bytes = true;
+    fr->claim[AN_TOTAL_PEAK] = an_claim_join(was, AN_CLAIM_LOWER);
 }
 
 /* The live total at line joins fr's peak; false when it changed nothing. */
@@ -268,10 +268,9 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
             fr->moved_sx = sx_add(fr->moved_sx, sx_sub(o->moved_sx, b->moved_sx));
         if (!sx_same(o->calls_sx, b->calls_sx))
             fr->calls_sx = sx_add(fr->calls_sx, sx_sub(o->calls_sx, b->calls_sx));
-        fr->unknown_bytes = fr->unknown_bytes || o->unknown_bytes;
-        fr->bound |= o->bound;
+        for (int t = 0; t < AN_N_TOTALS; t++)
+            fr->claim[t] = an_claim_join(fr->claim[t], o->claim[t]);
         fr->sizes_unknown = fr->sizes_unknown || o->sizes_unknown;
-        fr->bound_not_lower = fr->bound_not_lower || o->bound_not_lower;
         if (other[k].fs.done_first && !base[k].fs.done_first) { /* its end came first */
             fr->end_live_bytes = o->end_live_bytes;
             fr->end_sx = o->end_sx;
@@ -418,8 +417,8 @@ int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device
     for (int k = 0; nbytes == -1 && k < cx->depth; k++) { /* counted as 0: totals are lower bounds */
         an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
         if (fr) {
-            fr->sizes_unknown = fr->unknown_bytes = true;
-            fr->bound = AN_BOUND_ALL;
+            fr->sizes_unknown = true;
+            an_claim_totals(fr, AN_BOUND_ALL, AN_CLAIM_LOWER);
         }
     }
     if (nbytes > 0)
@@ -554,18 +553,30 @@ static bool handle_held(const an_ctx *cx, int h)
     return an_mem_holds(cx, h);
 }
 
-void an_mark_bound(an_ctx *cx) { an_mark_bound_of(cx, AN_BOUND_ALL); }
+void an_mark_bound(an_ctx *cx) { an_mark_claim(cx, AN_BOUND_ALL, AN_CLAIM_NONE); }
 
-void an_mark_bound_of(an_ctx *cx, unsigned which)
+void an_mark_stopped(an_ctx *cx)
+{
+    cx->stopped = true;
+    an_mark_claim(cx, AN_BOUND_PEAK | AN_BOUND_MOVED, AN_CLAIM_LOWER);
+    an_mark_claim(cx, AN_BOUND_END, AN_CLAIM_NONE);
+}
+
+/* The totals in which of fr claim what they did, joined with claim. */
+void an_claim_totals(an_func_report *fr, unsigned which, an_claim claim)
+{
+    for (int t = 0; t < AN_N_TOTALS; t++)
+        if (which & (1u << t))
+            fr->claim[t] = an_claim_join(fr->claim[t], claim);
+}
+
+void an_mark_claim(an_ctx *cx, unsigned which, an_claim claim)
 {
     cx->n_bound_marks++;
     for (int k = 0; k < cx->depth; k++) {
         an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
-        if (fr) {
-            fr->bound |= which;
-            fr->unknown_bytes = true;
-            fr->bound_not_lower = true;
-        }
+        if (fr)
+            an_claim_totals(fr, which, claim);
     }
 }
 

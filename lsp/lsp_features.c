@@ -274,6 +274,22 @@ static void lsp_hover_symbolic(FILE *f, bool md, const an_report *rep, const an_
              : "\nsizes read at run time: formulas (tensorlint report lists the assumptions)\n", f);
 }
 
+/* The totals of the function the call is in, each with its claim ("at most
+ * 6 MiB"), as the text report says them. */
+static void lsp_hover_totals(FILE *f, bool md, const an_report *rep, int func)
+{
+    for (int k = 0; k < rep->n_funcs; k++) {
+        const an_func_report *fr = &rep->funcs[k];
+        if (fr->func != func || !fr->executed)
+            continue;
+        char *peak = an_total_str(fr, AN_TOTAL_PEAK), *end = an_total_str(fr, AN_TOTAL_END);
+        fprintf(f, md ? "\nin `%s`: peak %s, live at end %s\n" : "\nin %s: peak %s, live at end %s\n",
+                fr->name, peak, end);
+        free(peak);
+        free(end);
+    }
+}
+
 static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_value *v)
 {
     char *text = NULL;
@@ -303,6 +319,7 @@ static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_va
         fprintf(f, "\nruns %s; shown: its first run\n", an_value_runs_text(v, t, sizeof t));
     if (v->reason && *v->reason)
         fprintf(f, md ? "\n*%s*\n" : "\n%s\n", v->reason);
+    lsp_hover_totals(f, md, rep, v->func);
     tl_xmemstream_close(f);
     return text;
 }

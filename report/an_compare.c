@@ -29,6 +29,24 @@ const char *an_json_str(const json_t *o, const char *key)
     return s ? s : "";
 }
 
+an_claim an_json_claim(const json_t *f, const char *key)
+{
+    const json_t *bounds = json_object_get(f, "bounds"), *not_exact = json_object_get(f, "not_exact");
+    const char *c = json_string_value(json_object_get(bounds, key));
+    if (c)
+        for (int k = AN_CLAIM_UPPER; k <= AN_CLAIM_NONE; k++)
+            if (strcmp(c, an_claim_name((an_claim)k)) == 0)
+                return (an_claim)k;
+    if (json_is_object(bounds))
+        return c ? AN_CLAIM_NONE : AN_CLAIM_EXACT; /* a word of a later schema: not bounded */
+    size_t k;
+    const json_t *e;
+    json_array_foreach(not_exact, k, e) if (json_is_string(e) && strcmp(json_string_value(e), key) == 0)
+        return AN_CLAIM_NONE;
+    bool old_mark = !json_is_array(not_exact) && json_is_true(json_object_get(f, "bytes_are_lower_bounds"));
+    return old_mark ? AN_CLAIM_NONE : AN_CLAIM_EXACT;
+}
+
 /* ---- loading ---- */
 
 static char *an_refuse(const char *path, const char *fmt, const char *detail)
@@ -76,9 +94,9 @@ static const char *an_bad_report(const json_t *report, const char **detail)
     if (!json_is_object(report) || !schema || !json_is_array(funcs) || !json_is_array(diags))
         return "not a tensorlint report (the output of `tensorlint report --format=json`: an "
                "object with \"schema\", \"functions\" and \"diagnostics\")%s";
-    if (!json_is_integer(schema) || json_integer_value(schema) < 1 || json_integer_value(schema) > 2)
+    if (!json_is_integer(schema) || json_integer_value(schema) < 1 || json_integer_value(schema) > 3)
         return "a report of another schema (\"schema\": %s); this tensorlint compares schemas 1 "
-               "and 2";
+               "to 3";
     json_array_foreach(funcs, k, e) if ((*detail = an_bad_function(e)) != NULL) return
         "not a report this tensorlint can read: %s";
     json_array_foreach(diags, k, e) {

@@ -14,6 +14,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "an.h"
+
 /* The report at path, checked to be a `report --format=json` of schema 1
  * whose diagnostics carry their function and call.  NULL, with *error
  * (allocated, one line, naming path), when it is not. */
@@ -58,5 +60,10 @@ const char *an_compare_base_name(const an_comparison *c, const char *name);
 long long an_json_int(const json_t *o, const char *key, long long fallback);
 /* String field key, or "" when it is not a string. */
 const char *an_json_str(const json_t *o, const char *key);
+/* What function f of a report claims of its total key ("peak_live_bytes"
+ * ...): "bounds" of schema 3; in schemas 1 and 2, a total in "not_exact"
+ * (or any total, where only "bytes_are_lower_bounds" is set) did not say
+ * which way, and is read as not bounded. */
+an_claim an_json_claim(const json_t *f, const char *key);
 
 #endif /* TL_AN_COMPARE_H */

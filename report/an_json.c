@@ -226,14 +226,19 @@ static void peak_line_write(an_jw *w, const an_func_report *f)
     an_jw_end(w);
 }
 
-/* The byte totals that are bounds, not exact numbers. */
+/* The byte totals that are not exact ("not_exact"), and on which side of
+ * the run each lies ("bounds": "upper", "lower" or "none"; schema 3). */
 static void not_exact_write(an_jw *w, const an_func_report *f)
 {
-    static const char *const totals[] = {"peak_live_bytes", "end_live_bytes", "moved_bytes"};
     an_jw_array(w, "not_exact");
-    for (int b = 0; b < 3; b++)
-        if (f->bound & (1u << b))
-            an_jw_str(w, NULL, totals[b]);
+    for (int t = 0; t < AN_N_TOTALS; t++)
+        if (!an_func_exact(f, (an_total)t))
+            an_jw_str(w, NULL, an_total_name((an_total)t));
+    an_jw_end(w);
+    an_jw_object(w, "bounds");
+    for (int t = 0; t < AN_N_TOTALS; t++)
+        if (!an_func_exact(f, (an_total)t))
+            an_jw_str(w, an_total_name((an_total)t), an_claim_name(f->claim[t]));
     an_jw_end(w);
 }
 
@@ -304,7 +309,7 @@ static void func_write(an_jw *w, const an_report *r, const an_func_report *f)
         sx_write(w, "calls", f->calls_sx);
     else
         an_jw_int(w, "calls", f->n_calls);
-    an_jw_bool(w, "bytes_are_lower_bounds", f->unknown_bytes);
+    an_jw_bool(w, "bytes_are_lower_bounds", !an_func_all_exact(f));
     not_exact_write(w, f);
     an_jw_int(w, "cuda_allocated_peak_bytes", f->cuda_allocated_peak);
     an_jw_int(w, "cuda_reserved_peak_bytes", f->cuda_reserved_peak);
@@ -426,7 +431,7 @@ static void report_write(an_jw *w, const an_report *r)
 {
     an_source *src = r->n_diags > 0 ? an_source_load_unit(r->unit) : NULL;
     an_jw_object(w, NULL);
-    an_jw_int(w, "schema", 2);
+    an_jw_int(w, "schema", 3);
     an_jw_array(w, "functions");
     for (int k = 0; k < r->n_funcs; k++)
         func_write(w, r, &r->funcs[k]);

@@ -49,7 +49,7 @@ static void md_function_row(FILE *out, const an_fn_pair *p, bool with_base)
     char a[32], b[32];
     const json_t *f = p->head ? p->head : p->base;
     long long line = an_json_int(f, "peak_line", 0);
-    bool bound = json_is_true(json_object_get(f, "bytes_are_lower_bounds"));
+    an_claim claim = an_json_claim(f, "peak_live_bytes");
     fprintf(out, "| %s`", p->change == AN_FN_REMOVED ? "~~" : "");
     md_text(out, an_json_str(f, "name"));
     fprintf(out, "`%s", p->change == AN_FN_REMOVED ? "~~ (removed)" : "");
@@ -63,8 +63,10 @@ static void md_function_row(FILE *out, const an_fn_pair *p, bool with_base)
                 md_bytes(b, sizeof b, an_json_int(p->base, "moved_bytes", 0)));
         return;
     }
-    fprintf(out, " | %s%s", bound ? "at least " : "",
-            md_bytes(a, sizeof a, an_json_int(f, "peak_live_bytes", 0)));
+    fprintf(out, " | %s%s%s%s", claim == AN_CLAIM_UPPER || claim == AN_CLAIM_LOWER
+            ? an_claim_words(claim) : "", claim == AN_CLAIM_UPPER || claim == AN_CLAIM_LOWER
+            ? " " : "", md_bytes(a, sizeof a, an_json_int(f, "peak_live_bytes", 0)),
+            claim == AN_CLAIM_NONE ? " (not bounded)" : "");
     if (line > 0)
         fprintf(out, " (line %lld)", line);
     if (with_base) {

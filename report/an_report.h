@@ -12,6 +12,9 @@
 
 /* "128 MiB", "64 KiB", "4000 B", "1.5 GiB": binary units, at most 2 decimals. */
 const char *an_format_bytes(char *buf, size_t size, int64_t bytes);
+/* Total t of f with its claim, as the text report says it: "6 MiB", "at
+ * most 6 MiB", "at least 4*n B", "64 B (not bounded)"; a heap string. */
+char *an_total_str(const an_func_report *f, an_total t);
 /* When candidate k of a symbolic peak is the peak: "6*dim >= dim*steps + steps"
  * (it is at least each other candidate), in buf. */
 const char *an_peak_when(const an_func_report *f, int k, char *buf, size_t size);

@@ -436,18 +436,57 @@ static void print_storage_list(FILE *out, const an_report *r, int n, const int *
     }
 }
 
-/* A byte total: exact, or a bound when something it depends on is unknown
- * (and "unknown" when nothing of it was counted). */
-static const char *total_text(char *b, size_t size, int64_t bytes, bool bound, bool sizes_unknown)
+static void put_sx(FILE *out, sx_int v);
+
+/* A byte total and its claim: "64 B" (exact), "at most 64 B", "at least
+ * 64 B", "64 B (not bounded)"; "unknown" when nothing of a lower bound was
+ * counted (every size it depends on is not known). */
+static const char *total_text(char *b, size_t size, int64_t bytes, an_claim claim, bool sizes_unknown)
 {
     char n[BYTES_CHARS];
-    if (!bound)
+    if (claim == AN_CLAIM_EXACT)
         return an_format_bytes(b, size, bytes);
-    if (bytes == 0 && sizes_unknown)
+    if (bytes == 0 && sizes_unknown && claim != AN_CLAIM_UPPER)
         snprintf(b, size, "unknown");
+    else if (claim == AN_CLAIM_NONE)
+        snprintf(b, size, "%s (%s)", an_format_bytes(n, sizeof n, bytes), an_claim_words(claim));
     else
-        snprintf(b, size, "%s (a bound, not exact)", an_format_bytes(n, sizeof n, bytes));
+        snprintf(b, size, "%s %s", an_claim_words(claim), an_format_bytes(n, sizeof n, bytes));
     return b;
+}
+
+/* A formula total and its claim, to out: "at most 4*n B", "4*n B (not bounded)". */
+static void put_total_sx(FILE *out, sx_int v, an_claim claim)
+{
+    if (claim == AN_CLAIM_UPPER || claim == AN_CLAIM_LOWER)
+        fprintf(out, "%s ", an_claim_words(claim));
+    put_sx(out, v);
+    fprintf(out, " B");
+    if (claim == AN_CLAIM_NONE)
+        fprintf(out, " (%s)", an_claim_words(claim));
+}
+
+char *an_total_str(const an_func_report *f, an_total t)
+{
+    char *text = NULL, b[BYTES_CHARS * 2];
+    size_t len = 0;
+    if (!f->symbolic) {
+        int64_t v[] = {f->peak_live_bytes, f->end_live_bytes, f->moved_bytes};
+        return tl_xasprintf("%s", total_text(b, sizeof b, v[t], f->claim[t], f->sizes_unknown));
+    }
+    FILE *out = tl_xmemstream(&text, &len);
+    sx_int v[] = {f->peak_sx, f->end_sx, f->moved_sx};
+    put_total_sx(out, v[t], f->claim[t]);
+    tl_xmemstream_close(out);
+    return text;
+}
+
+/* The note below the totals when one is not exact. */
+static void print_claims_note(FILE *out, const an_func_report *f)
+{
+    if (!an_func_all_exact(f))
+        fprintf(out, "note: the totals said 'at most', 'at least' or 'not bounded' depend on what "
+                     "the analysis could not follow exactly (the notes say where)\n");
 }
 
 /* Totals over run-time symbols: formulas, the peak as a max of candidates. */
@@ -476,12 +515,10 @@ static void put_sx(FILE *out, sx_int v)
 static void print_totals_sx(FILE *out, const an_report *r, const an_func_report *f)
 {
     char at[LINE_TEXT_CHARS];
-    const char *bound = " (a bound, not exact)";
     fputs("live at end: ", out);
-    put_sx(out, f->end_sx);
-    fprintf(out, " B%s\npeak: ", f->bound & AN_BOUND_END ? bound : "");
-    put_sx(out, f->peak_sx);
-    fprintf(out, " B%s", f->bound & AN_BOUND_PEAK ? bound : "");
+    put_total_sx(out, f->end_sx, f->claim[AN_TOTAL_END]);
+    fputs("\npeak: ", out);
+    put_total_sx(out, f->peak_sx, f->claim[AN_TOTAL_PEAK]);
     if (f->n_peak_cands > 1) {
         static _Thread_local char when[1 << 16];
         fprintf(out, ", the largest of:\n");
@@ -497,13 +534,11 @@ static void print_totals_sx(FILE *out, const an_report *r, const an_func_report 
         fprintf(out, "\n");
     }
     fputs("moved: ", out);
-    put_sx(out, f->moved_sx);
-    fprintf(out, " B%s in ", f->bound & AN_BOUND_MOVED ? bound : "");
+    put_total_sx(out, f->moved_sx, f->claim[AN_TOTAL_MOVED]);
+    fputs(" in ", out);
     put_sx(out, f->calls_sx);
     fputs(" calls\n", out);
-    if (f->unknown_bytes)
-        fprintf(out, "note: the totals marked as bounds depend on what the analysis could not "
-                     "follow exactly (the notes say where)\n");
+    print_claims_note(out, f);
 }
 
 static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
@@ -519,19 +554,19 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
         if (r->storages[f->storages[k]].free_line == 0 && r->storages[f->storages[k]].nbytes > 0 &&
             !r->storages[f->storages[k]].discarded)
             live[n_live++] = f->storages[k];
-    fprintf(out, "live at end: %s", total_text(b, sizeof b, f->end_live_bytes, f->bound & AN_BOUND_END, f->sizes_unknown));
+    fprintf(out, "live at end: %s", total_text(b, sizeof b, f->end_live_bytes, f->claim[AN_TOTAL_END], f->sizes_unknown));
     if (n_live) {
         fprintf(out, " (never freed: ");
         print_storage_list(out, r, n_live, live);
         fprintf(out, ")");
     }
-    fprintf(out, "\npeak: %s", total_text(b, sizeof b, f->peak_live_bytes, f->bound & AN_BOUND_PEAK, f->sizes_unknown));
+    fprintf(out, "\npeak: %s", total_text(b, sizeof b, f->peak_live_bytes, f->claim[AN_TOTAL_PEAK], f->sizes_unknown));
     if (f->peak_line > 0 && f->n_peak_storages > 0) {
         fprintf(out, " at line %s, live there: ", line_text(at, sizeof at, r->unit, f->peak_line));
         print_storage_list(out, r, f->n_peak_storages, f->peak_storages);
     }
     fprintf(out, "\nmoved: %s in %" PRId64 " calls\n",
-            total_text(b, sizeof b, f->moved_bytes, f->bound & AN_BOUND_MOVED, f->sizes_unknown), f->n_calls);
+            total_text(b, sizeof b, f->moved_bytes, f->claim[AN_TOTAL_MOVED], f->sizes_unknown), f->n_calls);
     if (f->cuda_reserved_peak > 0) {
         char b2[BYTES_CHARS];
         fprintf(out, "cuda: peak %s in blocks, %s reserved by the caching allocator "
@@ -539,9 +574,7 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
                 an_format_bytes(b, sizeof b, f->cuda_allocated_peak),
                 an_format_bytes(b2, sizeof b2, f->cuda_reserved_peak));
     }
-    if (f->unknown_bytes)
-        fprintf(out, "note: the totals marked as bounds depend on what the analysis could not "
-                     "follow exactly (the notes say where)\n");
+    print_claims_note(out, f);
     free(live);
 }
 

@@ -32,7 +32,8 @@
 typedef struct vf_options {
     const char *function;  /* the root the program runs: "main" */
     int perturb_line;      /* test hook: predictions at this line are off by one byte, and
-                              their execution counts by one (0: none) */
+                              their execution counts by one; a peak there that is a bound
+                              lies one byte on the wrong side of the run (0: none) */
     bool run_failed;       /* the program exited non-zero (its own error handler stops it) */
     bool no_trace;         /* the program ran to its end without writing a trace: it made no
                               tensorlint call (the runtime starts the trace at the first) */
@@ -46,8 +47,9 @@ typedef struct vf_summary {
     int64_t unknown;       /* call sites whose prediction is unknown (not compared) */
     int64_t live_not_compared;   /* calls whose live bytes were not compared (sizes
                                     unknown, or the run left the path analysed) */
-    int64_t totals_not_compared; /* end and peak predicted only as bounds (lower ones not
-                                    exceeded) */
+    int64_t totals_not_compared; /* end and peak predicted as not bounded */
+    int64_t bounds_held;   /* end and peak predicted as bounds (at most, at least) that the
+                              run keeps to (one it does not is a mismatch) */
     int64_t formulas_not_compared; /* end and peak predicted as formulas of sizes not bound */
     int64_t past_end_not_compared; /* end and peak of a report that goes on past the error
                                       the run ended at */

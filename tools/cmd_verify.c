@@ -409,8 +409,12 @@ static int compare(const verify_opts *o, const char *file, const an_report *r, b
         snprintf(live, sizeof live, ", live bytes of %lld call%s not compared (not exact there)",
                  (long long)sum.live_not_compared, sum.live_not_compared == 1 ? "" : "s");
     if (sum.totals_not_compared)
-        snprintf(totals, sizeof totals, ", %lld total%s not compared (bounds)",
+        snprintf(totals, sizeof totals, ", %lld total%s not compared (not bounded)",
                  (long long)sum.totals_not_compared, sum.totals_not_compared == 1 ? "" : "s");
+    if (sum.bounds_held) /* (after the bounds' text, in the same buffer) */
+        snprintf(totals + strlen(totals), sizeof totals - strlen(totals),
+                 ", %lld bound%s on the side claimed", (long long)sum.bounds_held,
+                 sum.bounds_held == 1 ? "" : "s");
     if (sum.formulas_not_compared)
         snprintf(formulas, sizeof formulas, ", %lld total%s not compared (formulas: --bind "
                  "their sizes)", (long long)sum.formulas_not_compared,

@@ -55,10 +55,11 @@ Annotations (in // comments; several may share a line):
       `KEY=BYTES` claims an exact number: it must equal the report's and
       the report must not mark it as a bound.  `KEY>=BYTES` claims a lower
       bound and `KEY<=BYTES` an upper bound: the report's number must equal
-      BYTES and be marked as not exact, and the run's must lie on that
-      side of it.  A total is marked by the function's `not_exact` list
-      (the names of the totals that are bounds: "peak_live_bytes",
-      "end_live_bytes", "moved_bytes").
+      BYTES and be marked as that bound ("bounds": "lower" / "upper"), and
+      the run's must lie on that side of it.  `KEY~=BYTES`: the report's
+      number, marked not bounded ("none": either side).  A total is marked
+      by the function's `not_exact` list and `bounds` object (the totals
+      "peak_live_bytes", "end_live_bytes", "moved_bytes").
       peak-line=? : no peak line.
 
   BYTES: an integer, or with a binary suffix and no space: 24, 1.5KiB, 2MiB.
@@ -344,8 +345,18 @@ def check_value(rep, target, name, pairs, errors, where):
             errors.append(f"{label}: {key}: expected {show(exp)}, got {show(got)}")
 
 
+CLAIM_OF_REL = {"=": "exact", "<=": "upper", ">=": "lower", "~=": "none"}
+
+
 def bound_marked(func, field):
     return field in func.get("not_exact", [])
+
+
+def bound_claim(func, field):
+    """What the report claims of a total: exact, upper, lower or none."""
+    if not bound_marked(func, field):
+        return "exact"
+    return func.get("bounds", {}).get(field, "missing")
 
 
 def check_func(rep, line, pairs, lines, errors, where):
@@ -365,13 +376,15 @@ def check_func(rep, line, pairs, lines, errors, where):
             exp = parse_bytes(want)
         else:
             exp = int(want)
-        if rel == "~=":
-            raise Bad(f"{where}: {key}~= : only exec is marked not known")
         if rel != "=" and field in ("peak_line", "calls"):
             raise Bad(f"{where}: {key}{rel} : only byte totals can be bounds")
         marked = bound_marked(f, field)
-        side = {">=": "at least ", "<=": "at most "}.get(rel, "")
+        side = {">=": "at least ", "<=": "at most ", "~=": "not bounded: "}.get(rel, "")
         check_claim(errors, f"{where}: {f['name']}: {key}", rel, side, got, exp, marked, "a bound")
+        claim = bound_claim(f, field)
+        if marked and rel != "=" and claim != CLAIM_OF_REL[rel]:
+            errors.append(f"{where}: {f['name']}: {key}: expected {side}{show(exp)}; the report "
+                          f"says it is {claim} (\"bounds\")")
 
 
 def check_claim(errors, label, rel, side, got, exp, marked, mark):
@@ -581,7 +594,7 @@ def check_func_run(tr, line, pairs, lines, errors, where):
         if val == "?" or got.get(key) is None:  # (a peak line the trace cannot tell)
             continue
         exp = parse_bytes(val) if key in BYTE_KEYS else int(val)
-        bad = {"=": got[key] != exp, ">=": got[key] < exp, "<=": got[key] > exp}[rel]
+        bad = {"=": got[key] != exp, ">=": got[key] < exp, "<=": got[key] > exp, "~=": False}[rel]
         if bad:
             side = {">=": "at least ", "<=": "at most "}.get(rel, "")
             errors.append(f"{where}: main: {key}: expected {side}{show(exp)}, but the run has "

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <tensorlint/tensor.h>
 
-int main(void) // expect-func: peak<=128 end<=0
+int main(void) // expect-func: peak~=128 end~=0
 {
     int64_t tokens[5] = {3, 2, 1, 0, 7};
     tl_tensor *data = tl_from_blob(tokens, TL_SHAPE(5), TL_I64); // expect: data kind=new

@@ -310,6 +310,8 @@ static void test_diagnostics_and_hover(void **state)
     assert_non_null(strstr(hover_text(h), "reshape copied"));
     assert_non_null(strstr(hover_text(h), "128 KiB"));
     assert_non_null(strstr(hover_text(h), "cuda"));
+    assert_non_null(strstr(hover_text(h), ": peak ")); /* its function's totals, claims said */
+    assert_non_null(strstr(hover_text(h), ", live at end "));
     json_decref(h);
     h = hover(c, &w, 21, 9, 22); /* tl_permute */
     assert_non_null(strstr(hover_text(h), "view"));

@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 EXPECT_TIMEOUT=300
 source tests/lib/expect.sh
 
-agree="verify: .* 0 disagreements(, [0-9]+ totals? not compared \\(bounds\\))?(, [0-9]+ execution counts? not compared \\(not exact\\))?$"
+agree="verify: .* 0 disagreements(, [0-9]+ totals? not compared \\(not bounded\\))?(, [0-9]+ bounds? on the side claimed)?(, [0-9]+ execution counts? not compared \\(not exact\\))?$"
 for f in samples/worksheet/*.c samples/labs/*.c samples/models/*.c; do
   args=()
   case $f in
@@ -28,6 +28,12 @@ done
 # compared with that arm, not called a divergence
 expect other-arm 0 "the run took the other arm" -- "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
 expect other-arm-agrees 0 "$agree" -- "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
+# a bound is compared on its side: a run beyond it disagrees (the test hook
+# puts the peak's bound, at most, one byte below the run)
+expect bound-wrong-side 1 "peak: at most .* predicted \(line 21\), .* measured  MISMATCH" -- \
+  "$tool" verify --test-perturb-line=21 samples/models/branch.c -- -DDEVICE=TL_CPU
+expect bound-right-side 0 "peak: at most .* predicted \(line 21\), .* measured  \(a bound the run keeps to\)" -- \
+  "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
 expect perturbed 1 "live bytes +predicted 671088641, measured 671088640" -- \
   "$tool" verify --test-perturb-line=29 samples/worksheet/block1.c -- -DDEVICE=TL_CPU
 # the times each call site ran are compared with the run's count
@@ -140,7 +146,7 @@ expect one-expression-perturbed 1 "live bytes +predicted 689, measured 688" -- \
   "$tool" verify --test-perturb-line=9 "$work/one_expression.c"
 
 # A prediction the analysis could not make is "not compared", never "ok",
-# and the summary counts it; totals that are lower bounds are not compared.
+# and the summary counts it; totals not bounded (either way) are not compared.
 cat >"$work/unknown.c" <<'C'
 #include <tensorlint/tensor.h>
 union slot {
@@ -162,7 +168,7 @@ expect not-compared-row 0 "11 +relu +not compared \(prediction unknown\)" -- \
   "$tool" verify "$work/unknown.c"
 expect not-compared-summary 0 "0 disagreements, 1 call site not compared \(prediction unknown\)" -- \
   "$tool" verify "$work/unknown.c"
-expect not-compared-totals 0 "peak: .*, 32 B measured  \(a bound: not compared\)" -- \
+expect not-compared-totals 0 "peak: .*, 32 B measured  \(not bounded: not compared\)" -- \
   "$tool" verify "$work/unknown.c"
 
 # A run that leaves where the report assumes it does not (an error path on

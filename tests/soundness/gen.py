@@ -1,0 +1,567 @@
+"""Random C programs against the tensor API, in the styles of real programs,
+for the differential soundness test (run.py; docs/soundness.md).
+
+generate(seed, styles) returns a Program: its C text and what a run needs
+to know of it: the sizes it reads at run time (each an Input: where it is
+read, the names the analysis may give it, how a run passes it), so that the
+test can pass random values and bind the report's symbols to them.
+
+Every program is valid for every input the test passes (sizes 1 to MAX_SIZE,
+every option given or left at its default): a run never raises a tensor
+error, so any error the report predicts is false.  Shapes are tracked here
+as tuples of C expressions over the inputs; an op is emitted only where
+its operands' shapes agree for all values.
+
+Styles (STYLES, each can be chosen alone with --styles):
+  argv      positional sizes with atoi, argc checked, an error exit
+  optloop   an option loop over argv whose else arm calls usage() (exit)
+  getopt    getopt with a default: arm calling usage()
+  env       a helper env_int(name, default) called several times
+  header    a config struct read with fread from a file the test writes
+  parse     a comma list counted with strtok, a string counted with while (*p)
+  helpers   tensor helpers called several times (make, consume)
+  macros    function-like macros: expression, statement, do-while(0), assignment
+  structs   a dims struct copied by value into a helper
+  loops     loops over a size, loops of unknown trip count that break on a
+            value read back from a tensor
+  branches  if on a size's parity or an environment flag (unknown statically)
+  views     views (view, transpose, narrow, select) and contiguous copies
+  inplace   in-place ops (add_, mul_scalar_, zero_)
+"""
+import random
+
+STYLES = ["argv", "optloop", "getopt", "env", "header", "parse", "helpers", "macros",
+          "structs", "loops", "branches", "views", "inplace"]
+INPUT_STYLES = ["argv", "optloop", "getopt", "env", "header", "parse"]
+MAX_SIZE = 6
+
+
+class Input:
+    """A size the program reads at run time.  names: the symbol names the
+    analysis may give it (the variable, the struct field); how: 'argv' (its
+    position), 'opt' (its flag), 'env' (its variable), 'header' (its index in
+    the file), 'list' (an env variable holding a comma list of that many
+    items), 'string' (an env variable holding a string of that length)."""
+
+    def __init__(self, var, names, how, key, default=None, lo=1, hi=MAX_SIZE):
+        self.var, self.names, self.how, self.key = var, names, how, key
+        self.default, self.lo, self.hi = default, lo, hi
+
+
+class Program:
+    def __init__(self):
+        self.inputs = []
+        self.styles = set()
+        self.header_fields = []  # header: the struct's fields in file order
+        self.flag_env = None     # branches: an environment flag (set or not)
+        self.text = ""
+
+
+class Gen:
+    def __init__(self, seed, styles):
+        self.r = random.Random(seed)
+        self.styles = [s for s in styles if s in STYLES]
+        self.p = Program()
+        self.top = []       # helpers, macros, structs before main
+        self.body = []      # main's statements
+        self.indent = 1
+        self.n_tmp = 0
+        self.live = []      # tensors: dict(var, shape, contig, scope)
+        self.sizes = []     # C expressions of sizes usable in shapes (each >= 1)
+        self.uses = set()   # helpers and macros that main uses
+
+    # ---- output ----
+    def emit(self, line):
+        self.body.append("    " * self.indent + line)
+
+    def tmp(self, stem="t"):
+        self.n_tmp += 1
+        return "%s%d" % (stem, self.n_tmp)
+
+    def want(self, style, p=0.5):
+        return style in self.styles and self.r.random() < p
+
+    # ---- inputs ----
+    def inputs(self):
+        r = self.r
+        chosen = [s for s in INPUT_STYLES if s in self.styles]
+        if not chosen:
+            chosen = ["argv"]
+        r.shuffle(chosen)
+        picked = []
+        for s in chosen:  # one style reads argv: positions and options do not mix
+            if s in ("argv", "optloop", "getopt") and any(
+                    x in ("argv", "optloop", "getopt") for x in picked):
+                continue
+            picked.append(s)
+        for s in picked[: r.randint(1, min(3, len(picked)))]:
+            getattr(self, "in_" + s)()
+            self.p.styles.add(s)
+
+    def in_argv(self):
+        k = self.r.randint(1, 2)
+        self.emit("if (argc < %d) {" % (k + 1))
+        self.emit("    fprintf(stderr, \"usage: prog%s\\n\");" % (" N" * k))
+        self.emit("    return 2;")
+        self.emit("}")
+        for j in range(k):
+            v = self.tmp("n")
+            self.emit("int %s = atoi(argv[%d]);" % (v, j + 1))
+            self.add_input(Input(v, [v], "argv", j + 1))
+
+    def opt_vars(self, n):
+        vs = []
+        for _ in range(n):
+            v, d = self.tmp("o"), self.r.randint(1, MAX_SIZE)
+            self.emit("int %s = %d;" % (v, d))
+            vs.append((v, d, "abcdefghk"[len(vs)]))
+        return vs
+
+    def in_optloop(self):
+        vs = self.opt_vars(self.r.randint(1, 2))
+        self.use_usage()
+        self.emit("for (int i = 1; i < argc; i += 2) {")
+        self.emit("    if (i + 1 >= argc)")
+        self.emit("        usage();")
+        for j, (v, d, c) in enumerate(vs):
+            kw = "if" if j == 0 else "else if"
+            self.emit("    %s (argv[i][0] == '-' && argv[i][1] == '%s')" % (kw, c))
+            self.emit("        %s = atoi(argv[i + 1]);" % v)
+        self.emit("    else")
+        self.emit("        usage();")
+        self.emit("}")
+        for v, d, c in vs:
+            self.add_input(Input(v, [v], "opt", "-" + c, default=d))
+
+    def in_getopt(self):
+        vs = self.opt_vars(self.r.randint(1, 2))
+        self.use_usage()
+        self.emit("int c;")
+        self.emit("while ((c = getopt(argc, argv, \"%s\")) != -1) {" % "".join(c + ":" for _, _, c in vs))
+        self.emit("    switch (c) {")
+        for v, d, c in vs:
+            self.emit("    case '%s': %s = atoi(optarg); break;" % (c, v))
+        self.emit("    default: usage();")
+        self.emit("    }")
+        self.emit("}")
+        for v, d, c in vs:
+            self.add_input(Input(v, [v], "opt", "-" + c, default=d))
+
+    def in_env(self):
+        self.top_once("env_int", [
+            "static int env_int(const char *name, int fallback)",
+            "{",
+            "    const char *s = getenv(name);",
+            "    int v = s ? atoi(s) : fallback;",
+            "    return v > 0 ? v : fallback;",
+            "}"])
+        n = self.r.randint(2, 3)
+        vs = []
+        for _ in range(n):
+            v, d = self.tmp("e"), self.r.randint(1, MAX_SIZE)
+            vs.append((v, d, "SOUND_" + v.upper()))
+        if self.r.random() < 0.5:
+            self.emit("int " + ", ".join("%s = env_int(\"%s\", %d)" % (v, e, d) for v, d, e in vs) + ";")
+        else:
+            for v, d, e in vs:
+                self.emit("int %s = env_int(\"%s\", %d);" % (v, e, d))
+        for v, d, e in vs:
+            self.add_input(Input(v, [v, "v"], "env", e, default=d))
+
+    def in_header(self):
+        fields = ["dim", "hidden", "n_layers", "seq_len"][: self.r.randint(2, 4)]
+        self.p.header_fields = fields
+        self.top_once("Config", ["typedef struct Config {"] + ["    int %s;" % f for f in fields] +
+                      ["} Config;"])
+        self.emit("const char *cfg_path = getenv(\"SOUND_CFG\");")
+        self.emit("FILE *cf = cfg_path ? fopen(cfg_path, \"rb\") : NULL;")
+        self.emit("if (!cf) {")
+        self.emit("    fprintf(stderr, \"no config\\n\");")
+        self.emit("    return 2;")
+        self.emit("}")
+        self.emit("Config config;")
+        self.emit("if (fread(&config, sizeof config, 1, cf) != 1) {")
+        self.emit("    fclose(cf);")
+        self.emit("    return 2;")
+        self.emit("}")
+        self.emit("fclose(cf);")
+        for k, f in enumerate(fields):
+            self.add_input(Input("config." + f, ["config." + f, f], "header", k), size=False)
+            self.sizes.append("config." + f)
+
+    def in_parse(self):
+        if self.r.random() < 0.5:
+            v = self.tmp("n_tok")
+            self.emit("char list[256];")
+            self.emit("const char *ls = getenv(\"SOUND_LIST\");")
+            self.emit("snprintf(list, sizeof list, \"%s\", ls ? ls : \"a,b\");")
+            self.emit("int %s = 0;" % v)
+            self.emit("for (char *tok = strtok(list, \",\"); tok; tok = strtok(NULL, \",\"))")
+            self.emit("    %s++;" % v)
+            self.add_input(Input(v, [v], "list", "SOUND_LIST", default=2))
+        else:
+            v = self.tmp("n_ch")
+            self.emit("const char *word = getenv(\"SOUND_WORD\");")
+            self.emit("if (!word || !*word)")
+            self.emit("    word = \"abc\";")
+            self.emit("int %s = 0;" % v)
+            self.emit("for (const char *p = word; *p; p++)")
+            self.emit("    %s++;" % v)
+            self.add_input(Input(v, [v], "string", "SOUND_WORD", default=3))
+
+    def add_input(self, inp, size=True):
+        self.p.inputs.append(inp)
+        if size:
+            self.sizes.append(inp.var)
+
+    def use_usage(self):
+        self.top_once("usage", [
+            "static void usage(void)",
+            "{",
+            "    fprintf(stderr, \"usage: prog [-a N] [-b N]\\n\");",
+            "    exit(2);",
+            "}"])
+
+    def top_once(self, key, lines):
+        if key not in self.uses:
+            self.uses.add(key)
+            self.top.append("\n".join(lines))
+
+    # ---- sizes and shapes ----
+    def size(self):
+        r = self.r
+        if self.sizes and r.random() < 0.8:
+            s = r.choice(self.sizes)
+            if r.random() < 0.2:
+                return "%s + %d" % (s, r.randint(1, 3))
+            if r.random() < 0.15:
+                return "2 * %s" % s
+            return s
+        return str(r.randint(1, 8))
+
+    def shape(self):
+        return tuple(self.size() for _ in range(self.r.randint(1, 2)))
+
+    def structs_prelude(self):
+        if not self.want("structs", 0.8):
+            return
+        self.top_once("Dims", ["typedef struct Dims {", "    int rows, cols;", "} Dims;"])
+        self.top_once("alloc_dims", [
+            "static tl_tensor *alloc_dims(Dims d)",
+            "{",
+            "    return tl_zeros(TL_SHAPE(d.rows, d.cols), TL_F32, TL_CPU);",
+            "}"])
+        a, b = self.size(), self.size()
+        self.emit("Dims dims = {%s, %s};" % (a, b))
+        self.emit("Dims copy = dims;")
+        self.dims = ("copy.rows", "copy.cols", a, b)
+        self.p.styles.add("structs")
+
+    # ---- tensors ----
+    def alloc_expr(self, shape):
+        r = self.r
+        sh = ", ".join(shape)
+        if len(shape) == 2 and getattr(self, "dims", None) and r.random() < 0.3 and \
+                (shape[0], shape[1]) == self.dims[2:]:
+            return "alloc_dims(copy)", "structs"
+        if self.want("macros", 0.35):
+            self.top_once("NEW_MAT", ["#define NEW_T(...) tl_zeros(TL_SHAPE(__VA_ARGS__), TL_F32, TL_CPU)"])
+            return "NEW_T(%s)" % sh, "macros"
+        if self.want("helpers", 0.4):
+            self.top_once("make", [
+                "static tl_tensor *make(tl_ints shape, double v)",
+                "{",
+                "    tl_tensor *t = tl_full(shape, v, TL_F32, TL_CPU);",
+                "    return t;",
+                "}"])
+            return "make(TL_SHAPE(%s), %d.0)" % (sh, r.randint(0, 3)), "helpers"
+        op = r.choice(["tl_zeros", "tl_ones", "tl_randn"])
+        return "%s(TL_SHAPE(%s), TL_F32, TL_CPU)" % (op, sh), None
+
+    def new_tensor(self, shape=None):
+        if not shape:
+            shape = self.shape()
+            if getattr(self, "dims", None) and self.r.random() < 0.25:
+                shape = self.dims[2:]
+        v = self.tmp()
+        e, st = self.alloc_expr(shape)
+        if st:
+            self.p.styles.add(st)
+        self.emit("tl_tensor *%s = %s;" % (v, e))
+        t = {"var": v, "shape": tuple(shape), "contig": True, "depth": self.indent}
+        self.live.append(t)
+        return t
+
+    def pick(self, pred=lambda t: True):
+        c = [t for t in self.live if t["depth"] <= self.indent and pred(t)]
+        return self.r.choice(c) if c else None
+
+    def release(self, t):
+        if self.want("macros", 0.3):
+            self.top_once("DROP", ["#define DROP(t) tl_release(t)"])
+            self.emit("DROP(%s);" % t["var"])
+            self.p.styles.add("macros")
+        else:
+            self.emit("tl_release(%s);" % t["var"])
+        self.live.remove(t)
+
+    def step(self):
+        r = self.r
+        kinds = ["new", "new", "unary", "binary", "release", "matmul"]
+        for st in ("helpers", "macros", "views", "inplace", "loops", "branches"):
+            if st in self.styles:
+                kinds += [st] * 2
+        k = r.choice(kinds)
+        getattr(self, "s_" + k)()
+
+    def s_new(self):
+        self.new_tensor()
+
+    def s_unary(self):
+        t = self.pick() or self.new_tensor()
+        v = self.tmp()
+        op = self.r.choice(["tl_relu", "tl_exp", "tl_neg", "tl_sigmoid", "tl_clone"])
+        self.emit("tl_tensor *%s = %s(%s);" % (v, op, t["var"]))
+        self.live.append({"var": v, "shape": t["shape"], "contig": True, "depth": self.indent})
+
+    def s_binary(self):
+        t = self.pick() or self.new_tensor()
+        u = self.pick(lambda x: x["shape"] == t["shape"] and x is not t)
+        if not u:
+            u = self.new_tensor(t["shape"])
+        v = self.tmp()
+        op = self.r.choice(["tl_add", "tl_mul", "tl_sub", "tl_maximum"])
+        self.emit("tl_tensor *%s = %s(%s, %s);" % (v, op, t["var"], u["var"]))
+        self.live.append({"var": v, "shape": t["shape"], "contig": True, "depth": self.indent})
+
+    def s_matmul(self):
+        t = self.pick(lambda x: len(x["shape"]) == 2) or self.new_tensor((self.size(), self.size()))
+        w = self.new_tensor((t["shape"][1], self.size()))
+        v = self.tmp()
+        self.emit("tl_tensor *%s = tl_matmul(%s, %s);" % (v, t["var"], w["var"]))
+        self.live.append({"var": v, "shape": (t["shape"][0], w["shape"][1]), "contig": True,
+                          "depth": self.indent})
+
+    def s_release(self):
+        t = self.pick(lambda x: x["depth"] == self.indent)
+        if t:
+            self.release(t)
+
+    def s_helpers(self):
+        t = self.pick(lambda x: x["depth"] == self.indent and x["contig"])
+        if not t:
+            return self.s_new()
+        self.top_once("consume", [
+            "static tl_tensor *relu_consume(tl_tensor *x)",
+            "{",
+            "    tl_tensor *y = tl_relu(x);",
+            "    tl_release(x);",
+            "    return y;",
+            "}"])
+        self.emit("%s = relu_consume(%s);" % (t["var"], t["var"]))
+        self.p.styles.add("helpers")
+
+    def s_macros(self):
+        r = self.r
+        t = self.pick(lambda x: x["depth"] == self.indent)
+        if not t:
+            return self.s_new()
+        self.p.styles.add("macros")
+        form = r.randint(0, 2)
+        if form == 0:
+            self.top_once("SWAP_IN", [
+                "#define SWAP_IN(h, e) do { tl_tensor *t_ = (e); tl_release(h); h = t_; } while (0)"])
+            self.emit("SWAP_IN(%s, tl_relu(%s));" % (t["var"], t["var"]))
+            t["contig"] = True
+        elif form == 1:
+            self.top_once("ASSIGN", ["#define ASSIGN(var, val) var = val"])
+            v = self.tmp("k")
+            self.emit("int %s = 1;" % v)
+            self.emit("ASSIGN(%s, %s);" % (v, t["shape"][0]))
+            u = self.new_tensor((v,) + t["shape"][1:])
+            # the same shape as t's, spelled through the assigned variable
+            u["shape"] = t["shape"]
+        else:
+            self.top_once("SCALE", ["#define SCALE(t, s) tl_mul_scalar(t, s)"])
+            v = self.tmp()
+            self.emit("tl_tensor *%s = SCALE(%s, 0.5);" % (v, t["var"]))
+            self.live.append({"var": v, "shape": t["shape"], "contig": True, "depth": self.indent})
+
+    def s_views(self):
+        r = self.r
+        t = self.pick(lambda x: x["contig"])
+        if not t:
+            return self.s_new()
+        self.p.styles.add("views")
+        v = self.tmp("v")
+        sh = t["shape"]
+        form = r.randint(0, 3)
+        if form == 0 or len(sh) == 1:
+            flat = " * ".join("(%s)" % s for s in sh)
+            self.emit("tl_tensor *%s = tl_view(%s, TL_SHAPE(%s));" % (v, t["var"], flat))
+            nt = {"var": v, "shape": ("(%s)" % flat,), "contig": True}
+        elif form == 1:
+            self.emit("tl_tensor *%s = tl_transpose(%s, 0, 1);" % (v, t["var"]))
+            nt = {"var": v, "shape": (sh[1], sh[0]), "contig": False}
+            if r.random() < 0.6:
+                c = self.tmp()
+                self.emit("tl_tensor *%s = tl_contiguous(%s);" % (c, v))
+                self.live.append({"var": c, "shape": nt["shape"], "contig": True,
+                                  "depth": self.indent})
+        elif form == 2:
+            self.emit("tl_tensor *%s = tl_narrow(%s, 0, 0, 1);" % (v, t["var"]))
+            nt = {"var": v, "shape": ("1",) + sh[1:], "contig": True}
+        else:
+            self.emit("tl_tensor *%s = tl_select(%s, 0, 0);" % (v, t["var"]))
+            nt = {"var": v, "shape": sh[1:], "contig": True}
+        nt["depth"] = self.indent
+        self.live.append(nt)
+
+    def s_inplace(self):
+        r = self.r
+        t = self.pick(lambda x: x["contig"])
+        if not t:
+            return self.s_new()
+        self.p.styles.add("inplace")
+        form = r.randint(0, 2)
+        if form == 0:
+            u = self.pick(lambda x: x["shape"] == t["shape"] and x is not t)
+            if u:
+                self.emit("tl_add_(%s, %s);" % (t["var"], u["var"]))
+                return
+        if form == 1:
+            self.emit("tl_zero_(%s);" % t["var"])
+        else:
+            self.emit("tl_mul_scalar_(%s, 2.0);" % t["var"])
+
+    def block(self, n):
+        """n steps in a nested block; what it makes there is released there."""
+        self.indent += 1
+        for _ in range(n):
+            self.step()
+        for t in [t for t in self.live if t["depth"] >= self.indent]:
+            if t in self.live:
+                self.release(t)
+        self.indent -= 1
+
+    def s_loops(self):
+        r = self.r
+        if self.indent > 2:
+            return self.s_new()
+        self.p.styles.add("loops")
+        i = self.tmp("i")
+        if r.random() < 0.5:
+            bound = self.size()
+            self.emit("for (int %s = 0; %s < %s; %s++) {" % (i, i, bound, i))
+            if r.random() < 0.4:
+                t = self.pick(lambda x: x["depth"] == self.indent and x["contig"])
+                if t:
+                    self.top_once("consume", [
+                        "static tl_tensor *relu_consume(tl_tensor *x)",
+                        "{",
+                        "    tl_tensor *y = tl_relu(x);",
+                        "    tl_release(x);",
+                        "    return y;",
+                        "}"])
+                    self.emit("    %s = relu_consume(%s);" % (t["var"], t["var"]))
+            self.block(r.randint(1, 3))
+            self.emit("}")
+            return
+        # a loop of unknown trip count: it stops on a value read back
+        stop = self.size()
+        self.emit("for (int %s = 0;; %s++) {" % (i, i))
+        self.block(r.randint(1, 2))
+        self.indent += 1
+        m, f = self.tmp("m"), self.tmp("f")
+        self.emit("tl_tensor *%s = tl_full(TL_SHAPE(1), (double)%s, TL_F32, TL_CPU);" % (m, i))
+        self.emit("float %s = 0;" % f)
+        self.emit("tl_copy_to_host(%s, &%s, sizeof %s);" % (m, f, f))
+        self.emit("tl_release(%s);" % m)
+        self.emit("if (%s + 1 >= %s)" % (f, stop))
+        self.emit("    break;")
+        self.indent -= 1
+        self.emit("}")
+
+    def s_branches(self):
+        r = self.r
+        if self.indent > 2:
+            return self.s_new()
+        self.p.styles.add("branches")
+        if self.sizes and r.random() < 0.6:
+            cond = "%s %% 2 == 0" % r.choice(self.sizes)
+        else:
+            self.p.flag_env = "SOUND_FLAG"
+            cond = "getenv(\"SOUND_FLAG\")"
+        t = self.pick(lambda x: x["depth"] == self.indent and x["contig"])
+        if t and r.random() < 0.5:
+            self.top_once("consume", [
+                "static tl_tensor *relu_consume(tl_tensor *x)",
+                "{",
+                "    tl_tensor *y = tl_relu(x);",
+                "    tl_release(x);",
+                "    return y;",
+                "}"])
+            self.emit("if (%s)" % cond)
+            self.emit("    %s = relu_consume(%s);" % (t["var"], t["var"]))
+            return
+        self.emit("if (%s) {" % cond)
+        self.block(r.randint(1, 3))
+        if r.random() < 0.5:
+            self.emit("} else {")
+            self.block(r.randint(1, 2))
+        self.emit("}")
+
+    def program(self):
+        r = self.r
+        self.inputs()
+        self.structs_prelude()
+        for _ in range(r.randint(3, 9)):
+            self.step()
+        for t in list(self.live):
+            if r.random() < 0.8:
+                self.release(t)
+        self.emit("return 0;")
+        head = ["#define _GNU_SOURCE", "#include <stdio.h>", "#include <stdlib.h>",
+                "#include <string.h>", "#include <unistd.h>", "#include <tensorlint/tensor.h>", ""]
+        body = ["int main(int argc, char **argv)", "{"] + self.body + ["}"]
+        self.p.text = "\n".join(head + [t + "\n" for t in self.top] + body) + "\n"
+        return self.p
+
+
+def generate(seed, styles=None):
+    return Gen(seed, styles or STYLES).program()
+
+
+def values(prog, r, same=False):
+    """Random values for a run: {input var: value}, and whether each option
+    is passed (an input left out takes its default)."""
+    vals, given = {}, {}
+    common = r.randint(1, MAX_SIZE)
+    for i in prog.inputs:
+        given[i.var] = i.default is None or r.random() < 0.8
+        v = common if same else r.randint(i.lo, i.hi)
+        vals[i.var] = v if given[i.var] else i.default
+    return vals, given
+
+
+def run_setup(prog, vals, given, cfg_path):
+    """argv, env and the header file's bytes for a run with vals."""
+    import struct
+    argv, env = [], {}
+    pos = sorted((i for i in prog.inputs if i.how == "argv"), key=lambda i: i.key)
+    argv += [str(vals[i.var]) for i in pos]
+    for i in prog.inputs:
+        if i.how == "opt" and given[i.var]:
+            argv += [i.key, str(vals[i.var])]
+        elif i.how == "env" and given[i.var]:
+            env[i.key] = str(vals[i.var])
+        elif i.how == "list" and given[i.var]:
+            env[i.key] = ",".join("x%d" % k for k in range(vals[i.var]))
+        elif i.how == "string" and given[i.var]:
+            env[i.key] = "w" * vals[i.var]
+    header = None
+    if prog.header_fields:
+        fs = [i for i in prog.inputs if i.how == "header"]
+        header = struct.pack("<%di" % len(fs), *[vals[i.var] for i in sorted(fs, key=lambda i: i.key)])
+        env["SOUND_CFG"] = cfg_path
+    return argv, env, header

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""The differential soundness test: random programs (gen.py), each built
+against the runtime and run at random sizes, compared with what
+`tensorlint report --format=json` claims of them (docs/soundness.md).
+
+For each program: one report without --bind (totals as formulas over the
+run-time sizes), then per run one report with --bind of every symbol the
+test can name a value for.  Against each run (its trace's exit record):
+
+  exact    a total printed as exact (not in "not_exact") must equal the run;
+  upper    a total said "upper" must be >= the run's; "lower" <= the run's;
+  error    the programs are valid for every input, so a diagnostic of
+           severity error is a false error;
+  missed   a run that raises a tensor error where the report claims exact
+           totals (a generator bug or a missed error: shown as a lie).
+
+A formula is evaluated at the run's values when every symbol in it names an
+input (by its variable or field, a `#k` suffix dropped; a helper's local
+called for several inputs only when they are equal in that run).  A run
+whose values falsify one of the report's assumptions over symbols is not
+compared (counted).  Exit status 1 on any lie, 2 when the harness cannot
+build or run a program.
+
+usage: run.py --tool TENSORLINT --include DIR --lib DIR [--cflags FLAGS]
+              [--count N] [--seed S] [--runs R] [--jobs J]
+              [--styles a,b,...] [--keep DIR] [--verbose]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from multiprocessing import Pool
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import gen  # noqa: E402
+from formula import evaluate  # noqa: E402
+
+TOTALS = {"peak_live_bytes": "peak_bytes", "end_live_bytes": "live_bytes"}
+TIMEOUT = 300
+
+
+class Harness(Exception):
+    """The test could not build or run a program (not a lie)."""
+
+
+def report(opt, path, binds):
+    args = [opt.tool, "report", "--format=json", path] + ["--bind=%s=%d" % kv for kv in binds.items()]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
+    if p.returncode not in (0, 1) or not p.stdout.startswith("{"):
+        raise Harness("report%s exited %d: %s" % (" --bind" if binds else "", p.returncode,
+                                                   p.stderr.strip()[-400:]))
+    return json.loads(p.stdout)
+
+
+def build(opt, src, exe):
+    cmd = [opt.cc, "-std=gnu11", "-g", "-w"] + opt.cflags.split() + [
+        src, "-I" + opt.include, "-L" + opt.lib, "-Wl,-rpath," + opt.lib, "-ltensorlint", "-lm",
+        "-o", exe]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+    if p.returncode != 0:
+        raise Harness("does not build: " + p.stderr.strip()[-600:])
+
+
+def run(prog, exe, work, vals, given, flag):
+    cfg = os.path.join(work, "config.bin")
+    trace = os.path.join(work, "trace.jsonl")
+    argv, env, header = gen.run_setup(prog, vals, given, cfg)
+    if header is not None:
+        with open(cfg, "wb") as f:
+            f.write(header)
+    e = {k: v for k, v in os.environ.items() if not k.startswith("SOUND_")}
+    e.update(env)
+    e.update({"TL_TRACE": trace, "ASAN_OPTIONS": "detect_leaks=0", "TL_CUDA_EMULATION": "1"})
+    if flag:
+        e["SOUND_FLAG"] = "1"
+    if os.path.exists(trace):
+        os.unlink(trace)
+    p = subprocess.run([exe] + argv, env=e, capture_output=True, text=True, timeout=TIMEOUT)
+    recs = []
+    if os.path.exists(trace):
+        with open(trace) as f:
+            recs = [json.loads(ln) for ln in f if ln.strip()]
+    exit_rec = next((r for r in recs if r.get("ev") == "exit"), None)
+    errors = [r for r in recs if r.get("ev") == "error"]
+    return p.returncode, exit_rec, errors, argv, env, p.stderr
+
+
+def symbol_values(prog, rep, vals):
+    """{symbol name: value} for the report's symbols that name an input."""
+    out = {}
+    for s in rep.get("symbols", []):
+        name = s["name"]
+        base = re.sub(r"#\d+$", "", name)
+        cands = [i for i in prog.inputs if base in i.names]
+        if not cands:
+            continue
+        got = {vals[i.var] for i in cands}
+        if len(got) == 1:
+            out[name] = got.pop()
+    return out
+
+
+def claim_of(f, key):
+    if key not in f.get("not_exact", []):
+        return "exact"
+    return f.get("bounds", {}).get(key, "none")
+
+
+def main_func(rep):
+    return next((f for f in rep["functions"] if f["name"] == "main"), None)
+
+
+def assumptions_hold(rep, symvals):
+    """False when an assumption over symbols is false at these values."""
+    for a in rep.get("assumptions", []):
+        if a.get("kind") == "path":
+            continue
+        cond = a["condition"]
+        try:
+            ok = all(evaluate(re.sub(r"(?<![<>=!])=(?!=)", "==", part), symvals)
+                     for part in cond.split(" and "))
+        except (KeyError, SyntaxError, ZeroDivisionError, NameError):
+            continue
+        if not ok:
+            return False, cond
+    return True, None
+
+
+def compare(rep, what, exit_rec, symvals, lies, counts):
+    f = main_func(rep)
+    if f is None:
+        return
+    for key, tkey in TOTALS.items():
+        pred, claim = f.get(key), claim_of(f, key)
+        try:
+            pv = evaluate(pred, symvals) if isinstance(pred, str) else pred
+        except (KeyError, SyntaxError, NameError):
+            counts["formula not evaluated"] += 1
+            continue
+        if pv is None:
+            continue
+        meas = exit_rec[tkey]
+        bad = {"exact": meas != pv, "upper": meas > pv, "lower": meas < pv, "none": False}[claim]
+        counts["claims checked"] += claim != "none"
+        if bad:
+            lies.append({"kind": "%s %s" % (claim, key), "report": what, "predicted": pred,
+                         "value": pv, "run": meas})
+    for d in rep.get("diagnostics", []):
+        if d.get("severity") == "error":
+            lies.append({"kind": "false error (%s)" % d.get("check"), "report": what,
+                         "line": d.get("line"), "message": d.get("message", "")[:200]})
+
+
+def one_program(args):
+    opt, seed = args
+    prog = gen.generate(seed, opt.styles)
+    work = tempfile.mkdtemp(prefix="sound%d." % seed, dir=opt.tmp)
+    result = {"seed": seed, "styles": sorted(prog.styles), "lies": [], "harness": None,
+              "counts": {"runs": 0, "claims checked": 0, "formula not evaluated": 0,
+                         "assumption not met": 0}}
+    try:
+        src = os.path.join(work, "prog.c")
+        with open(src, "w") as f:
+            f.write(prog.text)
+        exe = os.path.join(work, "prog")
+        build(opt, src, exe)
+        base = report(opt, src, {})
+        r = random.Random(seed * 7919 + 1)
+        for k in range(opt.runs):
+            vals, given = gen.values(prog, r, same=(k % 2 == 1))
+            flag = r.random() < 0.5
+            rc, exit_rec, errors, argv, env, err = run(prog, exe, work, vals, given, flag)
+            if rc != 0 or exit_rec is None:
+                if errors:
+                    result["lies"].append({"kind": "run error (missed or generator bug)",
+                                           "message": errors[0].get("message", ""),
+                                           "line": errors[0].get("line")})
+                else:
+                    raise Harness("run exited %d: %s" % (rc, err.strip()[-400:]))
+                continue
+            result["counts"]["runs"] += 1
+            lies = []
+            symvals = symbol_values(prog, base, vals)
+            ok, cond = assumptions_hold(base, symvals)
+            if not ok:
+                result["counts"]["assumption not met"] += 1
+                continue
+            compare(base, "report", exit_rec, symvals, lies, result["counts"])
+            if symvals:
+                bound = report(opt, src, symvals)
+                compare(bound, "report --bind", exit_rec, symvals, lies, result["counts"])
+            for lie in lies:
+                lie.update({"argv": argv, "env": env, "flag": flag})
+            result["lies"] += lies
+    except (Harness, subprocess.TimeoutExpired, OSError, ValueError) as e:
+        result["harness"] = str(e)
+    if (result["lies"] or result["harness"]) and opt.keep:
+        os.makedirs(opt.keep, exist_ok=True)
+        shutil.copy(os.path.join(work, "prog.c"), os.path.join(opt.keep, "seed%d.c" % seed))
+    shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--include", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--cc", default=os.environ.get("CC") or "cc")
+    ap.add_argument("--cflags", default="")
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--styles", default=",".join(gen.STYLES))
+    ap.add_argument("--keep", help="copy every program that lies into this folder")
+    ap.add_argument("--verbose", action="store_true")
+    opt = ap.parse_args()
+    opt.styles = [s for s in opt.styles.split(",") if s]
+    bad = [s for s in opt.styles if s not in gen.STYLES]
+    if bad:
+        ap.error("unknown style %s (styles: %s)" % (", ".join(bad), ", ".join(gen.STYLES)))
+    opt.tool = os.path.abspath(opt.tool)
+    opt.tmp = tempfile.mkdtemp(prefix="soundness.")
+    seeds = [opt.seed * 100003 + k for k in range(opt.count)]
+    with Pool(opt.jobs) as pool:
+        results = pool.map(one_program, [(opt, s) for s in seeds], chunksize=1)
+    shutil.rmtree(opt.tmp, ignore_errors=True)
+    totals, kinds, by_style, n_lying, harness = {}, {}, {}, 0, []
+    for res in results:
+        for k, v in res["counts"].items():
+            totals[k] = totals.get(k, 0) + v
+        if res["harness"]:
+            harness.append(res)
+        if res["lies"]:
+            n_lying += 1
+            for s in res["styles"]:
+                by_style[s] = by_style.get(s, 0) + 1
+        for lie in res["lies"]:
+            kinds.setdefault(lie["kind"], []).append(res["seed"])
+            if opt.verbose:
+                print("LIE seed %d [%s]: %s" % (res["seed"], " ".join(res["styles"]),
+                                               json.dumps(lie)))
+    for res in harness:
+        print("HARNESS seed %d: %s" % (res["seed"], res["harness"]))
+    print("soundness: %d programs (seed %d, styles %s), %d runs compared, %d claims checked, "
+          "%d formulas not evaluated, %d runs whose values an assumption excludes"
+          % (len(results), opt.seed, ",".join(opt.styles), totals.get("runs", 0),
+             totals.get("claims checked", 0), totals.get("formula not evaluated", 0),
+             totals.get("assumption not met", 0)))
+    print("soundness: %d programs lie, %d lies; %d programs not built or run"
+          % (n_lying, sum(len(v) for v in kinds.values()), len(harness)))
+    for k, seeds_ in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+        uniq = sorted(set(seeds_))
+        print("  %-40s %4d (programs %s%s)" % (k, len(seeds_), " ".join(map(str, uniq[:6])),
+                                              " ..." if len(uniq) > 6 else ""))
+    if by_style:
+        print("  lying programs by style: " + ", ".join(
+            "%s %d" % kv for kv in sorted(by_style.items(), key=lambda kv: -kv[1])))
+    return 1 if kinds else 2 if harness else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
