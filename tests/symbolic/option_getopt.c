@@ -2,7 +2,7 @@
  * option with a default that returns: as option_loop.c, the sizes it sets
  * are symbols and the default case is an assumption on the run's path. */
 // bind: rows cols
-// values: 2 3 | 7 5 | 64 2
+// values: 2 3 | 64 5
 // args: -c cols -r rows
 #include <stdio.h>
 #include <stdlib.h>

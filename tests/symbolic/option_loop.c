@@ -6,7 +6,7 @@
  * and each way out of the loop is an assumption on the run's path.  Issue:
  * every call after the loop was "not run" and the peak 0 B. */
 // bind: n d argc
-// values: 1 1 5 | 5 8 5 | 16 3 5
+// values: 1 1 5 | 16 3 5
 // args: -n n -d d
 #include <stdio.h>
 #include <stdlib.h>
