@@ -6,7 +6,7 @@
 if(TARGET tensorlint_cli)
   find_package(Python3 COMPONENTS Interpreter)
   if(Python3_Interpreter_FOUND)
-    set(TL_SOUNDNESS_COUNT 200 CACHE STRING "programs the soundness test generates")
+    set(TL_SOUNDNESS_COUNT 30 CACHE STRING "programs the soundness test generates")
     set(sound_cflags "")
     if(TL_SANITIZE)
       set(sound_cflags "-fsanitize=address,undefined")
