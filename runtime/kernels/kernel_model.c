@@ -29,6 +29,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernel_walk.h"
 #include "kernels.h"
 #include "scalar.h"
 
@@ -95,63 +96,15 @@ static bool num_eq(num a, num b) { return a.is_int ? a.i == b.i : a.f == b.f; }
 
 /* ---- the element walk ---- */
 
-enum { MAX_OPS = 4 };
-
-/* Row-major walk of an output shape with up to MAX_OPS broadcast inputs. */
-typedef struct walk {
-    int nd;
-    int64_t shape[TL_MAX_DIMS], pos[TL_MAX_DIMS];
-    int n;                               /* operands: 0 is the output */
-    const rt_buf *b[MAX_OPS + 1];
-    int64_t st[MAX_OPS + 1][TL_MAX_DIMS]; /* elements */
-    int64_t off[MAX_OPS + 1];             /* elements, current */
-} walk;
-
-static void walk_init(walk *w, const rt_buf *out, int n_in, const rt_buf *in)
+/* A walk of out's shape over out and the n_in inputs in[0 ..). */
+static void walk_init(kw_walk *w, const rt_buf *out, int n_in, const rt_buf *in)
 {
-    memset(w, 0, sizeof *w);
-    w->nd = out->l->ndim;
-    memcpy(w->shape, out->l->shape, sizeof w->shape);
-    w->n = n_in + 1;
-    w->b[0] = out;
+    const rt_buf *b[KW_MAX_OPS];
+    assert(n_in + 1 <= KW_MAX_OPS);
+    b[0] = out;
     for (int k = 0; k < n_in; k++)
-        w->b[k + 1] = &in[k];
-    for (int k = 0; k < w->n; k++) {
-        const mt_layout *l = w->b[k]->l;
-        for (int d = 0; d < w->nd; d++) {
-            int ld = l->ndim - w->nd + d;
-            w->st[k][d] = ld < 0 || (l->shape[ld] == 1 && w->shape[d] != 1) ? 0 : l->strides[ld];
-        }
-        w->off[k] = l->offset;
-    }
-}
-
-static void *walk_ptr(const walk *w, int k)
-{
-    return (char *)w->b[k]->base + w->off[k] * mt_dtype_size(w->b[k]->l->dtype);
-}
-
-/* Steps to the next element; false after the last. */
-static bool walk_next(walk *w)
-{
-    for (int d = w->nd - 1; d >= 0; d--) {
-        for (int k = 0; k < w->n; k++)
-            w->off[k] += w->st[k][d];
-        if (++w->pos[d] < w->shape[d])
-            return true;
-        for (int k = 0; k < w->n; k++)
-            w->off[k] -= w->st[k][d] * w->shape[d];
-        w->pos[d] = 0;
-    }
-    return false;
-}
-
-static int64_t numel_of(const mt_layout *l)
-{
-    int64_t n = 1;
-    for (int d = 0; d < l->ndim; d++)
-        n *= l->shape[d];
-    return n;
+        b[k + 1] = &in[k];
+    kw_init(w, n_in + 1, b);
 }
 
 /* ---- elementwise ops ---- */
@@ -199,7 +152,7 @@ static num binary_value(mt_op op, num a, num b)
 
 enum { PARALLEL_MIN_ELEMENTS = 1 << 16 }; /* below this a flat unary op runs on one thread */
 
-/* l covers numel_of(l) consecutive elements from its offset, in some order
+/* l covers kw_numel(l) consecutive elements from its offset, in some order
  * of its dims (contiguous, or permuted contiguous): no gap, no overlap. */
 static bool dense_permuted(const mt_layout *l)
 {
@@ -269,7 +222,7 @@ static bool try_flat_unary(const mt_call *c, const rt_buf *out, const rt_buf *x)
     if (!dense_permuted(o))
         return false;
     flat_unary f = {c, (float *)out->base + o->offset, (const float *)x->base + l->offset};
-    int64_t n = numel_of(o);
+    int64_t n = kw_numel(o);
     if (n < PARALLEL_MIN_ELEMENTS)
         flat_unary_range(&f, 0, n);
     else
@@ -280,30 +233,30 @@ static bool try_flat_unary(const mt_call *c, const rt_buf *out, const rt_buf *x)
 /* out = op(x) (x broadcast to out), computed in out's dtype. */
 static void run_unary(const mt_call *c, const rt_buf *out, const rt_buf *x)
 {
-    walk w;
+    kw_walk w;
     tl_dtype cd = out->l->dtype;
-    if (numel_of(out->l) == 0)
+    if (kw_numel(out->l) == 0)
         return;
     if (try_flat_unary(c, out, x))
         return;
     walk_init(&w, out, 1, x);
     do {
-        num v = load_as(x->l->dtype, walk_ptr(&w, 1), cd);
-        store_num(cd, walk_ptr(&w, 0), unary_value(c->op, v, c->f, cd));
-    } while (walk_next(&w));
+        num v = load_as(x->l->dtype, kw_ptr(&w, 1), cd);
+        store_num(cd, kw_ptr(&w, 0), unary_value(c->op, v, c->f, cd));
+    } while (kw_next(&w));
 }
 
 /* out = a op b in compute dtype cd (the promoted dtype; out's unless a comparison). */
 static void run_binary(mt_op op, const rt_buf *out, const rt_buf *a, const rt_buf *b, tl_dtype cd)
 {
-    walk w;
+    kw_walk w;
     rt_buf in[2] = {*a, *b};
-    if (numel_of(out->l) == 0)
+    if (kw_numel(out->l) == 0)
         return;
     walk_init(&w, out, 2, in);
     do {
-        num x = load_as(a->l->dtype, walk_ptr(&w, 1), cd);
-        num y = load_as(b->l->dtype, walk_ptr(&w, 2), cd);
+        num x = load_as(a->l->dtype, kw_ptr(&w, 1), cd);
+        num y = load_as(b->l->dtype, kw_ptr(&w, 2), cd);
         num r;
         if (op == MT_OP_eq)
             r = num_i(num_eq(x, y));
@@ -311,23 +264,23 @@ static void run_binary(mt_op op, const rt_buf *out, const rt_buf *a, const rt_bu
             r = num_i(num_lt(x, y));
         else
             r = binary_value(op, x, y);
-        store_num(out->l->dtype, walk_ptr(&w, 0), r);
-    } while (walk_next(&w));
+        store_num(out->l->dtype, kw_ptr(&w, 0), r);
+    } while (kw_next(&w));
 }
 
 /* torch.where: cond's nonzero elements take a, the others b, in out's dtype. */
 static void run_where(const rt_buf *out, const rt_buf *in)
 {
-    walk w;
+    kw_walk w;
     tl_dtype cd = out->l->dtype;
-    if (numel_of(out->l) == 0)
+    if (kw_numel(out->l) == 0)
         return;
     walk_init(&w, out, 3, in);
     do {
-        bool pick_a = load_i64(in[0].l->dtype, walk_ptr(&w, 1)) != 0;
+        bool pick_a = load_i64(in[0].l->dtype, kw_ptr(&w, 1)) != 0;
         int k = pick_a ? 2 : 3;
-        store_num(cd, walk_ptr(&w, 0), load_as(in[k - 1].l->dtype, walk_ptr(&w, k), cd));
-    } while (walk_next(&w));
+        store_num(cd, kw_ptr(&w, 0), load_as(in[k - 1].l->dtype, kw_ptr(&w, k), cd));
+    } while (kw_next(&w));
 }
 
 /* masked_fill: out = t (broadcast) with value where mask holds; a mask of
@@ -335,34 +288,34 @@ static void run_where(const rt_buf *out, const rt_buf *in)
  * each element (rt_exec checked that byte is 0 or 1). */
 static void run_masked_fill(const rt_buf *out, const rt_buf *t, const rt_buf *mask, double v)
 {
-    walk w;
+    kw_walk w;
     rt_buf in[2] = {*t, *mask};
     tl_dtype cd = out->l->dtype;
     num fill = int_compute(cd) ? num_i(cd == TL_BOOL ? v != 0 : (int64_t)v) : num_f(v);
-    if (numel_of(out->l) == 0)
+    if (kw_numel(out->l) == 0)
         return;
     walk_init(&w, out, 2, in);
     do {
-        bool m = *(const uint8_t *)walk_ptr(&w, 2) != 0; /* the element's first byte */
-        store_num(cd, walk_ptr(&w, 0), m ? fill : load_as(t->l->dtype, walk_ptr(&w, 1), cd));
-    } while (walk_next(&w));
+        bool m = *(const uint8_t *)kw_ptr(&w, 2) != 0; /* the element's first byte */
+        store_num(cd, kw_ptr(&w, 0), m ? fill : load_as(t->l->dtype, kw_ptr(&w, 1), cd));
+    } while (kw_next(&w));
 }
 
 /* triu / tril: a copy, then the elements off the kept triangle zeroed. */
 static void run_triangle(mt_op op, const rt_buf *out, const rt_buf *x, int64_t k)
 {
-    walk w;
+    kw_walk w;
     int nd = out->l->ndim;
     rt_copy(out, x);
-    if (numel_of(out->l) == 0)
+    if (kw_numel(out->l) == 0)
         return;
     walk_init(&w, out, 0, NULL);
     do {
         int64_t i = w.pos[nd - 2], j = w.pos[nd - 1];
         bool keep = op == MT_OP_triu ? j - i >= k : j - i <= k;
         if (!keep)
-            store_i64(out->l->dtype, walk_ptr(&w, 0), 0);
-    } while (walk_next(&w));
+            store_i64(out->l->dtype, kw_ptr(&w, 0), 0);
+    } while (kw_next(&w));
 }
 
 /* ---- reductions ---- */
@@ -373,8 +326,8 @@ static void run_reduce(mt_op op, const rt_buf *out, const rt_buf *x, int dim, bo
     mt_layout ol = *out->l; /* out viewed with x's dims, dim of size 1 */
     tl_dtype xd = x->l->dtype;
     int nd = x->l->ndim;
-    walk w;
-    if (numel_of(out->l) == 0)
+    kw_walk w;
+    if (kw_numel(out->l) == 0)
         return;
     if (!keepdim && nd > 0) {
         for (int d = nd - 1; d > dim; d--) {
@@ -401,10 +354,10 @@ static void run_reduce(mt_op op, const rt_buf *out, const rt_buf *x, int dim, bo
                 best = v, arg = k;
         }
         if (op == MT_OP_argmax)
-            store_i64(TL_I64, walk_ptr(&w, 0), arg);
+            store_i64(TL_I64, kw_ptr(&w, 0), arg);
         else
-            store_num(xd, walk_ptr(&w, 0), best);
-    } while (walk_next(&w));
+            store_num(xd, kw_ptr(&w, 0), best);
+    } while (kw_next(&w));
 }
 
 /* ---- stack ---- */
@@ -421,7 +374,7 @@ static void run_stack(const rt_buf *out, int n, const rt_buf *in, int dim)
         }
         sl.ndim--;
         rt_buf dst = {&sl, out->base};
-        if (numel_of(&sl) > 0)
+        if (kw_numel(&sl) > 0)
             rt_copy(&dst, &in[k]);
     }
 }

@@ -23,62 +23,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernel_walk.h"
 #include "kernels.h"
 #include "scalar.h"
 
-enum { TR_MAX_OPS = 4 }; /* operand 0 is written, up to 3 read */
-
-/* Row-major walk of a shape with operands read through broadcast strides. */
-typedef struct tr_walk {
-    int nd, n;
-    int64_t shape[TL_MAX_DIMS], pos[TL_MAX_DIMS];
-    const rt_buf *b[TR_MAX_OPS];
-    int64_t st[TR_MAX_OPS][TL_MAX_DIMS], off[TR_MAX_OPS]; /* elements */
-} tr_walk;
-
-static void tr_walk_init(tr_walk *w, int n, const rt_buf *const *b)
-{
-    memset(w, 0, sizeof *w);
-    const mt_layout *o = b[0]->l;
-    w->nd = o->ndim, w->n = n;
-    memcpy(w->shape, o->shape, sizeof w->shape);
-    for (int k = 0; k < n; k++) {
-        const mt_layout *l = b[k]->l;
-        w->b[k] = b[k];
-        w->off[k] = l->offset;
-        for (int d = 0; d < w->nd; d++) {
-            int ld = l->ndim - w->nd + d;
-            w->st[k][d] = ld < 0 || (l->shape[ld] == 1 && w->shape[d] != 1) ? 0 : l->strides[ld];
-        }
-    }
-}
-
-static void *tr_ptr(const tr_walk *w, int k)
-{
-    return (char *)w->b[k]->base + w->off[k] * mt_dtype_size(w->b[k]->l->dtype);
-}
-
-static bool tr_next(tr_walk *w)
-{
-    for (int d = w->nd - 1; d >= 0; d--) {
-        for (int k = 0; k < w->n; k++)
-            w->off[k] += w->st[k][d];
-        if (++w->pos[d] < w->shape[d])
-            return true;
-        for (int k = 0; k < w->n; k++)
-            w->off[k] -= w->st[k][d] * w->shape[d];
-        w->pos[d] = 0;
-    }
-    return false;
-}
-
-static int64_t tr_numel(const mt_layout *l)
-{
-    int64_t n = 1;
-    for (int d = 0; d < l->ndim; d++)
-        n *= l->shape[d];
-    return n;
-}
 
 /* ---- elementwise ---- */
 
@@ -131,31 +79,31 @@ static int64_t int_addcmul(int64_t x, int64_t a, int64_t b, int64_t v)
 /* gelu_tanh into a new out; sqrt_, addcmul_, addcdiv_, lerp_ in place (out is in[0]). */
 static void run_elementwise(const mt_call *c, const rt_buf *out, int n, const rt_buf *in)
 {
-    const rt_buf *ops[TR_MAX_OPS] = {out};
+    const rt_buf *ops[KW_MAX_OPS] = {out};
     bool inplace = c->op != MT_OP_gelu_tanh;
     int first = inplace ? 1 : 0; /* in place, in[0] is out itself */
     int m = 1;
-    for (int k = first; k < n && m < TR_MAX_OPS; k++)
+    for (int k = first; k < n && m < KW_MAX_OPS; k++)
         ops[m++] = &in[k];
     tl_dtype dt = out->l->dtype;
-    tr_walk w;
-    if (tr_numel(out->l) == 0)
+    kw_walk w;
+    if (kw_numel(out->l) == 0)
         return;
-    tr_walk_init(&w, m, ops);
+    kw_init(&w, m, ops);
     int64_t v = sc_is_integral(dt) ? (int64_t)c->f : 0;
     do {
         if (sc_is_integral(dt)) { /* addcmul_ of integers (addcdiv_ refuses them) */
-            int64_t x = sc_load_i64(dt, tr_ptr(&w, 0));
-            int64_t a = sc_load_i64(in[1].l->dtype, tr_ptr(&w, 1));
-            int64_t b = sc_load_i64(in[2].l->dtype, tr_ptr(&w, 2));
-            sc_store_i64(dt, tr_ptr(&w, 0), int_addcmul(x, a, b, v));
+            int64_t x = sc_load_i64(dt, kw_ptr(&w, 0));
+            int64_t a = sc_load_i64(in[1].l->dtype, kw_ptr(&w, 1));
+            int64_t b = sc_load_i64(in[2].l->dtype, kw_ptr(&w, 2));
+            sc_store_i64(dt, kw_ptr(&w, 0), int_addcmul(x, a, b, v));
             continue;
         }
-        double x = inplace ? rt_load(dt, tr_ptr(&w, 0)) : 0;
-        double a = m > 1 ? rt_load(ops[1]->l->dtype, tr_ptr(&w, 1)) : 0;
-        double b = m > 2 ? rt_load(ops[2]->l->dtype, tr_ptr(&w, 2)) : 0;
-        rt_store(dt, tr_ptr(&w, 0), float_value(c->op, dt, x, a, b, c->f));
-    } while (tr_next(&w));
+        double x = inplace ? rt_load(dt, kw_ptr(&w, 0)) : 0;
+        double a = m > 1 ? rt_load(ops[1]->l->dtype, kw_ptr(&w, 1)) : 0;
+        double b = m > 2 ? rt_load(ops[2]->l->dtype, kw_ptr(&w, 2)) : 0;
+        rt_store(dt, kw_ptr(&w, 0), float_value(c->op, dt, x, a, b, c->f));
+    } while (kw_next(&w));
 }
 
 /* ---- index_add ---- */
@@ -178,28 +126,28 @@ static void add_slice(const rt_buf *dst, const rt_buf *src)
 {
     const rt_buf *ops[2] = {dst, src};
     tl_dtype dt = dst->l->dtype;
-    tr_walk w;
-    if (tr_numel(dst->l) == 0)
+    kw_walk w;
+    if (kw_numel(dst->l) == 0)
         return;
-    tr_walk_init(&w, 2, ops);
+    kw_init(&w, 2, ops);
     do {
-        void *p = tr_ptr(&w, 0);
+        void *p = kw_ptr(&w, 0);
         if (dt == TL_BOOL)
-            sc_store_i64(dt, p, sc_load_i64(dt, p) || sc_load_i64(dt, tr_ptr(&w, 1)));
+            sc_store_i64(dt, p, sc_load_i64(dt, p) || sc_load_i64(dt, kw_ptr(&w, 1)));
         else if (sc_is_integral(dt))
             sc_store_i64(dt, p, (int64_t)((uint64_t)sc_load_i64(dt, p) +
-                                          (uint64_t)sc_load_i64(dt, tr_ptr(&w, 1))));
+                                          (uint64_t)sc_load_i64(dt, kw_ptr(&w, 1))));
         else if (dt == TL_F32)
-            *(float *)p += *(const float *)tr_ptr(&w, 1);
+            *(float *)p += *(const float *)kw_ptr(&w, 1);
         else
-            rt_store(dt, p, rt_load(dt, p) + rt_load(dt, tr_ptr(&w, 1)));
-    } while (tr_next(&w));
+            rt_store(dt, p, rt_load(dt, p) + rt_load(dt, kw_ptr(&w, 1)));
+    } while (kw_next(&w));
 }
 
 /* t.select(dim, index[i]) += source.select(dim, i) for each i, in index order. */
 static void index_add_into(const rt_buf *t, int dim, const rt_buf *idx, const rt_buf *src)
 {
-    int64_t n = tr_numel(idx->l);
+    int64_t n = kw_numel(idx->l);
     int isz = mt_dtype_size(idx->l->dtype);
     int64_t istride = idx->l->ndim ? idx->l->strides[0] : 0;
     for (int64_t i = 0; i < n; i++) {
@@ -250,14 +198,14 @@ static void run_log_softmax(const rt_buf *out, const rt_buf *x, int dim)
     mt_layout xr = rows_of(x->l, dim, &n, &step), orr = rows_of(out->l, dim, &on, &ostep);
     rt_buf xb = {&xr, x->base}, ob = {&orr, out->base};
     const rt_buf *ops[2] = {&ob, &xb};
-    tr_walk w;
+    kw_walk w;
     tl_dtype dt = x->l->dtype;
-    if (tr_numel(out->l) == 0)
+    if (kw_numel(out->l) == 0)
         return;
-    tr_walk_init(&w, 2, ops);
+    kw_init(&w, 2, ops);
     do {
-        log_softmax_row(dt, tr_ptr(&w, 1), step, tr_ptr(&w, 0), ostep, n);
-    } while (tr_next(&w));
+        log_softmax_row(dt, kw_ptr(&w, 1), step, kw_ptr(&w, 0), ostep, n);
+    } while (kw_next(&w));
 }
 
 /* -log_softmax(x)[target] of one row of n classes (stride step). */
