@@ -1002,13 +1002,32 @@ static an_flow loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
     return fl;
 }
 
+/* The loop is left at an iteration the analysis cannot count: what comes
+ * after is not bounded, the calls it ran run more (or less) than counted,
+ * and the values the iteration left are forgotten. */
+static void loop_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0)
+{
+    an_mark_bound(cx);
+    for (int v = 0; v < cx->r->n_values; v++)
+        if (cx->r->values[v].runs_stamp > clock0)
+            cx->r->values[v].runs_unknown = true;
+    forget_written(cx, s, NULL);
+}
+
+/* for (;;), while (1): a test that never ends the loop. */
+static bool loop_test_always(const ir_stmt *s)
+{
+    const ir_expr *c = s->loop.cond;
+    return !c || (c->kind == IR_EXPR_CONST && c->value != 0);
+}
+
 an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
 {
     bool leave = false;
     an_flow fl = AN_FLOW_NEXT;
     int64_t n = 0;
     an_frame *frame = an_top(cx);
-    bool upper_loop = cx->upper_loop;
+    bool upper_loop = cx->upper_loop, upper_func = cx->upper_func;
     int64_t clock0 = cx->exec_clock;
     bool host = loop_host_only(cx, s);
     cx->loop_depth++;
@@ -1055,14 +1074,24 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
             an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
                         "loop stopped after %lld iterations (--max-iterations); later totals "
                         "are not bounded", (long long)cx->opt.max_iterations);
-            an_mark_bound(cx);
-            for (int v = 0; v < cx->r->n_values; v++) /* the calls it ran run more */
-                if (cx->r->values[v].runs_stamp > clock0)
-                    cx->r->values[v].runs_unknown = true;
-            forget_written(cx, s, NULL); /* the values of the iteration it stopped at */
+            loop_stop_uncounted(cx, s, clock0);
             break;
         }
+        int64_t iteration = cx->r->n_events;
         fl = loop_body(cx, s, &leave);
+        /* for (;;) { ... if (x) break; } with x not known: only that exit ends it, so the
+         * run's count of iterations is not known (iterating on would only reach the limit,
+         * each iteration costlier than the last) */
+        if (loop_test_always(s) && !host && !leave && fl == AN_FLOW_NEXT &&
+            ((cx->upper_loop && !upper_loop) || (cx->upper_func && !upper_func))) {
+            an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
+                        "the loop ends only where a condition not known statically leaves it: "
+                        "its iterations are not counted, and the totals after it are not "
+                        "bounded");
+            record_repeat(cx, s, iteration); /* verify follows the run through any number */
+            loop_stop_uncounted(cx, s, clock0);
+            break;
+        }
     }
     cx->loop_depth--;
     frame->loops--;
