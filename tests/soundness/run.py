@@ -50,9 +50,18 @@ class Harness(Exception):
     """The test could not build or run a program (not a lie)."""
 
 
-def report(opt, path, binds):
+REFUSED = re.compile(r"--bind ([^:]+): no run-time size of the program has that name")
+
+
+def report(opt, path, binds, counts=None):
     args = [opt.tool, "report", "--format=json", path] + ["--bind=%s=%d" % kv for kv in binds.items()]
     p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
+    refused = set(REFUSED.findall(p.stderr)) if p.returncode == 2 else set()
+    if refused and counts is not None and refused <= set(binds):
+        # a name the unbound report lists that --bind does not take (a naming defect, not a
+        # lie: the spec wants every listed name bindable): counted, and compared without it
+        counts["listed names --bind refused"] += len(refused)
+        return report(opt, path, {k: v for k, v in binds.items() if k not in refused}, counts)
     if p.returncode not in (0, 1) or not p.stdout.startswith("{"):
         raise Harness("report%s exited %d: %s" % (" --bind" if binds else "", p.returncode,
                                                    p.stderr.strip()[-400:]))
@@ -164,7 +173,7 @@ def one_program(args):
     work = tempfile.mkdtemp(prefix="sound%d." % seed, dir=opt.tmp)
     result = {"seed": seed, "styles": sorted(prog.styles), "lies": [], "harness": None,
               "counts": {"runs": 0, "claims checked": 0, "formula not evaluated": 0,
-                         "assumption not met": 0}}
+                         "assumption not met": 0, "listed names --bind refused": 0}}
     try:
         src = os.path.join(work, "prog.c")
         with open(src, "w") as f:
@@ -194,7 +203,7 @@ def one_program(args):
                 continue
             compare(base, "report", exit_rec, symvals, lies, result["counts"])
             if symvals:
-                bound = report(opt, src, symvals)
+                bound = report(opt, src, symvals, result["counts"])
                 compare(bound, "report --bind", exit_rec, symvals, lies, result["counts"])
             for lie in lies:
                 lie.update({"argv": argv, "env": env, "flag": flag})
@@ -255,6 +264,10 @@ def main():
           % (len(results), opt.seed, ",".join(opt.styles), totals.get("runs", 0),
              totals.get("claims checked", 0), totals.get("formula not evaluated", 0),
              totals.get("assumption not met", 0)))
+    if totals.get("listed names --bind refused", 0):
+        print("soundness: %d times a name the report lists was refused by --bind (a naming "
+              "defect, not a lie: those runs were compared with the others bound)"
+              % totals["listed names --bind refused"])
     print("soundness: %d programs lie, %d lies; %d programs not built or run"
           % (n_lying, sum(len(v) for v in kinds.values()), len(harness)))
     for k, seeds_ in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
