@@ -36,7 +36,7 @@ cp tests/baseline/rename.head.c "$work/rename.c"
 (cd "$work" && "$tool" report --format=json clone.c >good.json)
 echo 'not json {' >"$work/garbage.json"
 echo '{}' >"$work/empty.json"
-echo '{"schema": 3, "functions": [], "diagnostics": []}' >"$work/schema2.json"
+echo '{"schema": 4, "functions": [], "diagnostics": []}' >"$work/schema2.json"
 "$tool" check --format=sarif tests/checks/hidden_copy.c >"$work/sarif.json" 2>/dev/null
 python3 - "$work" <<'PY'
 import json, sys
@@ -55,7 +55,7 @@ for cmd in check report; do
   expect ${cmd}_not_json 2 "garbage.json: is not JSON" -- "$tool" $cmd $fmt --baseline=garbage.json clone.c
   expect ${cmd}_not_report 2 "empty.json: not a tensorlint report" -- "$tool" $cmd $fmt --baseline=empty.json clone.c
   expect ${cmd}_sarif 2 "sarif.json: not a tensorlint report" -- "$tool" $cmd $fmt --baseline=sarif.json clone.c
-  expect ${cmd}_schema 2 "schema2.json: a report of another schema \(\"schema\": 3\)" -- "$tool" $cmd $fmt --baseline=schema2.json clone.c
+  expect ${cmd}_schema 2 "schema2.json: a report of another schema \(\"schema\": 4\)" -- "$tool" $cmd $fmt --baseline=schema2.json clone.c
   expect ${cmd}_old 2 "old.json: its diagnostics carry no \"call\"" -- "$tool" $cmd $fmt --baseline=old.json clone.c
   expect ${cmd}_bad_field 2 "peak_live_bytes\" or \"moved_bytes\" is not an integer" -- "$tool" $cmd $fmt --baseline=badfield.json clone.c
   expect ${cmd}_missing 2 "nothere.json: cannot be read" -- "$tool" $cmd $fmt --baseline=nothere.json clone.c
