@@ -24,3 +24,4 @@ int main(void)
     tl_release(x);
     return 0;
 }
+// xfail: verify leaves the totals after the loop analysed once uncompared (not bounded) and one execution count (not exact), which this file claims it compares

@@ -73,11 +73,30 @@ def main():
     programs += [os.path.join(samples, n) for n in sorted(os.listdir(samples)) if n.endswith(".c")]
     if len(sys.argv) > 2:
         programs = [os.path.abspath(p) for p in sys.argv[2:]]
-    failed = checked = 0
+    failed = checked = xfailed = 0
     scratch = tempfile.mkdtemp()
+    pending = None  # (name, xfail reason, failures before it): settled when the next starts
+
+    def settle():
+        # a file marked `// xfail: REASON` that fails is expected to (its failures not counted);
+        # one that passes is an XPASS, a failure: remove the mark
+        nonlocal failed, xfailed
+        if not pending or pending[1] is None:
+            return
+        fname, reason, before = pending
+        if failed > before:
+            print("XFAIL %s: %d checks failed, as known: %s" % (fname, failed - before, reason))
+            failed, xfailed = before, xfailed + 1
+        else:
+            print("XPASS %s: it passes; remove its xfail (%s)" % (fname, reason))
+            failed += 1
+
     for path in programs:
+        settle()
         name = os.path.relpath(path, root)
         text = open(path).read()
+        xfail = re.search(r"^// xfail: (.+)$", text, re.M)
+        pending = (name, xfail.group(1) if xfail else None, failed)
         binds = re.search(r"^// bind: (.*)$", text, re.M).group(1).split()
         groups = [g.split() for g in re.search(r"^// values: (.*)$", text, re.M).group(1).split("|")]
         env = re.search(r"^// env: (.+)$", text, re.M)
@@ -227,8 +246,10 @@ def main():
                 print("FAIL %s verify at %s: exit %d: %s %s" % (name, values, v.returncode, last,
                                                                  v.stderr.strip()[-300:]))
                 failed += 1
+    settle()
     shutil.rmtree(scratch, ignore_errors=True)
-    print("symbolic: %d checks, %d failed" % (checked, failed))
+    print("symbolic: %d checks, %d failed%s" % (checked, failed,
+                                                ", %d files known to fail" % xfailed if xfailed else ""))
     return 1 if failed else 0
 
 
