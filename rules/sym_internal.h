@@ -133,6 +133,43 @@ typedef struct sx_state {
 extern _Thread_local sx_state *sx__current;
 extern _Thread_local sx_state sx__idle;
 
+/* ---- shared by sym.c (interning, arithmetic, state) and sym_prove.c ---- */
+
+#define NO_LB INT64_MIN /* no lower bound known */
+
+/* A polynomial being built: c + sum of t[0 .. n). */
+struct spoly {
+    int64_t c;
+    uint32_t n;
+    bool big; /* overflowed or too many terms */
+    term t[SX_MAX_TERMS * SX_MAX_TERMS];
+};
+
+#define exact_generation sx__exact_generation
+#define proof_generation sx__proof_generation
+#define mix sx__mix
+#define lb_signed sx__lb_signed
+#define lb_of sx__lb_of
+#define hint_of sx__hint_of
+#define mono_intern sx__mono_intern
+#define intern sx__intern
+#define scratch(which) sx__scratch(which)
+#define add_scaled sx__add_scaled
+
+/* Bumped when the exact divisions change or the state changes: apply_exact's memo is
+ * valid for one generation; likewise proof_generation for sx_prove's (facts, raised
+ * lower bounds, exact divisions). */
+extern _Thread_local uint64_t exact_generation;
+extern _Thread_local uint64_t proof_generation;
+uint64_t mix(uint64_t h, uint64_t x);
+int64_t lb_signed(sx_int a, int64_t sign); /* a's lower bound (sign 1) or of -a (sign -1) */
+int64_t lb_of(sx_int a);
+double hint_of(sx_int a);                   /* a at the generic point */
+uint32_t mono_intern(const factor *f, uint32_t n);
+sx_int intern(spoly *s);                    /* the normal form of s */
+spoly *scratch(int which);                  /* scratch polynomial 0, 1 or 2, emptied */
+sx_int add_scaled(sx_int a, sx_int b, int64_t k); /* a + k*b */
+
 /* sym.c */
 const term *terms_of(sx_int a, uint32_t *n, int64_t *c);
 sx_int atom_expr(uint32_t atom_id);
