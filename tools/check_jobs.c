@@ -33,12 +33,12 @@ typedef struct ck_pool {
 } ck_pool;
 
 /* clang's errors of a unit that does not compile, as one string. */
-static char *ck_clang_errors(const ir_unit *u)
+static char *ck_clang_errors(const ir_unit *u, const ck_job *jobs, int n_jobs)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = tl_xmemstream(&text, &len);
-    int n = cli_print_clang_diags(f, u, IR_SEV_WARNING);
+    int n = cli_print_clang_diags_of(f, u, IR_SEV_WARNING, jobs, n_jobs);
     tl_xmemstream_close(f);
     if (n == 0) {
         free(text);
@@ -161,7 +161,7 @@ static void ck_job_analyse(ck_pool *p, ck_job *j)
         j->failure = tl_xasprintf("%s: %s", j->path, fe_status_name(st));
         return;
     }
-    j->clang_errors = ck_clang_errors(u); /* clang's warnings too, as clang-tidy shows them */
+    j->clang_errors = ck_clang_errors(u, j, 1); /* clang's warnings too, as clang-tidy shows them */
     if (u->n_errors > 0) {
         j->failed = true;
         j->failure = tl_xasprintf("%s does not compile (%d error%s); not analysed", j->path,
@@ -291,7 +291,7 @@ static bool ck_program_parse(ck_job *jobs, int n_jobs, ir_unit **u)
         return false;
     }
     if (n_jobs > 0)
-        jobs[0].clang_errors = ck_clang_errors(*u);
+        jobs[0].clang_errors = ck_clang_errors(*u, jobs, n_jobs);
     if ((*u)->n_errors == 0)
         return true;
     char *why = tl_xasprintf("the program does not compile or link (%d error%s); not analysed",

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_driver.h"
 #include "fe_session.h"
 #include "frontend.h"
 
@@ -62,20 +63,58 @@ int cli_output_done(FILE *out, const char *cmd, const char *name)
     return 2;
 }
 
-int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min)
+/* The job whose command holds the argument a command-line diagnostic
+ * quotes ("unknown argument: '-fbogus'"), else the only job, else NULL. */
+static const ck_job *cli_flag_owner(const ck_job *jobs, int n_jobs, const char *message)
+{
+    const char *q = strchr(message, '\''), *end = q ? strchr(q + 1, '\'') : NULL;
+    for (int k = 0; end && k < n_jobs; k++)
+        for (int a = 0; a < jobs[k].argc; a++)
+            if (strncmp(jobs[k].argv[a], q + 1, (size_t)(end - q - 1)) == 0 &&
+                jobs[k].argv[a][end - q - 1] == '\0')
+                return &jobs[k];
+    return n_jobs == 1 ? &jobs[0] : NULL;
+}
+
+/* d, clang style; one without a location (the command line) is said of
+ * the database entry its argument comes from, when the jobs are -p's. */
+static void cli_print_clang_diag(FILE *out, const ir_diag *d, const ck_job *jobs, int n_jobs)
+{
+    if (d->file || n_jobs == 0 || !jobs[0].database) {
+        ir_diag_print(out, d);
+        return;
+    }
+    const ck_job *j = cli_flag_owner(jobs, n_jobs, d->message);
+    if (j)
+        fprintf(out, "%s: entry %d (%s): ", j->database, j->entry, j->path);
+    else
+        fprintf(out, "%s: ", jobs[0].database);
+    fprintf(out, "%s: %s", ir_severity_name(d->severity), d->message);
+    if (d->option && *d->option)
+        fprintf(out, " [%s]", d->option);
+    fputc('\n', out);
+}
+
+int cli_print_clang_diags_of(FILE *out, const ir_unit *u, ir_severity min, const ck_job *jobs,
+                             int n_jobs)
 {
     bool shown = false; /* the last warning or error was printed: so are its notes */
     int n = 0;
     for (int k = 0; k < u->n_diags; k++) {
         const ir_diag *d = &u->diags[k];
         if (d->severity == IR_SEV_NOTE ? shown : d->severity >= min) {
-            ir_diag_print(out, d);
+            cli_print_clang_diag(out, d, jobs, n_jobs);
             n += d->severity != IR_SEV_NOTE;
         }
         if (d->severity != IR_SEV_NOTE)
             shown = d->severity >= min;
     }
     return n;
+}
+
+int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min)
+{
+    return cli_print_clang_diags_of(out, u, min, NULL, 0);
 }
 
 const char *cli_path_name(const char *path)

@@ -26,6 +26,13 @@ char *cli_doc_url(void);
 /* clang's diagnostics of u at or above min, each with its notes, in
  * clang's format ("f.c:3:5: warning: ... [-Wflag]"); returns how many. */
 int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min);
+struct ck_job;
+/* The same for a unit parsed from the jobs of a compilation database
+ * (-p): a diagnostic without a location (a bad compiler flag) names the
+ * database and the entry (index and file) whose command holds the flag:
+ * "BUILD/compile_commands.json: entry 2 (/src/a.c): error: unknown argument: '-fbogus'". */
+int cli_print_clang_diags_of(FILE *out, const ir_unit *u, ir_severity min,
+                             const struct ck_job *jobs, int n_jobs);
 
 /* Parse path ("-": standard input, named "<stdin>") with the compiler
  * arguments args; statuses as fe_parse_file. */

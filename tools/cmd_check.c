@@ -459,7 +459,7 @@ static int check_with(check_opts *o, int argc, char **argv)
         return rc;
     ck_job *jobs = NULL;
     if (o->build_dir) {
-        rc = ck_compdb_jobs(o->build_dir, in.files, in.n_files, &jobs, &n_jobs, &owner);
+        rc = ck_compdb_jobs("check", o->build_dir, in.files, in.n_files, &jobs, &n_jobs, &owner);
     } else {
         jobs = file_jobs(&in);
         n_jobs = in.n_files;

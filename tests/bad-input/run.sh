@@ -175,6 +175,30 @@ cp "$work/empty.c" "$work/cdb/prog.c"
 printf '[{"directory": "%s", "file": "prog.c", "arguments": ["cc", "-fbogus-flag", "-c", "prog.c"]}]\n' \
   "$work/cdb" >"$work/cdb/compile_commands.json"
 expect compdb-unknown-flag 2 "error: unknown argument: '-fbogus-flag'" -- "$tool" check -p "$work/cdb"
+# every command says a bad flag or a malformed database the same way: the
+# database, the entry (from 1) and its file, exit 2
+for cmd in check report verify "check --program"; do
+  read -r -a argv <<<"$cmd"
+  expect "compdb-flag-entry/$cmd" 2 "cdb/compile_commands.json: entry 1 \(.*cdb/prog.c\): error: unknown argument: '-fbogus-flag'" -- "$tool" "${argv[@]}" -p "$work/cdb"
+done
+mkdir -p "$work/cdb2"
+cp "$work/empty.c" "$work/cdb2/a.c"
+printf 'int helper(void) { return 1; }\n' >"$work/cdb2/b.c"
+printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-fno-such-thing", "-c", "b.c"]}]\n' \
+  "$work/cdb2" "$work/cdb2" >"$work/cdb2/compile_commands.json"
+for cmd in report "check --program" check; do
+  read -r -a argv <<<"$cmd"
+  expect "compdb-flag-second-entry/$cmd" 2 "cdb2/compile_commands.json: entry 2 \(.*cdb2/b.c\): error: unknown argument: '-fno-such-thing'" -- "$tool" "${argv[@]}" -p "$work/cdb2"
+done
+mkdir -p "$work/cdb3" "$work/cdb4" "$work/cdb5"
+printf '[{"directory": "/tmp", "file": "a.c", "command": "cc -c a.c"},\n {"directory": "/tmp", "file": "b.c"}]\n' >"$work/cdb3/compile_commands.json"
+printf '[{"directory": "/tmp", "file": ' >"$work/cdb4/compile_commands.json"
+printf '[{"directory": "%s", "file": "gone.c", "command": "cc -c gone.c"}]\n' "$work/cdb5" >"$work/cdb5/compile_commands.json"
+for cmd in check report verify; do
+  expect "compdb-entry-shape/$cmd" 2 "tensorlint $cmd: error: .*cdb3/compile_commands.json: entry 2 \(b.c\) has neither a \"command\"" -- "$tool" $cmd -p "$work/cdb3"
+  expect "compdb-not-json/$cmd" 2 "tensorlint $cmd: error: .*cdb4/compile_commands.json:1:[0-9]+: not a valid compilation database" -- "$tool" $cmd -p "$work/cdb4"
+  expect "compdb-missing-source/$cmd" 2 "gone.c: no such file \(named by the compilation database\): .*cdb5/compile_commands.json, entry 1" -- "$tool" $cmd -p "$work/cdb5"
+done
 
 # files that exist but cannot be read say why
 ln -s loop-b.c "$work/loop-a.c"
