@@ -48,7 +48,8 @@ const cli_opt cli_opts[] = {
     {CLI_OPT_FORMAT, "format", 0, "text|sarif|codequality", C,
      "output format (default text; codequality: GitLab's code\n"
      "quality report)"},
-    {CLI_OPT_FORMAT, "format", 0, "FMT", G, "svg, png, pdf or dot (default: from FILE's extension)"},
+    {CLI_OPT_FORMAT, "format", 0, "FMT", G,
+     "svg, png, pdf or dot (default: from FILE's extension)"},
     {CLI_OPT_FORMAT, "format", 0, "FMT", L,
      "svg, png, pdf, dot, or text (default: from FILE's extension)"},
     {CLI_OPT_OUTPUT, "output", 'o', "FILE", R | D,
@@ -62,17 +63,23 @@ const cli_opt cli_opts[] = {
      "colour the severities (default auto: on a terminal, unless\n"
      "NO_COLOR is set)"},
     {CLI_OPT_FUNCTION, "function", 0, "NAME", R, "only this function (text format)"},
-    {CLI_OPT_FUNCTION, "function", 0, "NAME", G | L, "draw NAME (default: main, else the first root)"},
-    {CLI_OPT_FUNCTION, "function", 0, "NAME", V, "the function the program starts in (default main)"},
+    {CLI_OPT_FUNCTION, "function", 0, "NAME", G | L,
+     "draw NAME (default: main, else the first root)"},
+    {CLI_OPT_FUNCTION, "function", 0, "NAME", V,
+     "the function the program starts in (default main)"},
     {CLI_OPT_BASELINE, "baseline", 0, "BASE.json", R,
      "markdown: compare with the base revision's report"},
-    {CLI_OPT_DIAGRAMS, "diagrams", 0, "DIR", R, "markdown: draw each function's diagrams into DIR, linked"},
+    {CLI_OPT_DIAGRAMS, "diagrams", 0, "DIR", R,
+     "markdown: draw each function's diagrams into DIR, linked"},
     {CLI_OPT_TIME_REPORT, "time-report", 0, NULL, R, "print the time of each phase on stderr"},
     {CLI_OPT_NO_CHECKS, "no-checks", 0, NULL, R | G | L,
      "leave out the warnings of the checks (errors stay)"},
-    {CLI_OPT_LIFETIMES, "lifetimes", 0, NULL, R, "then the storage lifetime chart of the function (text)"},
-    {CLI_OPT_WIDTH, "width", 0, "N", R, "its width (default: COLUMNS, else the terminal's, else 100)"},
-    {CLI_OPT_WIDTH, "width", 0, "N", L, "text format: characters per line (default: the terminal's)"},
+    {CLI_OPT_LIFETIMES, "lifetimes", 0, NULL, R,
+     "then the storage lifetime chart of the function (text)"},
+    {CLI_OPT_WIDTH, "width", 0, "N", R,
+     "its width (default: COLUMNS, else the terminal's, else 100)"},
+    {CLI_OPT_WIDTH, "width", 0, "N", L,
+     "text format: characters per line (default: the terminal's)"},
     /* check's selection and thresholds */
     {CLI_OPT_CHECKS, "checks", 0, "GLOBS", C,
      "checks to run, clang-tidy style: '*,-tiny-cuda-tensor',\n"
@@ -87,7 +94,8 @@ const cli_opt cli_opts[] = {
     {CLI_OPT_DOC_URL, "doc-url", 0, "URL", S,
      "base of the links to the checks' pages (default: the\n"
      "docs/checks directory of this installation)"},
-    {CLI_OPT_JOBS, "jobs", 'j', "N", C, "files analysed in parallel (default: the number of cores)"},
+    {CLI_OPT_JOBS, "jobs", 'j', "N", C,
+     "files analysed in parallel (default: the number of cores)"},
     {CLI_OPT_UPCAST_THRESHOLD, "upcast-threshold", 0, "BYTES", C,
      "smallest upcast result that warns (default 1MiB)"},
     {CLI_OPT_LATE_RELEASE_MIN_BYTES, "late-release-min-bytes", 0, "BYTES", C,
@@ -136,7 +144,8 @@ const cli_opt cli_opts[] = {
      "calls, releases and lost handles kept"},
     /* the language server */
     {CLI_OPT_LOG, "log", 0, "error|info|verbose", S, "what to log on stderr (default error)"},
-    {CLI_OPT_DEBOUNCE, "debounce", 0, "MS", S, "quiet time after an edit before analysing (default 50)"},
+    {CLI_OPT_DEBOUNCE, "debounce", 0, "MS", S,
+     "quiet time after an edit before analysing (default 50)"},
     {CLI_OPT_HELP, "help", 'h', NULL, CLI_CMD_ALL, "this help"},
 };
 const int cli_n_opts = (int)(sizeof cli_opts / sizeof cli_opts[0]);
