@@ -34,6 +34,8 @@ typedef struct ck_job {
     bool full_command;
     char **owned_argv;         /* -p: argv, owned (paths made absolute) */
     char *skip_reason;         /* set before running: not analysed, and why (owned) */
+    const char *text;          /* FILE "-": standard input's text (path "<stdin>"), else NULL */
+    size_t text_len;           /* bytes */
     const char *database;      /* -p: the compile_commands.json it comes from, else NULL */
     int entry;                 /* -p: its entry in the database, from 1 */
     /* output */

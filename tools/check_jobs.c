@@ -49,6 +49,8 @@ static char *ck_clang_errors(const ir_unit *u, const ck_job *jobs, int n_jobs)
 
 static fe_status ck_parse(const ck_job *j, ir_unit **u)
 {
+    if (j->text)
+        return cli_parse_text(j->path, j->text, j->text_len, j->argc, j->argv, u);
     if (j->full_command)
         return fe_parse_command(j->path, NULL, j->argc, j->argv, u); /* paths absolute */
     return fe_parse_file(j->path, j->argc, j->argv, u);
@@ -125,7 +127,8 @@ static void ck_sort(ck_job *j)
 static void ck_collect(ck_job *j, const ck_job_options *o, const an_report *r,
                        const ir_unit *program)
 {
-    ck_nolint *nl = ck_nolint_scan(j->path);
+    ck_nolint *nl = j->text ? ck_nolint_scan_text(j->path, j->text, j->text_len)
+                            : ck_nolint_scan(j->path);
     const an_diag *problems;
     int n_problems = ck_nolint_problems(nl, &problems);
     j->diags = tl_xcalloc((size_t)(r->n_diags + n_problems) + 1, sizeof *j->diags);

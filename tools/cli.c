@@ -122,8 +122,7 @@ const char *cli_path_name(const char *path)
     return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
-/* All of standard input, NUL-terminated; NULL when it cannot be read. */
-static char *cli_read_stdin(size_t *len)
+char *cli_read_stdin(size_t *len)
 {
     size_t cap = 1 << 16, n = 0, got;
     char *text = tl_xmalloc(cap + 1);
@@ -141,6 +140,22 @@ static char *cli_read_stdin(size_t *len)
     return text;
 }
 
+fe_status cli_parse_text(const char *name, const char *text, size_t len, int n_args,
+                         const char *const *args, ir_unit **out)
+{
+    /* the name has no .c to tell clang the language */
+    const char **argv = tl_xcalloc((size_t)n_args + 3, sizeof *argv);
+    argv[0] = "-x";
+    argv[1] = "c";
+    for (int k = 0; k < n_args; k++)
+        argv[k + 2] = args[k];
+    fe_session *s = fe_session_new(name, n_args + 2, argv, false);
+    fe_status st = fe_session_parse(s, text, len, out);
+    fe_session_free(s);
+    free(argv);
+    return st;
+}
+
 fe_status cli_parse_path(const char *path, int n_args, const char *const *args, ir_unit **out)
 {
     fe_set_disable_free(cli_fast_exit());
@@ -150,16 +165,7 @@ fe_status cli_parse_path(const char *path, int n_args, const char *const *args, 
     char *text = cli_read_stdin(&len);
     if (!text)
         return FE_ERR_UNREADABLE;
-    /* the name has no .c to tell clang the language */
-    const char **argv = tl_xcalloc((size_t)n_args + 3, sizeof *argv);
-    argv[0] = "-x";
-    argv[1] = "c";
-    for (int k = 0; k < n_args; k++)
-        argv[k + 2] = args[k];
-    fe_session *s = fe_session_new(cli_path_name(path), n_args + 2, argv, false);
-    fe_status st = fe_session_parse(s, text, len, out);
-    fe_session_free(s);
-    free(argv);
+    fe_status st = cli_parse_text(cli_path_name(path), text, len, n_args, args, out);
     free(text);
     return st;
 }

@@ -37,6 +37,12 @@ int cli_print_clang_diags_of(FILE *out, const ir_unit *u, ir_severity min,
 /* Parse path ("-": standard input, named "<stdin>") with the compiler
  * arguments args; statuses as fe_parse_file. */
 fe_status cli_parse_path(const char *path, int n_args, const char *const *args, ir_unit **out);
+/* C text[0..len) named name (no file is read), parsed as C with the
+ * compiler arguments args; statuses as fe_parse_file. */
+fe_status cli_parse_text(const char *name, const char *text, size_t len, int n_args,
+                         const char *const *args, ir_unit **out);
+/* All of standard input, NUL-terminated (*len bytes); NULL when it cannot be read. */
+char *cli_read_stdin(size_t *len);
 /* path as diagnostics name it: "<stdin>" for "-". */
 const char *cli_path_name(const char *path);
 

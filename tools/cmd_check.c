@@ -36,7 +36,8 @@ static const cli_command check_command = {
              "       tensorlint check [options] -p BUILD_DIR [FILE...]\n",
     .about = "Warn where a program pays for memory or traffic it did not need, and\n"
              "report the errors PyTorch would raise.  Diagnostics go to stderr, clang\n"
-             "style, with parseable fix-its; --format=sarif writes a SARIF 2.1.0 log.\n",
+             "style, with parseable fix-its; --format=sarif writes a SARIF 2.1.0 log.\n"
+             "A FILE of - is standard input, named <stdin> in the diagnostics.\n",
     .notes = "BYTES: a number, optionally with K, KiB, M, MiB, G or GiB (binary units).\n"
              "Suppress one line with // NOLINT or // NOLINT(check,...), the next with\n"
              "// NOLINTNEXTLINE(...), a region with // NOLINTBEGIN(...) ... // NOLINTEND(...).\n"
@@ -50,6 +51,7 @@ typedef struct check_opts {
     const char *format, *output, *srcroot, *doc_url, *build_dir;
     const char *checks, *as_errors;
     const char *color;          /* --color: auto, always or never */
+    char *stdin_text;           /* FILE "-": standard input (owned) */
     int64_t jobs;
     bool list;
     bool program;               /* --program: the database's units are one program */
@@ -187,12 +189,12 @@ static int validate(const check_opts *o, const cli_input *in)
                 "--baseline)\n");
         return 2;
     }
-    for (int k = 0; k < in->n_files; k++) {
-        if (strcmp(in->files[k], "-") == 0) {
-            fprintf(stderr, "tensorlint check: - (standard input) cannot be checked: its "
-                    "NOLINT comments are read from the file; name a file\n");
-            return 2;
-        }
+    int n_stdin = 0;
+    for (int k = 0; k < in->n_files; k++)
+        n_stdin += strcmp(in->files[k], "-") == 0;
+    if (n_stdin > 1 || (n_stdin > 0 && o->build_dir)) {
+        fprintf(stderr, "tensorlint check: - (standard input) is read once, and not with -p\n");
+        return 2;
     }
     if (!o->build_dir && in->n_files == 0) {
         fprintf(stderr, "tensorlint check: no FILE to check (or -p BUILD_DIR)\n");
@@ -362,13 +364,20 @@ static int write_output(const check_opts *o, const ck_job *jobs, int n)
 
 /* ---- the command ---- */
 
-static ck_job *file_jobs(const cli_input *in)
+/* A job per FILE; "-" is standard input, read into o->stdin_text. */
+static ck_job *file_jobs(check_opts *o, const cli_input *in)
 {
     ck_job *jobs = tl_xcalloc((size_t)in->n_files + 1, sizeof *jobs);
     for (int k = 0; k < in->n_files; k++) {
-        jobs[k].path = tl_xstrdup(in->files[k]);
+        jobs[k].path = tl_xstrdup(cli_path_name(in->files[k]));
         jobs[k].argc = in->n_args;
         jobs[k].argv = in->args;
+        if (strcmp(in->files[k], "-") != 0)
+            continue;
+        o->stdin_text = cli_read_stdin(&jobs[k].text_len);
+        if (!o->stdin_text)
+            jobs[k].skip_reason = tl_xstrdup("<stdin>: cannot be read");
+        jobs[k].text = o->stdin_text;
     }
     return jobs;
 }
@@ -412,6 +421,7 @@ static void free_opts(check_opts *o)
         free((char *)o->budgets[k].function);
     free(o->budgets);
     free(o->baselines);
+    free(o->stdin_text);
     ck_baseline_free((ck_baseline *)o->job.baseline);
 }
 
@@ -461,7 +471,7 @@ static int check_with(check_opts *o, int argc, char **argv)
     if (o->build_dir) {
         rc = ck_compdb_jobs("check", o->build_dir, in.files, in.n_files, &jobs, &n_jobs, &owner);
     } else {
-        jobs = file_jobs(&in);
+        jobs = file_jobs(o, &in);
         n_jobs = in.n_files;
     }
     if (rc == 0)

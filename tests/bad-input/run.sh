@@ -264,7 +264,16 @@ expect stdin-report 1 "<stdin>:[0-9]+:[0-9]+: error: .*\[use-after-release\]" --
 expect stdin-json 1 '"file":"<stdin>"' -- "${stdin_from[@]}" "$uar" "$tool" report --format=json -
 expect stdin-clang-error 2 "<stdin>:[0-9]+:[0-9]+: error: expected ';'" -- "${stdin_from[@]}" "$cases/syntax.c" "$tool" dump-ir -
 expect stdin-graph 1 "^digraph" -- "${stdin_from[@]}" "$uar" "$tool" graph -o - -
-expect stdin-check-refused 2 "check: - \(standard input\) cannot be checked" -- "$tool" check -
+expect stdin-check 1 "<stdin>:[0-9]+:[0-9]+: error: .*\[use-after-release\]" -- "${stdin_from[@]}" "$uar" "$tool" check -
+expect stdin-check-sarif 1 '"uri": "file://%3Cstdin%3E"' -- "${stdin_from[@]}" "$uar" "$tool" check --format=sarif -
+printf '%s\n' '#include <tensorlint/tensor.h>' 'int main(void)' '{' \
+  '    tl_tensor *x = tl_randn(TL_SHAPE(64, 64), TL_F32, TL_CPU);' \
+  '    tl_tensor *t = tl_t(x);' \
+  '    tl_tensor *f = tl_reshape(t, TL_SHAPE(4096)); // NOLINT(hidden-copy)' \
+  '    (void)f;' '    return 0;' '}' >"$work/nolint.c"
+expect stdin-check-nolint-seen 0 "hidden-copy" -- bash -c 'sed "s|// NOLINT.*||" "$1" | "$2" check -' nolint "$work/nolint.c" "$tool"
+refuse stdin-check-nolint "hidden-copy" -- "${stdin_from[@]}" "$work/nolint.c" "$tool" check -
+expect stdin-check-once 2 "check: - \(standard input\) is read once" -- "$tool" check - -
 expect stdin-verify-refused 2 "verify: - \(standard input\)" -- "$tool" verify -
 expect stdout-dash 1 '"check":"use-after-release"' -- "$tool" report --format=json -o - "$uar"
 expect stdout-dash-no-file 1 "" -- test -e ./-
