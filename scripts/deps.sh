@@ -7,11 +7,12 @@ packages=(
   libclang-14-dev clang-14 libclang-rt-14-dev
   libjansson-dev libcmocka-dev libopenblas-dev
   libgraphviz-dev graphviz
-  python3 python3-jsonschema python3-yaml
+  python3 python3-jsonschema python3-yaml python3-cram
   neovim
   pre-commit git
   chromium
 )
+# python3-cram: the documentation's examples (tests/docs) run as cram tests
 # chromium: the memory page's browser test (tests/browser) drives it headless
 # the language server's Node client test (tests/lsp/vscode) needs node and npm
 if ! command -v npm >/dev/null 2>&1; then

@@ -1,5 +1,6 @@
 /*
- * check_compdb.c: the jobs of `tensorlint check -p BUILD_DIR [FILE...]`.
+ * check_compdb.c: the jobs of `tensorlint check -p BUILD_DIR [FILE...]`,
+ * and the units of the other commands' -p (cli_program.c).
  *
  * The database is first read with Jansson, only to say precisely what is
  * wrong with a bad one (missing, not JSON, not an array, empty, an entry
@@ -26,6 +27,7 @@
 
 typedef struct ck_cdb {
     fe_compdb *db; /* the jobs' directories and commands point into it */
+    char *path;    /* BUILD_DIR/compile_commands.json: the jobs' database */
 } ck_cdb;
 
 /* One entry's shape; NULL when fine, else what is wrong. */
@@ -43,29 +45,41 @@ static const char *ck_cdb_entry_problem(const json_t *e)
     return NULL;
 }
 
+/* Entry k's problem, said: the database, the entry (from 1) and its file. */
+static void ck_cdb_entry_error(const char *cmd, const char *path, size_t k, const json_t *e,
+                               const char *why)
+{
+    const char *file = json_string_value(json_object_get(e, "file"));
+    if (file)
+        fprintf(stderr, "tensorlint %s: error: %s: entry %zu (%s) %s\n", cmd, path, k + 1, file,
+                why);
+    else
+        fprintf(stderr, "tensorlint %s: error: %s: entry %zu %s\n", cmd, path, k + 1, why);
+}
+
 /* Check the database's shape with Jansson; 0, or 2 after printing why. */
-static int ck_cdb_validate(const char *build_dir, const char *path)
+static int ck_cdb_validate(const char *cmd, const char *build_dir, const char *path)
 {
     struct stat st;
     if (stat(build_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tensorlint check: error: %s: no such build directory\n", build_dir);
+        fprintf(stderr, "tensorlint %s: error: %s: no such build directory\n", cmd, build_dir);
         return 2;
     }
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "tensorlint check: error: %s: no such file (configure the build with "
-                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or run bear)\n", path);
+        fprintf(stderr, "tensorlint %s: error: %s: no such file (configure the build with "
+                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or run bear)\n", cmd, path);
         return 2;
     }
     json_error_t err;
     json_t *db = json_load_file(path, 0, &err);
     if (!db) {
-        fprintf(stderr, "tensorlint check: error: %s:%d:%d: not a valid compilation database: %s\n",
-                path, err.line, err.column, err.text);
+        fprintf(stderr, "tensorlint %s: error: %s:%d:%d: not a valid compilation database: %s\n",
+                cmd, path, err.line, err.column, err.text);
         return 2;
     }
     int rc = 0;
     if (!json_is_array(db) || json_array_size(db) == 0) {
-        fprintf(stderr, "tensorlint check: error: %s: %s\n", path,
+        fprintf(stderr, "tensorlint %s: error: %s: %s\n", cmd, path,
                 json_is_array(db) ? "no compile commands in it"
                                   : "expected a JSON array of compile commands");
         rc = 2;
@@ -73,7 +87,7 @@ static int ck_cdb_validate(const char *build_dir, const char *path)
     for (size_t k = 0; rc == 0 && k < json_array_size(db); k++) {
         const char *why = ck_cdb_entry_problem(json_array_get(db, k));
         if (why) {
-            fprintf(stderr, "tensorlint check: error: %s: entry %zu %s\n", path, k + 1, why);
+            ck_cdb_entry_error(cmd, path, k, json_array_get(db, k), why);
             rc = 2;
         }
     }
@@ -118,8 +132,8 @@ static ck_job *ck_cdb_push(ck_job **jobs, int *n)
 }
 
 /* A job per C entry (the named ones when files are given). */
-static void ck_cdb_make_jobs(ck_cdb *cdb, char **files, int n_files, bool *found, ck_job **jobs,
-                             int *n_jobs)
+static void ck_cdb_make_jobs(const char *cmd, ck_cdb *cdb, char **files, int n_files, bool *found,
+                             ck_job **jobs, int *n_jobs)
 {
     for (int k = 0; k < cdb->db->n; k++) {
         const fe_compile_command *c = &cdb->db->cmds[k];
@@ -130,8 +144,8 @@ static void ck_cdb_make_jobs(ck_cdb *cdb, char **files, int n_files, bool *found
             dup = strcmp((*jobs)[j].path, path) == 0;
         if (!ck_cdb_ends_with(path, ".c") || dup || (n_files > 0 && named < 0)) {
             if (named >= 0 && ck_cdb_ends_with(path, ".cu"))
-                fprintf(stderr, "tensorlint check: %s: CUDA source skipped (nvcc commands are not "
-                        "parsed)\n", files[named]);
+                fprintf(stderr, "tensorlint %s: %s: CUDA source skipped (nvcc commands are not "
+                        "parsed)\n", cmd, files[named]);
             if (named >= 0)
                 found[named] = true;
             free(path);
@@ -145,9 +159,11 @@ static void ck_cdb_make_jobs(ck_cdb *cdb, char **files, int n_files, bool *found
         j->argc = c->argc;
         j->argv = (const char *const *)j->owned_argv;
         j->full_command = true;
+        j->database = cdb->path;
+        j->entry = k + 1;
         if (access(path, R_OK) != 0)
-            j->skip_reason = tl_xasprintf("%s: no such file (named by the compilation database)",
-                                          path);
+            j->skip_reason = tl_xasprintf("%s: no such file (named by the compilation "
+                                          "database): %s, entry %d", path, cdb->path, k + 1);
     }
 }
 
@@ -156,22 +172,23 @@ static int ck_cdb_cmp(const void *a, const void *b)
     return strcmp(((const ck_job *)a)->path, ((const ck_job *)b)->path);
 }
 
-int ck_compdb_jobs(const char *build_dir, char **files, int n_files, ck_job **jobs, int *n_jobs,
-                   void **owner)
+int ck_compdb_jobs(const char *cmd, const char *build_dir, char **files, int n_files,
+                   ck_job **jobs, int *n_jobs, void **owner)
 {
     char *path = tl_xasprintf("%s/compile_commands.json", build_dir);
-    int rc = ck_cdb_validate(build_dir, path);
+    int rc = ck_cdb_validate(cmd, build_dir, path);
     ck_cdb *cdb = tl_xcalloc(1, sizeof *cdb);
+    cdb->path = path;
     *jobs = NULL;
     *n_jobs = 0;
     *owner = cdb;
     if (rc == 0 && fe_compdb_load(build_dir, &cdb->db) != FE_OK) {
-        fprintf(stderr, "tensorlint check: error: %s: libclang cannot load it\n", path);
+        fprintf(stderr, "tensorlint %s: error: %s: libclang cannot load it\n", cmd, path);
         rc = 2;
     }
     bool *found = tl_xcalloc((size_t)n_files + 1, sizeof *found);
     if (rc == 0)
-        ck_cdb_make_jobs(cdb, files, n_files, found, jobs, n_jobs);
+        ck_cdb_make_jobs(cmd, cdb, files, n_files, found, jobs, n_jobs);
     for (int k = 0; rc == 0 && k < n_files; k++) {
         if (found[k])
             continue;
@@ -182,7 +199,6 @@ int ck_compdb_jobs(const char *build_dir, char **files, int n_files, ck_job **jo
     if (rc == 0 && *n_jobs > 1)
         qsort(*jobs, (size_t)*n_jobs, sizeof **jobs, ck_cdb_cmp);
     free(found);
-    free(path);
     return rc;
 }
 
@@ -192,5 +208,6 @@ void ck_compdb_free(void *owner)
     if (!cdb)
         return;
     fe_compdb_free(cdb->db);
+    free(cdb->path);
     free(cdb);
 }

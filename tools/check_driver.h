@@ -34,6 +34,10 @@ typedef struct ck_job {
     bool full_command;
     char **owned_argv;         /* -p: argv, owned (paths made absolute) */
     char *skip_reason;         /* set before running: not analysed, and why (owned) */
+    const char *text;          /* FILE "-": standard input's text (path "<stdin>"), else NULL */
+    size_t text_len;           /* bytes */
+    const char *database;      /* -p: the compile_commands.json it comes from, else NULL */
+    int entry;                 /* -p: its entry in the database, from 1 */
     /* output */
     bool failed;
     char *failure;             /* one line: why the file was not analysed */
@@ -60,9 +64,11 @@ void ck_job_clear(ck_job *j);
  * files[0..n_files) when n_files > 0), sorted by path.  Problems with the
  * database as a whole are printed and 2 returned; problems with one entry
  * (a file that does not exist, a named file the database lacks) become
- * failed jobs.  0 on success. */
-int ck_compdb_jobs(const char *build_dir, char **files, int n_files, ck_job **jobs, int *n_jobs,
-                   void **owner);
+ * failed jobs.  Messages start "tensorlint CMD:"; each job names its entry
+ * (database, entry), and the database stays allocated until
+ * ck_compdb_free(*owner).  0 on success. */
+int ck_compdb_jobs(const char *cmd, const char *build_dir, char **files, int n_files,
+                   ck_job **jobs, int *n_jobs, void **owner);
 void ck_compdb_free(void *owner);
 
 #endif /* TL_CHECK_DRIVER_H */

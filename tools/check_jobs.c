@@ -33,12 +33,12 @@ typedef struct ck_pool {
 } ck_pool;
 
 /* clang's errors of a unit that does not compile, as one string. */
-static char *ck_clang_errors(const ir_unit *u)
+static char *ck_clang_errors(const ir_unit *u, const ck_job *jobs, int n_jobs)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = tl_xmemstream(&text, &len);
-    int n = cli_print_clang_diags(f, u, IR_SEV_WARNING);
+    int n = cli_print_clang_diags_of(f, u, IR_SEV_WARNING, jobs, n_jobs);
     tl_xmemstream_close(f);
     if (n == 0) {
         free(text);
@@ -49,6 +49,8 @@ static char *ck_clang_errors(const ir_unit *u)
 
 static fe_status ck_parse(const ck_job *j, ir_unit **u)
 {
+    if (j->text)
+        return cli_parse_text(j->path, j->text, j->text_len, j->argc, j->argv, u);
     if (j->full_command)
         return fe_parse_command(j->path, NULL, j->argc, j->argv, u); /* paths absolute */
     return fe_parse_file(j->path, j->argc, j->argv, u);
@@ -125,7 +127,8 @@ static void ck_sort(ck_job *j)
 static void ck_collect(ck_job *j, const ck_job_options *o, const an_report *r,
                        const ir_unit *program)
 {
-    ck_nolint *nl = ck_nolint_scan(j->path);
+    ck_nolint *nl = j->text ? ck_nolint_scan_text(j->path, j->text, j->text_len)
+                            : ck_nolint_scan(j->path);
     const an_diag *problems;
     int n_problems = ck_nolint_problems(nl, &problems);
     j->diags = tl_xcalloc((size_t)(r->n_diags + n_problems) + 1, sizeof *j->diags);
@@ -161,7 +164,7 @@ static void ck_job_analyse(ck_pool *p, ck_job *j)
         j->failure = tl_xasprintf("%s: %s", j->path, fe_status_name(st));
         return;
     }
-    j->clang_errors = ck_clang_errors(u); /* clang's warnings too, as clang-tidy shows them */
+    j->clang_errors = ck_clang_errors(u, j, 1); /* clang's warnings too, as clang-tidy shows them */
     if (u->n_errors > 0) {
         j->failed = true;
         j->failure = tl_xasprintf("%s does not compile (%d error%s); not analysed", j->path,
@@ -291,7 +294,7 @@ static bool ck_program_parse(ck_job *jobs, int n_jobs, ir_unit **u)
         return false;
     }
     if (n_jobs > 0)
-        jobs[0].clang_errors = ck_clang_errors(*u);
+        jobs[0].clang_errors = ck_clang_errors(*u, jobs, n_jobs);
     if ((*u)->n_errors == 0)
         return true;
     char *why = tl_xasprintf("the program does not compile or link (%d error%s); not analysed",

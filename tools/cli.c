@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_driver.h"
+#include "fe_session.h"
 #include "frontend.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -61,44 +63,47 @@ int cli_output_done(FILE *out, const char *cmd, const char *name)
     return 2;
 }
 
-int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input *in)
+/* The job whose command holds the argument a command-line diagnostic
+ * quotes ("unknown argument: '-fbogus'"), else the only job, else NULL. */
+static const ck_job *cli_flag_owner(const ck_job *jobs, int n_jobs, const char *message)
 {
-    int k = first;
-    in->files = argv + first;
-    in->n_files = 0;
-    in->n_args = 0;
-    in->args = NULL;
-    for (; k < argc && strcmp(argv[k], "--") != 0; k++) {
-        if (argv[k][0] == '-' && argv[k][1] != '\0') {
-            fprintf(stderr, "tensorlint %s: unknown option '%s' (options go before the files; "
-                    "compiler arguments after --)\n", cmd, argv[k]);
-            return 2;
-        }
-        in->n_files++;
-    }
-    if (k < argc) {
-        in->args = (const char *const *)argv + k + 1;
-        in->n_args = argc - k - 1;
-    }
-    return 0;
+    const char *q = strchr(message, '\''), *end = q ? strchr(q + 1, '\'') : NULL;
+    for (int k = 0; end && k < n_jobs; k++)
+        for (int a = 0; a < jobs[k].argc; a++)
+            if (strncmp(jobs[k].argv[a], q + 1, (size_t)(end - q - 1)) == 0 &&
+                jobs[k].argv[a][end - q - 1] == '\0')
+                return &jobs[k];
+    return n_jobs == 1 ? &jobs[0] : NULL;
 }
 
-int cli_options_end(int argc, char **argv)
+/* d, clang style; one without a location (the command line) is said of
+ * the database entry its argument comes from, when the jobs are -p's. */
+static void cli_print_clang_diag(FILE *out, const ir_diag *d, const ck_job *jobs, int n_jobs)
 {
-    for (int k = 1; k < argc; k++)
-        if (strcmp(argv[k], "--") == 0)
-            return k;
-    return argc;
+    if (d->file || n_jobs == 0 || !jobs[0].database) {
+        ir_diag_print(out, d);
+        return;
+    }
+    const ck_job *j = cli_flag_owner(jobs, n_jobs, d->message);
+    if (j)
+        fprintf(out, "%s: entry %d (%s): ", j->database, j->entry, j->path);
+    else
+        fprintf(out, "%s: ", jobs[0].database);
+    fprintf(out, "%s: %s", ir_severity_name(d->severity), d->message);
+    if (d->option && *d->option)
+        fprintf(out, " [%s]", d->option);
+    fputc('\n', out);
 }
 
-int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min)
+int cli_print_clang_diags_of(FILE *out, const ir_unit *u, ir_severity min, const ck_job *jobs,
+                             int n_jobs)
 {
     bool shown = false; /* the last warning or error was printed: so are its notes */
     int n = 0;
     for (int k = 0; k < u->n_diags; k++) {
         const ir_diag *d = &u->diags[k];
         if (d->severity == IR_SEV_NOTE ? shown : d->severity >= min) {
-            ir_diag_print(out, d);
+            cli_print_clang_diag(out, d, jobs, n_jobs);
             n += d->severity != IR_SEV_NOTE;
         }
         if (d->severity != IR_SEV_NOTE)
@@ -107,18 +112,76 @@ int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min)
     return n;
 }
 
-int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out)
+int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min)
+{
+    return cli_print_clang_diags_of(out, u, min, NULL, 0);
+}
+
+const char *cli_path_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+char *cli_read_stdin(size_t *len)
+{
+    size_t cap = 1 << 16, n = 0, got;
+    char *text = tl_xmalloc(cap + 1);
+    while ((got = fread(text + n, 1, cap - n, stdin)) > 0) {
+        n += got;
+        if (n == cap)
+            text = tl_xrealloc(text, (cap *= 2) + 1);
+    }
+    if (ferror(stdin)) {
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+fe_status cli_parse_text(const char *name, const char *text, size_t len, int n_args,
+                         const char *const *args, ir_unit **out)
+{
+    /* the name has no .c to tell clang the language */
+    const char **argv = tl_xcalloc((size_t)n_args + 3, sizeof *argv);
+    argv[0] = "-x";
+    argv[1] = "c";
+    for (int k = 0; k < n_args; k++)
+        argv[k + 2] = args[k];
+    fe_session *s = fe_session_new(name, n_args + 2, argv, false);
+    fe_status st = fe_session_parse(s, text, len, out);
+    fe_session_free(s);
+    free(argv);
+    return st;
+}
+
+fe_status cli_parse_path(const char *path, int n_args, const char *const *args, ir_unit **out)
 {
     fe_set_disable_free(cli_fast_exit());
-    fe_status st = fe_parse_file(path, n_args, args, out);
+    if (strcmp(path, "-") != 0)
+        return fe_parse_file(path, n_args, args, out);
+    size_t len;
+    char *text = cli_read_stdin(&len);
+    if (!text)
+        return FE_ERR_UNREADABLE;
+    fe_status st = cli_parse_text(cli_path_name(path), text, len, n_args, args, out);
+    free(text);
+    return st;
+}
+
+int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out)
+{
+    fe_status st = cli_parse_path(path, n_args, args, out);
     if (st != FE_OK) {
-        fprintf(stderr, "tensorlint: error: %s: %s\n", path, fe_status_name(st));
+        fprintf(stderr, "tensorlint: error: %s: %s\n", cli_path_name(path), fe_status_name(st));
         return 2;
     }
     cli_print_clang_diags(stderr, *out, IR_SEV_WARNING); /* as clang-tidy shows them */
     if ((*out)->n_errors == 0)
         return 0;
-    fprintf(stderr, "tensorlint: %s does not compile (%d error%s); not analysed\n", path,
+    fprintf(stderr, "tensorlint: %s does not compile (%d error%s); not analysed\n",
+            cli_path_name(path),
             (*out)->n_errors, (*out)->n_errors == 1 ? "" : "s");
     ir_unit_free(*out);
     *out = NULL;
@@ -212,4 +275,31 @@ char *cli_doc_url(void)
         free(dir);
     }
     return url;
+}
+
+bool cli_color_on(const char *cmd, const char *mode, FILE *out, bool *on)
+{
+    const char *no_color = getenv("NO_COLOR"); /* https://no-color.org: set and not empty */
+    if (!mode || strcmp(mode, "auto") == 0)
+        *on = isatty(fileno(out)) && !(no_color && no_color[0]);
+    else if (strcmp(mode, "always") == 0 || strcmp(mode, "never") == 0)
+        *on = mode[0] == 'a';
+    else {
+        fprintf(stderr, "tensorlint %s: --color=%s: auto, always or never\n", cmd, mode);
+        return false;
+    }
+    return true;
+}
+
+void cli_put_severity(FILE *out, const char *severity, bool color)
+{
+    static const struct { const char *word, *sgr; } colors[] = {
+        {"error", "1;31"}, {"warning", "1;35"}, {"note", "1;30"}, {"remark", "1;34"}};
+    for (size_t k = 0; color && k < sizeof colors / sizeof colors[0]; k++) {
+        if (strcmp(severity, colors[k].word) == 0) {
+            fprintf(out, "\033[%sm%s\033[0m", colors[k].sgr, severity);
+            return;
+        }
+    }
+    fputs(severity, out);
 }

@@ -1,7 +1,7 @@
 /*
- * cli.h: what the subcommands share: splitting FILE... from the compiler
- * arguments after "--", parsing a unit with clang's errors passed through,
- * and parsing counts.
+ * cli.h: what the subcommands share: parsing a unit with clang's errors
+ * passed through ("-" is standard input), writing their output, and
+ * parsing counts.  Their options are read by cli_opt.h.
  */
 #ifndef TL_CLI_H
 #define TL_CLI_H
@@ -11,24 +11,12 @@
 #include <stdio.h>
 
 #include "an.h"
+#include "cli_opt.h"
 #include "dg.h"
+#include "frontend.h"
 #include "ir.h"
 #include "xalloc.h"
 
-typedef struct cli_input {
-    int n_files;
-    char **files;
-    int n_args;
-    const char *const *args; /* compiler arguments after "--" */
-} cli_input;
-
-/* argv[first..argc): files, then optionally "--" and compiler args.  An
- * option after a file is a usage error (exit 2 returned), else 0. */
-int cli_split_input(int argc, char **argv, int first, const char *cmd, cli_input *in);
-
-/* The index of "--" in argv, else argc: option parsing stops there, so
- * compiler arguments are never taken for the command's options. */
-int cli_options_end(int argc, char **argv);
 /* The base of the checks' pages: the URL configured with -DTL_DOC_URL, else
  * file://<dir>/ of the docs/checks pages next to the headers the front end
  * uses (a build tree, or an installation: share/doc/tensorlint/checks), or
@@ -38,8 +26,27 @@ char *cli_doc_url(void);
 /* clang's diagnostics of u at or above min, each with its notes, in
  * clang's format ("f.c:3:5: warning: ... [-Wflag]"); returns how many. */
 int cli_print_clang_diags(FILE *out, const ir_unit *u, ir_severity min);
+struct ck_job;
+/* The same for a unit parsed from the jobs of a compilation database
+ * (-p): a diagnostic without a location (a bad compiler flag) names the
+ * database and the entry (index and file) whose command holds the flag:
+ * "BUILD/compile_commands.json: entry 2 (/src/a.c): error: unknown argument: '-fbogus'". */
+int cli_print_clang_diags_of(FILE *out, const ir_unit *u, ir_severity min,
+                             const struct ck_job *jobs, int n_jobs);
 
-/* Parse path; prints clang's warnings and errors (-W flags in args apply),
+/* Parse path ("-": standard input, named "<stdin>") with the compiler
+ * arguments args; statuses as fe_parse_file. */
+fe_status cli_parse_path(const char *path, int n_args, const char *const *args, ir_unit **out);
+/* C text[0..len) named name (no file is read), parsed as C with the
+ * compiler arguments args; statuses as fe_parse_file. */
+fe_status cli_parse_text(const char *name, const char *text, size_t len, int n_args,
+                         const char *const *args, ir_unit **out);
+/* All of standard input, NUL-terminated (*len bytes); NULL when it cannot be read. */
+char *cli_read_stdin(size_t *len);
+/* path as diagnostics name it: "<stdin>" for "-". */
+const char *cli_path_name(const char *path);
+
+/* Parse path (as cli_parse_path); prints clang's warnings and errors (-W flags in args apply),
  * and why it failed.  0, or 2 (the exit code). */
 int cli_parse_unit(const char *path, int n_args, const char *const *args, ir_unit **out);
 
@@ -75,7 +82,7 @@ typedef struct cli_out {
     struct cli_out *next; /* the next output with a temporary file (cli_out.c) */
 } cli_out;
 
-/* Opens the output: dflt (stdout, stderr) when path is NULL, else a
+/* Opens the output: dflt (stdout, stderr) when path is NULL, stdout when it is "-", else a
  * temporary file beside path, or path itself when it exists and is not a
  * regular file.  NULL after saying why. */
 FILE *cli_out_open(cli_out *o, const char *cmd, const char *path, FILE *dflt);
@@ -93,6 +100,13 @@ int cli_diagram_output(const char *cmd, const char *format, const char *output, 
                        dg_format *fmt, bool *text);
 /* Writes data (a rendered diagram) to path or stdout through cli_out: 0 or 2. */
 int cli_write_data(const char *cmd, const char *path, const char *data, size_t len);
+
+/* --color=auto|always|never (NULL: auto) for output out: always, never,
+ * or (auto) when out is a terminal and NO_COLOR is not set to a non-empty
+ * value.  False, said, for another mode. */
+bool cli_color_on(const char *cmd, const char *mode, FILE *out, bool *on);
+/* A severity word ("error", "warning", "note"), in clang's colours when color. */
+void cli_put_severity(FILE *out, const char *severity, bool color);
 
 /* A non-negative count: "1000", "1e6" is not accepted.  Prints an error when false. */
 bool cli_parse_count(const char *s, int64_t *out);

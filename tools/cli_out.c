@@ -90,6 +90,10 @@ FILE *cli_out_open(cli_out *o, const char *cmd, const char *path, FILE *dflt)
     struct stat st;
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
+    if (path && strcmp(path, "-") == 0) { /* standard output, whatever the default */
+        path = NULL;
+        dflt = stdout;
+    }
     o->path = path;
     if (!path)
         return o->file = dflt;
@@ -160,6 +164,8 @@ int cli_diagram_output(const char *cmd, const char *format, const char *output, 
                 allow_text ? " or text" : "");
         return 2;
     }
+    if (output && strcmp(output, "-") == 0)
+        output = NULL; /* stdout: DOT unless --format says */
     if (!format && output && !dg_format_of_path(output, fmt)) {
         fprintf(stderr, "tensorlint %s: cannot tell the format of '%s' from its extension (use "
                 ".svg, .png, .pdf, .dot or --format)\n", cmd, output);

@@ -55,7 +55,7 @@ static int cli_program_parse(const char *cmd, cli_program *p)
                 fe_status_name(st));
         return 2;
     }
-    cli_print_clang_diags(stderr, p->u, IR_SEV_WARNING);
+    cli_print_clang_diags_of(stderr, p->u, IR_SEV_WARNING, p->units, p->n_units);
     if (p->u->n_errors == 0)
         return 0;
     fprintf(stderr, "tensorlint: the program of %s does not compile or link (%d error%s); "
@@ -69,7 +69,7 @@ int cli_program_load(const char *cmd, const char *build_dir, char **files, int n
                      cli_program *p)
 {
     *p = (cli_program){0};
-    int rc = ck_compdb_jobs(build_dir, files, n_files, &p->units, &p->n_units, &p->owner);
+    int rc = ck_compdb_jobs(cmd, build_dir, files, n_files, &p->units, &p->n_units, &p->owner);
     if (rc == 0 && !cli_program_readable(cmd, p))
         rc = 2;
     if (rc == 0)

@@ -14,7 +14,6 @@
  * compilation database or baseline, or a file that could not be analysed.
  */
 #define _GNU_SOURCE /* asprintf */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,57 +29,29 @@
 #define TL_VERSION "0"
 #endif
 
-static const char usage[] =
-    "usage: tensorlint check [options] FILE... [-- compiler args]\n"
-    "       tensorlint check [options] -p BUILD_DIR [FILE...]\n"
-    "\n"
-    "Warn where a program pays for memory or traffic it did not need, and\n"
-    "report the errors PyTorch would raise.  Diagnostics go to stderr, clang\n"
-    "style, with parseable fix-its; --format=sarif writes a SARIF 2.1.0 log.\n"
-    "\n"
-    "options:\n"
-    "  --checks=GLOBS               checks to run, clang-tidy style: '*,-tiny-cuda-tensor',\n"
-    "                               '-*,upcast' (default '*'; errors always run)\n"
-    "  --warnings-as-errors=GLOBS   warnings of these checks are errors (exit 1)\n"
-    "  --list-checks                print the checks and exit\n"
-    "  --format=text|sarif|codequality   output format (default text; codequality:\n"
-    "                               GitLab's code quality report)\n"
-    "  -o FILE, --output=FILE       write the output to FILE (text: instead of stderr)\n"
-    "  --srcroot=DIR                SARIF paths are relative to DIR (default: .)\n"
-    "  --doc-url=URL                base of the SARIF rules' helpUri (default: the docs/checks\n"
-    "                               directory of this installation)\n"
-    "  -p BUILD_DIR                 analyse the C entries of BUILD_DIR/compile_commands.json,\n"
-    "                               each with its own flags (or only the FILEs named)\n"
-    "  --program                    with -p: those files are one program (calls across files\n"
-    "                               followed, each diagnostic in its file); else each alone\n"
-    "  -j N, --jobs=N               files analysed in parallel (default: the number of cores)\n"
-    "  --upcast-threshold=BYTES     smallest upcast result that warns (default 1MiB)\n"
-    "  --late-release-min-bytes=BYTES    smallest peak saving that warns (default 1MiB)\n"
-    "  --late-release-min-percent=N      ... as a percent of the peak (default 10)\n"
-    "  --tiny-cuda-max-bytes=BYTES  CUDA tensors this small are tiny (default 64)\n"
-    "  --slice-pin-max-percent=N    a view reaching less than N%% of a storage pins it\n"
-    "                               (default 25)\n"
-    "  --max-calls=N, --max-iterations=N, --max-events=N   analysis limits\n"
-    "  --bind NAME=VALUE       give the run-time size NAME a value (repeatable)\n"
-    "  --budget=FUNCTION=BYTES      FUNCTION's peak may not exceed BYTES (an over-budget\n"
-    "                               error); repeatable; overrides a `// tensorlint: budget`\n"
-    "  --baseline=BASE.json         compare with the base revision's `report --format=json`:\n"
-    "                               show only new diagnostics, warn of peak regressions\n"
-    "                               (repeatable: one report per file)\n"
-    "  --regression-min-bytes=BYTES smallest peak growth that warns (default 1MiB)\n"
-    "  -h, --help                   this help\n"
-    "\n"
-    "BYTES: a number, optionally with K, KiB, M, MiB, G or GiB (binary units).\n"
-    "Suppress one line with // NOLINT or // NOLINT(check,...), the next with\n"
-    "// NOLINTNEXTLINE(...), a region with // NOLINTBEGIN(...) ... // NOLINTEND(...).\n"
-    "\n"
-    "exit status: 0 no errors; 1 errors, or warnings under --warnings-as-errors;\n"
-    "2 usage error, bad compilation database or baseline, or a file not analysed.\n"
-    "With --baseline, a warning made an error fails only when it is new.\n";
+static const cli_command check_command = {
+    .name = "check",
+    .bit = CLI_CMD_CHECK,
+    .usage = "usage: tensorlint check [options] FILE... [-- compiler args]\n"
+             "       tensorlint check [options] -p BUILD_DIR [FILE...]\n",
+    .about = "Warn where a program pays for memory or traffic it did not need, and\n"
+             "report the errors PyTorch would raise.  Diagnostics go to stderr, clang\n"
+             "style, with parseable fix-its; --format=sarif writes a SARIF 2.1.0 log.\n"
+             "A FILE of - is standard input, named <stdin> in the diagnostics.\n",
+    .notes = "BYTES: a number, optionally with K, KiB, M, MiB, G or GiB (binary units).\n"
+             "Suppress one line with // NOLINT or // NOLINT(check,...), the next with\n"
+             "// NOLINTNEXTLINE(...), a region with // NOLINTBEGIN(...) ... // NOLINTEND(...).\n"
+             "\n"
+             "exit status: 0 no errors; 1 errors, or warnings under --warnings-as-errors;\n"
+             "2 usage error, bad compilation database or baseline, or a file not analysed.\n"
+             "With --baseline, a warning made an error fails only when it is new.\n",
+};
 
 typedef struct check_opts {
     const char *format, *output, *srcroot, *doc_url, *build_dir;
     const char *checks, *as_errors;
+    const char *color;          /* --color: auto, always or never */
+    char *stdin_text;           /* FILE "-": standard input (owned) */
     int64_t jobs;
     bool list;
     bool program;               /* --program: the database's units are one program */
@@ -119,10 +90,6 @@ static bool parse_percent(const char *s, int *out)
     return true;
 }
 
-enum { OPT_CHECKS = 256, OPT_WAE, OPT_LIST, OPT_FORMAT, OPT_SRCROOT, OPT_DOC_URL, OPT_UPCAST,
-       OPT_LATE_BYTES, OPT_LATE_PCT, OPT_TINY, OPT_PIN, OPT_MAX_CALLS, OPT_MAX_ITER,
-       OPT_MAX_EVENTS, OPT_BIND, OPT_BUDGET, OPT_BASELINE, OPT_REGRESSION, OPT_PROGRAM };
-
 /* --budget=FUNCTION=BYTES */
 static bool parse_budget(const char *arg, check_opts *o)
 {
@@ -147,84 +114,38 @@ static bool add_baseline(const char *path, check_opts *o)
     return true;
 }
 
-static bool parse_one(int c, check_opts *o)
+/* check's own options; the analysis's go to cli_opt_take_analysis. */
+static bool check_take(void *ctx, cli_opt_id id, const char *value)
 {
+    check_opts *o = ctx;
     ck_options *ck = &o->job.ck;
-    an_options *an = &o->job.an;
-    switch (c) {
-    case OPT_CHECKS: o->checks = optarg; return true;
-    case OPT_WAE: o->as_errors = optarg; return true;
-    case OPT_LIST: o->list = true; return true;
-    case OPT_FORMAT: o->format = optarg; return true;
-    case OPT_SRCROOT: o->srcroot = optarg; return true;
-    case OPT_DOC_URL: o->doc_url = optarg; return true;
-    case 'o': o->output = optarg; return true;
-    case 'p':
-        if (o->build_dir) {
+    switch (id) {
+    case CLI_OPT_CHECKS: o->checks = value; return true;
+    case CLI_OPT_WARNINGS_AS_ERRORS: o->as_errors = value; return true;
+    case CLI_OPT_LIST_CHECKS: o->list = true; return true;
+    case CLI_OPT_FORMAT: o->format = value; return true;
+    case CLI_OPT_COLOR: o->color = value; return true;
+    case CLI_OPT_SRCROOT: o->srcroot = value; return true;
+    case CLI_OPT_DOC_URL: o->doc_url = value; return true;
+    case CLI_OPT_OUTPUT: o->output = value; return true;
+    case CLI_OPT_BUILD_DIR:
+        if (o->build_dir)
             fprintf(stderr, "tensorlint check: -p given twice\n");
-            return false;
-        }
-        o->build_dir = optarg;
-        return true;
-    case 'j': return cli_parse_count(optarg, &o->jobs);
-    case OPT_UPCAST: return parse_bytes(optarg, &ck->upcast_min_bytes);
-    case OPT_LATE_BYTES: return parse_bytes(optarg, &ck->late_release_min_bytes);
-    case OPT_LATE_PCT: return parse_percent(optarg, &ck->late_release_min_percent);
-    case OPT_TINY: return parse_bytes(optarg, &ck->tiny_cuda_max_bytes);
-    case OPT_PIN: return parse_percent(optarg, &ck->slice_pin_max_percent);
-    case OPT_MAX_CALLS: return cli_parse_count(optarg, &an->max_calls);
-    case OPT_MAX_ITER: return cli_parse_count(optarg, &an->max_iterations);
-    case OPT_MAX_EVENTS: return cli_parse_count(optarg, &an->max_events);
-    case OPT_BIND: return cli_parse_bind(optarg, an);
-    case OPT_BUDGET: return parse_budget(optarg, o);
-    case OPT_BASELINE: return add_baseline(optarg, o);
-    case OPT_REGRESSION: return parse_bytes(optarg, &o->job.regression_min_bytes);
-    case OPT_PROGRAM: o->program = true; return true;
-    default: return false;
+        o->build_dir = o->build_dir ? o->build_dir : value;
+        return o->build_dir == value;
+    case CLI_OPT_JOBS: return cli_parse_count(value, &o->jobs);
+    case CLI_OPT_UPCAST_THRESHOLD: return parse_bytes(value, &ck->upcast_min_bytes);
+    case CLI_OPT_LATE_RELEASE_MIN_BYTES: return parse_bytes(value, &ck->late_release_min_bytes);
+    case CLI_OPT_LATE_RELEASE_MIN_PERCENT:
+        return parse_percent(value, &ck->late_release_min_percent);
+    case CLI_OPT_TINY_CUDA_MAX_BYTES: return parse_bytes(value, &ck->tiny_cuda_max_bytes);
+    case CLI_OPT_SLICE_PIN_MAX_PERCENT: return parse_percent(value, &ck->slice_pin_max_percent);
+    case CLI_OPT_BUDGET: return parse_budget(value, o);
+    case CLI_OPT_BASELINE: return add_baseline(value, o);
+    case CLI_OPT_REGRESSION_MIN_BYTES: return parse_bytes(value, &o->job.regression_min_bytes);
+    case CLI_OPT_PROGRAM: o->program = true; return true;
+    default: return cli_opt_take_analysis(id, value, &o->job.an);
     }
-}
-
-/* Options; -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, check_opts *o)
-{
-    static const struct option longs[] = {
-        {"checks", required_argument, 0, OPT_CHECKS},
-        {"warnings-as-errors", required_argument, 0, OPT_WAE},
-        {"list-checks", no_argument, 0, OPT_LIST},
-        {"format", required_argument, 0, OPT_FORMAT},
-        {"output", required_argument, 0, 'o'},
-        {"srcroot", required_argument, 0, OPT_SRCROOT},
-        {"doc-url", required_argument, 0, OPT_DOC_URL},
-        {"jobs", required_argument, 0, 'j'},
-        {"upcast-threshold", required_argument, 0, OPT_UPCAST},
-        {"late-release-min-bytes", required_argument, 0, OPT_LATE_BYTES},
-        {"late-release-min-percent", required_argument, 0, OPT_LATE_PCT},
-        {"tiny-cuda-max-bytes", required_argument, 0, OPT_TINY},
-        {"slice-pin-max-percent", required_argument, 0, OPT_PIN},
-        {"max-calls", required_argument, 0, OPT_MAX_CALLS},
-        {"max-iterations", required_argument, 0, OPT_MAX_ITER},
-        {"max-events", required_argument, 0, OPT_MAX_EVENTS},
-        {"bind", required_argument, 0, OPT_BIND},
-        {"budget", required_argument, 0, OPT_BUDGET},
-        {"baseline", required_argument, 0, OPT_BASELINE},
-        {"regression-min-bytes", required_argument, 0, OPT_REGRESSION},
-        {"program", no_argument, 0, OPT_PROGRAM},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "+ho:p:j:", longs, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (!parse_one(c, o)) {
-            if (c == '?' || c == ':')
-                fputs(usage, stderr);
-            return 2;
-        }
-    }
-    return -1;
 }
 
 /* The selections of --checks and --warnings-as-errors; 0 or 2. */
@@ -251,6 +172,9 @@ static int validate(const check_opts *o, const cli_input *in)
                 o->format);
         return 2;
     }
+    bool color;
+    if (!cli_color_on("check", o->color, stderr, &color))
+        return 2;
     if (o->jobs < 1 || o->jobs > 1024) {
         fprintf(stderr, "tensorlint check: -j wants 1 to 1024 jobs\n");
         return 2;
@@ -263,6 +187,13 @@ static int validate(const check_opts *o, const cli_input *in)
     if (o->program && (!o->build_dir || o->n_baselines > 0)) {
         fprintf(stderr, "tensorlint check: --program goes with -p BUILD_DIR (and without "
                 "--baseline)\n");
+        return 2;
+    }
+    int n_stdin = 0;
+    for (int k = 0; k < in->n_files; k++)
+        n_stdin += strcmp(in->files[k], "-") == 0;
+    if (n_stdin > 1 || (n_stdin > 0 && o->build_dir)) {
+        fprintf(stderr, "tensorlint check: - (standard input) is read once, and not with -p\n");
         return 2;
     }
     if (!o->build_dir && in->n_files == 0) {
@@ -306,11 +237,11 @@ static void put_escaped(FILE *out, const char *s)
     }
 }
 
-static void print_diag(FILE *out, const an_diag *d, bool promoted)
+static void print_diag(FILE *out, const an_diag *d, bool promoted, bool color)
 {
-    fprintf(out, "%s:%d:%d: %s: %s [%s%s]\n", d->file, d->line, d->col,
-            an_severity_name(d->severity), d->message, d->check,
-            promoted ? ",-warnings-as-errors" : "");
+    fprintf(out, "%s:%d:%d: ", d->file, d->line, d->col);
+    cli_put_severity(out, an_severity_name(d->severity), color);
+    fprintf(out, ": %s [%s%s]\n", d->message, d->check, promoted ? ",-warnings-as-errors" : "");
     for (int k = 0; k < d->n_fixits; k++) {
         const an_fixit *f = &d->fixits[k];
         fputs("fix-it:\"", out);
@@ -319,9 +250,12 @@ static void print_diag(FILE *out, const an_diag *d, bool promoted)
         put_escaped(out, f->text);
         fputs("\"\n", out);
     }
-    for (int k = 0; k < d->n_notes; k++)
-        fprintf(out, "%s:%d:%d: note: %s\n", d->notes[k].file ? d->notes[k].file : d->file,
-                d->notes[k].line, d->notes[k].col, d->notes[k].message);
+    for (int k = 0; k < d->n_notes; k++) {
+        fprintf(out, "%s:%d:%d: ", d->notes[k].file ? d->notes[k].file : d->file,
+                d->notes[k].line, d->notes[k].col);
+        cli_put_severity(out, "note", color);
+        fprintf(out, ": %s\n", d->notes[k].message);
+    }
 }
 
 /* Whether diagnostic d of j is shown: with a baseline, only a new one. */
@@ -350,7 +284,7 @@ static void print_baseline_summary(FILE *out, const check_opts *o, const ck_job 
             counts[CK_BASE_NEW], counts[CK_BASE_UNCHANGED], absent);
 }
 
-static void print_text(FILE *out, const check_opts *o, const ck_job *jobs, int n)
+static void print_text(FILE *out, const check_opts *o, const ck_job *jobs, int n, bool color)
 {
     for (int k = 0; k < n; k++) {
         const ck_job *j = &jobs[k];
@@ -360,7 +294,7 @@ static void print_text(FILE *out, const check_opts *o, const ck_job *jobs, int n
             fprintf(out, "tensorlint: error: %s\n", j->failure);
         for (int d = 0; d < j->n_diags; d++)
             if (shown(j, d))
-                print_diag(out, &j->diags[d], j->promoted[d]);
+                print_diag(out, &j->diags[d], j->promoted[d], color);
     }
     if (o->n_baselines > 0)
         print_baseline_summary(out, o, jobs, n);
@@ -420,7 +354,9 @@ static int write_output(const check_opts *o, const ck_job *jobs, int n)
             }
         print_sarif(out, o, jobs, n);
     } else {
-        print_text(out, o, jobs, n);
+        bool color;
+        cli_color_on("check", o->color, out, &color); /* the mode was checked in validate */
+        print_text(out, o, jobs, n, color);
     }
     /* complete even when a file failed: its failure is part of the output */
     return cli_out_commit(&co) != 0 ? 2 : exit_status(jobs, n);
@@ -428,13 +364,20 @@ static int write_output(const check_opts *o, const ck_job *jobs, int n)
 
 /* ---- the command ---- */
 
-static ck_job *file_jobs(const cli_input *in)
+/* A job per FILE; "-" is standard input, read into o->stdin_text. */
+static ck_job *file_jobs(check_opts *o, const cli_input *in)
 {
     ck_job *jobs = tl_xcalloc((size_t)in->n_files + 1, sizeof *jobs);
     for (int k = 0; k < in->n_files; k++) {
-        jobs[k].path = tl_xstrdup(in->files[k]);
+        jobs[k].path = tl_xstrdup(cli_path_name(in->files[k]));
         jobs[k].argc = in->n_args;
         jobs[k].argv = in->args;
+        if (strcmp(in->files[k], "-") != 0)
+            continue;
+        o->stdin_text = cli_read_stdin(&jobs[k].text_len);
+        if (!o->stdin_text)
+            jobs[k].skip_reason = tl_xstrdup("<stdin>: cannot be read");
+        jobs[k].text = o->stdin_text;
     }
     return jobs;
 }
@@ -478,6 +421,7 @@ static void free_opts(check_opts *o)
         free((char *)o->budgets[k].function);
     free(o->budgets);
     free(o->baselines);
+    free(o->stdin_text);
     ck_baseline_free((ck_baseline *)o->job.baseline);
 }
 
@@ -509,7 +453,11 @@ static int check_with(check_opts *o, int argc, char **argv)
     o->job.regression_min_bytes = INT64_C(1) << 20;
     if (o->jobs < 1)
         o->jobs = 1;
-    if ((rc = parse(argc, argv, o)) >= 0 || (rc = select_checks(o)) != 0)
+    an_options defaults = o->job.an;
+    cli_command cmd = check_command;
+    cmd.an = &defaults;
+    if ((rc = cli_opt_parse(&cmd, argc, argv, check_take, o, &in)) >= 0 ||
+        (rc = select_checks(o)) != 0)
         return rc;
     o->job.ck.n_budgets = o->n_budgets;
     o->job.ck.budgets = o->budgets;
@@ -517,20 +465,13 @@ static int check_with(check_opts *o, int argc, char **argv)
         list_checks();
         return 0;
     }
-    /* getopt consumes a "--" that comes before any file */
-    bool dashes = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
-    if (dashes)
-        in = (cli_input){.files = argv + optind, .args = (const char *const *)argv + optind,
-                         .n_args = argc - optind};
-    else if ((rc = cli_split_input(argc, argv, optind, "check", &in)) != 0)
-        return rc;
     if ((rc = validate(o, &in)) != 0)
         return rc;
     ck_job *jobs = NULL;
     if (o->build_dir) {
-        rc = ck_compdb_jobs(o->build_dir, in.files, in.n_files, &jobs, &n_jobs, &owner);
+        rc = ck_compdb_jobs("check", o->build_dir, in.files, in.n_files, &jobs, &n_jobs, &owner);
     } else {
-        jobs = file_jobs(&in);
+        jobs = file_jobs(o, &in);
         n_jobs = in.n_files;
     }
     if (rc == 0)

@@ -4,14 +4,14 @@
  * per value, a cluster per storage, edges styled by view / copy / cast /
  * compute, diagnostics on their node, the storages live at the peak in red.
  *
- * Options may come before or after FILE.c; compiler arguments follow "--".
+ * Options (cli_opt.c) may come before or after FILE.c; compiler arguments
+ * follow "--".
  * The format is --format, else OUT's extension, else DOT on stdout.
  * Exit: 0 drawn; 1 drawn, and the program has error diagnostics; 2 usage
  * error, unknown format, unwritable output, missing file, C errors, no
  * tensor code, no such function, or Graphviz failed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,33 +19,24 @@
 #include "cli.h"
 #include "dg.h"
 
-static const char usage[] =
-    "usage: tensorlint graph FILE.c [-o OUT.svg|png|pdf|dot] [options] [-- compiler args]\n"
-    "\n"
-    "Draw the dataflow of one function: a node per tensor-producing call\n"
-    "(name, op, shape, dtype, line), grouped in one box per storage (id, size,\n"
-    "device, allocated and freed lines); edges from operands to results:\n"
-    "dashed = view, bold = copy (bytes moved), orange = cast (dtypes),\n"
-    "thin = compute.  Diagnostics are marked on their node; the storages live\n"
-    "at the peak are drawn in red and the peak is in the title.\n"
-    "\n"
-    "options:\n"
-    "  -o FILE, --output=FILE  write to FILE (default: DOT on stdout)\n"
-    "  --format=FMT            svg, png, pdf or dot (default: from FILE's extension)\n"
-    "  --no-checks             leave out the warnings of the checks (errors stay)\n"
-    "  --function=NAME         draw NAME (default: main, else the first root)\n"
-    "  --max-nodes=N           tensors drawn at most, the first in program order (default 100)\n"
-    "  --bind NAME=VALUE       give the run-time size NAME a value (repeatable)\n"
-    "  --max-calls=N           stop after N executed API calls per root (default 2000000)\n"
-    "  --max-iterations=N      stop a loop after N iterations (default 1000000)\n"
-    "  --max-events=N          calls, releases and lost handles kept for drawing (default 1000000)\n"
-    "  -h, --help              this help\n"
-    "\n"
-    "DOT is the graph before layout (deterministic); svg, png and pdf are laid\n"
-    "out and rendered by Graphviz in-process.\n"
-    "\n"
-    "exit status: 0 drawn; 1 drawn, the program has errors; 2 usage error,\n"
-    "bad output, missing file, C errors, nothing to draw, Graphviz failure.\n";
+static const cli_command graph_command = {
+    .name = "graph",
+    .bit = CLI_CMD_GRAPH,
+    .usage = "usage: tensorlint graph FILE.c [-o OUT.svg|png|pdf|dot] [options] "
+             "[-- compiler args]\n",
+    .about = "Draw the dataflow of one function: a node per tensor-producing call\n"
+             "(name, op, shape, dtype, line), grouped in one box per storage (id, size,\n"
+             "device, allocated and freed lines); edges from operands to results:\n"
+             "dashed = view, bold = copy (bytes moved), orange = cast (dtypes),\n"
+             "thin = compute.  Diagnostics are marked on their node; the storages live\n"
+             "at the peak are drawn in red and the peak is in the title.  FILE.c may\n"
+             "be - (standard input).\n",
+    .notes = "DOT is the graph before layout (deterministic); svg, png and pdf are laid\n"
+             "out and rendered by Graphviz in-process.\n"
+             "\n"
+             "exit status: 0 drawn; 1 drawn, the program has errors; 2 usage error,\n"
+             "bad output, missing file, C errors, nothing to draw, Graphviz failure.\n",
+};
 
 typedef struct graph_opts {
     const char *format, *function, *output;
@@ -68,50 +59,28 @@ static bool parse_nodes(const char *s, int *out)
     return true;
 }
 
-static int parse(int argc, char **argv, graph_opts *o)
+static bool graph_take(void *ctx, cli_opt_id id, const char *value)
 {
-    static const struct option longs[] = {
-        {"format", required_argument, 0, 'f'},    {"function", required_argument, 0, 'F'},
-        {"output", required_argument, 0, 'o'},    {"max-calls", required_argument, 0, 'c'},
-        {"max-iterations", required_argument, 0, 'i'},
-        {"no-checks", no_argument, 0, 'K'},
-        {"max-events", required_argument, 0, 'e'}, {"help", no_argument, 0, 'h'},
-        {"max-nodes", required_argument, 0, 'N'},   {"bind", required_argument, 0, 'b'},
-        {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
-        switch (c) {
-        case 'f': o->format = optarg; break;
-        case 'F': o->function = optarg; break;
-        case 'K': o->no_checks = true; break;
-        case 'o': o->output = optarg; break;
-        case 'c': if (!cli_parse_count(optarg, &o->an.max_calls)) return 2; break;
-        case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
-        case 'e': if (!cli_parse_count(optarg, &o->an.max_events)) return 2; break;
-        case 'N': if (!parse_nodes(optarg, &o->graph.max_nodes)) return 2; break;
-        case 'b': if (!cli_parse_bind(optarg, &o->an)) return 2; break;
-        case 'h': fputs(usage, stdout); return 0;
-        default: fputs(usage, stderr); return 2;
-        }
+    graph_opts *o = ctx;
+    switch (id) {
+    case CLI_OPT_FORMAT: o->format = value; return true;
+    case CLI_OPT_FUNCTION: o->function = value; return true;
+    case CLI_OPT_NO_CHECKS: o->no_checks = true; return true;
+    case CLI_OPT_OUTPUT: o->output = value; return true;
+    case CLI_OPT_MAX_NODES: return parse_nodes(value, &o->graph.max_nodes);
+    default: return cli_opt_take_analysis(id, value, &o->an);
     }
-    return -1;
-}
-
-static int resolve_format(graph_opts *o)
-{
-    bool text;
-    return cli_diagram_output("graph", o->format, o->output, false, &o->fmt, &text);
 }
 
 static int split_args(int argc, char **argv, graph_opts *o, const char **file, int *n_args,
                       const char *const **args)
 {
     cli_input in;
-    int rc = parse(cli_options_end(argc, argv), argv, o);
+    an_options defaults = o->an;
+    cli_command cmd = graph_command;
+    cmd.an = &defaults;
+    int rc = cli_opt_parse(&cmd, argc, argv, graph_take, o, &in);
     if (rc >= 0)
-        return rc;
-    if ((rc = cli_split_input(argc, argv, optind, "graph", &in)) != 0)
         return rc;
     if (in.n_files != 1) {
         fprintf(stderr, "tensorlint graph: expected one FILE.c, got %d (try --help)\n", in.n_files);
@@ -120,7 +89,8 @@ static int split_args(int argc, char **argv, graph_opts *o, const char **file, i
     *file = in.files[0];
     *n_args = in.n_args;
     *args = in.args;
-    return resolve_format(o);
+    bool text;
+    return cli_diagram_output("graph", o->format, o->output, false, &o->fmt, &text);
 }
 
 static int pick_failed(dg_status st, const graph_opts *o, const char *file)
@@ -175,5 +145,5 @@ int cmd_graph(int argc, char **argv)
     an_report *r = NULL;
     if ((rc = cli_analyze(file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
         return rc;
-    return cli_done(draw(&o, r, file), u, r);
+    return cli_done(draw(&o, r, cli_path_name(file)), u, r);
 }

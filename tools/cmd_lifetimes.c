@@ -7,11 +7,11 @@
  * past --max-columns the middle is elided, and the chart says so.
  * --format=text prints the terminal chart (as `report --lifetimes`).
  *
- * Options may come before or after FILE.c; compiler arguments follow "--".
+ * Options (cli_opt.c) may come before or after FILE.c; compiler arguments
+ * follow "--".
  * Exit: as `tensorlint graph`.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,33 +19,21 @@
 #include "cli.h"
 #include "dg.h"
 
-static const char usage[] =
-    "usage: tensorlint lifetimes FILE.c [-o OUT.svg|png|pdf|dot] [options] [-- compiler args]\n"
-    "\n"
-    "Draw when each storage of one function's execution is live: a row per\n"
-    "storage (id, the tensors in it, size, allocated and freed lines), a\n"
-    "column per executed call in order (line, op), a cell shaded by the bytes\n"
-    "live after that call, the live total under each call, the peak in red.\n"
-    "Loop iterations that repeat the same calls are drawn once, with their\n"
-    "count (the heaviest iteration is the one drawn).\n"
-    "\n"
-    "options:\n"
-    "  -o FILE, --output=FILE  write to FILE (default: DOT on stdout)\n"
-    "  --format=FMT            svg, png, pdf, dot, or text (default: from FILE's extension)\n"
-    "  --no-checks             leave out the warnings of the checks (errors stay)\n"
-    "  --function=NAME         draw NAME (default: main, else the first root)\n"
-    "  --expand                a column for every call: do not group repeated runs\n"
-    "  --max-columns=N         columns drawn before the middle is elided (default 120)\n"
-    "  --max-rows=N            storage rows before the smallest are summed (default 40)\n"
-    "  --width=N               text format: characters per line (default: the terminal's)\n"
-    "  --bind NAME=VALUE       give the run-time size NAME a value (repeatable)\n"
-    "  --max-calls=N           stop after N executed API calls per root (default 2000000)\n"
-    "  --max-iterations=N      stop a loop after N iterations (default 1000000)\n"
-    "  --max-events=N          calls, releases and lost handles kept for drawing (default 1000000)\n"
-    "  -h, --help              this help\n"
-    "\n"
-    "exit status: 0 drawn; 1 drawn, the program has errors; 2 usage error,\n"
-    "bad output, missing file, C errors, nothing to draw, Graphviz failure.\n";
+static const cli_command lifetimes_command = {
+    .name = "lifetimes",
+    .bit = CLI_CMD_LIFETIMES,
+    .usage = "usage: tensorlint lifetimes FILE.c [-o OUT.svg|png|pdf|dot] [options] "
+             "[-- compiler args]\n",
+    .about = "Draw when each storage of one function's execution is live: a row per\n"
+             "storage (id, the tensors in it, size, allocated and freed lines), a\n"
+             "column per executed call in order (line, op), a cell shaded by the bytes\n"
+             "live after that call, the live total under each call, the peak in red.\n"
+             "Loop iterations that repeat the same calls are drawn once, with their\n"
+             "count (the heaviest iteration is the one drawn).  FILE.c may be -\n"
+             "(standard input).\n",
+    .notes = "exit status: 0 drawn; 1 drawn, the program has errors; 2 usage error,\n"
+             "bad output, missing file, C errors, nothing to draw, Graphviz failure.\n",
+};
 
 typedef struct life_opts {
     const char *format, *function, *output;
@@ -70,69 +58,41 @@ static bool parse_int(const char *s, int min, int *out)
     return true;
 }
 
-static int parse_option(int c, life_opts *o)
+static bool life_take(void *ctx, cli_opt_id id, const char *value)
 {
-    switch (c) {
-    case 'f': o->format = optarg; break;
-    case 'F': o->function = optarg; break;
-    case 'o': o->output = optarg; break;
-    case 'x': o->life.expand = true; break;
-    case 'K': o->no_checks = true; break;
-    case 'C': return parse_int(optarg, 8, &o->life.max_columns) ? -1 : 2;
-    case 'R': return parse_int(optarg, 2, &o->life.max_rows) ? -1 : 2;
-    case 'w': o->width_set = true; return parse_int(optarg, 20, &o->life.width) ? -1 : 2;
-    case 'c': return cli_parse_count(optarg, &o->an.max_calls) ? -1 : 2;
-    case 'i': return cli_parse_count(optarg, &o->an.max_iterations) ? -1 : 2;
-    case 'e': return cli_parse_count(optarg, &o->an.max_events) ? -1 : 2;
-    case 'b': return cli_parse_bind(optarg, &o->an) ? -1 : 2;
-    case 'h': fputs(usage, stdout); return 0;
-    default: fputs(usage, stderr); return 2;
+    life_opts *o = ctx;
+    switch (id) {
+    case CLI_OPT_FORMAT: o->format = value; return true;
+    case CLI_OPT_FUNCTION: o->function = value; return true;
+    case CLI_OPT_OUTPUT: o->output = value; return true;
+    case CLI_OPT_EXPAND: o->life.expand = true; return true;
+    case CLI_OPT_NO_CHECKS: o->no_checks = true; return true;
+    case CLI_OPT_MAX_COLUMNS: return parse_int(value, 8, &o->life.max_columns);
+    case CLI_OPT_MAX_ROWS: return parse_int(value, 2, &o->life.max_rows);
+    case CLI_OPT_WIDTH: o->width_set = true; return parse_int(value, 20, &o->life.width);
+    default: return cli_opt_take_analysis(id, value, &o->an);
     }
-    return -1;
-}
-
-static int parse(int argc, char **argv, life_opts *o)
-{
-    static const struct option longs[] = {
-        {"format", required_argument, 0, 'f'},      {"function", required_argument, 0, 'F'},
-        {"output", required_argument, 0, 'o'},      {"expand", no_argument, 0, 'x'},
-        {"max-columns", required_argument, 0, 'C'}, {"max-rows", required_argument, 0, 'R'},
-        {"width", required_argument, 0, 'w'},       {"max-calls", required_argument, 0, 'c'},
-        {"max-iterations", required_argument, 0, 'i'},
-        {"no-checks", no_argument, 0, 'K'},
-        {"max-events", required_argument, 0, 'e'},  {"help", no_argument, 0, 'h'},
-        {"bind", required_argument, 0, 'b'},
-        {0, 0, 0, 0}};
-    int c, rc;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1)
-        if ((rc = parse_option(c, o)) >= 0)
-            return rc;
-    return -1;
-}
-
-static int resolve_format(life_opts *o)
-{
-    return cli_diagram_output("lifetimes", o->format, o->output, true, &o->fmt, &o->text);
 }
 
 static int split_args(int argc, char **argv, life_opts *o, const char **file, int *n_args,
                       const char *const **args)
 {
     cli_input in;
-    int rc = parse(cli_options_end(argc, argv), argv, o);
+    an_options defaults = o->an;
+    cli_command cmd = lifetimes_command;
+    cmd.an = &defaults;
+    int rc = cli_opt_parse(&cmd, argc, argv, life_take, o, &in);
     if (rc >= 0)
         return rc;
-    if ((rc = cli_split_input(argc, argv, optind, "lifetimes", &in)) != 0)
-        return rc;
     if (in.n_files != 1) {
-        fprintf(stderr, "tensorlint lifetimes: expected one FILE.c, got %d (try --help)\n", in.n_files);
+        fprintf(stderr, "tensorlint lifetimes: expected one FILE.c, got %d (try --help)\n",
+                in.n_files);
         return 2;
     }
     *file = in.files[0];
     *n_args = in.n_args;
     *args = in.args;
-    return resolve_format(o);
+    return cli_diagram_output("lifetimes", o->format, o->output, true, &o->fmt, &o->text);
 }
 
 static int draw_text(const life_opts *o, const an_report *r, const an_func_report *f)
@@ -201,5 +161,5 @@ int cmd_lifetimes(int argc, char **argv)
     an_report *r = NULL;
     if ((rc = cli_analyze(file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
         return rc;
-    return cli_done(draw(&o, r, file), u, r);
+    return cli_done(draw(&o, r, cli_path_name(file)), u, r);
 }

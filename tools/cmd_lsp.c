@@ -6,7 +6,6 @@
  * left without shutdown, 2 usage.
  */
 #define _GNU_SOURCE /* asprintf */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,27 +17,16 @@
 #include "frontend.h"
 #include "lsp.h"
 
-static const char usage[] =
-    "usage: tensorlint lsp [options] [-- compiler args]\n"
-    "\n"
-    "A language server (LSP 3.17) on stdin and stdout for editors: the checks'\n"
-    "warnings as diagnostics, hovers with shape, strides, dtype, device,\n"
-    "storage, view or copy and bytes, inlay hints, fix-its as code actions.\n"
-    "Set-up for Neovim, VS Code, Emacs and Helix: docs/editors.md.\n"
-    "\n"
-    "options:\n"
-    "  --compile-commands-dir=DIR  read DIR/compile_commands.json (default: the file's\n"
-    "                              directory and its parents, each also with build/)\n"
-    "  --log=error|info|verbose    what to log on stderr (default error)\n"
-    "  --debounce=MS               quiet time after an edit before analysing (default 50)\n"
-    "  --doc-url=URL               base of the links to the checks' pages (default: the\n"
-    "                              docs/checks directory of this installation)\n"
-    "  -h, --help                  this help\n"
-    "\n"
-    "Compiler arguments after -- are used for files no compilation database lists.\n";
-
-enum { OPT_CDB = 256, OPT_LOG, OPT_DEBOUNCE, OPT_DOC_URL };
-
+static const cli_command lsp_command = {
+    .name = "lsp",
+    .bit = CLI_CMD_LSP,
+    .usage = "usage: tensorlint lsp [options] [-- compiler args]\n",
+    .about = "A language server (LSP 3.17) on stdin and stdout for editors: the checks'\n"
+             "warnings as diagnostics, hovers with shape, strides, dtype, device,\n"
+             "storage, view or copy and bytes, inlay hints, fix-its as code actions.\n"
+             "Set-up for Neovim, VS Code, Emacs and Helix: docs/editors.md.\n",
+    .notes = "Compiler arguments after -- are used for files no compilation database lists.\n",
+};
 
 static bool lsp_parse_log(const char *s, lsp_log_level *out)
 {
@@ -52,62 +40,49 @@ static bool lsp_parse_log(const char *s, lsp_log_level *out)
     return false;
 }
 
-static bool lsp_parse_one(int c, lsp_options *o)
+static bool lsp_take(void *ctx, cli_opt_id id, const char *value)
 {
+    lsp_options *o = ctx;
     int64_t ms;
     struct stat st;
-    switch (c) {
-    case OPT_CDB:
-        if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    switch (id) {
+    case CLI_OPT_COMPILE_COMMANDS_DIR:
+        if (stat(value, &st) != 0 || !S_ISDIR(st.st_mode)) {
             fprintf(stderr, "tensorlint lsp: --compile-commands-dir: %s is not a directory\n",
-                    optarg);
+                    value);
             return false;
         }
-        o->compile_commands_dir = optarg;
+        o->compile_commands_dir = value;
         return true;
-    case OPT_LOG: return lsp_parse_log(optarg, &o->log);
-    case OPT_DEBOUNCE:
-        if (!cli_parse_count(optarg, &ms) || ms > 10000) {
+    case CLI_OPT_LOG: return lsp_parse_log(value, &o->log);
+    case CLI_OPT_DEBOUNCE:
+        if (!cli_parse_count(value, &ms) || ms > 10000) {
             fprintf(stderr, "tensorlint lsp: --debounce wants 0 to 10000 ms\n");
             return false;
         }
         o->debounce_ms = (int)ms;
         return true;
-    case OPT_DOC_URL: o->doc_url = optarg; return true;
-    default: return false;
+    case CLI_OPT_DOC_URL: o->doc_url = value; return true;
+    default: break;
     }
+    fprintf(stderr, "tensorlint lsp: internal error: option %d not handled\n", (int)id);
+    abort(); /* a row of cli_opt.c gives lsp an option this function forgot */
 }
 
 /* Options; -1 to go on, else the exit status. */
 static int lsp_parse(int argc, char **argv, lsp_options *o)
 {
-    static const struct option longs[] = {
-        {"compile-commands-dir", required_argument, 0, OPT_CDB},
-        {"log", required_argument, 0, OPT_LOG},
-        {"debounce", required_argument, 0, OPT_DEBOUNCE},
-        {"doc-url", required_argument, 0, OPT_DOC_URL},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
-    int c, end = cli_options_end(argc, argv);
-    optind = 1;
-    while ((c = getopt_long(end, argv, "+h", longs, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (!lsp_parse_one(c, o)) {
-            if (c == '?' || c == ':')
-                fputs(usage, stderr);
-            return 2;
-        }
-    }
-    if (optind < end) {
+    cli_input in;
+    int rc = cli_opt_parse(&lsp_command, argc, argv, lsp_take, o, &in);
+    if (rc >= 0)
+        return rc;
+    if (in.n_files > 0) {
         fprintf(stderr, "tensorlint lsp: unexpected argument '%s' (the editor sends the "
-                "files; compiler arguments go after --)\n", argv[optind]);
+                "files; compiler arguments go after --)\n", in.files[0]);
         return 2;
     }
-    o->n_args = end < argc ? argc - end - 1 : 0;
-    o->args = (const char *const *)argv + end + 1;
+    o->n_args = in.n_args;
+    o->args = in.args;
     return -1;
 }
 

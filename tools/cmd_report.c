@@ -7,7 +7,6 @@
  * Exit: 0 analysed, 1 the program has error diagnostics, 2 usage error,
  * missing file or clang errors (printed clang style).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,39 +20,20 @@
 #include "cli_program.h"
 #include "report_markdown.h"
 
-static const char usage[] =
-    "usage: tensorlint report FILE.c [options] [-- compiler args]\n"
-    "       tensorlint report -p BUILD_DIR [options] [FILE.c...]\n"
-    "\n"
-    "Print, per function, every tensor call's shape, strides, offset, dtype,\n"
-    "device, view or copy (and why), storage, bytes and the storage it keeps\n"
-    "alive; then live bytes at the end, the peak with its line and the\n"
-    "storages live there, and bytes moved.\n"
-    "\n"
-    "options:\n"
-    "  -p BUILD_DIR           the C units of BUILD_DIR/compile_commands.json (those of the\n"
-    "                         FILEs given, if any) as one program: calls across files are\n"
-    "                         followed, locations name their file\n"
-    "  --format=text|json|markdown|html  output format (default text; json: docs/formats.md;\n"
-    "                         markdown: a pull-request comment, docs/ci.md; html: the\n"
-    "                         memory page, one file to open in a browser, docs/diagrams.md)\n"
-    "  --baseline=BASE.json   markdown: compare with the base revision's report\n"
-    "  --diagrams=DIR         markdown: draw each function's diagrams into DIR, linked\n"
-    "  --function=NAME        only this function (text format)\n"
-    "  --bind NAME=VALUE      give the run-time size NAME (a symbol of the report) a value;\n"
-    "                         repeatable: with every symbol bound, the report is concrete\n"
-    "                         (html: the page keeps the formulas, its inputs start at VALUE)\n"
-    "  --max-calls=N          stop after N executed API calls per root (default 2000000)\n"
-    "  --max-iterations=N     stop a loop after N iterations (default 1000000)\n"
-    "  -o FILE, --output=FILE write the report to FILE instead of stdout\n"
-    "  --time-report          print the time of each phase on stderr\n"
-    "  --no-checks            leave out the warnings of the checks (errors stay)\n"
-    "  --lifetimes            then the storage lifetime chart of the function (text)\n"
-    "  --width=N              its width (default: COLUMNS, else the terminal's, else 100)\n"
-    "  -h, --help             this help\n"
-    "\n"
-    "exit status: 0 analysed; 1 the program has errors (invalid view, shape\n"
-    "mismatch, use after release ...); 2 usage error, missing file or a C error.\n";
+static const cli_command report_command = {
+    .name = "report",
+    .bit = CLI_CMD_REPORT,
+    .usage = "usage: tensorlint report FILE.c [options] [-- compiler args]\n"
+             "       tensorlint report -p BUILD_DIR [options] [FILE.c...]\n",
+    .about = "Print, per function, every tensor call's shape, strides, offset, dtype,\n"
+             "device, view or copy (and why), storage, bytes and the storage it keeps\n"
+             "alive; then live bytes at the end, the peak with its line and the\n"
+             "storages live there, and bytes moved.  FILE.c may be - (standard input).\n"
+             "With --format=html, --bind leaves the formulas in the page and sets its\n"
+             "inputs.\n",
+    .notes = "exit status: 0 analysed; 1 the program has errors (invalid view, shape\n"
+             "mismatch, use after release ...); 2 usage error, missing file or a C error.\n",
+};
 
 typedef struct report_opts {
     const char *format, *function, *output;
@@ -76,38 +56,33 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int parse(int argc, char **argv, report_opts *o, int *first_file)
+static bool report_take(void *ctx, cli_opt_id id, const char *value)
 {
-    static const struct option longs[] = {
-        {"format", required_argument, 0, 'f'},       {"function", required_argument, 0, 'F'},
-        {"max-calls", required_argument, 0, 'c'},    {"max-iterations", required_argument, 0, 'i'},
-        {"output", required_argument, 0, 'o'},       {"help", no_argument, 0, 'h'},
-        {"time-report", no_argument, 0, 'T'},        {"lifetimes", no_argument, 0, 'L'},
-        {"width", required_argument, 0, 'W'},        {"no-checks", no_argument, 0, 'N'},
-        {"baseline", required_argument, 0, 'B'},     {"diagrams", required_argument, 0, 'D'},
-        {"bind", required_argument, 0, 'b'},
-        {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(cli_options_end(argc, argv), argv, "ho:p:", longs, NULL)) != -1) {
-        switch (c) {
-        case 'f': o->format = optarg; break;
-        case 'F': o->function = optarg; break;
-        case 'B': o->baseline = optarg; break;
-        case 'D': o->diagrams = optarg; break;
-        case 'o': o->output = optarg; break;
-        case 'p': o->build_dir = optarg; break;
-        case 'T': o->time_report = true; break;
-        case 'N': o->no_checks = true; break;
-        case 'L': o->lifetimes = true; break;
-        case 'W': if (!cli_parse_count(optarg, &o->width)) return 2; break;
-        case 'c': if (!cli_parse_count(optarg, &o->an.max_calls)) return 2; break;
-        case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
-        case 'b': if (!cli_parse_bind(optarg, &o->an)) return 2; break;
-        case 'h': fputs(usage, stdout); return 0;
-        default: fputs(usage, stderr); return 2;
-        }
+    report_opts *o = ctx;
+    switch (id) {
+    case CLI_OPT_FORMAT: o->format = value; return true;
+    case CLI_OPT_FUNCTION: o->function = value; return true;
+    case CLI_OPT_BASELINE: o->baseline = value; return true;
+    case CLI_OPT_DIAGRAMS: o->diagrams = value; return true;
+    case CLI_OPT_OUTPUT: o->output = value; return true;
+    case CLI_OPT_BUILD_DIR: o->build_dir = value; return true;
+    case CLI_OPT_TIME_REPORT: o->time_report = true; return true;
+    case CLI_OPT_NO_CHECKS: o->no_checks = true; return true;
+    case CLI_OPT_LIFETIMES: o->lifetimes = true; return true;
+    case CLI_OPT_WIDTH: return cli_parse_count(value, &o->width);
+    default: return cli_opt_take_analysis(id, value, &o->an);
     }
+}
+
+/* Options and operands; -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, report_opts *o, cli_input *in)
+{
+    an_options defaults = o->an;
+    cli_command cmd = report_command;
+    cmd.an = &defaults;
+    int rc = cli_opt_parse(&cmd, argc, argv, report_take, o, in);
+    if (rc >= 0)
+        return rc;
     if (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0 &&
         strcmp(o->format, "markdown") != 0 && strcmp(o->format, "html") != 0) {
         fprintf(stderr, "tensorlint report: unknown format '%s' (text, json, markdown or html)\n",
@@ -119,7 +94,6 @@ static int parse(int argc, char **argv, report_opts *o, int *first_file)
                 "--format=markdown\n");
         return 2;
     }
-    *first_file = optind;
     return -1;
 }
 
@@ -189,12 +163,10 @@ static int write_report(const report_opts *o, const an_report *r)
 int cmd_report(int argc, char **argv)
 {
     report_opts o = {.format = "text"};
-    int first, rc;
-    an_options_default(&o.an);
-    if ((rc = parse(argc, argv, &o, &first)) >= 0)
-        return rc;
+    int rc;
     cli_input in;
-    if ((rc = cli_split_input(argc, argv, first, "report", &in)) != 0)
+    an_options_default(&o.an);
+    if ((rc = parse(argc, argv, &o, &in)) >= 0)
         return rc;
     if (!o.build_dir && in.n_files != 1) {
         fprintf(stderr, "tensorlint report: expected one FILE.c, got %d\n", in.n_files);
@@ -220,7 +192,7 @@ int cmd_report(int argc, char **argv)
         u = prog.u;
         prog.u = NULL; /* freed below, as a file's unit */
     }
-    const char *base_file = u ? u->path : in.files[0];
+    const char *base_file = u ? u->path : cli_path_name(in.files[0]);
     if (o.baseline && (rc = rmd_load_baseline(o.baseline, base_file, &o.base)) != 0) {
         cli_program_free(&prog);
         ir_unit_free(u);

@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,40 +29,28 @@
 #include "frontend.h"
 #include "xalloc.h"
 
-static const char usage[] =
-    "usage: tensorlint verify FILE.c [options] [-- compiler args]\n"
-    "       tensorlint verify -p BUILD_DIR [options] [FILE.c...]\n"
-    "\n"
-    "Compile FILE.c against the tensorlint runtime, run it with the allocation\n"
-    "trace on, and check every prediction of `tensorlint report` against the run:\n"
-    "per executed call the shape, strides, offset, dtype, device, view or new,\n"
-    "which storage it uses, the bytes of a new storage and live bytes after it;\n"
-    "then the program's end-of-run live bytes and its peak.  The same compiler\n"
-    "arguments go to the analysis and to the compiler.  A run that leaves where\n"
-    "the report assumes it does not (an error path: `assumed:` in the report) is\n"
-    "compared up to there, and the output says so.\n"
-    "\n"
-    "TL_CUDA tensors run on the GPU when one is usable, else on the CUDA device\n"
-    "emulated on the host (the same caching allocator, host kernels): their block\n"
-    "and reserved bytes are compared, their speed is not.  TL_CUDA_EMULATION=1\n"
-    "in the environment always emulates, TL_CUDA_EMULATION=0 never does.\n"
-    "\n"
-    "options:\n"
-    "  -p BUILD_DIR          the C units of BUILD_DIR/compile_commands.json (those of the\n"
-    "                        FILEs given, if any) as one program: each unit is compiled with\n"
-    "                        its own command's flags, the objects linked into one program\n"
-    "  --cc=CC               compiler (default: $CC, else cc)\n"
-    "  --arg=ARG             an argument for the program (repeatable)\n"
-    "  --bind NAME=VALUE     analyse with the run-time size NAME equal to VALUE (the value\n"
-    "                        the run will read; repeatable): sizes read at run time are\n"
-    "                        symbols, and a report of formulas cannot be compared\n"
-    "  --timeout=SECONDS     stop the program after this long (default 60)\n"
-    "  --function=NAME       the function the program starts in (default main)\n"
-    "  --keep                keep the build directory (its path is printed)\n"
-    "  -h, --help            this help\n"
-    "\n"
-    "exit status: 0 every prediction agrees; 1 a disagreement; 2 the program\n"
-    "does not build, crashes or times out, or a usage error.\n";
+static const cli_command verify_command = {
+    .name = "verify",
+    .bit = CLI_CMD_VERIFY,
+    .usage = "usage: tensorlint verify FILE.c [options] [-- compiler args]\n"
+             "       tensorlint verify -p BUILD_DIR [options] [FILE.c...]\n",
+    .about = "Compile FILE.c against the tensorlint runtime, run it with the allocation\n"
+             "trace on, and check every prediction of `tensorlint report` against the run:\n"
+             "per executed call the shape, strides, offset, dtype, device, view or new,\n"
+             "which storage it uses, the bytes of a new storage and live bytes after it;\n"
+             "then the program's end-of-run live bytes and its peak.  The same compiler\n"
+             "arguments go to the analysis and to the compiler.  A run that leaves where\n"
+             "the report assumes it does not (an error path: `assumed:` in the report) is\n"
+             "compared up to there, and the output says so.  With -p, each unit is\n"
+             "compiled with its own command's flags, the objects linked into one program.\n"
+             "\n"
+             "TL_CUDA tensors run on the GPU when one is usable, else on the CUDA device\n"
+             "emulated on the host (the same caching allocator, host kernels): their block\n"
+             "and reserved bytes are compared, their speed is not.  TL_CUDA_EMULATION=1\n"
+             "in the environment always emulates, TL_CUDA_EMULATION=0 never does.\n",
+    .notes = "exit status: 0 every prediction agrees; 1 a disagreement; 2 the program\n"
+             "does not build, crashes or times out, or a usage error.\n",
+};
 
 #define MAX_RUN_ARGS 64
 
@@ -77,47 +64,31 @@ typedef struct verify_opts {
     an_options binds; /* --bind */
 } verify_opts;
 
-static int parse(int argc, char **argv, verify_opts *o, int *first)
+static bool verify_take(void *ctx, cli_opt_id id, const char *value)
 {
-    static const struct option longs[] = {
-        {"cc", required_argument, 0, 'c'},      {"arg", required_argument, 0, 'a'},
-        {"timeout", required_argument, 0, 't'}, {"function", required_argument, 0, 'f'},
-        {"keep", no_argument, 0, 'k'},          {"help", no_argument, 0, 'h'},
-        {"test-perturb-line", required_argument, 0, 'P'}, /* test hook: see an_verify.h */
-        {"bind", required_argument, 0, 'b'},
-        {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(cli_options_end(argc, argv), argv, "hp:", longs, NULL)) != -1) {
-        switch (c) {
-        case 'c': o->cc = optarg; break;
-        case 'f': o->function = optarg; break;
-        case 'k': o->keep = true; break;
-        case 'b': if (!cli_parse_bind(optarg, &o->binds)) return 2; break;
-        case 't':
-            if (!cli_parse_count(optarg, &o->timeout))
-                return 2;
-            if (o->timeout == 0) {
-                fputs("tensorlint verify: --timeout=0: the program needs at least 1 second\n",
-                      stderr);
-                return 2;
-            }
-            break;
-        case 'P': if (!cli_parse_count(optarg, &o->perturb_line)) return 2; break;
-        case 'p': o->build_dir = optarg; break;
-        case 'a':
-            if (o->n_run_args == MAX_RUN_ARGS) {
-                fprintf(stderr, "tensorlint verify: at most %d --arg\n", MAX_RUN_ARGS);
-                return 2;
-            }
-            o->run_args[o->n_run_args++] = optarg;
-            break;
-        case 'h': fputs(usage, stdout); return 0;
-        default: fputs(usage, stderr); return 2;
+    verify_opts *o = ctx;
+    switch (id) {
+    case CLI_OPT_CC: o->cc = value; return true;
+    case CLI_OPT_FUNCTION: o->function = value; return true;
+    case CLI_OPT_KEEP: o->keep = true; return true;
+    case CLI_OPT_BIND: return cli_parse_bind(value, &o->binds);
+    case CLI_OPT_TIMEOUT:
+        if (!cli_parse_count(value, &o->timeout))
+            return false;
+        if (o->timeout == 0)
+            fputs("tensorlint verify: --timeout=0: the program needs at least 1 second\n", stderr);
+        return o->timeout != 0;
+    case CLI_OPT_TEST_PERTURB_LINE: return cli_parse_count(value, &o->perturb_line);
+    case CLI_OPT_BUILD_DIR: o->build_dir = value; return true;
+    case CLI_OPT_ARG:
+        if (o->n_run_args == MAX_RUN_ARGS) {
+            fprintf(stderr, "tensorlint verify: at most %d --arg\n", MAX_RUN_ARGS);
+            return false;
         }
+        o->run_args[o->n_run_args++] = value;
+        return true;
+    default: return cli_opt_take_analysis(id, value, &o->binds);
     }
-    *first = optind;
-    return -1;
 }
 
 /* The runtime's headers and library: installed next to us, else the build tree. */
@@ -521,12 +492,17 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
 int cmd_verify(int argc, char **argv)
 {
     verify_opts o = {.timeout = 60, .function = "main"};
-    int first, rc;
-    if ((rc = parse(argc, argv, &o, &first)) >= 0)
-        return rc;
     cli_input in;
-    if ((rc = cli_split_input(argc, argv, first, "verify", &in)) != 0)
+    int rc = cli_opt_parse(&verify_command, argc, argv, verify_take, &o, &in);
+    if (rc >= 0)
         return rc;
+    for (int k = 0; k < in.n_files; k++) {
+        if (strcmp(in.files[k], "-") == 0) {
+            fputs("tensorlint verify: - (standard input): verify compiles and runs a file; "
+                  "name one\n", stderr);
+            return 2;
+        }
+    }
     if (!o.build_dir && in.n_files != 1) {
         fprintf(stderr, "tensorlint verify: expected one FILE.c, got %d\n", in.n_files);
         return 2;

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_opt.h"
+
 /* X(function suffix, command name, one-line summary) */
 #define TL_COMMANDS(X)                                                                     \
     X(report, "report", "print the memory accounting of a C file, per function")          \
@@ -66,36 +68,13 @@ static const tl_command *tl_command_find(const char *name)
     return NULL;
 }
 
-/* Levenshtein's distance of a and b, stopped at 9 (names are short). */
-static int tl_distance(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b);
-    if (na > 32 || nb > 32)
-        return 9;
-    int row[33];
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= na; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= nb; j++) {
-            int up = row[j];
-            int sub = diag + (a[i - 1] != b[j - 1]);
-            int best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-            row[j] = sub < best ? sub : best;
-            diag = up;
-        }
-    }
-    return row[nb] < 9 ? row[nb] : 9;
-}
-
 /* The command a mistyped name most likely meant, or NULL. */
 static const char *tl_command_near(const char *name)
 {
     const char *best = NULL;
     int best_d = 3; /* at most two edits */
     for (int i = 0; i < TL_N_COMMANDS; i++) {
-        int d = tl_distance(name, tl_commands[i].name);
+        int d = cli_distance(name, tl_commands[i].name);
         if (d < best_d) {
             best_d = d;
             best = tl_commands[i].name;

@@ -175,6 +175,30 @@ cp "$work/empty.c" "$work/cdb/prog.c"
 printf '[{"directory": "%s", "file": "prog.c", "arguments": ["cc", "-fbogus-flag", "-c", "prog.c"]}]\n' \
   "$work/cdb" >"$work/cdb/compile_commands.json"
 expect compdb-unknown-flag 2 "error: unknown argument: '-fbogus-flag'" -- "$tool" check -p "$work/cdb"
+# every command says a bad flag or a malformed database the same way: the
+# database, the entry (from 1) and its file, exit 2
+for cmd in check report verify "check --program"; do
+  read -r -a argv <<<"$cmd"
+  expect "compdb-flag-entry/$cmd" 2 "cdb/compile_commands.json: entry 1 \(.*cdb/prog.c\): error: unknown argument: '-fbogus-flag'" -- "$tool" "${argv[@]}" -p "$work/cdb"
+done
+mkdir -p "$work/cdb2"
+cp "$work/empty.c" "$work/cdb2/a.c"
+printf 'int helper(void) { return 1; }\n' >"$work/cdb2/b.c"
+printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-fno-such-thing", "-c", "b.c"]}]\n' \
+  "$work/cdb2" "$work/cdb2" >"$work/cdb2/compile_commands.json"
+for cmd in report "check --program" check; do
+  read -r -a argv <<<"$cmd"
+  expect "compdb-flag-second-entry/$cmd" 2 "cdb2/compile_commands.json: entry 2 \(.*cdb2/b.c\): error: unknown argument: '-fno-such-thing'" -- "$tool" "${argv[@]}" -p "$work/cdb2"
+done
+mkdir -p "$work/cdb3" "$work/cdb4" "$work/cdb5"
+printf '[{"directory": "/tmp", "file": "a.c", "command": "cc -c a.c"},\n {"directory": "/tmp", "file": "b.c"}]\n' >"$work/cdb3/compile_commands.json"
+printf '[{"directory": "/tmp", "file": ' >"$work/cdb4/compile_commands.json"
+printf '[{"directory": "%s", "file": "gone.c", "command": "cc -c gone.c"}]\n' "$work/cdb5" >"$work/cdb5/compile_commands.json"
+for cmd in check report verify; do
+  expect "compdb-entry-shape/$cmd" 2 "tensorlint $cmd: error: .*cdb3/compile_commands.json: entry 2 \(b.c\) has neither a \"command\"" -- "$tool" $cmd -p "$work/cdb3"
+  expect "compdb-not-json/$cmd" 2 "tensorlint $cmd: error: .*cdb4/compile_commands.json:1:[0-9]+: not a valid compilation database" -- "$tool" $cmd -p "$work/cdb4"
+  expect "compdb-missing-source/$cmd" 2 "gone.c: no such file \(named by the compilation database\): .*cdb5/compile_commands.json, entry 1" -- "$tool" $cmd -p "$work/cdb5"
+done
 
 # files that exist but cannot be read say why
 ln -s loop-b.c "$work/loop-a.c"
@@ -205,6 +229,65 @@ C
 expect verify-timeout-names-file 2 "verify: .*spins.c: the program did not finish within 1 s" -- "$tool" verify --timeout=1 "$work/spins.c"
 
 expect help 0 "usage: tensorlint report" -- "$tool" report --help
+
+# one option parser for every command (tools/cli_opt.c): GNU syntax, a
+# suggestion for a mistyped option, - as standard input and output, colours
+uar=$here/cases/use_after_release.c
+stdin_from=(bash -c 'f=$1; shift; exec "$@" <"$f"' stdin_from) # FILE command...
+refuse() { # NAME ERE -- command...: the output does not match
+  local name=$1 pattern=$2
+  shift 3
+  if "$@" 2>&1 | grep -qE -- "$pattern"; then
+    fail=$((fail + 1)); echo "FAIL $name: /$pattern/ in the output"
+  else
+    pass=$((pass + 1))
+  fi
+}
+expect option-suggestion 2 "unrecognized option '--fromat=json'; did you mean '--format'\?" -- "$tool" report --fromat=json "$uar"
+expect option-suggestion-check 2 "did you mean '--checks'\?" -- "$tool" check --chekcs=upcast "$uar"
+expect option-suggestion-usage 2 "usage: tensorlint check" -- "$tool" check --chekcs=upcast "$uar"
+refuse option-no-suggestion "did you mean" -- "$tool" report --frobnicate "$uar"
+expect option-ambiguous 2 "option '--max' is ambiguous" -- "$tool" report --max=3 "$uar"
+expect option-prefix 1 '"check":"use-after-release"' -- "$tool" report --form=json "$uar"
+expect option-separate-value 1 '"check":"use-after-release"' -- "$tool" report --format json "$uar"
+expect option-missing-value 2 "option '--format' requires an argument" -- "$tool" report "$uar" --format
+expect option-value-before-dashes 2 "option '-o' requires an argument" -- "$tool" report "$uar" -o -- -DX
+expect option-flag-value 2 "option '--no-checks' takes no value" -- "$tool" report --no-checks=yes "$uar"
+expect option-after-file-check 1 '"version": "2.1.0"' -- "$tool" check "$uar" --format=sarif
+expect option-after-file-dump 0 "call x#" -- "$tool" dump-ir "$uar" -o -
+expect option-not-this-command 2 "unrecognized option '--checks=x'" -- "$tool" report --checks=x "$uar"
+expect dashes-end-options 2 "error: unsupported option '--format=json'" -- "$tool" report "$uar" -- --format=json
+expect help-generated 0 "--max-calls=N +stop after N executed API calls per root \(default 2000000\)" -- "$tool" check --help
+expect help-defaults-per-command 0 "--max-events=N .*\(default 1000000\)" -- "$tool" graph --help
+expect help-anywhere 0 "usage: tensorlint lifetimes" -- "$tool" lifetimes "$uar" --help
+expect stdin-report 1 "<stdin>:[0-9]+:[0-9]+: error: .*\[use-after-release\]" -- "${stdin_from[@]}" "$uar" "$tool" report -
+expect stdin-json 1 '"file":"<stdin>"' -- "${stdin_from[@]}" "$uar" "$tool" report --format=json -
+expect stdin-clang-error 2 "<stdin>:[0-9]+:[0-9]+: error: expected ';'" -- "${stdin_from[@]}" "$cases/syntax.c" "$tool" dump-ir -
+expect stdin-graph 1 "^digraph" -- "${stdin_from[@]}" "$uar" "$tool" graph -o - -
+expect stdin-check 1 "<stdin>:[0-9]+:[0-9]+: error: .*\[use-after-release\]" -- "${stdin_from[@]}" "$uar" "$tool" check -
+expect stdin-check-sarif 1 '"uri": "file://%3Cstdin%3E"' -- "${stdin_from[@]}" "$uar" "$tool" check --format=sarif -
+printf '%s\n' '#include <tensorlint/tensor.h>' 'int main(void)' '{' \
+  '    tl_tensor *x = tl_randn(TL_SHAPE(64, 64), TL_F32, TL_CPU);' \
+  '    tl_tensor *t = tl_t(x);' \
+  '    tl_tensor *f = tl_reshape(t, TL_SHAPE(4096)); // NOLINT(hidden-copy)' \
+  '    (void)f;' '    return 0;' '}' >"$work/nolint.c"
+expect stdin-check-nolint-seen 0 "hidden-copy" -- bash -c 'sed "s|// NOLINT.*||" "$1" | "$2" check -' nolint "$work/nolint.c" "$tool"
+refuse stdin-check-nolint "hidden-copy" -- "${stdin_from[@]}" "$work/nolint.c" "$tool" check -
+expect stdin-check-once 2 "check: - \(standard input\) is read once" -- "$tool" check - -
+expect stdin-verify-refused 2 "verify: - \(standard input\)" -- "$tool" verify -
+expect stdout-dash 1 '"check":"use-after-release"' -- "$tool" report --format=json -o - "$uar"
+expect stdout-dash-no-file 1 "" -- test -e ./-
+esc=$'\033'
+expect color-always 1 "${esc}\\[1;31merror${esc}\\[0m: tl_clone uses 'x' after" -- "$tool" check --color=always "$uar"
+expect color-always-warning 0 "${esc}\\[1;35mwarning${esc}\\[0m: " -- "$tool" check --color=always --upcast-threshold=128K "$here/../checks/upcast.c"
+refuse color-never "$esc" -- "$tool" check --color=never "$uar"
+refuse color-auto-pipe "$esc" -- "$tool" check "$uar"
+refuse color-no-color "$esc" -- env NO_COLOR=1 "$tool" check --color=auto "$uar"
+if command -v script >/dev/null; then # a terminal: auto colours, unless NO_COLOR
+  expect color-auto-tty 1 "${esc}\\[1;31merror" -- script -qec "'$tool' check '$uar'" /dev/null
+  refuse color-auto-tty-no-color "$esc" -- env NO_COLOR=1 script -qec "'$tool' check '$uar'" /dev/null
+fi
+expect color-bad 2 "check: --color=sometimes: auto, always or never" -- "$tool" check --color=sometimes "$uar"
 # the phase times bench/checks.sh reads
 expect time-report 0 "time: parse [0-9.]+ ms, lower [0-9.]+ ms, analyse [0-9.]+ ms, checks [0-9.]+ ms, write [0-9.]+ ms" -- "$tool" report --time-report "$work/deep.c"
 
