@@ -213,17 +213,51 @@ static bool cuda_memory_new(const rt_site *site, rt_storage *s, int64_t nbytes)
     return false;
 }
 
+/* Records of freed storages and handles the graveyard forgot, kept for the
+ * next ones (a small-tensor loop makes and frees one of each per call);
+ * what is reused is memory underneath: ids, statistics and the trace are
+ * as for a fresh allocation.  Freed at exit. */
+#define RT_SPARE 64
+static rt_storage *spare_storages[RT_SPARE];
+static tl_tensor *spare_handles[RT_SPARE];
+static int n_spare_storages, n_spare_handles;
+
+static rt_storage *record_new(void)
+{
+    if (n_spare_storages == 0)
+        return calloc(1, sizeof(rt_storage));
+    rt_storage *s = spare_storages[--n_spare_storages];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+static void record_free(rt_storage *s)
+{
+    if (n_spare_storages < RT_SPARE)
+        spare_storages[n_spare_storages++] = s;
+    else
+        free(s);
+}
+
+static void spares_free(void)
+{
+    while (n_spare_storages > 0)
+        free(spare_storages[--n_spare_storages]);
+    while (n_spare_handles > 0)
+        free(spare_handles[--n_spare_handles]);
+}
+
 rt_storage *rt_storage_new(const rt_site *site, tl_device device, int64_t nbytes)
 {
     ensure_started();
-    rt_storage *s = calloc(1, sizeof *s);
+    rt_storage *s = record_new();
     if (!s) {
         rt_raise(site, TL_ERR_OUT_OF_MEMORY, "host out of memory for a storage record");
         return NULL;
     }
     s->block_bytes = nbytes;
     if (!(device == TL_CUDA ? cuda_memory_new : cpu_memory_new)(site, s, nbytes)) {
-        free(s);
+        record_free(s);
         return NULL;
     }
     s->nbytes = nbytes;
@@ -237,7 +271,7 @@ rt_storage *rt_storage_new(const rt_site *site, tl_device device, int64_t nbytes
 rt_storage *rt_storage_external(const rt_site *site, void *data, int64_t nbytes)
 {
     ensure_started();
-    rt_storage *s = calloc(1, sizeof *s);
+    rt_storage *s = record_new();
     if (!s) {
         rt_raise(site, TL_ERR_OUT_OF_MEMORY, "host out of memory for a storage record");
         return NULL;
@@ -306,7 +340,7 @@ static void storage_unref(const rt_site *site, rt_storage *s)
         return;
     if (s->external) {
         rt_trace_free(site, s);
-        free(s);
+        record_free(s);
         return;
     }
     rt_stats_free(s->device, s->nbytes, s->block_bytes);
@@ -315,15 +349,16 @@ static void storage_unref(const rt_site *site, rt_storage *s)
         cu_block_free(s->block);
     else
         cpu_memory_free(s->data, s->nbytes);
-    free(s);
+    record_free(s);
 }
 
 tl_tensor *rt_handle_new(const mt_layout *l, rt_storage *s)
 {
     ensure_started();
-    tl_tensor *t = calloc(1, sizeof *t);
+    tl_tensor *t = n_spare_handles > 0 ? spare_handles[--n_spare_handles] : malloc(sizeof *t);
     if (!t)
         return NULL;
+    memset(t, 0, sizeof *t);
     t->magic = RT_MAGIC_LIVE;
     t->l = *l;
     t->l.storage_nbytes = s->nbytes;
@@ -350,11 +385,16 @@ bool rt_check_handle(const rt_site *site, const tl_tensor *t)
     return false;
 }
 
+/* The oldest released handle is forgotten: its memory serves a new handle. */
 static void bury(tl_tensor *t)
 {
     int64_t slot = n_graveyard++ % RT_GRAVEYARD;
-    free(graveyard[slot]); /* the oldest released handle is forgotten */
+    tl_tensor *old = graveyard[slot];
     graveyard[slot] = t;
+    if (old && n_spare_handles < RT_SPARE)
+        spare_handles[n_spare_handles++] = old;
+    else
+        free(old);
 }
 
 void rt_handle_release(const rt_site *site, tl_tensor *t)
@@ -403,6 +443,8 @@ void rt_shutdown(void)
         graveyard[k] = NULL;
     }
     small_blocks_free();
+    spares_free();
+    rt_memo_free();
     cu_shutdown();
     tl_trace_close();
 }

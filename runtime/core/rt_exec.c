@@ -54,11 +54,29 @@ static void unpack_list(rt_args *a, tl_list list)
         a->t[k] = list.v[k];
 }
 
+/* Zeroes what unpacking may leave unset.  The per-operand arrays (call.in,
+ * call.storage, call.external, t, buf, staged) are filled for the n_in
+ * operands (check_args, stage_operands) and a list's values past its n
+ * are never read: a memset of the whole (rep stos) took a tenth of a
+ * small call. */
+static void args_clear(rt_args *a)
+{
+    mt_call *c = &a->call;
+    c->n_in = 0;
+    for (int k = 0; k < 4; k++)
+        c->i[k] = 0;
+    c->s[0].n = c->s[1].n = 0;
+    c->f = 0.0;
+    c->b = c->has_storage_ids = false;
+    c->dtype = (tl_dtype)0, c->device = (tl_device)0, c->format = (tl_format)0;
+    c->ptr = NULL;
+}
+
 /* Reads the variadic arguments of op in signature order into a. */
 static void unpack(rt_args *a, mt_op op, va_list *ap)
 {
     int ni = 0, ns = 0;
-    memset(a, 0, offsetof(rt_args, staged_l));
+    args_clear(a);
     a->call.op = op;
     for (const char *p = mt_ops[op].signature; *p; p++) {
         switch (*p) {
@@ -243,6 +261,8 @@ static bool stage_one(rt_args *a, int k, tl_device dev)
 /* Fills a->buf so that every operand a kernel on dev reads lives on dev. */
 static bool stage_operands(rt_args *a, tl_device dev)
 {
+    for (int k = 0; k < a->call.n_in; k++)
+        a->staged[k] = NULL;
     for (int k = 0; k < a->call.n_in; k++) {
         a->buf[k] = buf_of(a->t[k]);
         if (a->t[k]->storage->device != dev && !stage_one(a, k, dev))
@@ -572,7 +592,7 @@ rt_outcome rt_exec(const rt_site *site, va_list *ap)
     unpack(&a, site->op, ap);
     if (!check_args(site, &a))
         return o;
-    if (mt_run(&a.call, &r) != TL_OK) {
+    if (rt_meta_run(site, &a.call, &r) != TL_OK) {
         rt_raise(site, r.status, "%s", r.msg);
         return o;
     }

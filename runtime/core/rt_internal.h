@@ -87,6 +87,11 @@ typedef struct rt_outcome {
 } rt_outcome;
 rt_outcome rt_exec(const rt_site *site, va_list *ap);
 
+/* ---- rt_memo.c: the meta functions' verdicts per call site ---- */
+/* mt_run, or the result of the equal call this site made before. */
+tl_status rt_meta_run(const rt_site *site, const mt_call *c, mt_result *r);
+void rt_memo_free(void);
+
 /* ---- rt_trace.c: the allocation trace ---- */
 void rt_trace_call(const rt_site *site, const mt_result *r, const tl_tensor *t);
 void rt_trace_alloc(const rt_site *site, const rt_storage *s);

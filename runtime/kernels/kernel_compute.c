@@ -444,14 +444,14 @@ static bool binary_flat(bin_fn f, tl_dtype ct, const rt_buf *out, const rt_buf *
 {
     const rt_buf *ops[3] = {out, a, b};
     char *p[3];
-    int64_t n = mt_numel(out->l), nbytes = n * mt_dtype_size(ct);
+    int64_t n = rt_dense_numel(out->l), esize = mt_dtype_size(ct), nbytes = n * esize;
     if (n == 0 || n >= PARALLEL_MIN_ELEMENTS)
         return false;
     for (int k = 0; k < 3; k++) {
         const mt_layout *l = ops[k]->l;
-        if (l->dtype != ct || mt_numel(l) != n || !mt_is_contiguous(l))
+        if (l->dtype != ct || (k > 0 && rt_dense_numel(l) != n))
             return false;
-        p[k] = (char *)ops[k]->base + l->offset * mt_dtype_size(ct);
+        p[k] = (char *)ops[k]->base + l->offset * esize;
         if (k > 0 && p[k] != p[0] && p[k] < p[0] + nbytes && p[0] < p[k] + nbytes)
             return false;
     }
@@ -466,10 +466,10 @@ static void binary_run(rt_binop op, const rt_buf *out, const rt_buf *a, const rt
     tl_dtype ct = opmath(cd);
     bin_fn f = bin_table[ct][op];
     assert(f && "no such op for this dtype (the meta function refuses it)");
+    if (cd == ct && binary_flat(f, ct, out, a, b))
+        return; /* before j: zeroing the plan cost more than this loop */
     const rt_buf *ops[3] = {out, a, b};
     ew_job j = {.f2 = f, .cd = cd, .ct = ct};
-    if (cd == ct && binary_flat(f, ct, out, a, b))
-        return;
     if (!plan_init(&j.p, 3, ops))
         return;
     ew_run(&j);

@@ -22,6 +22,21 @@ typedef struct rt_buf {
     void *base; /* storage start; may be NULL when the layout has no elements */
 } rt_buf;
 
+/* The element count of a valid layout that is contiguous (row-major over
+ * its dims of size > 1) and not empty, else 0.  Inline, without the meta
+ * functions' overflow checks (a valid layout's sizes multiply within
+ * int64): the small-tensor paths ask it of every operand. */
+static inline int64_t rt_dense_numel(const mt_layout *l)
+{
+    int64_t expected = 1;
+    for (int d = l->ndim - 1; d >= 0; d--) {
+        if (l->shape[d] == 0 || (l->shape[d] != 1 && l->strides[d] != expected))
+            return 0;
+        expected *= l->shape[d];
+    }
+    return expected;
+}
+
 /* ---- threads ---- */
 
 typedef void (*rt_range_fn)(void *ctx, int64_t begin, int64_t end);
