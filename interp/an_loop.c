@@ -37,6 +37,15 @@ static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
     return AN_FLOW_NEXT;
 }
 
+/* A loop left at a condition not known statically (below): the body's
+ * statement of its exit, and the run's count of iterations, a symbol. */
+typedef struct loop_exit {
+    int at;
+    sx_int runs;
+} loop_exit;
+
+static void forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before);
+
 /* ---- loops whose trip count is a symbol ----
  *
  * `for (l = 0; l < p->n_layers; l++)` runs T = n_layers times, T a symbol.
@@ -676,18 +685,27 @@ static bool loop_runs(an_ctx *cx, const ir_stmt *s, sx_int trips)
 /* Summarise the loop; false (the state as before the loop's first
  * iteration) when it is not a counted loop with a steady or stepping body:
  * then *why says why when the trip count was a formula (NULL otherwise). */
-static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **why)
+static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
+                           char **why)
 {
-    loop_sum ls = {.s = s};
+    loop_sum ls = {.s = s, .var = -1};
     bool stepped = false;
     *why = NULL;
     an_func_report *top = an_func_report_of(cx, an_top(cx)->func);
     *out = AN_FLOW_NEXT;
-    if (!top || cx->if_depth > 0 || !counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips, &ls.dir))
+    if (!top || cx->if_depth > 0)
+        return false;
+    /* (a loop left at its counted exit runs a symbol's times, whatever its test's count) */
+    if (!counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips, &ls.dir) &&
+        !(ex && ls.var >= 0 && ls.trips.e == 0 && ls.trips.c >= 1))
         return false;
     bool ge1;
     if (sx_prove(ls.trips, SX_GE, (sx_int){1, 0}, &ge1) && !ge1)
         return false;
+    if (ex) { /* the run's count: at most the test's */
+        sx_fact_push(sx_sub(ls.trips, ex->runs));
+        ls.trips = ex->runs;
+    }
     loop_trial t = {.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
                     .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
                     .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
@@ -716,6 +734,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
         lp_fail(&ls, LOOP_LEAVES);
         goto undo;
     }
+    if (ex && !cx->counted_exit_met) /* decided there: iterations the analysis can follow */
+        goto undo;
     an_snap_take(cx, &ls.s1);
     taken_s1 = true;
     probe_event = cx->r->n_events;
@@ -740,6 +760,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
         !sx_same(sx_sub(after, ls.v0), ls.step)) { /* a stride: a loop of its own kind */
         ls.step = sx_sub(after, ls.v0);
         stepped = true;
+        if (ex) /* (its count is not the run's: not summarised so) */
+            goto undo;
         ls.n_diags1 = cx->r->n_diags;
         ok = lp_stepped_summary(cx, &ls, &t, ls.step, &taken_a);
         if (ok)
@@ -816,6 +838,8 @@ undo:
             sx_int at = steady || ls.dir > 0 ? ls.hi : ls.lo;
             record_loop(cx, &ls, t.n_events, probe_event, at, at);
         }
+        if (ex)
+            forget_after_exit(cx, s, ex->at, &t.s0);
         an_snap_free(&t.s0);
         an_frs_free(cx, t.r0);
         free(t.values0);
@@ -840,12 +864,15 @@ undo:
 /* summarise_loop, and what it found of early exits: an unknown branch in
  * an iteration that may leave it makes the summary's totals bounds (said at
  * the branch), or the enclosing summary's when this one is a probe's. */
-static bool summarise_whole(an_ctx *cx, const ir_stmt *s, an_flow *out, char **why)
+static bool summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
+                            char **why)
 {
-    int outer = cx->early_exit_line;
+    int outer = cx->early_exit_line, facts = sx_n_facts();
     cx->early_exit_line = 0;
     cx->summarising++;
-    bool ok = summarise_loop(cx, s, out, why);
+    bool ok = summarise_loop(cx, s, ex, out, why);
+    if (!ok) /* (the fact that the run's count is at most the test's) */
+        sx_forget_facts(facts);
     cx->summarising--;
     int line = cx->early_exit_line;
     cx->early_exit_line = outer;
@@ -1014,6 +1041,156 @@ static void loop_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0)
     forget_written(cx, s, NULL);
 }
 
+/* ---- loops left at a condition not known statically ----
+ *
+ * `while (pos < steps) { logits = forward(..., pos); next = sample(logits);
+ * pos++; if (next == eos) break; print(next); }`: the run leaves at a value
+ * the analysis cannot know, after N iterations, 1 <= N <= T (T the count the
+ * test gives).  N is a symbol of its own (`pos.iterations`, origin
+ * "iterations").  When the exit is one `if (...) break;` at the body's top
+ * level, with arms that touch no tensor, and nothing after it in the body
+ * nor the step touches one, the iteration the run leaves in has the tensor
+ * effect of a whole one: the loop is summarised with N as its trip count,
+ * exactly.  What the body writes after the exit, and the counter, are not
+ * known after the loop.  With N bound (--bind) the loop runs N iterations,
+ * the exit taken after the last. */
+
+static bool block_leaves(const ir_block *b, bool nested);
+
+/* Whether s may leave the iteration: break or continue at the loop's level
+ * (nested: in a loop of its own, where they end that one), return, goto,
+ * exit, or a label a goto may reach. */
+static bool stmt_leaves(const ir_stmt *s, bool nested)
+{
+    switch (s->kind) {
+    case IR_BREAK: case IR_CONTINUE: return !nested;
+    case IR_RETURN: case IR_GOTO: case IR_EXIT: case IR_LABEL: return true;
+    case IR_BLOCK: return block_leaves(s->block, nested);
+    case IR_IF:
+        return block_leaves(s->branch.then_blk, nested) || block_leaves(s->branch.else_blk, nested);
+    case IR_LOOP:
+        return block_leaves(s->loop.init, true) || block_leaves(s->loop.cond_pre, true) ||
+               block_leaves(s->loop.step, true) || block_leaves(s->loop.body, true);
+    default: return false;
+    }
+}
+
+static bool block_leaves(const ir_block *b, bool nested)
+{
+    for (int k = 0; b && k < b->n_stmts; k++)
+        if (stmt_leaves(b->stmts[k], nested))
+            return true;
+    return false;
+}
+
+/* An arm that leaves the loop by break and does nothing else a tensor sees. */
+static bool arm_breaks(const an_ctx *cx, const ir_block *b)
+{
+    if (!b || !block_host_only(cx, b))
+        return false;
+    bool brk = false;
+    for (int k = 0; k < b->n_stmts; k++) {
+        if (b->stmts[k]->kind == IR_BREAK)
+            brk = true;
+        else if (stmt_leaves(b->stmts[k], false))
+            return false;
+    }
+    return brk;
+}
+
+/* The body's index of the loop's one exit, an `if (...) break;` after which
+ * no tensor is touched; -1 when the loop is not of that shape. */
+static int counted_exit_at(const an_ctx *cx, const ir_stmt *s)
+{
+    const ir_block *b = s->loop.body;
+    if (!b || s->loop.kind == IR_LOOP_DO || !s->loop.cond || block_leaves(s->loop.cond_pre, false) ||
+        !block_host_only(cx, s->loop.step) || block_leaves(s->loop.step, false))
+        return -1;
+    int at = -1;
+    for (int k = 0; k < b->n_stmts; k++) {
+        const ir_stmt *x = b->stmts[k];
+        if (at < 0 && x->kind == IR_IF && stmt_host_only(cx, x) &&
+            ((arm_breaks(cx, x->branch.then_blk) && !block_leaves(x->branch.else_blk, false)) ||
+             (arm_breaks(cx, x->branch.else_blk) && !block_leaves(x->branch.then_blk, false)))) {
+            at = k;
+            continue;
+        }
+        if (stmt_leaves(x, false) || (at >= 0 && !stmt_host_only(cx, x)))
+            return -1;
+    }
+    return at;
+}
+
+/* The loop's counter: the variable its test compares. */
+static const char *loop_counter_name(const an_ctx *cx, const ir_stmt *s)
+{
+    const ir_expr *c = s->loop.cond;
+    if (c->kind != IR_EXPR_BINARY)
+        return NULL;
+    const ir_expr *v = c->a->kind == IR_EXPR_VAR ? c->a : c->b;
+    return v->kind == IR_EXPR_VAR && cx->u->vars[v->var].kind == IR_VAR_INT
+               ? cx->u->vars[v->var].name : NULL;
+}
+
+/* After a loop left at its counted exit (body statement `at`): what the
+ * statements after the exit, the step and the counter wrote is not known,
+ * nor an integer in memory the loop changed (before: the state before it). */
+static void forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before)
+{
+    const ir_block *b = s->loop.body;
+    for (int k = at; k < b->n_stmts; k++)
+        forget_block(cx, &(ir_block){.stmts = (ir_stmt **)&b->stmts[k], .n_stmts = 1});
+    forget_block(cx, s->loop.step);
+    forget_block(cx, s->loop.cond_pre);
+    const ir_expr *c = s->loop.cond;
+    if (c->kind == IR_EXPR_BINARY && c->a->kind == IR_EXPR_VAR)
+        forget_var(cx, c->a->var);
+    if (c->kind == IR_EXPR_BINARY && c->b->kind == IR_EXPR_VAR)
+        forget_var(cx, c->b->var);
+    an_mem_join_scalars(cx, &before->mem);
+}
+
+/* The run's count of iterations of a loop left at its counted exit: its
+ * symbol in ex->runs (ex->at -1 when the loop has no such exit, or no
+ * counter to name it after); the value --bind gives it, or -1. */
+static int64_t loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex)
+{
+    const char *counter = ex->at >= 0 ? loop_counter_name(cx, s) : NULL;
+    if (!counter) {
+        ex->at = -1;
+        return -1;
+    }
+    char name[300];
+    snprintf(name, sizeof name, "%s.iterations", counter);
+    ex->runs = an_new_symbol(cx, name, "iterations", s->loc.line, s->loc.col);
+    return ex->runs.e == 0 ? ex->runs.c : -1;
+}
+
+/* The loop's test lets it run once at most (it is about to run once). */
+static bool loop_once_only(an_ctx *cx, const ir_stmt *s)
+{
+    int var, dir;
+    sx_int v0, trips = {0, 0};
+    bool ge;
+    counted_loop(cx, s, &var, &v0, &trips, &dir);
+    return trips.e == 0 ? trips.c == 1
+                        : sx_usable(trips) && sx_prove(trips, SX_LE, (sx_int){1, 0}, &ge) && ge;
+}
+
+/* Summarise the loop with the run's count of iterations its trip count; the
+ * state as before when it does not fit (the loop is then analysed as any). */
+static bool summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out)
+{
+    char *why = NULL;
+    const ir_stmt *outer = cx->counted_exit;
+    cx->counted_exit = s->loop.body->stmts[ex->at];
+    cx->counted_exit_met = false;
+    bool ok = summarise_whole(cx, s, ex, out, &why);
+    cx->counted_exit = outer;
+    free(why);
+    return ok;
+}
+
 /* for (;;), while (1): a test that never ends the loop. */
 static bool loop_test_always(const ir_stmt *s)
 {
@@ -1030,21 +1207,36 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     bool upper_loop = cx->upper_loop, upper_func = cx->upper_func;
     int64_t clock0 = cx->exec_clock;
     bool host = loop_host_only(cx, s);
+    loop_exit ex = {.at = host || cx->loop_depth > 0 ? -1 : counted_exit_at(cx, s)};
+    const ir_stmt *outer_exit = cx->counted_exit;
     cx->loop_depth++;
     frame->loops++;
     frame->host_loops += host;
     an_sym_mark names = host ? an_symbol_names_mark(cx) : (an_sym_mark){0, NULL, NULL};
     an_exec_block(cx, s->loop.init);
+    int64_t runs = loop_exit_runs(cx, s, &ex); /* -1: not bound */
+    if (runs >= 0)
+        cx->counted_exit = s->loop.body->stmts[ex.at];
     if (s->loop.kind == IR_LOOP_DO) {
         fl = loop_body(cx, s, &leave);
         n++;
     }
     while (!leave && fl == AN_FLOW_NEXT && !cx->stopped) {
+        if (runs >= 0 && n >= runs) /* the run left after its count of iterations */
+            break;
         int t = loop_test(cx, s);
         if (t == 0)
             break;
+        if (t < 0 && runs >= 0) /* it ran, as the count says */
+            t = 1;
         char *why = NULL;
-        if (t < 0 && n == 0 && summarise_whole(cx, s, &fl, &why))
+        if (n == 0 && ex.at >= 0 && runs < 0 && loop_once_only(cx, s)) {
+            runs = 1; /* at least once, at most once */
+            cx->counted_exit = s->loop.body->stmts[ex.at];
+        }
+        if (n == 0 && ex.at >= 0 && runs < 0 && summarise_exit(cx, s, &ex, &fl))
+            break;
+        if (t < 0 && n == 0 && summarise_whole(cx, s, NULL, &fl, &why))
             break;
         int64_t c; /* the summary's try read a variable the test could not: bound by --bind, */
         if (t < 0 && s->loop.cond && an_eval(cx, s->loop.cond, &c)) { /* it is known now */
@@ -1093,6 +1285,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
             break;
         }
     }
+    cx->counted_exit = outer_exit;
     cx->loop_depth--;
     frame->loops--;
     frame->host_loops -= host;
