@@ -718,6 +718,8 @@ static an_flow exec_if(an_ctx *cx, const ir_stmt *s)
 {
     int64_t c;
     sx_int x;
+    if (cx->forced_if == s) /* (an iteration of one kind: an_loop.c) */
+        return an_exec_block(cx, cx->forced_then ? s->branch.then_blk : s->branch.else_blk);
     if (an_eval(cx, s->branch.cond, &c))
         return an_exec_block(cx, c ? s->branch.then_blk : s->branch.else_blk);
     if (an_eval_sx(cx, s->branch.cond, &x) && x.e == 0) /* the sizes decide it (n > 0) */

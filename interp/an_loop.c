@@ -584,6 +584,231 @@ static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
                             ls->hi, ls->s->loc.line);
 }
 
+/* ---- loops with two kinds of iteration ----
+ *
+ * `if (step % 10 == 0) evaluate();` in a loop over the steps: the iterations
+ * whose counter meets the condition run the arm, the others do not.  The
+ * probes run the iterations that do not (the arm's condition decided so);
+ * then, from where they left the state, one iteration of each kind runs
+ * with the counter a fresh symbol.  The loop is summarised when both leave
+ * the same state, and what the arm adds (bytes moved, calls, the times each
+ * call site runs) does not depend on the counter: the totals are the other
+ * kind's summed over every iteration, plus the arm's times the iterations
+ * that run it, counted exactly (floor division); the arm's peak joins the
+ * loop's candidates. */
+
+typedef struct loop_class {
+    const ir_stmt *s;  /* the `if` */
+    int64_t k, r;      /* its condition: counter % k == r (eq) or != r */
+    bool eq;
+    sx_int count;      /* iterations 2..trips that run its then arm */
+    sx_int *dm;        /* per function: moved, calls the arm adds, all told */
+    sx_int *druns;     /* per value: its runs the arm adds, all told */
+    an_peak *pk;       /* per function: the candidates of an iteration that runs it */
+} loop_class;
+
+/* `v % K == r`, `v % K != r` (either side), K > 0 and 0 <= r < K constants. */
+static bool class_cond(const ir_expr *c, int var, loop_class *out)
+{
+    if (!c || c->kind != IR_EXPR_BINARY || (c->op != IR_OP_EQ && c->op != IR_OP_NE))
+        return false;
+    const ir_expr *m = c->a, *k = c->b;
+    if (m->kind != IR_EXPR_BINARY) {
+        m = c->b;
+        k = c->a;
+    }
+    if (m->kind != IR_EXPR_BINARY || m->op != IR_OP_REM || k->kind != IR_EXPR_CONST ||
+        m->a->kind != IR_EXPR_VAR || m->a->var != var || m->b->kind != IR_EXPR_CONST ||
+        m->b->value <= 1 || k->value < 0 || k->value >= m->b->value)
+        return false;
+    *out = (loop_class){.k = m->b->value, .r = k->value, .eq = c->op == IR_OP_EQ};
+    return true;
+}
+
+/* The body's one `if` at its top level on the counter's class, with no
+ * else if (its arms may be anything else). */
+static bool find_class_if(const ir_stmt *s, int var, loop_class *out)
+{
+    const ir_block *b = s->loop.body;
+    int found = 0;
+    for (int k = 0; b && k < b->n_stmts; k++) {
+        loop_class c;
+        if (b->stmts[k]->kind == IR_IF && class_cond(b->stmts[k]->branch.cond, var, &c)) {
+            c.s = b->stmts[k];
+            *out = c;
+            found++;
+        }
+    }
+    return found == 1;
+}
+
+/* How many counters in lo..hi (lo a number >= 1) run the then arm. */
+static sx_int class_count(const loop_sum *ls, const loop_class *c)
+{
+    sx_int K = {c->k, 0};
+    sx_int upto_hi = sx_div(sx_add(ls->hi, (sx_int){c->k - c->r, 0}), K);
+    int64_t below = (ls->lo.c - 1 - c->r + c->k) / c->k; /* (>= 0: lo >= 1) */
+    sx_int members = sx_sub(upto_hi, (sx_int){below, 0});
+    return c->eq ? members : sx_sub(sx_add(sx_sub(ls->hi, ls->lo), (sx_int){1, 0}), members);
+}
+
+/* The state now is the snapshot's: the same live bytes, every variable and
+ * memory cell with the same value or layout. */
+static bool same_state(an_ctx *cx, const snapshot *d)
+{
+    if (cx->depth != d->depth ||
+        !sx_same(live_total(cx->live, cx->live_sx), live_total(d->live, d->live_sx)))
+        return false;
+    steady_ctx at = {cx, d};
+    for (int k = 0; k < cx->depth; k++) {
+        an_frame *fr = cx->stack[k];
+        const int *ids = cx->func_vars[fr->func];
+        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+            int sl = cx->slot[ids[j]];
+            if (borrowed(cx, ids[j]))
+                continue;
+            if (!lp_steady_handles(&at, d->tensors[k][j], fr->tensor[sl]) ||
+                d->known[k][j] != fr->int_known[sl] ||
+                (fr->int_known[sl] && d->ints[k][j] != fr->ints[sl]))
+                return false;
+        }
+    }
+    for (int g = 0; g < cx->n_globals; g++)
+        if (!lp_steady_handles(&at, d->g_tensor[g], cx->gframe->tensor[g]) ||
+            d->g_known[g] != cx->gframe->int_known[g] ||
+            (d->g_known[g] && d->g_ints[g] != cx->gframe->ints[g]))
+            return false;
+    return an_mem_map(cx, &d->mem, steady_cell, &at);
+}
+
+/* One iteration of the kind `then` from the state now, counter l, in a
+ * trial that is undone: its end state (when it is to be taken), the totals
+ * (e: moved, calls per function), the counts, the peaks; false when it
+ * does not run plainly or makes a call site of its own. */
+static bool class_iteration(an_ctx *cx, loop_sum *ls, const loop_class *c, sx_int l, bool then,
+                            snapshot *end, const snapshot *other, sx_int *e, sx_int **runs)
+{
+    loop_trial t;
+    int values0 = cx->r->n_values;
+    trial_begin(cx, &t);
+    cx->forced_then = then;
+    bool ok = lp_probe_body(cx, ls->s, ls->var, l, ls->step) && lp_probe_plain(cx, ls) &&
+              cx->r->n_values == values0 && (!other || same_state(cx, other));
+    cx->forced_then = false;
+    if (ok) {
+        if (end)
+            an_snap_take(cx, end);
+        for (int k = 0; k < ls->n; k++) {
+            an_func_report *fr = &cx->r->funcs[k];
+            lp_fr_effect(fr, &e[2 * k], &e[2 * k + 1]);
+            if (c->pk && fr->symbolic)
+                an_peak_of(fr, &c->pk[k]);
+            else if (c->pk)
+                c->pk[k] = (an_peak){1, {{fr->peak_live_bytes, 0}}, {fr->peak_line}};
+        }
+        *runs = lp_runs_take(cx);
+    }
+    trial_undo(cx, &t);
+    return ok;
+}
+
+/* After the steady summary (the state where its last probe left it): what
+ * an iteration that runs the arm adds to one that does not. */
+static bool class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
+{
+    c->count = class_count(ls, c);
+    if (!sx_usable(c->count))
+        return false;
+    int n = ls->n;
+    sx_int *e = tl_xcalloc(4 * ((size_t)n + 1), sizeof *e), *runs_d = NULL, *runs_c = NULL;
+    c->pk = tl_xcalloc((size_t)n + 1, sizeof *c->pk);
+    sx_int l = lp_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
+    int facts = lp_counter_facts(l, ls->lo, ls->hi);
+    snapshot d;
+    bool ok = class_iteration(cx, ls, c, l, false, &d, NULL, e, &runs_d);
+    if (ok) {
+        ok = class_iteration(cx, ls, c, l, true, NULL, &d, &e[2 * n], &runs_c);
+        an_snap_free(&d);
+    }
+    sx_forget_facts(facts);
+    c->dm = tl_xcalloc(2 * ((size_t)n + 1), sizeof *c->dm);
+    for (int k = 0; ok && k < 2 * n; k++) {
+        sx_int delta = sx_sub(e[2 * n + k], e[k]);
+        ok = sx_usable(delta) && !sx_depends_on(delta, l);
+        c->dm[k] = sx_mul(c->count, delta);
+    }
+    for (int k = 0; ok && k < n; k++)
+        for (int j = 0; ok && j < c->pk[k].n; j++)
+            ok = sx_usable(c->pk[k].cand[j]) && !sx_depends_on(c->pk[k].cand[j], l);
+    c->druns = ok ? tl_xcalloc((size_t)cx->r->n_values + 1, sizeof *c->druns) : NULL;
+    for (int v = 0; ok && v < cx->r->n_values; v++) {
+        sx_int dr = sx_sub(runs_c[v], runs_d[v]);
+        /* (a call site only the arm's kind runs: the first iteration has its layout) */
+        ok = sx_usable(dr) && !sx_depends_on(dr, l) && (sx_zero(dr) || cx->r->values[v].n_exec > 0);
+        c->druns[v] = sx_mul(c->count, dr);
+    }
+    free(e);
+    free(runs_d);
+    free(runs_c);
+    return ok || lp_fail(ls, "its iterations of the two kinds (the condition on the counter's "
+                             "class) leave different states, or the arm makes calls no earlier "
+                             "iteration made");
+}
+
+/* A candidate of the steady probes' (the loop's candidates stand for it). */
+static bool class_probes(const loop_sum *ls, sx_int x)
+{
+    return sx_depends_on(x, (sx_int){0, ls->la}) || sx_depends_on(x, (sx_int){0, ls->lb});
+}
+
+/* The arm's totals, counts and peaks, into the report. */
+static void class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c)
+{
+    bool added = false;
+    for (int k = 0; k < ls->n; k++) {
+        an_func_report *fr = &cx->r->funcs[k];
+        lp_add_effect(fr, c->dm[2 * k], c->dm[2 * k + 1]);
+        sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
+        bool ge, more = false;
+        for (int j = 0; j < c->pk[k].n; j++)
+            more |= !class_probes(ls, c->pk[k].cand[j]) &&
+                    !(sx_prove(now, SX_GE, c->pk[k].cand[j], &ge) && ge);
+        if (!more)
+            continue;
+        an_fr_symbolic(fr);
+        an_peak p;
+        an_peak_of(fr, &p);
+        for (int j = 0; j < c->pk[k].n; j++) {
+            sx_int x = c->pk[k].cand[j];
+            if (class_probes(ls, x))
+                continue; /* (the probes': the loop's candidates stand for them) */
+            an_peak_result res = an_peak_add(&p, x, c->pk[k].line[j]);
+            added |= res == AN_PEAK_ADDED;
+            if (res == AN_PEAK_FULL) {
+                an_diag_add(cx, AN_NOTE, "analysis-limit", c->s->loc.line, c->s->loc.col,
+                            "the peak of the iterations that run this arm is one candidate too "
+                            "many to keep: the peak is a lower bound");
+                an_mark_claim(cx, AN_BOUND_PEAK, AN_CLAIM_LOWER);
+            }
+        }
+        an_peak_put(fr, &p);
+    }
+    for (int v = 0; v < cx->r->n_values && c->druns; v++)
+        if (!sx_zero(c->druns[v]))
+            cx->r->values[v].runs_sx = sx_add(cx->r->values[v].runs_sx, c->druns[v]);
+    if (added) { /* a peak of an iteration that runs the arm: there is one */
+        sx_set_site(c->s->loc.line);
+        (void)sx_cmp(c->count, SX_GE, (sx_int){1, 0});
+    }
+}
+
+static void class_free(loop_class *c)
+{
+    free(c->dm);
+    free(c->druns);
+    free(c->pk);
+}
+
 /* Iteration 1 left the loop: how far its counter steps, and so how many
  * times the loop runs, is not known (a loop stepping by 2 up to argc does
  * not run argc - 1 times). */
@@ -689,7 +914,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
                            char **why)
 {
     loop_sum ls = {.s = s, .var = -1};
-    bool stepped = false;
+    loop_class cls = {0}; /* an `if` on the counter's class, when classed */
+    bool stepped = false, classed = false;
     *why = NULL;
     an_func_report *top = an_func_report_of(cx, an_top(cx)->func);
     *out = AN_FLOW_NEXT;
@@ -771,6 +997,9 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
     loop_trial t1;
     trial_begin(cx, &t1);
     ls.n_diags1 = cx->r->n_diags;
+    /* (two kinds of iteration: the probes run those that do not take the arm) */
+    classed = ls.dir > 0 && ls.v0.e == 0 && ls.v0.c >= 0 && find_class_if(s, ls.var, &cls);
+    cx->forced_if = classed ? cls.s : NULL;
     if (!probe(cx, s, ls.var, ls.v0, ls.dir, ls.lo, ls.hi, &ls.la))
         lp_fail(&ls, LOOP_NOT_COUNTED);
     else if (lp_probe_plain(cx, &ls)) {
@@ -780,9 +1009,14 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
             lp_fr_effect(&cx->r->funcs[k], &ls.eff[6 * k + 2], &ls.eff[6 * k + 3]);
         ls.runsa = lp_runs_take(cx);
         ok = steady = steady_summary(cx, &ls, &first_differs);
+        if (ok && classed)
+            ok = steady = class_summary(cx, &ls, &cls);
     }
+    cx->forced_if = NULL;
     if (ok) {
         trial_keep(cx, &t1);
+    } else if (classed) {
+        trial_undo(cx, &t1); /* (no growth summary of a loop of two kinds) */
     } else {
         if (!taken_a)
             *why = loop_why(cx, &ls);
@@ -819,6 +1053,8 @@ undo:
         if (!stepped) { /* (a stepped loop's last iteration left the totals and counter) */
             commit_totals(cx, ls.trips, ls.sum, ls.pk, ls.peak1, first_differs);
             commit_runs(cx, &ls, steady);
+            if (classed)
+                class_commit(cx, &ls, &cls);
         }
         for (int st = ls.n_storages1; st < cx->r->n_storages; st++)
             cx->r->storages[st].summarised = true;
@@ -858,6 +1094,7 @@ undo:
     free(ls.runs1);
     free(ls.runsa);
     free(ls.runsb);
+    class_free(&cls);
     return ok;
 }
 
