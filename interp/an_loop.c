@@ -681,6 +681,42 @@ static bool same_state(an_ctx *cx, const snapshot *d)
     return an_mem_map(cx, &d->mem, steady_cell, &at);
 }
 
+/* A candidate of the steady probes' (the loop's candidates stand for it). */
+static bool class_probes(const loop_sum *ls, sx_int x)
+{
+    return sx_depends_on(x, (sx_int){0, ls->la}) || sx_depends_on(x, (sx_int){0, ls->lb});
+}
+
+/* The peak's candidates of fr (one, a number, where it is no formula). */
+static void class_peak_of(const an_func_report *fr, an_peak *p)
+{
+    if (fr->symbolic)
+        an_peak_of(fr, p);
+    else
+        *p = (an_peak){1, {{fr->peak_live_bytes, 0}}, {fr->peak_line}};
+}
+
+/* Keep in p the candidates that pre lacks (the iteration's own): each must
+ * be one formula for every iteration of its kind, free of the counters. */
+static bool class_new_peaks(an_peak *p, const an_peak *pre, sx_int l, const loop_sum *ls)
+{
+    int kept = 0;
+    for (int j = 0; j < p->n; j++) {
+        sx_int x = p->cand[j];
+        bool old = false;
+        for (int i = 0; i < pre->n && !old; i++)
+            old = sx_same(pre->cand[i], x);
+        if (old)
+            continue;
+        if (!sx_usable(x) || sx_depends_on(x, l) || class_probes(ls, x))
+            return false;
+        p->cand[kept] = x;
+        p->line[kept++] = p->line[j];
+    }
+    p->n = kept;
+    return true;
+}
+
 /* One iteration of the kind `then` from the state now, counter l, in a
  * trial that is undone: its end state (when it is to be taken), the totals
  * (e: moved, calls per function), the counts, the peaks; false when it
@@ -701,15 +737,56 @@ static bool class_iteration(an_ctx *cx, loop_sum *ls, const loop_class *c, sx_in
         for (int k = 0; k < ls->n; k++) {
             an_func_report *fr = &cx->r->funcs[k];
             lp_fr_effect(fr, &e[2 * k], &e[2 * k + 1]);
-            if (c->pk && fr->symbolic)
-                an_peak_of(fr, &c->pk[k]);
-            else if (c->pk)
-                c->pk[k] = (an_peak){1, {{fr->peak_live_bytes, 0}}, {fr->peak_line}};
+            class_peak_of(fr, &c->pk[k]);
         }
         *runs = lp_runs_take(cx);
     }
     trial_undo(cx, &t);
     return ok;
+}
+
+/* An integer at the start of the iteration whose counter is l: x1 after
+ * iteration 1 (the start of the one at lo), xa one iteration later. */
+static bool class_int_at(const loop_sum *ls, sx_int l, bool k1, int64_t v1, bool *ka,
+                         int64_t *va)
+{
+    sx_int x1, xa;
+    if (k1 == *ka && v1 == *va)
+        return true;
+    if (!an_int_get(k1, v1, &x1) || !an_int_get(*ka, *va, &xa))
+        return false;
+    sx_int d = sx_sub(xa, x1);
+    if (!sx_usable(d) || class_probes(ls, d) || class_probes(ls, x1))
+        return false;
+    an_int_put(true, sx_add(x1, sx_mul(sx_sub(l, ls->lo), d)), ka, va);
+    return true;
+}
+
+/* The state at the start of the iteration whose counter is l, from the
+ * probe's start: each integer that steps at its value there (the tensors
+ * and memory are the same at every iteration of a steady loop). */
+static bool class_start(an_ctx *cx, const loop_sum *ls, sx_int l)
+{
+    const snapshot *s1 = &ls->s1;
+    if (s1->depth != cx->depth)
+        return false;
+    for (int k = 0; k < cx->depth; k++) {
+        an_frame *fr = cx->stack[k];
+        const int *ids = cx->func_vars[fr->func];
+        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+            int sl = cx->slot[ids[j]];
+            if (ids[j] != ls->var && !borrowed(cx, ids[j]) &&
+                !class_int_at(ls, l, s1->known[k][j], s1->ints[k][j], &fr->int_known[sl],
+                              &fr->ints[sl]))
+                return false;
+        }
+    }
+    for (int g = 0; g < cx->n_globals; g++)
+        if (cx->global_vars[g] != ls->var &&
+            !class_int_at(ls, l, s1->g_known[g], s1->g_ints[g], &cx->gframe->int_known[g],
+                          &cx->gframe->ints[g]))
+            return false;
+    return true;
 }
 
 /* After the steady summary (the state where its last probe left it): what
@@ -724,27 +801,35 @@ static bool class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
     c->pk = tl_xcalloc((size_t)n + 1, sizeof *c->pk);
     sx_int l = lp_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
     int facts = lp_counter_facts(l, ls->lo, ls->hi);
-    snapshot d;
-    bool ok = class_iteration(cx, ls, c, l, false, &d, NULL, e, &runs_d);
+    snapshot d, now;
+    an_peak *pre = tl_xcalloc((size_t)n + 1, sizeof *pre); /* the candidates before */
+    for (int k = 0; k < n; k++)
+        class_peak_of(&cx->r->funcs[k], &pre[k]);
+    an_snap_take(cx, &now); /* (the state after the loop: its counters stepped to the end) */
+    an_snap_restore(cx, &ls->a); /* where the second probe began: an iteration's start */
+    bool ok = class_start(cx, ls, l) && class_iteration(cx, ls, c, l, false, &d, NULL, e, &runs_d);
     if (ok) {
         ok = class_iteration(cx, ls, c, l, true, NULL, &d, &e[2 * n], &runs_c);
         an_snap_free(&d);
     }
+    an_snap_restore(cx, &now);
+    an_snap_free(&now);
     sx_forget_facts(facts);
     c->dm = tl_xcalloc(2 * ((size_t)n + 1), sizeof *c->dm);
     for (int k = 0; ok && k < 2 * n; k++) {
         sx_int delta = sx_sub(e[2 * n + k], e[k]);
-        ok = sx_usable(delta) && !sx_depends_on(delta, l);
+        ok = sx_usable(delta) && !sx_depends_on(delta, l) && !class_probes(ls, delta);
         c->dm[k] = sx_mul(c->count, delta);
     }
     for (int k = 0; ok && k < n; k++)
-        for (int j = 0; ok && j < c->pk[k].n; j++)
-            ok = sx_usable(c->pk[k].cand[j]) && !sx_depends_on(c->pk[k].cand[j], l);
+        ok = class_new_peaks(&c->pk[k], &pre[k], l, ls);
+    free(pre);
     c->druns = ok ? tl_xcalloc((size_t)cx->r->n_values + 1, sizeof *c->druns) : NULL;
     for (int v = 0; ok && v < cx->r->n_values; v++) {
         sx_int dr = sx_sub(runs_c[v], runs_d[v]);
         /* (a call site only the arm's kind runs: the first iteration has its layout) */
-        ok = sx_usable(dr) && !sx_depends_on(dr, l) && (sx_zero(dr) || cx->r->values[v].n_exec > 0);
+        ok = sx_usable(dr) && !sx_depends_on(dr, l) && !class_probes(ls, dr) &&
+             (sx_zero(dr) || cx->r->values[v].n_exec > 0);
         c->druns[v] = sx_mul(c->count, dr);
     }
     free(e);
@@ -753,12 +838,6 @@ static bool class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
     return ok || lp_fail(ls, "its iterations of the two kinds (the condition on the counter's "
                              "class) leave different states, or the arm makes calls no earlier "
                              "iteration made");
-}
-
-/* A candidate of the steady probes' (the loop's candidates stand for it). */
-static bool class_probes(const loop_sum *ls, sx_int x)
-{
-    return sx_depends_on(x, (sx_int){0, ls->la}) || sx_depends_on(x, (sx_int){0, ls->lb});
 }
 
 /* The arm's totals, counts and peaks, into the report. */
