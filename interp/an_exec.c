@@ -575,7 +575,11 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     an_flow f_else = an_exec_block(cx, s->branch.else_blk);
     int else_label = cx->goto_label, ex2 = r->n_exits;
     an_leave else_leave = cx->leave;
-    bool one_leaves = f_then != f_else; /* (f_then becomes the kept arm's below) */
+    /* (an exit the loop's count of iterations accounts for: the run goes on at every
+     * iteration the count has, and leaves after the last) */
+    bool one_leaves = f_then != f_else && cx->counted_exit != s;
+    if (cx->counted_exit == s)
+        cx->counted_exit_met = true;
     /* in a loop, the run may leave there and the analysis goes on (below): what runs
      * after it runs at most as often as counted, to the end of the loop (break,
      * continue) or of the function (return, goto).  (Outside loops the analysis
@@ -714,6 +718,8 @@ static an_flow exec_if(an_ctx *cx, const ir_stmt *s)
 {
     int64_t c;
     sx_int x;
+    if (cx->forced_if == s) /* (an iteration of one kind: an_loop.c) */
+        return an_exec_block(cx, cx->forced_then ? s->branch.then_blk : s->branch.else_blk);
     if (an_eval(cx, s->branch.cond, &c))
         return an_exec_block(cx, c ? s->branch.then_blk : s->branch.else_blk);
     if (an_eval_sx(cx, s->branch.cond, &x) && x.e == 0) /* the sizes decide it (n > 0) */

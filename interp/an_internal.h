@@ -233,6 +233,12 @@ typedef struct an_ctx {
     int summarising;     /* loop summaries in progress (their probes run) */
     int early_exit_line; /* while summarising: the first unknown branch seen that may leave
                             an iteration early (0: none) */
+    const ir_stmt *counted_exit; /* `if (...) break;` whose exits a loop's count of
+                            iterations, a symbol, accounts for (an_loop.c) */
+    bool counted_exit_met; /* ... and the analysis met it not knowing whether it leaves */
+    const ir_stmt *forced_if; /* `if (step % K == 0)` in a loop summarised per kind of
+                            iteration: the arm it takes (forced_then) is the kind's */
+    bool forced_then;
     /* what the execution counts of the calls run now are (an_value.runs_*) */
     bool upper_loop;     /* an unknown branch may have left the loop's iteration (break,
                             continue) earlier: counts are upper bounds to the loop's end */

@@ -37,6 +37,15 @@ static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
     return AN_FLOW_NEXT;
 }
 
+/* A loop left at a condition not known statically (below): the body's
+ * statement of its exit, and the run's count of iterations, a symbol. */
+typedef struct loop_exit {
+    int at;
+    sx_int runs;
+} loop_exit;
+
+static void forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before);
+
 /* ---- loops whose trip count is a symbol ----
  *
  * `for (l = 0; l < p->n_layers; l++)` runs T = n_layers times, T a symbol.
@@ -575,6 +584,310 @@ static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
                             ls->hi, ls->s->loc.line);
 }
 
+/* ---- loops with two kinds of iteration ----
+ *
+ * `if (step % 10 == 0) evaluate();` in a loop over the steps: the iterations
+ * whose counter meets the condition run the arm, the others do not.  The
+ * probes run the iterations that do not (the arm's condition decided so);
+ * then, from where they left the state, one iteration of each kind runs
+ * with the counter a fresh symbol.  The loop is summarised when both leave
+ * the same state, and what the arm adds (bytes moved, calls, the times each
+ * call site runs) does not depend on the counter: the totals are the other
+ * kind's summed over every iteration, plus the arm's times the iterations
+ * that run it, counted exactly (floor division); the arm's peak joins the
+ * loop's candidates. */
+
+typedef struct loop_class {
+    const ir_stmt *s;  /* the `if` */
+    int64_t k, r;      /* its condition: counter % k == r (eq) or != r */
+    bool eq;
+    sx_int count;      /* iterations 2..trips that run its then arm */
+    sx_int *dm;        /* per function: moved, calls the arm adds, all told */
+    sx_int *druns;     /* per value: its runs the arm adds, all told */
+    an_peak *pk;       /* per function: the candidates of an iteration that runs it */
+} loop_class;
+
+/* `v % K == r`, `v % K != r` (either side), K > 0 and 0 <= r < K constants. */
+static bool class_cond(const ir_expr *c, int var, loop_class *out)
+{
+    if (!c || c->kind != IR_EXPR_BINARY || (c->op != IR_OP_EQ && c->op != IR_OP_NE))
+        return false;
+    const ir_expr *m = c->a, *k = c->b;
+    if (m->kind != IR_EXPR_BINARY) {
+        m = c->b;
+        k = c->a;
+    }
+    if (m->kind != IR_EXPR_BINARY || m->op != IR_OP_REM || k->kind != IR_EXPR_CONST ||
+        m->a->kind != IR_EXPR_VAR || m->a->var != var || m->b->kind != IR_EXPR_CONST ||
+        m->b->value <= 1 || k->value < 0 || k->value >= m->b->value)
+        return false;
+    *out = (loop_class){.k = m->b->value, .r = k->value, .eq = c->op == IR_OP_EQ};
+    return true;
+}
+
+/* The body's one `if` at its top level on the counter's class, with no
+ * else if (its arms may be anything else). */
+static bool find_class_if(const ir_stmt *s, int var, loop_class *out)
+{
+    const ir_block *b = s->loop.body;
+    int found = 0;
+    for (int k = 0; b && k < b->n_stmts; k++) {
+        loop_class c;
+        if (b->stmts[k]->kind == IR_IF && class_cond(b->stmts[k]->branch.cond, var, &c)) {
+            c.s = b->stmts[k];
+            *out = c;
+            found++;
+        }
+    }
+    return found == 1;
+}
+
+/* How many counters in lo..hi (lo a number >= 1) run the then arm. */
+static sx_int class_count(const loop_sum *ls, const loop_class *c)
+{
+    sx_int K = {c->k, 0};
+    sx_int upto_hi = sx_div(sx_add(ls->hi, (sx_int){c->k - c->r, 0}), K);
+    int64_t below = (ls->lo.c - 1 - c->r + c->k) / c->k; /* (>= 0: lo >= 1) */
+    sx_int members = sx_sub(upto_hi, (sx_int){below, 0});
+    return c->eq ? members : sx_sub(sx_add(sx_sub(ls->hi, ls->lo), (sx_int){1, 0}), members);
+}
+
+/* The state now is the snapshot's: the same live bytes, every variable and
+ * memory cell with the same value or layout. */
+static bool same_state(an_ctx *cx, const snapshot *d)
+{
+    if (cx->depth != d->depth ||
+        !sx_same(live_total(cx->live, cx->live_sx), live_total(d->live, d->live_sx)))
+        return false;
+    steady_ctx at = {cx, d};
+    for (int k = 0; k < cx->depth; k++) {
+        an_frame *fr = cx->stack[k];
+        const int *ids = cx->func_vars[fr->func];
+        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+            int sl = cx->slot[ids[j]];
+            if (borrowed(cx, ids[j]))
+                continue;
+            if (!lp_steady_handles(&at, d->tensors[k][j], fr->tensor[sl]) ||
+                d->known[k][j] != fr->int_known[sl] ||
+                (fr->int_known[sl] && d->ints[k][j] != fr->ints[sl]))
+                return false;
+        }
+    }
+    for (int g = 0; g < cx->n_globals; g++)
+        if (!lp_steady_handles(&at, d->g_tensor[g], cx->gframe->tensor[g]) ||
+            d->g_known[g] != cx->gframe->int_known[g] ||
+            (d->g_known[g] && d->g_ints[g] != cx->gframe->ints[g]))
+            return false;
+    return an_mem_map(cx, &d->mem, steady_cell, &at);
+}
+
+/* A candidate of the steady probes' (the loop's candidates stand for it). */
+static bool class_probes(const loop_sum *ls, sx_int x)
+{
+    return sx_depends_on(x, (sx_int){0, ls->la}) || sx_depends_on(x, (sx_int){0, ls->lb});
+}
+
+/* The peak's candidates of fr (one, a number, where it is no formula). */
+static void class_peak_of(const an_func_report *fr, an_peak *p)
+{
+    if (fr->symbolic)
+        an_peak_of(fr, p);
+    else
+        *p = (an_peak){1, {{fr->peak_live_bytes, 0}}, {fr->peak_line}};
+}
+
+/* Keep in p the candidates that pre lacks (the iteration's own): each must
+ * be one formula for every iteration of its kind, free of the counters. */
+static bool class_new_peaks(an_peak *p, const an_peak *pre, sx_int l, const loop_sum *ls)
+{
+    int kept = 0;
+    for (int j = 0; j < p->n; j++) {
+        sx_int x = p->cand[j];
+        bool old = false;
+        for (int i = 0; i < pre->n && !old; i++)
+            old = sx_same(pre->cand[i], x);
+        if (old)
+            continue;
+        if (!sx_usable(x) || sx_depends_on(x, l) || class_probes(ls, x))
+            return false;
+        p->cand[kept] = x;
+        p->line[kept++] = p->line[j];
+    }
+    p->n = kept;
+    return true;
+}
+
+/* One iteration of the kind `then` from the state now, counter l, in a
+ * trial that is undone: its end state (when it is to be taken), the totals
+ * (e: moved, calls per function), the counts, the peaks; false when it
+ * does not run plainly or makes a call site of its own. */
+static bool class_iteration(an_ctx *cx, loop_sum *ls, const loop_class *c, sx_int l, bool then,
+                            snapshot *end, const snapshot *other, sx_int *e, sx_int **runs)
+{
+    loop_trial t;
+    int values0 = cx->r->n_values;
+    trial_begin(cx, &t);
+    cx->forced_then = then;
+    bool ok = lp_probe_body(cx, ls->s, ls->var, l, ls->step) && lp_probe_plain(cx, ls) &&
+              cx->r->n_values == values0 && (!other || same_state(cx, other));
+    cx->forced_then = false;
+    if (ok) {
+        if (end)
+            an_snap_take(cx, end);
+        for (int k = 0; k < ls->n; k++) {
+            an_func_report *fr = &cx->r->funcs[k];
+            lp_fr_effect(fr, &e[2 * k], &e[2 * k + 1]);
+            class_peak_of(fr, &c->pk[k]);
+        }
+        *runs = lp_runs_take(cx);
+    }
+    trial_undo(cx, &t);
+    return ok;
+}
+
+/* An integer at the start of the iteration whose counter is l: x1 after
+ * iteration 1 (the start of the one at lo), xa one iteration later. */
+static bool class_int_at(const loop_sum *ls, sx_int l, bool k1, int64_t v1, bool *ka,
+                         int64_t *va)
+{
+    sx_int x1, xa;
+    if (k1 == *ka && v1 == *va)
+        return true;
+    if (!an_int_get(k1, v1, &x1) || !an_int_get(*ka, *va, &xa))
+        return false;
+    sx_int d = sx_sub(xa, x1);
+    if (!sx_usable(d) || class_probes(ls, d) || class_probes(ls, x1))
+        return false;
+    an_int_put(true, sx_add(x1, sx_mul(sx_sub(l, ls->lo), d)), ka, va);
+    return true;
+}
+
+/* The state at the start of the iteration whose counter is l, from the
+ * probe's start: each integer that steps at its value there (the tensors
+ * and memory are the same at every iteration of a steady loop). */
+static bool class_start(an_ctx *cx, const loop_sum *ls, sx_int l)
+{
+    const snapshot *s1 = &ls->s1;
+    if (s1->depth != cx->depth)
+        return false;
+    for (int k = 0; k < cx->depth; k++) {
+        an_frame *fr = cx->stack[k];
+        const int *ids = cx->func_vars[fr->func];
+        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+            int sl = cx->slot[ids[j]];
+            if (ids[j] != ls->var && !borrowed(cx, ids[j]) &&
+                !class_int_at(ls, l, s1->known[k][j], s1->ints[k][j], &fr->int_known[sl],
+                              &fr->ints[sl]))
+                return false;
+        }
+    }
+    for (int g = 0; g < cx->n_globals; g++)
+        if (cx->global_vars[g] != ls->var &&
+            !class_int_at(ls, l, s1->g_known[g], s1->g_ints[g], &cx->gframe->int_known[g],
+                          &cx->gframe->ints[g]))
+            return false;
+    return true;
+}
+
+/* After the steady summary (the state where its last probe left it): what
+ * an iteration that runs the arm adds to one that does not. */
+static bool class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
+{
+    c->count = class_count(ls, c);
+    if (!sx_usable(c->count))
+        return false;
+    int n = ls->n;
+    sx_int *e = tl_xcalloc(4 * ((size_t)n + 1), sizeof *e), *runs_d = NULL, *runs_c = NULL;
+    c->pk = tl_xcalloc((size_t)n + 1, sizeof *c->pk);
+    sx_int l = lp_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
+    int facts = lp_counter_facts(l, ls->lo, ls->hi);
+    snapshot d, now;
+    an_peak *pre = tl_xcalloc((size_t)n + 1, sizeof *pre); /* the candidates before */
+    for (int k = 0; k < n; k++)
+        class_peak_of(&cx->r->funcs[k], &pre[k]);
+    an_snap_take(cx, &now); /* (the state after the loop: its counters stepped to the end) */
+    an_snap_restore(cx, &ls->a); /* where the second probe began: an iteration's start */
+    bool ok = class_start(cx, ls, l) && class_iteration(cx, ls, c, l, false, &d, NULL, e, &runs_d);
+    if (ok) {
+        ok = class_iteration(cx, ls, c, l, true, NULL, &d, &e[2 * n], &runs_c);
+        an_snap_free(&d);
+    }
+    an_snap_restore(cx, &now);
+    an_snap_free(&now);
+    sx_forget_facts(facts);
+    c->dm = tl_xcalloc(2 * ((size_t)n + 1), sizeof *c->dm);
+    for (int k = 0; ok && k < 2 * n; k++) {
+        sx_int delta = sx_sub(e[2 * n + k], e[k]);
+        ok = sx_usable(delta) && !sx_depends_on(delta, l) && !class_probes(ls, delta);
+        c->dm[k] = sx_mul(c->count, delta);
+    }
+    for (int k = 0; ok && k < n; k++)
+        ok = class_new_peaks(&c->pk[k], &pre[k], l, ls);
+    free(pre);
+    c->druns = ok ? tl_xcalloc((size_t)cx->r->n_values + 1, sizeof *c->druns) : NULL;
+    for (int v = 0; ok && v < cx->r->n_values; v++) {
+        sx_int dr = sx_sub(runs_c[v], runs_d[v]);
+        /* (a call site only the arm's kind runs: the first iteration has its layout) */
+        ok = sx_usable(dr) && !sx_depends_on(dr, l) && !class_probes(ls, dr) &&
+             (sx_zero(dr) || cx->r->values[v].n_exec > 0);
+        c->druns[v] = sx_mul(c->count, dr);
+    }
+    free(e);
+    free(runs_d);
+    free(runs_c);
+    return ok || lp_fail(ls, "its iterations of the two kinds (the condition on the counter's "
+                             "class) leave different states, or the arm makes calls no earlier "
+                             "iteration made");
+}
+
+/* The arm's totals, counts and peaks, into the report. */
+static void class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c)
+{
+    bool added = false;
+    for (int k = 0; k < ls->n; k++) {
+        an_func_report *fr = &cx->r->funcs[k];
+        lp_add_effect(fr, c->dm[2 * k], c->dm[2 * k + 1]);
+        sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
+        bool ge, more = false;
+        for (int j = 0; j < c->pk[k].n; j++)
+            more |= !class_probes(ls, c->pk[k].cand[j]) &&
+                    !(sx_prove(now, SX_GE, c->pk[k].cand[j], &ge) && ge);
+        if (!more)
+            continue;
+        an_fr_symbolic(fr);
+        an_peak p;
+        an_peak_of(fr, &p);
+        for (int j = 0; j < c->pk[k].n; j++) {
+            sx_int x = c->pk[k].cand[j];
+            if (class_probes(ls, x))
+                continue; /* (the probes': the loop's candidates stand for them) */
+            an_peak_result res = an_peak_add(&p, x, c->pk[k].line[j]);
+            added |= res == AN_PEAK_ADDED;
+            if (res == AN_PEAK_FULL) {
+                an_diag_add(cx, AN_NOTE, "analysis-limit", c->s->loc.line, c->s->loc.col,
+                            "the peak of the iterations that run this arm is one candidate too "
+                            "many to keep: the peak is a lower bound");
+                an_mark_claim(cx, AN_BOUND_PEAK, AN_CLAIM_LOWER);
+            }
+        }
+        an_peak_put(fr, &p);
+    }
+    for (int v = 0; v < cx->r->n_values && c->druns; v++)
+        if (!sx_zero(c->druns[v]))
+            cx->r->values[v].runs_sx = sx_add(cx->r->values[v].runs_sx, c->druns[v]);
+    if (added) { /* a peak of an iteration that runs the arm: there is one */
+        sx_set_site(c->s->loc.line);
+        (void)sx_cmp(c->count, SX_GE, (sx_int){1, 0});
+    }
+}
+
+static void class_free(loop_class *c)
+{
+    free(c->dm);
+    free(c->druns);
+    free(c->pk);
+}
+
 /* Iteration 1 left the loop: how far its counter steps, and so how many
  * times the loop runs, is not known (a loop stepping by 2 up to argc does
  * not run argc - 1 times). */
@@ -676,18 +989,28 @@ static bool loop_runs(an_ctx *cx, const ir_stmt *s, sx_int trips)
 /* Summarise the loop; false (the state as before the loop's first
  * iteration) when it is not a counted loop with a steady or stepping body:
  * then *why says why when the trip count was a formula (NULL otherwise). */
-static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **why)
+static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
+                           char **why)
 {
-    loop_sum ls = {.s = s};
-    bool stepped = false;
+    loop_sum ls = {.s = s, .var = -1};
+    loop_class cls = {0}; /* an `if` on the counter's class, when classed */
+    bool stepped = false, classed = false;
     *why = NULL;
     an_func_report *top = an_func_report_of(cx, an_top(cx)->func);
     *out = AN_FLOW_NEXT;
-    if (!top || cx->if_depth > 0 || !counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips, &ls.dir))
+    if (!top || cx->if_depth > 0)
+        return false;
+    /* (a loop left at its counted exit runs a symbol's times, whatever its test's count) */
+    if (!counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips, &ls.dir) &&
+        !(ex && ls.var >= 0 && ls.trips.e == 0 && ls.trips.c >= 1))
         return false;
     bool ge1;
     if (sx_prove(ls.trips, SX_GE, (sx_int){1, 0}, &ge1) && !ge1)
         return false;
+    if (ex) { /* the run's count: at most the test's */
+        sx_fact_push(sx_sub(ls.trips, ex->runs));
+        ls.trips = ex->runs;
+    }
     loop_trial t = {.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
                     .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
                     .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
@@ -716,6 +1039,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
         lp_fail(&ls, LOOP_LEAVES);
         goto undo;
     }
+    if (ex && !cx->counted_exit_met) /* decided there: iterations the analysis can follow */
+        goto undo;
     an_snap_take(cx, &ls.s1);
     taken_s1 = true;
     probe_event = cx->r->n_events;
@@ -740,6 +1065,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
         !sx_same(sx_sub(after, ls.v0), ls.step)) { /* a stride: a loop of its own kind */
         ls.step = sx_sub(after, ls.v0);
         stepped = true;
+        if (ex) /* (its count is not the run's: not summarised so) */
+            goto undo;
         ls.n_diags1 = cx->r->n_diags;
         ok = lp_stepped_summary(cx, &ls, &t, ls.step, &taken_a);
         if (ok)
@@ -749,6 +1076,9 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
     loop_trial t1;
     trial_begin(cx, &t1);
     ls.n_diags1 = cx->r->n_diags;
+    /* (two kinds of iteration: the probes run those that do not take the arm) */
+    classed = ls.dir > 0 && ls.v0.e == 0 && ls.v0.c >= 0 && find_class_if(s, ls.var, &cls);
+    cx->forced_if = classed ? cls.s : NULL;
     if (!probe(cx, s, ls.var, ls.v0, ls.dir, ls.lo, ls.hi, &ls.la))
         lp_fail(&ls, LOOP_NOT_COUNTED);
     else if (lp_probe_plain(cx, &ls)) {
@@ -758,9 +1088,14 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, an_flow *out, char **wh
             lp_fr_effect(&cx->r->funcs[k], &ls.eff[6 * k + 2], &ls.eff[6 * k + 3]);
         ls.runsa = lp_runs_take(cx);
         ok = steady = steady_summary(cx, &ls, &first_differs);
+        if (ok && classed)
+            ok = steady = class_summary(cx, &ls, &cls);
     }
+    cx->forced_if = NULL;
     if (ok) {
         trial_keep(cx, &t1);
+    } else if (classed) {
+        trial_undo(cx, &t1); /* (no growth summary of a loop of two kinds) */
     } else {
         if (!taken_a)
             *why = loop_why(cx, &ls);
@@ -797,6 +1132,8 @@ undo:
         if (!stepped) { /* (a stepped loop's last iteration left the totals and counter) */
             commit_totals(cx, ls.trips, ls.sum, ls.pk, ls.peak1, first_differs);
             commit_runs(cx, &ls, steady);
+            if (classed)
+                class_commit(cx, &ls, &cls);
         }
         for (int st = ls.n_storages1; st < cx->r->n_storages; st++)
             cx->r->storages[st].summarised = true;
@@ -816,6 +1153,8 @@ undo:
             sx_int at = steady || ls.dir > 0 ? ls.hi : ls.lo;
             record_loop(cx, &ls, t.n_events, probe_event, at, at);
         }
+        if (ex)
+            forget_after_exit(cx, s, ex->at, &t.s0);
         an_snap_free(&t.s0);
         an_frs_free(cx, t.r0);
         free(t.values0);
@@ -834,18 +1173,22 @@ undo:
     free(ls.runs1);
     free(ls.runsa);
     free(ls.runsb);
+    class_free(&cls);
     return ok;
 }
 
 /* summarise_loop, and what it found of early exits: an unknown branch in
  * an iteration that may leave it makes the summary's totals bounds (said at
  * the branch), or the enclosing summary's when this one is a probe's. */
-static bool summarise_whole(an_ctx *cx, const ir_stmt *s, an_flow *out, char **why)
+static bool summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
+                            char **why)
 {
-    int outer = cx->early_exit_line;
+    int outer = cx->early_exit_line, facts = sx_n_facts();
     cx->early_exit_line = 0;
     cx->summarising++;
-    bool ok = summarise_loop(cx, s, out, why);
+    bool ok = summarise_loop(cx, s, ex, out, why);
+    if (!ok) /* (the fact that the run's count is at most the test's) */
+        sx_forget_facts(facts);
     cx->summarising--;
     int line = cx->early_exit_line;
     cx->early_exit_line = outer;
@@ -1014,6 +1357,156 @@ static void loop_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0)
     forget_written(cx, s, NULL);
 }
 
+/* ---- loops left at a condition not known statically ----
+ *
+ * `while (pos < steps) { logits = forward(..., pos); next = sample(logits);
+ * pos++; if (next == eos) break; print(next); }`: the run leaves at a value
+ * the analysis cannot know, after N iterations, 1 <= N <= T (T the count the
+ * test gives).  N is a symbol of its own (`pos.iterations`, origin
+ * "iterations").  When the exit is one `if (...) break;` at the body's top
+ * level, with arms that touch no tensor, and nothing after it in the body
+ * nor the step touches one, the iteration the run leaves in has the tensor
+ * effect of a whole one: the loop is summarised with N as its trip count,
+ * exactly.  What the body writes after the exit, and the counter, are not
+ * known after the loop.  With N bound (--bind) the loop runs N iterations,
+ * the exit taken after the last. */
+
+static bool block_leaves(const ir_block *b, bool nested);
+
+/* Whether s may leave the iteration: break or continue at the loop's level
+ * (nested: in a loop of its own, where they end that one), return, goto,
+ * exit, or a label a goto may reach. */
+static bool stmt_leaves(const ir_stmt *s, bool nested)
+{
+    switch (s->kind) {
+    case IR_BREAK: case IR_CONTINUE: return !nested;
+    case IR_RETURN: case IR_GOTO: case IR_EXIT: case IR_LABEL: return true;
+    case IR_BLOCK: return block_leaves(s->block, nested);
+    case IR_IF:
+        return block_leaves(s->branch.then_blk, nested) || block_leaves(s->branch.else_blk, nested);
+    case IR_LOOP:
+        return block_leaves(s->loop.init, true) || block_leaves(s->loop.cond_pre, true) ||
+               block_leaves(s->loop.step, true) || block_leaves(s->loop.body, true);
+    default: return false;
+    }
+}
+
+static bool block_leaves(const ir_block *b, bool nested)
+{
+    for (int k = 0; b && k < b->n_stmts; k++)
+        if (stmt_leaves(b->stmts[k], nested))
+            return true;
+    return false;
+}
+
+/* An arm that leaves the loop by break and does nothing else a tensor sees. */
+static bool arm_breaks(const an_ctx *cx, const ir_block *b)
+{
+    if (!b || !block_host_only(cx, b))
+        return false;
+    bool brk = false;
+    for (int k = 0; k < b->n_stmts; k++) {
+        if (b->stmts[k]->kind == IR_BREAK)
+            brk = true;
+        else if (stmt_leaves(b->stmts[k], false))
+            return false;
+    }
+    return brk;
+}
+
+/* The body's index of the loop's one exit, an `if (...) break;` after which
+ * no tensor is touched; -1 when the loop is not of that shape. */
+static int counted_exit_at(const an_ctx *cx, const ir_stmt *s)
+{
+    const ir_block *b = s->loop.body;
+    if (!b || s->loop.kind == IR_LOOP_DO || !s->loop.cond || block_leaves(s->loop.cond_pre, false) ||
+        !block_host_only(cx, s->loop.step) || block_leaves(s->loop.step, false))
+        return -1;
+    int at = -1;
+    for (int k = 0; k < b->n_stmts; k++) {
+        const ir_stmt *x = b->stmts[k];
+        if (at < 0 && x->kind == IR_IF && stmt_host_only(cx, x) &&
+            ((arm_breaks(cx, x->branch.then_blk) && !block_leaves(x->branch.else_blk, false)) ||
+             (arm_breaks(cx, x->branch.else_blk) && !block_leaves(x->branch.then_blk, false)))) {
+            at = k;
+            continue;
+        }
+        if (stmt_leaves(x, false) || (at >= 0 && !stmt_host_only(cx, x)))
+            return -1;
+    }
+    return at;
+}
+
+/* The loop's counter: the variable its test compares. */
+static const char *loop_counter_name(const an_ctx *cx, const ir_stmt *s)
+{
+    const ir_expr *c = s->loop.cond;
+    if (c->kind != IR_EXPR_BINARY)
+        return NULL;
+    const ir_expr *v = c->a->kind == IR_EXPR_VAR ? c->a : c->b;
+    return v->kind == IR_EXPR_VAR && cx->u->vars[v->var].kind == IR_VAR_INT
+               ? cx->u->vars[v->var].name : NULL;
+}
+
+/* After a loop left at its counted exit (body statement `at`): what the
+ * statements after the exit, the step and the counter wrote is not known,
+ * nor an integer in memory the loop changed (before: the state before it). */
+static void forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before)
+{
+    const ir_block *b = s->loop.body;
+    for (int k = at; k < b->n_stmts; k++)
+        forget_block(cx, &(ir_block){.stmts = (ir_stmt **)&b->stmts[k], .n_stmts = 1});
+    forget_block(cx, s->loop.step);
+    forget_block(cx, s->loop.cond_pre);
+    const ir_expr *c = s->loop.cond;
+    if (c->kind == IR_EXPR_BINARY && c->a->kind == IR_EXPR_VAR)
+        forget_var(cx, c->a->var);
+    if (c->kind == IR_EXPR_BINARY && c->b->kind == IR_EXPR_VAR)
+        forget_var(cx, c->b->var);
+    an_mem_join_scalars(cx, &before->mem);
+}
+
+/* The run's count of iterations of a loop left at its counted exit: its
+ * symbol in ex->runs (ex->at -1 when the loop has no such exit, or no
+ * counter to name it after); the value --bind gives it, or -1. */
+static int64_t loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex)
+{
+    const char *counter = ex->at >= 0 ? loop_counter_name(cx, s) : NULL;
+    if (!counter) {
+        ex->at = -1;
+        return -1;
+    }
+    char name[300];
+    snprintf(name, sizeof name, "%s.iterations", counter);
+    ex->runs = an_new_symbol(cx, name, "iterations", s->loc.line, s->loc.col);
+    return ex->runs.e == 0 ? ex->runs.c : -1;
+}
+
+/* The loop's test lets it run once at most (it is about to run once). */
+static bool loop_once_only(an_ctx *cx, const ir_stmt *s)
+{
+    int var, dir;
+    sx_int v0, trips = {0, 0};
+    bool ge;
+    counted_loop(cx, s, &var, &v0, &trips, &dir);
+    return trips.e == 0 ? trips.c == 1
+                        : sx_usable(trips) && sx_prove(trips, SX_LE, (sx_int){1, 0}, &ge) && ge;
+}
+
+/* Summarise the loop with the run's count of iterations its trip count; the
+ * state as before when it does not fit (the loop is then analysed as any). */
+static bool summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out)
+{
+    char *why = NULL;
+    const ir_stmt *outer = cx->counted_exit;
+    cx->counted_exit = s->loop.body->stmts[ex->at];
+    cx->counted_exit_met = false;
+    bool ok = summarise_whole(cx, s, ex, out, &why);
+    cx->counted_exit = outer;
+    free(why);
+    return ok;
+}
+
 /* for (;;), while (1): a test that never ends the loop. */
 static bool loop_test_always(const ir_stmt *s)
 {
@@ -1030,21 +1523,36 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     bool upper_loop = cx->upper_loop, upper_func = cx->upper_func;
     int64_t clock0 = cx->exec_clock;
     bool host = loop_host_only(cx, s);
+    loop_exit ex = {.at = host || cx->loop_depth > 0 ? -1 : counted_exit_at(cx, s)};
+    const ir_stmt *outer_exit = cx->counted_exit;
     cx->loop_depth++;
     frame->loops++;
     frame->host_loops += host;
     an_sym_mark names = host ? an_symbol_names_mark(cx) : (an_sym_mark){0, NULL, NULL};
     an_exec_block(cx, s->loop.init);
+    int64_t runs = loop_exit_runs(cx, s, &ex); /* -1: not bound */
+    if (runs >= 0)
+        cx->counted_exit = s->loop.body->stmts[ex.at];
     if (s->loop.kind == IR_LOOP_DO) {
         fl = loop_body(cx, s, &leave);
         n++;
     }
     while (!leave && fl == AN_FLOW_NEXT && !cx->stopped) {
+        if (runs >= 0 && n >= runs) /* the run left after its count of iterations */
+            break;
         int t = loop_test(cx, s);
         if (t == 0)
             break;
+        if (t < 0 && runs >= 0) /* it ran, as the count says */
+            t = 1;
         char *why = NULL;
-        if (t < 0 && n == 0 && summarise_whole(cx, s, &fl, &why))
+        if (n == 0 && ex.at >= 0 && runs < 0 && loop_once_only(cx, s)) {
+            runs = 1; /* at least once, at most once */
+            cx->counted_exit = s->loop.body->stmts[ex.at];
+        }
+        if (n == 0 && ex.at >= 0 && runs < 0 && summarise_exit(cx, s, &ex, &fl))
+            break;
+        if (t < 0 && n == 0 && summarise_whole(cx, s, NULL, &fl, &why))
             break;
         int64_t c; /* the summary's try read a variable the test could not: bound by --bind, */
         if (t < 0 && s->loop.cond && an_eval(cx, s->loop.cond, &c)) { /* it is known now */
@@ -1093,6 +1601,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
             break;
         }
     }
+    cx->counted_exit = outer_exit;
     cx->loop_depth--;
     frame->loops--;
     frame->host_loops -= host;

@@ -1206,6 +1206,67 @@ static void compare_executions(walk *w, const an_func_report *root, const trace 
     free(keys);
 }
 
+/* ---- the run's count of iterations ----
+ *
+ * A loop left at a condition not known statically runs a count the report
+ * has as a symbol of its own (origin "iterations").  Its value is read off
+ * the run: the times it made a call the report says runs exactly that many
+ * times, the only call of its line and op. */
+
+/* The value whose count is symbol k alone, and the only one of its line
+ * and op; -1 when none. */
+static int counted_by(const an_report *r, const an_func_report *root, int k)
+{
+    int found = -1;
+    for (int v = 0; v < r->n_values; v++) {
+        const an_value *x = &r->values[v];
+        if (x->runs_root != root->func || x->runs_unknown || x->runs_at_most || x->runs_roots ||
+            sx_symbol_of(an_value_runs(x)) != k)
+            continue;
+        found = v;
+        break;
+    }
+    for (int v = 0; found >= 0 && v < r->n_values; v++)
+        if (v != found && r->values[v].line == r->values[found].line &&
+            r->values[v].op == r->values[found].op)
+            return -1;
+    return found;
+}
+
+int vf_iteration_counts(const an_report *r, const char *trace_path, const char *function,
+                        char ***names, int64_t **values)
+{
+    const an_func_report *root = an_report_func(r, function ? function : "main");
+    trace t = {0};
+    char *error = NULL;
+    int n = 0;
+    *names = NULL;
+    *values = NULL;
+    an_report_use(r);
+    if (!root || !root->is_root || !trace_read(trace_path, &t, r->unit, &error)) {
+        free(error);
+        return 0;
+    }
+    for (int k = 0; k < sx_n_symbols(); k++) {
+        int v = strcmp(sx_symbol_origin(k), "iterations") == 0
+                    ? counted_by(r, root, k) : -1;
+        if (v < 0)
+            continue;
+        int64_t meas = 0;
+        for (int64_t i = 0; i < t.n; i++)
+            meas += jint(t.rec[i], "line") == r->values[v].line &&
+                    strcmp(jstr(t.rec[i], "op"), mt_ops[r->values[v].op].name) == 0;
+        if (meas < 1)
+            continue; /* (the run did not reach it: the report's path is not the run's) */
+        *names = tl_xreallocarray(*names, (size_t)n + 1, sizeof **names);
+        *values = tl_xreallocarray(*values, (size_t)n + 1, sizeof **values);
+        (*names)[n] = tl_xstrdup(sx_symbol_name(k));
+        (*values)[n++] = meas;
+    }
+    trace_free(&t);
+    return n;
+}
+
 bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt, FILE *out,
                vf_summary *sum, char **error)
 {

@@ -74,4 +74,10 @@ typedef struct vf_summary {
 bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt, FILE *out,
                vf_summary *sum, char **error);
 
+/* The run's count of each loop of report r left at a condition not known
+ * statically (a symbol "NAME.iterations" not bound), read off the trace at
+ * trace_path: n names and values (to free), 0 when there are none. */
+int vf_iteration_counts(const an_report *r, const char *trace_path, const char *function,
+                        char ***names, int64_t **values);
+
 #endif /* TL_AN_VERIFY_H */

@@ -294,6 +294,30 @@ static int64_t fact_scale(sx_int d, sx_int f)
     return 1;
 }
 
+/* The best lower bound of d less a multiple of one fact or of two (a counter
+ * l <= n - 1 and the fact n <= steps give steps - l >= 1), better than lo. */
+static int64_t lb_facts(sx_int d, int64_t lo)
+{
+    for (size_t i = 0; i < S.facts.n; i++) { /* d = k*f + r with f >= 0, k >= 1: d >= lb(r) */
+        sx_int f = S.facts.items[i];
+        if (!shares_factor(d, f))
+            continue; /* r's terms are d's and -k*f's apart: no bound better than d's */
+        sx_int r1 = add_scaled(d, f, -fact_scale(d, f));
+        int64_t r = lb_of(r1);
+        if (r != NO_LB && (lo == NO_LB || r > lo))
+            lo = r;
+        for (size_t j = 0; j < S.facts.n && r1.e != 0 && !big(r1); j++) {
+            sx_int g = S.facts.items[j];
+            if (j == i || !shares_factor(r1, g))
+                continue;
+            r = lb_of(add_scaled(r1, g, -fact_scale(r1, g)));
+            if (r != NO_LB && (lo == NO_LB || r > lo))
+                lo = r;
+        }
+    }
+    return lo;
+}
+
 /* Decide d rel 0 from the bounds and facts. */
 static bool prove_diff(sx_int d, sx_rel rel, bool *out)
 {
@@ -309,18 +333,9 @@ static bool prove_diff(sx_int d, sx_rel rel, bool *out)
         return true;
     }
     int64_t lo = lb_of(d), hi_neg = lb_signed(d, -1); /* d >= lo, -d >= hi_neg */
-    sx_int nd = S.facts.n > 0 ? sx_neg(d) : d;
-    for (size_t i = 0; i < S.facts.n; i++) { /* d = k*f + r with f >= 0, k >= 1: d >= lb(r) */
-        sx_int f = S.facts.items[i];
-        if (!shares_factor(d, f))
-            continue; /* r's terms are d's and -k*f's apart: no bound better than d's */
-        int64_t k = fact_scale(d, f), r = lb_of(add_scaled(d, f, -k));
-        if (r != NO_LB && (lo == NO_LB || r > lo))
-            lo = r;
-        k = fact_scale(nd, f);
-        r = lb_of(add_scaled(nd, f, -k));
-        if (r != NO_LB && (hi_neg == NO_LB || r > hi_neg))
-            hi_neg = r;
+    if (S.facts.n > 0) {
+        lo = lb_facts(d, lo);
+        hi_neg = lb_facts(sx_neg(d), hi_neg);
     }
     bool pos = lo != NO_LB && lo > 0, nonneg = lo != NO_LB && lo >= 0;
     bool neg = hi_neg != NO_LB && hi_neg > 0, nonpos = hi_neg != NO_LB && hi_neg >= 0;

@@ -438,6 +438,46 @@ static void cleanup(const verify_opts *o, build *b)
     rmdir(b->dir);
 }
 
+/* A loop left at a condition not known statically runs a count the report
+ * has as a symbol: its value is read off the run (report/an_verify.c) and
+ * the program analysed again with it bound, so that the run is compared
+ * with numbers.  Returns the report to compare (r, or the new one). */
+static an_report *bind_run_counts(const verify_opts *o, ir_unit *u, const an_options *ao,
+                                  an_report *r, const build *b)
+{
+    char **names;
+    int64_t *values;
+    int n = vf_iteration_counts(r, b->trace, o->function, &names, &values);
+    if (n == 0)
+        return r;
+    an_options a2 = *ao;
+    const char **bn = tl_xreallocarray(NULL, (size_t)(ao->n_binds + n), sizeof *bn);
+    int64_t *bv = tl_xreallocarray(NULL, (size_t)(ao->n_binds + n), sizeof *bv);
+    for (int k = 0; k < ao->n_binds; k++) {
+        bn[k] = ao->bind_names[k];
+        bv[k] = ao->bind_values[k];
+    }
+    for (int k = 0; k < n; k++) {
+        printf("the run's count: %s = %lld (its iterations, read off the run)\n", names[k],
+               (long long)values[k]);
+        bn[ao->n_binds + k] = names[k];
+        bv[ao->n_binds + k] = values[k];
+    }
+    a2.n_binds = ao->n_binds + n;
+    a2.bind_names = bn;
+    a2.bind_values = bv;
+    an_report *r2 = an_analyze(u, &a2);
+    an_report_free(r);
+    an_report_use(r2);
+    for (int k = 0; k < n; k++)
+        free(names[k]);
+    free(names);
+    free(values);
+    free(bn);
+    free(bv);
+    return r2;
+}
+
 /* Verify file (with in's arguments), or with p the program. */
 static int verify_file(const verify_opts *o, const char *file, const cli_input *in,
                        cli_program *p)
@@ -479,6 +519,8 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
         }
         if (rc == 0)
             rc = execute(o, file, &b, &failed, &seconds);
+        if (rc == 0)
+            r = bind_run_counts(o, u, &ao, r, &b);
         if (rc == 0)
             rc = compare(o, file, r, &b, failed);
         cleanup(o, &b);

@@ -1,11 +1,12 @@
 /* A generation loop over a run-time number of steps that stops at a token
- * read back from the tensors (tl_copy_to_host): the analysis summarises
- * every step, and says the totals are bounds for a run that stops early;
- * the runs here stop at the first step.  A token is a value, not a size:
- * nothing assumes it is 1 or more. */
-// bind: steps dim
-// values: 1 3 | 5 2 | 7 5
-// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
+ * read back from the tensors (tl_copy_to_host): the run leaves after
+ * pos.iterations steps, a count of its own, and every total is a formula in
+ * it; the runs here stop at the first step (verify reads the count off the
+ * run).  A token is a value, not a size: nothing assumes it is 1 or more. */
+// bind: steps dim pos.iterations
+// values: 1 3 1 | 5 2 1 | 7 5 1
+// args: steps dim
+// symbols: steps dim pos.iterations
 #include <stdint.h>
 #include <stdlib.h>
 #include <tensorlint/tensor.h>

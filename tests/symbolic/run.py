@@ -12,7 +12,8 @@ symbols named on `// bind:`, passed to the program as its arguments):
      not exact alike);
   2. `verify --bind ... --arg=VALUE ...` runs the program with the values
      and must agree on every call, each call site's count, the end bytes
-     and the peak.
+     and the peak.  A loop's count of iterations (a symbol NAME.iterations)
+     is not bound there: verify reads it off the run.
 
 So formula(values) == bound report == measured run.  A file may also say
 `// env: NAME` to pass the first value through the environment instead, or
@@ -227,7 +228,9 @@ def main():
                 run_args = ["--arg=%s" % v for v in group[len(names):]]
             flags = re.search(r"^// verify-flags: (.*)$", text, re.M)
             flags = flags.group(1).split() if flags else []
-            v = subprocess.run([tool, "verify"] + bind_args + run_args +
+            # a loop's count of iterations (NAME.iterations) is read off the run by verify
+            run_binds = [a for a in bind_args if ".iterations=" not in a]
+            v = subprocess.run([tool, "verify"] + run_binds + run_args +
                                [path, "--", "-DDEVICE=TL_CPU"] + flags,
                                capture_output=True, text=True, env=run_env)
             checked += 1
@@ -242,6 +245,16 @@ def main():
             if any("not_exact" in v for f in bound["functions"] for v in f["values"]):
                 unchecked = re.sub(r", \d+ execution counts? not compared \(not exact\)", "",
                                    unchecked)
+            learned = dict((m.group(1), int(m.group(2))) for m in
+                           re.finditer(r"^the run's count: (\S+) = (\d+)", v.stdout, re.M))
+            for b in binds:
+                # (a run the sizes give one iteration needs no count: it runs once)
+                if b.endswith(".iterations") and b in symbols and (b in learned or values[b] > 1):
+                    checked += 1
+                    if learned.get(b) != values[b]:
+                        print("FAIL %s verify at %s: the run's count %s is %r, the test says %d"
+                              % (name, values, b, learned.get(b), values[b]))
+                        failed += 1
             if v.returncode != 0 or "0 disagreements" not in last or "not compared" in unchecked:
                 print("FAIL %s verify at %s: exit %d: %s %s" % (name, values, v.returncode, last,
                                                                  v.stderr.strip()[-300:]))
