@@ -29,6 +29,10 @@ with cram and fails when it no longer matches the page).
   >   sed -n '/^function main/,$p' | grep -E '^(peak|moved)' | cut -d, -f1
   peak: 36872 B at line 211
   moved: 5.67 MiB in 1980 calls
+  $ tensorlint verify --bind steps=5 --bind dim=2 --arg=5 --arg=2 --arg=3 tests/symbolic/stop_token.c |
+  >   grep -E "^(the run's count|verify:)"
+  the run's count: pos.iterations = 3 (its iterations, read off the run)
+  verify: 15 calls and 8 call sites compared, 98 fields, 0 disagreements
   $ tensorlint report samples/checkpoint/decoder_layers.c | sed -n '/^function main/,$p' |
   >   grep -E '^(live at end|peak: |  16\*config)' | cut -c1-90
   live at end: 0 B
