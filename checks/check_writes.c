@@ -126,6 +126,23 @@ static bool ck_stands_before(const an_event *a, const an_event *b)
     return a->line < b->line || (a->line == b->line && a->col < b->col);
 }
 
+/* Whether write event we, through view t of the value that made storage s,
+ * reached every element handle u (that value or a view of it) reads at
+ * event re: the tensor was changed whole through its own alias (a
+ * flattened view of a gradient written in place), and what u reads is what
+ * the program wrote on purpose. */
+static bool ck_whole_alias_write(const ck_ctx *cx, const an_event *we, int s, int t, int u,
+                                 const an_event *re)
+{
+    int made = cx->r->storages[s].value;
+    if (made < 0 || t == made || !ck_descends(cx, t, made) || !ck_descends(cx, u, made))
+        return false;
+    for (int j = 0; j < re->n_in && j < AN_EV_MAX_IN; j++)
+        if (re->in_value[j] == u && !ck_covers(cx, we, 0, re, j))
+            return false;
+    return true;
+}
+
 /* Whether handle u, reading at event re after write w (through view t, on
  * storage s), still expects the contents w overwrote.  With no reset of
  * them since the storage was made: when they are the data it was made with
@@ -136,11 +153,15 @@ static bool ck_stands_before(const an_event *a, const an_event *b)
  * that stands before the write (a later iteration of a loop that carries
  * its state: parameters, moments, caches are updated to be read so).  When
  * the handle that put them there wrote them again through a view of itself
- * (its alias, reshaped to be written), nobody expects the old contents. */
+ * (its alias, reshaped to be written), nobody expects the old contents;
+ * nor when the tensor that made them was written through its alias over
+ * every element the reader reads. */
 static bool ck_expects_old(const ck_ctx *cx, int64_t w, int s, int t, int u, const an_event *re)
 {
     const an_event *we = ck_event(cx, w);
     int64_t reset = ck_last_reset(cx, w, s);
+    if (reset < 0 && ck_whole_alias_write(cx, we, s, t, u, re))
+        return false;
     if (reset < 0 && !ck_made_as_buffer(cx, s))
         return true;
     if (ck_stands_before(re, we))

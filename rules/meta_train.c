@@ -3,7 +3,8 @@
  * "Ops for training"): index_add_ / index_add (an embedding's backward),
  * gelu with approximate="tanh" (GPT-2's), the in-place sqrt_, addcmul_,
  * addcdiv_ and lerp_ (what torch.optim.AdamW calls), log_softmax and
- * cross_entropy (class indices, mean reduction, ignore_index).
+ * cross_entropy (class indices, mean reduction, ignore_index; logits (C,),
+ * (N, C) or (N, C, d1, ...)).
  *
  * Each function restates the PyTorch 1.13 rule it follows, checks in
  * PyTorch's order; tests/fixtures/train.json holds them to it.  Kernels
@@ -309,17 +310,47 @@ tl_status mt_log_softmax(const mt_call *c, mt_result *r)
     return mt_new_storage(r, &out, mt_nbytes(in), "log_softmax allocates");
 }
 
+/* nll_loss_nd's checks of logits (N, C, d1, ...) of 3 or more dims against
+ * targets (N, d1, ...): 4 dims go to nll_loss2d as they are, the others are
+ * viewed as (N, C, 1, d1 x ...) after their own check. */
+static tl_status nll_spatial_check(mt_result *r, const mt_layout *x, const mt_layout *t)
+{
+    char a[160], b[160];
+    bool same = t->ndim == x->ndim - 1;
+    for (int d = 1; same && d < t->ndim; d++)
+        same = mi_same(t->shape[d], x->shape[d + 1]);
+    if (x->ndim == 4 && t->ndim != 3)
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "only batches of spatial targets supported (3D "
+                       "tensors) but got targets of dimension: %d", t->ndim);
+    if (x->ndim == 4 && !same)
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "size mismatch (got input: %s , target: %s",
+                       mt_shape_str(a, sizeof a, x->ndim, x->shape),
+                       mt_shape_str(b, sizeof b, t->ndim, t->shape));
+    if (!same) {
+        mt_int want[TL_MAX_DIMS];
+        want[0] = x->shape[0];
+        for (int d = 2; d < x->ndim; d++)
+            want[d - 1] = x->shape[d];
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Expected target size %s, got %s",
+                       mt_shape_str(a, sizeof a, x->ndim - 1, want),
+                       mt_shape_str(b, sizeof b, t->ndim, t->shape));
+    }
+    return TL_OK;
+}
+
 /* nll_loss_nd and nll_loss_forward's shape checks, after log_softmax. */
 static tl_status nll_shape_check(mt_result *r, const mt_layout *x, const mt_layout *t)
 {
     char a[160], b[160];
-    if (x->ndim > 2)
-        return mt_fail(r, TL_ERR_BAD_ARGUMENT, "tl_cross_entropy takes logits of 1 or 2 dims "
-                       "(N, C), not %d (PyTorch's spatial form is not followed)", x->ndim);
-    if (x->ndim == 2 && mi_ne(x->shape[0], t->ndim > 0 ? t->shape[0] : mi_c(1)))
+    if (x->ndim > 2 && t->ndim == 0)
+        return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "tl_cross_entropy takes targets (N, d1, ...) "
+                       "for logits (N, C, d1, ...), not a 0-dim tensor");
+    if (x->ndim >= 2 && mi_ne(x->shape[0], t->ndim > 0 ? t->shape[0] : mi_c(1)))
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "Expected input batch_size (%s) to match "
                        "target batch_size (%s).", mi_str(x->shape[0], a, sizeof a),
                        t->ndim > 0 ? mi_str(t->shape[0], b, sizeof b) : "1");
+    if (x->ndim > 2)
+        return nll_spatial_check(r, x, t);
     if (t->ndim > 1)
         return mt_fail(r, TL_ERR_SHAPE_MISMATCH, "0D or 1D target tensor expected, multi-target "
                        "not supported");
@@ -332,7 +363,8 @@ static tl_status nll_shape_check(mt_result *r, const mt_layout *x, const mt_layo
 }
 
 /* F.cross_entropy(logits, targets, ignore_index=i) with class indices and
- * mean reduction: log_softmax over the class dim, then nll_loss; a 0-dim
+ * mean reduction: log_softmax over the class dim (dim 1, or 0 for 1-dim
+ * logits), then nll_loss (nll_loss2d for 3 or more dims); a 0-dim
  * result of the logits' dtype (NaN when every target is ignored).  Targets
  * of the logits' shape are class probabilities, which this API does not
  * take. */
@@ -354,7 +386,8 @@ tl_status mt_cross_entropy(const mt_call *c, mt_result *r)
         return r->status;
     if (mt_check_same_device(r, 2, ops) != TL_OK || nll_shape_check(r, x, t) != TL_OK)
         return r->status;
-    if (t->dtype != TL_I64 && t->dtype != TL_U8)
+    /* nll_loss takes Byte targets too, nll_loss2d only Long */
+    if (t->dtype != TL_I64 && (t->dtype != TL_U8 || x->ndim > 2))
         return mt_fail(r, TL_ERR_DTYPE_MISMATCH, "expected scalar type Long but found %s",
                        mt_torch_type_name(t->dtype));
     mt_layout out;
@@ -363,6 +396,9 @@ tl_status mt_cross_entropy(const mt_call *c, mt_result *r)
     r->temp_nbytes = mt_nbytes(&out);
     mt_int read = mt_nbytes(x);
     if (!mt_add_bytes(r, &r->temp_nbytes, mt_nbytes(x)) || !mt_add_bytes(r, &read, mt_nbytes(t)))
+        return r->status;
+    /* nll_loss_nd copies a non-contiguous target of spatial logits */
+    if (x->ndim > 2 && !mt_is_contiguous(t) && !mt_add_bytes(r, &r->temp_nbytes, mt_nbytes(t)))
         return r->status;
     return mt_new_storage(r, &out, read, "cross_entropy allocates (its log_softmax lives for "
                           "the call)");

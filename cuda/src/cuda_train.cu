@@ -153,21 +153,23 @@ __global__ void tc_log_softmax_kernel(tc_args a, int64_t n, int64_t step, int64_
     }
 }
 
-__global__ void tc_cross_entropy_kernel(char *out, int dt, const char *x, int64_t rows,
-                                        int64_t rstep, int64_t n, int64_t step, const char *t,
-                                        int tdt, int64_t tstep, int64_t ignore)
+/* One thread over the targets (operand 1) and the logits' rows (operand 0:
+ * the logits without their class dim, of the targets' shape). */
+__global__ void tc_cross_entropy_kernel(tc_args a, char *out, int64_t n, int64_t step,
+                                        int64_t ignore)
 {
     double sum = 0, count = 0;
-    int es = cu_size_of(dt), tes = cu_size_of(tdt);
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t target = cu_ld_i64(t + i * tstep * tes, tdt);
+    int64_t off[TC_MAX_OPS];
+    for (int64_t i = 0; i < a.numel; i++) {
+        tc_offsets(a, i, off);
+        int64_t target = cu_ld_i64(tc_ptr(a, 1, off), a.dt[1]);
         if (target == ignore)
             continue;
-        double lp = tc_log_softmax_row(x + i * rstep * es, dt, step, n, NULL, 0, target);
-        sum -= cu_round_float(lp, dt);
+        double lp = tc_log_softmax_row(tc_ptr(a, 0, off), a.dt[0], step, n, NULL, 0, target);
+        sum -= cu_round_float(lp, a.dt[0]);
         count += 1;
     }
-    cu_st_f64(out, dt, sum / count);
+    cu_st_f64(out, a.dt[0], sum / count);
 }
 
 /* ---- host side ---- */
@@ -261,14 +263,14 @@ static void tc_log_softmax(const mt_call *c, const rt_buf *out, const rt_buf *x)
 
 static void tc_cross_entropy(const mt_call *c, const rt_buf *out, const rt_buf *x, const rt_buf *t)
 {
-    const mt_layout *xl = x->l, *tl = t->l;
-    int64_t rows = xl->ndim == 2 ? xl->shape[0] : 1, n = xl->shape[xl->ndim - 1];
+    tc_args a;
+    int64_t n, step;
+    mt_layout xr = tc_drop_dim(x->l, x->l->ndim == 1 ? 0 : 1, &n, &step);
+    const mt_layout *ls[2] = {&xr, t->l};
+    void *bases[2] = {x->base, t->base};
+    tc_init(&a, c, 2, ls, bases);
     tc_cross_entropy_kernel<<<1, 1>>>(
-        (char *)out->base + out->l->offset * cu_size_of(out->l->dtype), xl->dtype,
-        (const char *)x->base + xl->offset * cu_size_of(xl->dtype), rows,
-        xl->ndim == 2 ? xl->strides[0] : 0, n, xl->strides[xl->ndim - 1],
-        (const char *)t->base + tl->offset * cu_size_of(tl->dtype), tl->dtype,
-        tl->ndim ? tl->strides[0] : 0, c->i[0]);
+        a, (char *)out->base + out->l->offset * cu_size_of(out->l->dtype), n, step, c->i[0]);
 }
 
 extern "C" void cu_train(const mt_call *c, const rt_buf *out, int n, const rt_buf *in)

@@ -49,7 +49,7 @@ bool rt_train_data_check(const rt_site *site, const mt_call *c, tl_tensor *const
     const mt_layout *x = c->in[0];
     int64_t dim = 0, bad = 0, size;
     if (ce) {
-        size = x->shape[x->ndim - 1];
+        size = x->shape[x->ndim == 1 ? 0 : 1]; /* the class dim */
     } else {
         mt_wrap_dim(c->i[0], x->ndim, &dim);
         size = x->ndim ? x->shape[dim] : 1;

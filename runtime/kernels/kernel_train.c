@@ -226,24 +226,29 @@ static double row_loss(tl_dtype dt, const char *x, int64_t step, int64_t n, int6
     return -rt_load(dt, &cell);
 }
 
-/* The mean of -log_softmax(x)[i, t[i]] over the i whose target is not ignored. */
+/* The mean of -log_softmax(x)[i, :, j...][t[i, j...]] over the positions
+ * whose target is not ignored; the class dim is 1 (0 for 1-dim logits), and
+ * x without it has the targets' shape. */
 static void run_cross_entropy(const rt_buf *out, const rt_buf *x, const rt_buf *t, int64_t ignore)
 {
-    const mt_layout *xl = x->l, *tl = t->l;
-    tl_dtype dt = xl->dtype;
-    int64_t rows = xl->ndim == 2 ? xl->shape[0] : 1, n = xl->shape[xl->ndim - 1];
-    int64_t rstep = xl->ndim == 2 ? xl->strides[0] : 0, step = xl->strides[xl->ndim - 1];
-    int64_t tstep = tl->ndim ? tl->strides[0] : 0;
-    int es = mt_dtype_size(dt), tes = mt_dtype_size(tl->dtype);
+    tl_dtype dt = x->l->dtype;
+    int64_t n, step;
+    mt_layout xr = rows_of(x->l, x->l->ndim == 1 ? 0 : 1, &n, &step);
+    rt_buf xb = {&xr, x->base};
+    const rt_buf *ops[2] = {&xb, t};
     double sum = 0, count = 0;
-    for (int64_t i = 0; i < rows; i++) {
-        const char *tp = (const char *)t->base + (tl->offset + i * tstep) * tes;
-        int64_t target = sc_load_i64(tl->dtype, tp);
-        if (target == ignore)
-            continue;
-        sum += row_loss(dt, (const char *)x->base + (xl->offset + i * rstep) * es, step, n, target);
-        count += 1;
+    kw_walk w;
+    if (kw_numel(t->l) > 0) {
+        kw_init(&w, 2, ops);
+        do {
+            int64_t target = sc_load_i64(t->l->dtype, kw_ptr(&w, 1));
+            if (target == ignore)
+                continue;
+            sum += row_loss(dt, kw_ptr(&w, 0), step, n, target);
+            count += 1;
+        } while (kw_next(&w));
     }
+    int es = mt_dtype_size(dt);
     rt_store(dt, (char *)out->base + out->l->offset * es, sum / count); /* 0 / 0: NaN */
 }
 

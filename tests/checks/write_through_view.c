@@ -170,6 +170,48 @@ static void reader_expected_old_contents(void)
     tl_release(buf);
 }
 
+/* A loss's gradient written whole through a flattened view of the tensor
+ * that holds it (softmax minus the one-hot, the -1s added at row * V + y),
+ * then read through the tensor: the change is the point.  Silent. */
+static void whole_alias_of_a_result(void)
+{
+    tl_tensor *logits = tl_randn(TL_SHAPE(4, 8), TL_F32, TL_CPU);
+    tl_tensor *index = tl_arange(4, TL_I64, TL_CPU);
+    tl_tensor *minus = tl_full(TL_SHAPE(4), -1.0, TL_F32, TL_CPU);
+    tl_tensor *dlogits = tl_softmax(logits, 1);
+    tl_tensor *flat = tl_view(dlogits, TL_SHAPE(32));
+    tl_index_add_(flat, 0, index, minus);
+    tl_release(flat);
+    tl_mul_scalar_(dlogits, 0.25);
+    tl_tensor *s = tl_sum(dlogits, 0, false);
+    tl_release(s);
+    tl_release(dlogits);
+    tl_release(minus);
+    tl_release(index);
+    tl_release(logits);
+}
+
+/* The same write through a view of part of the result: the rows it does
+ * not reach keep their softmax, and the reader of the whole sees a mix. */
+static void partial_alias_of_a_result(void)
+{
+    tl_tensor *logits = tl_randn(TL_SHAPE(4, 8), TL_F32, TL_CPU);
+    tl_tensor *index = tl_arange(4, TL_I64, TL_CPU);
+    tl_tensor *minus = tl_full(TL_SHAPE(4), -1.0, TL_F32, TL_CPU);
+    tl_tensor *dlogits = tl_softmax(logits, 1);
+    tl_tensor *flat = tl_view(dlogits, TL_SHAPE(32));
+    tl_tensor *head = tl_narrow(flat, 0, 0, 16); // expected-note {{makes a view}}
+    tl_index_add_(head, 0, index, minus); // expected-warning {{write-through-view}}
+    tl_tensor *s = tl_sum(dlogits, 0, false); // expected-note {{read here}}
+    tl_release(s);
+    tl_release(head);
+    tl_release(flat);
+    tl_release(dlogits);
+    tl_release(minus);
+    tl_release(index);
+    tl_release(logits);
+}
+
 int main(void)
 {
     fires();
@@ -179,5 +221,7 @@ int main(void)
     names_the_real_base();
     training_arenas();
     reader_expected_old_contents();
+    whole_alias_of_a_result();
+    partial_alias_of_a_result();
     return 0;
 }

@@ -132,6 +132,8 @@ ERROR_MAP = [
     (r"needs_dynamic_casting<func_t>::check\(iter\) INTERNAL ASSERT FAILED", "dtype-mismatch"),
     (r"^expected dtype \S+ for `end` but got dtype", "dtype-mismatch"),
     (r"^Expected input batch_size \(\d+\) to match target batch_size", "shape-mismatch"),
+    (r"^Expected target size \[", "shape-mismatch"),
+    (r"^only batches of spatial targets supported", "shape-mismatch"),
     (r"^Target -?\d+ is out of bounds", "bad-dim"),
     (r"^Expected floating point type for target with class probabilities", "dtype-mismatch"),
     (r"^Trying to create tensor with negative dimension", "bad-argument"),
@@ -238,18 +240,29 @@ def exact_elementwise(dtype):
 TEMP_OPS = ("cross_entropy", "addcmul_", "addcdiv_")
 
 
-def measured_temp(fn):
+def measured_temp(fn, runs=1):
     """fn's result and the bytes it held above what it left allocated, at its peak
     (torch.profiler's memory events: each op's own allocations in the order the ops end,
     and the frees done outside any op)."""
     from torch.profiler import profile, ProfilerActivity
-    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
-        res = fn()
-    cur = peak = 0
-    for e in sorted(prof.events(), key=lambda e: (e.time_range.end, -e.time_range.start)):
-        cur += e.cpu_memory_usage if e.name == "[memory]" else e.self_cpu_memory_usage
-        peak = max(peak, cur)
-    return res, peak - cur
+    # events that end in the same microsecond can sort a free before the allocation it
+    # frees, which moves the measured peak: an op that does not write its inputs is
+    # measured a few times and the most frequent value kept
+    seen = []
+    res = None
+    for _ in range(runs):
+        res = None  # an earlier run's result is freed here, outside the profile
+        with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+            res = fn()
+        cur = peak = 0
+        for e in sorted(prof.events(), key=lambda e: (e.time_range.end, -e.time_range.start)):
+            cur += e.cpu_memory_usage if e.name == "[memory]" else e.self_cpu_memory_usage
+            peak = max(peak, cur)
+        seen.append(peak - cur)
+    return res, max(set(seen), key=lambda v: (seen.count(v), -seen.index(v)))
+
+
+MEASURE_RUNS = 15
 
 
 class Case:
@@ -300,7 +313,8 @@ class Case:
         try:
             with torch.no_grad():
                 if op in TEMP_OPS and self.exec_device == "cpu":
-                    res, temp = measured_temp(lambda: run_torch(op, targs, self._dev))
+                    res, temp = measured_temp(lambda: run_torch(op, targs, self._dev),
+                                              MEASURE_RUNS if op == "cross_entropy" else 1)
                 else:
                     res = run_torch(op, targs, self._dev)
         except (RuntimeError, IndexError, ValueError, TypeError) as e:
@@ -3783,7 +3797,9 @@ def fam_train():
     PyTorch's test_index_add (a 20 x 4 x 5 destination, 3 rows copied, destination,
     source and index contiguous or not; repeated indices) and the documentation's
     example; addcmul/addcdiv/lerp follow test_addcmul, test_addcdiv and test_lerp
-    (broadcast operands, scalar values, integer and floating dtypes)."""
+    (broadcast operands, scalar values, integer and floating dtypes); cross_entropy follows
+    test_cross_entropy_loss* and test_nll_loss* (1-d, 2-d and N-d logits with the class dim
+    1, ignore_index, every target ignored, empty batches, PyTorch's shape errors)."""
     f = Family("train")
 
     def vec(c, vals, dt="i64"):
@@ -3990,6 +4006,67 @@ def fam_train():
         c = f.case("cross_entropy/error-%s" % name)
         x, t = mk(c)
         c("cross_entropy", x, t, -100, err=True)
+    # cross_entropy over N-D logits (N, C, d1, ...) with the class dim 1 and targets
+    # (N, d1, ...) (test_cross_entropy_loss_2d / _nd: nll_loss2d, viewed for 3 and 5 dims)
+    def spatial(c, shape, vals, dt="i64"):
+        return c("view", targets(c, vals, dt), shape) if vals else c.zeros(shape, "i64")
+    for name, xs, ts, tv, ign, dt in (
+            ("3d", [2, 3, 4], [2, 4], [0, 1, 2, 1, 2, 2, 0, 1], -100, "f32"),
+            ("3d-f64", [2, 3, 4], [2, 4], [2, 1, 0, 1, 2, 0, 0, 1], -100, "f64"),
+            ("3d-ignore", [2, 3, 4], [2, 4], [0, -100, 2, 1, -100, 2, 0, 1], -100, "f32"),
+            ("3d-ignore-all", [2, 3, 2], [2, 2], [1, 1, 1, 1], 1, "f32"),
+            ("4d", [2, 3, 2, 2], [2, 2, 2], [0, 1, 2, 1, 2, 2, 0, 1], -100, "f32"),
+            ("4d-ignore", [2, 3, 2, 2], [2, 2, 2], [0, 5, 2, 5, 2, 2, 0, 1], 5, "f32"),
+            ("5d", [2, 3, 2, 1, 2], [2, 2, 1, 2], [0, 1, 2, 1, 2, 2, 0, 1], -100, "f32"),
+            ("3d-empty-batch", [0, 3, 4], [0, 4], [], -100, "f32"),
+            ("3d-empty-spatial", [2, 3, 0], [2, 0], [], -100, "f32")):
+        c = f.case("cross_entropy/%s" % name)
+        x = c.data(xs, dt, scale=0.375, shift=-2.0)
+        t = spatial(c, ts, tv)
+        c("cross_entropy", x, t, ign)
+    c = f.case("cross_entropy/4d-permuted-logits")
+    c("cross_entropy", c("permute", c.data([2, 2, 2, 3], scale=0.375, shift=-2.0), [0, 3, 1, 2]),
+      spatial(c, [2, 2, 2], [2, 1, 0, 0, 1, 1, 2, 2]), -100)
+    nd_errs = [
+        ("3d-target-size", [2, 3, 4], [2, 3]),
+        ("3d-target-1d", [2, 3, 4], [2]),
+        ("3d-target-extra-dim", [2, 3, 4], [2, 4, 1]),
+        ("3d-batch", [2, 3, 4], [3, 4]),
+        ("4d-target-2d", [2, 3, 2, 2], [2, 2]),
+        ("4d-target-size", [2, 3, 2, 2], [2, 2, 3]),
+        ("4d-batch", [2, 3, 2, 2], [3, 2, 2]),
+        ("5d-target-size", [2, 3, 2, 2, 2], [2, 2, 2, 3]),
+    ]
+    for name, xs, ts in nd_errs:
+        c = f.case("cross_entropy/error-%s" % name)
+        c("cross_entropy", c.data(xs), c.zeros(ts, "i64"), -100, err=True)
+    c = f.case("cross_entropy/error-3d-targets-i32")
+    c("cross_entropy", c.data([2, 3, 4]), c.zeros([2, 4], "i32"), -100, err=True)
+    c = f.case("cross_entropy/error-3d-u8-targets")
+    c("cross_entropy", c.data([2, 3, 2]), spatial(c, [2, 2], [1, 0, 2, 1], "u8"), -100, err=True)
+    c = f.case("cross_entropy/error-3d-out-of-range")
+    c("cross_entropy", c.data([2, 3, 2]), spatial(c, [2, 2], [0, 1, 3, 1]), -100, err=True)
+    # log_softmax over empty tensors and negative dims of 3-d inputs
+    for name, shape, dim in (("empty-dim", [3, 0], 1), ("empty-other-dim", [3, 0], 0),
+                             ("3d-empty", [2, 0, 3], -1), ("3d-dim-neg2", [2, 3, 4], -2),
+                             ("3d-dim-neg3", [2, 3, 4], -3)):
+        c = f.case("log_softmax/%s" % name)
+        c("log_softmax", c.data(shape, scale=0.25, shift=-1.0), dim)
+    c = f.case("log_softmax/3d-permuted-dim-neg2")
+    c("log_softmax", c("permute", c.data([2, 3, 4], scale=0.25, shift=-1.0), [2, 0, 1]), -2)
+    c = f.case("log_softmax/error-dim-neg")
+    c("log_softmax", c.ones([2, 3]), -3, err=True)
+    # addcdiv_ with integer operands: both integer is an error, one is promoted
+    c = f.case("addcdiv_/error-int-inputs")
+    c("addcdiv_", c.zeros([3]), c.ones([3], "i64"), c.ones([3], "i64"), 0.5, err=True)
+    c = f.case("addcdiv_/f32-long-numerator")
+    c("addcdiv_", c.data([3], scale=0.5), c.data([3], "i64", shift=1), c.data([3], scale=0.5, shift=1.0), 0.5)
+    c = f.case("addcdiv_/f32-long-denominator")
+    c("addcdiv_", c.data([3], scale=0.5), c.data([3], scale=0.5, shift=1.0), c.data([3], "i64", shift=1), 0.5)
+    c = f.case("addcmul_/error-i32-self-f64-input")
+    c("addcmul_", c.ones([3], "i32"), c.ones([3], "f64"), c.ones([3], "i32"), 1.0, err=True)
+    c = f.case("lerp_/error-int-end-into-float")
+    c("lerp_", c.ones([3]), c.ones([3], "i64"), 0.5, err=True)
     return f
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """compare_losses.py: runs a training sample and compares the losses it
-prints ("step S loss L") with its PyTorch twin's, recorded in a fixture:
-every step must be there and agree to 1e-5 relative.
+prints ("step S loss L", and "val S loss L" for an evaluation) with its
+PyTorch twin's, recorded in a fixture: every line must be there and agree
+to 1e-5 relative.
 
 usage: compare_losses.py PROGRAM EXPECTED WORK_DIR [ARGS...]
 """
@@ -14,8 +15,8 @@ REL = 1e-5
 
 
 def losses(text):
-    return {int(m.group(1)): float(m.group(2))
-            for m in re.finditer(r"^step (\d+) loss (\S+)$", text, re.M)}
+    return {(m.group(1), int(m.group(2))): float(m.group(3))
+            for m in re.finditer(r"^(step|val) (\d+) loss (\S+)$", text, re.M)}
 
 
 def main():
@@ -32,14 +33,14 @@ def main():
     bad = 0
     for step in sorted(want):
         if step not in got:
-            print("step %d: no loss printed" % step)
+            print("%s %d: no loss printed" % step)
             bad += 1
             continue
         rel = abs(got[step] - want[step]) / abs(want[step])
         mark = "ok" if rel <= REL else "FAIL"
         bad += mark == "FAIL"
-        print("step %2d: %.9g (PyTorch %.9g, relative %.1e) %s" % (step, got[step], want[step], rel, mark))
-    print("losses: %d steps, %d outside %g relative" % (len(want), bad, REL))
+        print("%s %2d: %.9g (PyTorch %.9g, relative %.1e) %s" % (step + (got[step], want[step], rel, mark)))
+    print("losses: %d lines, %d outside %g relative" % (len(want), bad, REL))
     return 1 if bad else 0
 
 

@@ -24,6 +24,10 @@ for f in samples/worksheet/*.c samples/labs/*.c samples/models/*.c; do
   case $f in */branch.c) args=(--arg=scaled) ;; esac
   expect "$f" 0 "$agree" -- "$tool" verify "${args[@]}" "$f" -- -DDEVICE=TL_CPU "$@"
 done
+# the training samples, their token files written in the scratch folder
+for f in samples/train/*.c; do
+  expect "$f" 0 "$agree" -- "$tool" verify "--arg=$work/$(basename "$f" .c).tokens" "$f" -- -DDEVICE=TL_CPU
+done
 # a run that takes the arm of an unknown branch the analysis did not keep is
 # compared with that arm, not called a divergence
 expect other-arm 0 "the run took the other arm" -- "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU

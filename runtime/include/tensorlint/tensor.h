@@ -304,8 +304,9 @@ void tl_addcdiv_(tl_tensor *t, tl_tensor *a, tl_tensor *b, double value);
 void tl_lerp_(tl_tensor *t, tl_tensor *end, double weight);
 /* t.log_softmax(dim): a contiguous result */
 tl_tensor *tl_log_softmax(tl_tensor *t, int64_t dim);
-/* F.cross_entropy(logits, targets, ignore_index=ignore_index): logits (N, C) or (C,),
- * targets the class indices (N,) or () of I64 (or U8); the mean over the targets
+/* F.cross_entropy(logits, targets, ignore_index=ignore_index): logits (N, C), (C,) or
+ * (N, C, d1, ...), targets the class indices (N,), () or (N, d1, ...) of I64 (or U8;
+ * the class dim is 1, 0 for 1-dim logits); the mean over the targets
  * not ignored, a 0-dim tensor (NaN when every target is ignored) */
 tl_tensor *tl_cross_entropy(tl_tensor *logits, tl_tensor *targets, int64_t ignore_index);
 
