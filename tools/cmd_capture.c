@@ -1,0 +1,175 @@
+/*
+ * cmd_capture.c: `tensorlint capture -p BUILD_DIR [FILE.c...]` and
+ * `tensorlint capture -o OUT.tlir FILE.c [-- compiler args]`.
+ *
+ * A capture is one translation unit parsed and lowered alone, its IR
+ * written with the key that says when it is current (frontend/fe_capture.h).
+ * With -p, each C unit of the compile database (those named, when FILEs are
+ * given) gets its capture in BUILD_DIR/tensorlint-capture, where `report
+ * -p BUILD_DIR` and the other -p commands read it; a capture that is
+ * current is left as it is, so a build system may run this for every unit
+ * on every build, in parallel (docs/ci.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_driver.h"
+#include "cli.h"
+#include "fe_capture.h"
+
+static const char usage[] =
+    "usage: tensorlint capture -p BUILD_DIR [FILE.c...]\n"
+    "       tensorlint capture -o OUT.tlir FILE.c [-- compiler args]\n"
+    "\n"
+    "Parse each translation unit and write its IR, keyed by the content of the\n"
+    "unit and every header it includes, the compile command and the tool's\n"
+    "version, so that the analysis of the program (report -p, check -p\n"
+    "--program, verify -p) never parses an unchanged unit again.  With -p, the\n"
+    "units of BUILD_DIR/compile_commands.json (only the FILEs given, when some\n"
+    "are) are captured into BUILD_DIR/tensorlint-capture/; a current capture is\n"
+    "kept.  Units are independent: a build runs them in parallel.\n"
+    "\n"
+    "options:\n"
+    "  -p BUILD_DIR            the build's compile_commands.json\n"
+    "  -o FILE, --output=FILE  (one FILE.c, no -p) where its capture goes\n"
+    "  -q, --quiet             say nothing of the captures made\n"
+    "  -h, --help              this help\n"
+    "\n"
+    "exit status: 0 every capture current; 2 usage error, a unit that cannot be\n"
+    "read or parsed, or a capture that cannot be written.\n";
+
+typedef struct capture_opts {
+    const char *build_dir, *output;
+    bool quiet;
+} capture_opts;
+
+static int capture_options(int argc, char **argv, capture_opts *o, int *first)
+{
+    static const struct option longs[] = {{"output", required_argument, 0, 'o'},
+                                          {"quiet", no_argument, 0, 'q'},
+                                          {"help", no_argument, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    int c, end = cli_options_end(argc, argv);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(end, argv, "+hqo:p:", longs, NULL)) != -1) {
+        switch (c) {
+        case 'o': o->output = optarg; break;
+        case 'p': o->build_dir = optarg; break;
+        case 'q': o->quiet = true; break;
+        case 'h': fputs(usage, stdout); return 0;
+        default:
+            fprintf(stderr, "tensorlint capture: unknown option or missing value '%s'\n",
+                    argv[optind - 1]);
+            fputs(usage, stderr);
+            return 2;
+        }
+    }
+    *first = optind;
+    return -1;
+}
+
+/* Capture one unit into file unless its capture there is current. */
+static int capture_one(const fe_program_unit *unit, const char *file, bool quiet)
+{
+    const char *why;
+    fe_capture *old = fe_capture_read(file, &why);
+    bool current = old && fe_capture_current(old, unit, &why);
+    fe_capture_free(old);
+    if (current)
+        return 0;
+    fe_capture *c;
+    fe_status st = fe_capture_unit(unit, &c);
+    if (st != FE_OK) {
+        fprintf(stderr, "tensorlint capture: error: %s: %s\n", unit->path, fe_status_name(st));
+        return 2;
+    }
+    bool ok = fe_capture_write(c, file);
+    if (!ok)
+        fprintf(stderr, "tensorlint capture: error: %s: cannot write: %s\n", file,
+                strerror(errno));
+    else if (!quiet)
+        fprintf(stderr, "tensorlint capture: %s (%s)\n", file, why);
+    fe_capture_free(c);
+    return ok ? 0 : 2;
+}
+
+static int capture_database(const capture_opts *o, const cli_input *in)
+{
+    ck_job *jobs = NULL;
+    int n = 0, rc;
+    void *owner = NULL;
+    if ((rc = ck_compdb_jobs(o->build_dir, in->files, in->n_files, &jobs, &n, &owner)) != 0)
+        return rc;
+    for (int k = 0; k < n; k++) {
+        if (jobs[k].skip_reason) {
+            fprintf(stderr, "tensorlint capture: error: %s\n", jobs[k].skip_reason);
+            rc = 2;
+            continue;
+        }
+        fe_program_unit unit = {jobs[k].path, jobs[k].argc, jobs[k].argv};
+        char *file = fe_capture_path(o->build_dir, jobs[k].path);
+        if (capture_one(&unit, file, o->quiet) != 0)
+            rc = 2;
+        free(file);
+    }
+    if (n == 0) {
+        fputs("tensorlint capture: error: no C unit in the compilation database\n", stderr);
+        rc = 2;
+    }
+    for (int k = 0; k < n; k++)
+        ck_job_clear(&jobs[k]);
+    free(jobs);
+    ck_compdb_free(owner);
+    return rc;
+}
+
+/* One file with compiler arguments: its command is "cc ARGS FILE", the file
+ * made absolute. */
+static int capture_file(const capture_opts *o, const cli_input *in)
+{
+    char *path = in->files[0][0] == '/' ? tl_xstrdup(in->files[0]) : NULL;
+    if (!path) {
+        char *cwd = getcwd(NULL, 0);
+        path = tl_xasprintf("%s/%s", cwd ? cwd : ".", in->files[0]);
+        free(cwd);
+    }
+    const char **argv = tl_xcalloc((size_t)in->n_args + 3, sizeof *argv);
+    int argc = 0;
+    argv[argc++] = "cc";
+    for (int k = 0; k < in->n_args; k++)
+        argv[argc++] = in->args[k];
+    argv[argc++] = path;
+    fe_program_unit unit = {path, argc, argv};
+    int rc = capture_one(&unit, o->output, o->quiet);
+    free(argv);
+    free(path);
+    return rc;
+}
+
+int cmd_capture(int argc, char **argv)
+{
+    capture_opts o = {0};
+    int first, rc;
+    if ((rc = capture_options(argc, argv, &o, &first)) >= 0)
+        return rc;
+    cli_input in;
+    if ((rc = cli_split_input(argc, argv, first, "capture", &in)) != 0)
+        return rc;
+    const char *wrong = NULL;
+    if (o.build_dir && (o.output || in.n_args > 0))
+        wrong = "-p takes the units' commands from the database: no -o, no compiler args";
+    else if (!o.build_dir && (!o.output || in.n_files != 1))
+        wrong = "give -p BUILD_DIR, or one FILE.c with -o OUT.tlir";
+    if (wrong) {
+        fprintf(stderr, "tensorlint capture: %s\n", wrong);
+        fputs(usage, stderr);
+        return 2;
+    }
+    fe_set_disable_free(cli_fast_exit());
+    return o.build_dir ? capture_database(&o, &in) : capture_file(&o, &in);
+}
