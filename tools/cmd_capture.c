@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include "check_driver.h"
 #include "cli.h"
@@ -31,7 +32,9 @@ static const char usage[] =
     "--program, verify -p) never parses an unchanged unit again.  With -p, the\n"
     "units of BUILD_DIR/compile_commands.json (only the FILEs given, when some\n"
     "are) are captured into BUILD_DIR/tensorlint-capture/; a current capture is\n"
-    "kept.  Units are independent: a build runs them in parallel.\n"
+    "kept (its time stamp renewed).  Beside each capture, OUT.tlir.d lists the\n"
+    "files it was made from, as a depfile for make and ninja.  Units are\n"
+    "independent: a build runs them in parallel.\n"
     "\n"
     "options:\n"
     "  -p BUILD_DIR            the build's compile_commands.json\n"
@@ -73,26 +76,57 @@ static int capture_options(int argc, char **argv, capture_opts *o, int *first)
     return -1;
 }
 
-/* Capture one unit into file unless its capture there is current. */
+/* file.d: the files the capture was made from, as make and ninja read a
+ * depfile (spaces escaped), written whole.  False when it cannot be. */
+static bool capture_depfile(const fe_capture *c, const char *file)
+{
+    char *dep = tl_xasprintf("%s.d", file), *tmp = tl_xasprintf("%s.d.tmp.%ld", file,
+                                                                  (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    bool ok = f != NULL;
+    for (int k = -1; ok && k < c->n_deps; k++) {
+        const char *s = k < 0 ? file : c->deps[k].path;
+        fputs(k < 0 ? "" : " \\\n  ", f);
+        for (; *s; s++)
+            fprintf(f, "%s%c", *s == ' ' || *s == '#' ? "\\" : *s == '$' ? "$" : "", *s);
+        if (k < 0)
+            fputc(':', f);
+    }
+    if (f) {
+        fputc('\n', f);
+        ok = fclose(f) == 0 && ok;
+    }
+    ok = ok && rename(tmp, dep) == 0;
+    if (!ok)
+        unlink(tmp);
+    free(dep);
+    free(tmp);
+    return ok;
+}
+
+/* Capture one unit into file unless its capture there is current (then its
+ * time stamp is renewed, so that a build system sees it up to date); its
+ * depfile beside it either way. */
 static int capture_one(const fe_program_unit *unit, const char *file, bool quiet)
 {
     const char *why;
-    fe_capture *old = fe_capture_read(file, &why);
-    bool current = old && fe_capture_current(old, unit, &why);
-    fe_capture_free(old);
-    if (current)
-        return 0;
-    fe_capture *c;
-    fe_status st = fe_capture_unit(unit, &c);
-    if (st != FE_OK) {
-        fprintf(stderr, "tensorlint capture: error: %s: %s\n", unit->path, fe_status_name(st));
-        return 2;
+    fe_capture *c = fe_capture_read(file, &why);
+    bool current = c && fe_capture_current(c, unit, &why);
+    if (!current) {
+        fe_capture_free(c);
+        fe_status st = fe_capture_unit(unit, &c);
+        if (st != FE_OK) {
+            fprintf(stderr, "tensorlint capture: error: %s: %s\n", unit->path, fe_status_name(st));
+            return 2;
+        }
     }
-    bool ok = fe_capture_write(c, file);
+    bool ok = current ? utime(file, NULL) == 0 : fe_capture_write(c, file);
+    if (ok && !capture_depfile(c, file))
+        ok = false;
     if (!ok)
         fprintf(stderr, "tensorlint capture: error: %s: cannot write: %s\n", file,
                 strerror(errno));
-    else if (!quiet)
+    else if (!quiet && !current)
         fprintf(stderr, "tensorlint capture: %s (%s)\n", file, why);
     fe_capture_free(c);
     return ok ? 0 : 2;
