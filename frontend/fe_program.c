@@ -52,7 +52,7 @@ typedef struct fe_symtab {
 /* Two external definitions of one name: an error of the program naming both. */
 static void fe_symtab_duplicate(fe_symtab *t, const fe_symbol *first, const fe_symbol *again)
 {
-    ir_diag d = {.severity = IR_SEV_ERROR, .file = t->units[again->unit].path,
+    ir_diag d = {.severity = IR_SEV_ERROR, .file = ir_strdup(t->u, t->units[again->unit].path),
                  .line = again->line, .col = again->col, .option = ""};
     d.message = ir_strfmt(t->u, "function '%s' is defined in two units of the program: %s:%d:%d "
                           "and %s:%d:%d (C allows one external definition)", again->name,

@@ -98,3 +98,33 @@ int cli_program_load(const char *cmd, const char *build_dir, char **files, int n
         cli_program_free(p);
     return rc;
 }
+
+int cli_program_analyze(const char *cmd, const char *build_dir, const cli_input *in,
+                        const an_options *ao, bool no_checks, ir_unit **u, an_report **r)
+{
+    if (!build_dir)
+        return cli_analyze(in->files[0], in->n_args, in->args, ao, no_checks, u, r);
+    if (in->n_args > 0) {
+        fprintf(stderr, "tensorlint %s: compiler arguments after -- conflict with -p (the "
+                "compilation database gives each file's)\n", cmd);
+        return 2;
+    }
+    cli_program p;
+    int rc = cli_program_load(cmd, build_dir, in->files, in->n_files, &p);
+    if (rc != 0)
+        return rc;
+    *u = p.u;
+    p.u = NULL;
+    cli_program_free(&p);
+    *r = an_analyze(*u, ao);
+    if (!an_report_binds_ok(*r, "analysis", stderr)) {
+        an_report_free(*r);
+        ir_unit_free(*u);
+        *r = NULL;
+        *u = NULL;
+        return 2;
+    }
+    if (!no_checks)
+        ck_run(*r, NULL);
+    return 0;
+}

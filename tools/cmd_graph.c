@@ -17,10 +17,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_program.h"
 #include "dg.h"
 
 static const char usage[] =
-    "usage: tensorlint graph FILE.c [-o OUT.svg|png|pdf|dot] [options] [-- compiler args]\n"
+    "usage: tensorlint graph FILE.c|-p BUILD_DIR [FILE.c...] [-o OUT.svg|png|pdf|dot] [options] [-- compiler args]\n"
     "\n"
     "Draw the dataflow of one function: a node per tensor-producing call\n"
     "(name, op, shape, dtype, line), grouped in one box per storage (id, size,\n"
@@ -30,6 +31,8 @@ static const char usage[] =
     "at the peak are drawn in red and the peak is in the title.\n"
     "\n"
     "options:\n"
+    "  -p BUILD_DIR            the units of BUILD_DIR/compile_commands.json (the FILEs given,\n"
+    "                          or all) as one program, each read from its capture when current\n"
     "  -o FILE, --output=FILE  write to FILE (default: DOT on stdout)\n"
     "  --format=FMT            svg, png, pdf or dot (default: from FILE's extension)\n"
     "  --no-checks             leave out the warnings of the checks (errors stay)\n"
@@ -49,6 +52,8 @@ static const char usage[] =
 
 typedef struct graph_opts {
     const char *format, *function, *output;
+    const char *build_dir; /* -p: the program of its compile database */
+    cli_input in;
     bool no_checks;
     an_options an;
     dg_graph_options graph;
@@ -80,12 +85,13 @@ static int parse(int argc, char **argv, graph_opts *o)
         {0, 0, 0, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:p:", longs, NULL)) != -1) {
         switch (c) {
         case 'f': o->format = optarg; break;
         case 'F': o->function = optarg; break;
         case 'K': o->no_checks = true; break;
         case 'o': o->output = optarg; break;
+        case 'p': o->build_dir = optarg; break;
         case 'c': if (!cli_parse_count(optarg, &o->an.max_calls)) return 2; break;
         case 'i': if (!cli_parse_count(optarg, &o->an.max_iterations)) return 2; break;
         case 'e': if (!cli_parse_count(optarg, &o->an.max_events)) return 2; break;
@@ -113,11 +119,12 @@ static int split_args(int argc, char **argv, graph_opts *o, const char **file, i
         return rc;
     if ((rc = cli_split_input(argc, argv, optind, "graph", &in)) != 0)
         return rc;
-    if (in.n_files != 1) {
+    if (!o->build_dir && in.n_files != 1) {
         fprintf(stderr, "tensorlint graph: expected one FILE.c, got %d (try --help)\n", in.n_files);
         return 2;
     }
-    *file = in.files[0];
+    o->in = in;
+    *file = in.n_files ? in.files[0] : o->build_dir;
     *n_args = in.n_args;
     *args = in.args;
     return resolve_format(o);
@@ -173,7 +180,7 @@ int cmd_graph(int argc, char **argv)
         return rc;
     ir_unit *u = NULL;
     an_report *r = NULL;
-    if ((rc = cli_analyze(file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
+    if ((rc = cli_program_analyze("graph", o.build_dir, &o.in, &o.an, o.no_checks, &u, &r)) != 0)
         return rc;
-    return cli_done(draw(&o, r, file), u, r);
+    return cli_done(draw(&o, r, u->path), u, r);
 }

@@ -17,10 +17,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_program.h"
 #include "dg.h"
 
 static const char usage[] =
-    "usage: tensorlint lifetimes FILE.c [-o OUT.svg|png|pdf|dot] [options] [-- compiler args]\n"
+    "usage: tensorlint lifetimes FILE.c|-p BUILD_DIR [FILE.c...] [-o OUT.svg|png|pdf|dot] [options] [-- compiler args]\n"
     "\n"
     "Draw when each storage of one function's execution is live: a row per\n"
     "storage (id, the tensors in it, size, allocated and freed lines), a\n"
@@ -30,6 +31,8 @@ static const char usage[] =
     "count (the heaviest iteration is the one drawn).\n"
     "\n"
     "options:\n"
+    "  -p BUILD_DIR            the units of BUILD_DIR/compile_commands.json (the FILEs given,\n"
+    "                          or all) as one program, each read from its capture when current\n"
     "  -o FILE, --output=FILE  write to FILE (default: DOT on stdout)\n"
     "  --format=FMT            svg, png, pdf, dot, or text (default: from FILE's extension)\n"
     "  --no-checks             leave out the warnings of the checks (errors stay)\n"
@@ -49,6 +52,8 @@ static const char usage[] =
 
 typedef struct life_opts {
     const char *format, *function, *output;
+    const char *build_dir; /* -p: the program of its compile database */
+    cli_input in;
     an_options an;
     dg_life_options life;
     dg_format fmt;
@@ -76,6 +81,7 @@ static int parse_option(int c, life_opts *o)
     case 'f': o->format = optarg; break;
     case 'F': o->function = optarg; break;
     case 'o': o->output = optarg; break;
+    case 'p': o->build_dir = optarg; break;
     case 'x': o->life.expand = true; break;
     case 'K': o->no_checks = true; break;
     case 'C': return parse_int(optarg, 8, &o->life.max_columns) ? -1 : 2;
@@ -105,7 +111,7 @@ static int parse(int argc, char **argv, life_opts *o)
         {0, 0, 0, 0}};
     int c, rc;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1)
+    while ((c = getopt_long(argc, argv, "ho:p:", longs, NULL)) != -1)
         if ((rc = parse_option(c, o)) >= 0)
             return rc;
     return -1;
@@ -125,11 +131,12 @@ static int split_args(int argc, char **argv, life_opts *o, const char **file, in
         return rc;
     if ((rc = cli_split_input(argc, argv, optind, "lifetimes", &in)) != 0)
         return rc;
-    if (in.n_files != 1) {
+    if (!o->build_dir && in.n_files != 1) {
         fprintf(stderr, "tensorlint lifetimes: expected one FILE.c, got %d (try --help)\n", in.n_files);
         return 2;
     }
-    *file = in.files[0];
+    o->in = in;
+    *file = in.n_files ? in.files[0] : o->build_dir;
     *n_args = in.n_args;
     *args = in.args;
     return resolve_format(o);
@@ -199,7 +206,7 @@ int cmd_lifetimes(int argc, char **argv)
         return rc;
     ir_unit *u = NULL;
     an_report *r = NULL;
-    if ((rc = cli_analyze(file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
+    if ((rc = cli_program_analyze("lifetimes", o.build_dir, &o.in, &o.an, o.no_checks, &u, &r)) != 0)
         return rc;
-    return cli_done(draw(&o, r, file), u, r);
+    return cli_done(draw(&o, r, u->path), u, r);
 }

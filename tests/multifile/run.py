@@ -13,6 +13,8 @@ then checks, with the facts written beside the lines they describe:
      the analysis did not follow (external-call) fails the test;
   2. `tensorlint check -p BUILD --program`: the same diagnostics, each in
      its file (its notes too), as the annotations say;
+  2b. `graph -p BUILD` and `lifetimes -p BUILD` draw main of the program,
+     with the calls the report counts;
   3. `tensorlint verify -p BUILD`: the program is built from all its units
      against the runtime and run, and every prediction must agree;
   4. captures (docs/ci.md): on a copy of the project, the report from
@@ -289,6 +291,26 @@ def check_captures(tool, project):
     return errs
 
 
+def check_drawings(tool, build, rep):
+    """graph -p and lifetimes -p draw main of the same program: its calls as
+    the report counts them."""
+    mains = [f for f in rep["functions"] if f["name"] == "main"]
+    if not mains:
+        return []
+    errs = []
+    g = subprocess.run([tool, "graph", "-p", build, "--format=dot"], capture_output=True,
+                       text=True)
+    if g.returncode not in (0, 1) or "Dataflow of main()" not in g.stdout:
+        errs.append("graph -p exited %d:\n%s" % (g.returncode, g.stderr))
+    life = subprocess.run([tool, "lifetimes", "-p", build, "--format=text"], capture_output=True,
+                          text=True)
+    m = re.search(r'storage lifetimes of main\(\): (\d+) calls?', life.stdout)
+    if life.returncode not in (0, 1) or not m or int(m.group(1)) != mains[0]["calls"]:
+        errs.append("lifetimes -p exited %d, main's calls %s (the report: %d):\n%s" %
+                    (life.returncode, m and m.group(1), mains[0]["calls"], life.stderr))
+    return errs
+
+
 def main():
     global PROJECT
     tool, PROJECT = sys.argv[1], sys.argv[2]
@@ -324,6 +346,7 @@ def main():
                 n += 1
         if n == 0:
             errs.append("no expect: or expect-func: annotation: the test asserts nothing")
+        errs += check_drawings(tool, build, rep)
         if not no_verify and not errs:
             v = subprocess.run([tool, "verify", "-p", build], capture_output=True, text=True)
             if v.returncode != 0 or re.search(r'call sites? not compared', v.stdout):
