@@ -14,7 +14,8 @@ then checks, with the facts written beside the lines they describe:
   2. `tensorlint check -p BUILD --program`: the same diagnostics, each in
      its file (its notes too), as the annotations say;
   2b. `graph -p BUILD` and `lifetimes -p BUILD` draw main of the program,
-     with the calls the report counts;
+     with the calls the report counts; the markdown summary names the file
+     of every peak's line;
   3. `tensorlint verify -p BUILD`: the program is built from all its units
      against the runtime and run, and every prediction must agree;
   4. captures (docs/ci.md): on a copy of the project, the report from
@@ -308,6 +309,12 @@ def check_drawings(tool, build, rep):
     if life.returncode not in (0, 1) or not m or int(m.group(1)) != mains[0]["calls"]:
         errs.append("lifetimes -p exited %d, main's calls %s (the report: %d):\n%s" %
                     (life.returncode, m and m.group(1), mains[0]["calls"], life.stderr))
+    md = subprocess.run([tool, "report", "-p", build, "--format=markdown"], capture_output=True,
+                        text=True)
+    bare = re.findall(r'\(line \d+\)', md.stdout)  # a program's line names its file
+    if md.returncode not in (0, 1) or bare or "| `main` |" not in md.stdout:
+        errs.append("report -p --format=markdown exited %d; lines without a file: %s" %
+                    (md.returncode, bare))
     return errs
 
 
