@@ -137,9 +137,9 @@ static int capture_database(const capture_opts *o, const cli_input *in)
     ck_job *jobs = NULL;
     int n = 0, rc;
     void *owner = NULL;
-    if ((rc = ck_compdb_jobs(o->build_dir, in->files, in->n_files, &jobs, &n, &owner)) != 0)
-        return rc;
-    for (int k = 0; k < n; k++) {
+    rc = ck_compdb_jobs(o->build_dir, in->files, in->n_files, &jobs, &n, &owner);
+    bool listed = rc == 0; /* the jobs are the database's (else only freed) */
+    for (int k = 0; listed && k < n; k++) {
         if (jobs[k].skip_reason) {
             fprintf(stderr, "tensorlint capture: error: %s\n", jobs[k].skip_reason);
             rc = 2;
@@ -151,7 +151,7 @@ static int capture_database(const capture_opts *o, const cli_input *in)
             rc = 2;
         free(file);
     }
-    if (n == 0) {
+    if (listed && n == 0) {
         fputs("tensorlint capture: error: no C unit in the compilation database\n", stderr);
         rc = 2;
     }
