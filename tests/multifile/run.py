@@ -14,8 +14,8 @@ then checks, with the facts written beside the lines they describe:
   2. `tensorlint check -p BUILD --program`: the same diagnostics, each in
      its file (its notes too), as the annotations say;
   2b. `graph -p BUILD` and `lifetimes -p BUILD` draw main of the program,
-     with the calls the report counts; the markdown summary names the file
-     of every peak's line;
+     with the calls the report counts; the text report and the markdown
+     summary name the file of every line they name;
   3. `tensorlint verify -p BUILD`: the program is built from all its units
      against the runtime and run, and every prediction must agree;
   4. captures (docs/ci.md): on a copy of the project, the report from
@@ -315,6 +315,11 @@ def check_drawings(tool, build, rep):
     if md.returncode not in (0, 1) or bare or "| `main` |" not in md.stdout:
         errs.append("report -p --format=markdown exited %d; lines without a file: %s" %
                     (md.returncode, bare))
+    text = subprocess.run([tool, "report", "-p", build], capture_output=True, text=True)
+    bare = [m.group(0) for m in re.finditer(r'line \d+(?!\d)(?! (?:in|of) \w[\w.-]*\.[ch]\b)',
+                                            text.stdout)]
+    if text.returncode not in (0, 1) or bare:
+        errs.append("report -p exited %d; lines without a file: %s" % (text.returncode, bare))
     return errs
 
 
