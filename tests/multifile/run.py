@@ -14,8 +14,8 @@ then checks, with the facts written beside the lines they describe:
   2. `tensorlint check -p BUILD --program`: the same diagnostics, each in
      its file (its notes too), as the annotations say;
   2b. `graph -p BUILD` and `lifetimes -p BUILD` draw main of the program,
-     with the calls the report counts; the text report and the markdown
-     summary name the file of every line they name;
+     with the calls the report counts; the graph, the text report and the
+     markdown summary name the file of every line they name;
   3. `tensorlint verify -p BUILD`: the program is built from all its units
      against the runtime and run, and every prediction must agree;
   4. captures (docs/ci.md): on a copy of the project, the report from
@@ -301,8 +301,10 @@ def check_drawings(tool, build, rep):
     errs = []
     g = subprocess.run([tool, "graph", "-p", build, "--format=dot"], capture_output=True,
                        text=True)
-    if g.returncode not in (0, 1) or "Dataflow of main()" not in g.stdout:
-        errs.append("graph -p exited %d:\n%s" % (g.returncode, g.stderr))
+    bare = re.findall(r'line \d+(?!\d)(?! of(?: |<BR[^>]*>)\w[\w.-]*\.[ch]\b)', g.stdout)
+    if g.returncode not in (0, 1) or "Dataflow of main()" not in g.stdout or bare:
+        errs.append("graph -p exited %d; lines without a file: %s\n%s" %
+                    (g.returncode, bare, g.stderr))
     life = subprocess.run([tool, "lifetimes", "-p", build, "--format=text"], capture_output=True,
                           text=True)
     m = re.search(r'storage lifetimes of main\(\): (\d+) calls?', life.stdout)
