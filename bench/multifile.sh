@@ -4,7 +4,8 @@
 # its own weights (made on first use, released at the end) and a static
 # helper named alike in every unit.  Measures, fastest of 3 runs each:
 #  1. `tensorlint report -p` of the whole program (parse, lower, link,
-#     analyse);
+#     analyse; its captures deleted before each run: bench/capture.sh
+#     measures them);
 #  2. the sum of `tensorlint report FILE` over the units, one by one (what
 #     the per-file analysis costs, with every cross-unit call external).
 # Prints a markdown table (docs/performance.md takes it).
@@ -72,7 +73,8 @@ fastest() { # fastest of 3 runs of "$@", in seconds
   echo "$best"
 }
 each() { for f in "$work"/layer_*.c "$work/main.c"; do "$tool" report "$f" >/dev/null; done; }
-program=$(fastest "$tool" report -p "$work/build")
+fresh() { rm -rf "$work/build/tensorlint-capture"; "$tool" report -p "$work/build"; } # parse every run
+program=$(fastest fresh)
 files=$(fastest each)
 echo "| $n units + main.c | fastest of 3, s |"
 echo "|---|---|"

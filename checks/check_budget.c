@@ -160,10 +160,12 @@ static char *ck_live_list(const ck_ctx *cx, const an_func_report *f)
             rest += st->nbytes > 0 ? st->nbytes : 0;
             continue;
         }
-        t = tl_xasprintf("%s%sS%d%s%s%s %s (line %d)", s, k ? ", " : "", st->id,
+        char *at = ck_line_text(cx, st->alloc_line);
+        t = tl_xasprintf("%s%sS%d%s%s%s %s (line %s)", s, k ? ", " : "", st->id,
                          v && v->name ? " '" : "", v && v->name ? v->name : "",
                          v && v->name ? "'" : "", st->nbytes >= 0 ? ck_bytes(st->nbytes).s
-                                                               : "unknown bytes", st->alloc_line);
+                                                               : "unknown bytes", at);
+        free(at);
         free(s);
         s = t;
     }
@@ -294,7 +296,7 @@ static void ck_budget_peak_sx(ck_ctx *cx, const an_func_report *f, int64_t budge
         if (!sx_prove(peak, SX_GT, b, &over))
             snprintf(cond, sizeof cond, " (when %s)", sx_cond_str(peak, SX_GT, b, c2, sizeof c2));
         char *p = sx_strdup(peak), *excess = sx_strdup(sx_sub(peak, b));
-        char *where = budget_line > 0 ? tl_xasprintf("line %d", budget_line)
+        char *where = budget_line > 0 ? ck_line_word(cx, budget_line)
                                       : tl_xasprintf("%s", "--budget");
         an_diag *d = ck_diag_add(cx, CK_over_budget, line, ck_call_col(cx, f, line),
                                  "peak of '%s' is %s%s B, over its budget of %s (%s) by %s B%s",
@@ -317,7 +319,7 @@ static void ck_budget_peak(ck_ctx *cx, const an_func_report *f, int64_t budget, 
     if (f->peak_live_bytes <= budget)
         return;
     char *live = ck_live_list(cx, f);
-    char *where = budget_line > 0 ? tl_xasprintf("line %d", budget_line)
+    char *where = budget_line > 0 ? ck_line_word(cx, budget_line)
                                   : tl_xasprintf("%s", "--budget");
     an_diag *d = ck_diag_add(cx, CK_over_budget, f->peak_line, ck_call_col(cx, f, f->peak_line),
                              "peak of '%s' is %s%s, over its budget of %s (%s) by %s%s; live "
@@ -364,9 +366,11 @@ static char *ck_movers(const ck_ctx *cx, const an_func_report *f)
         const an_value *v = &cx->r->values[ids[k]];
         if (v->bytes_moved <= 0)
             break;
-        char *t = tl_xasprintf("%s%stl_%s%s%s%s (line %d) %s", s, k ? ", " : "", mt_ops[v->op].name,
+        char *at = ck_line_text(cx, v->line);
+        char *t = tl_xasprintf("%s%stl_%s%s%s%s (line %s) %s", s, k ? ", " : "", mt_ops[v->op].name,
                                v->name ? " '" : "", v->name ? v->name : "", v->name ? "'" : "",
-                               v->line, ck_bytes(v->bytes_moved * (v->n_exec > 0 ? v->n_exec : 1)).s);
+                               at, ck_bytes(v->bytes_moved * (v->n_exec > 0 ? v->n_exec : 1)).s);
+        free(at);
         free(s);
         s = t;
     }
@@ -386,10 +390,12 @@ static void ck_budget_moved(ck_ctx *cx, const an_func_report *f, int64_t budget,
             snprintf(cond, sizeof cond, " (when %s)", sx_cond_str(moved, SX_GT, b, c2, sizeof c2));
         const ir_func *fn = cx->r->unit->funcs[f->func];
         char *m = sx_strdup(moved), *excess = sx_strdup(sx_sub(moved, b));
+        char *at = ck_line_text(cx, budget_line);
         an_diag *d = ck_diag_add(cx, CK_over_budget, fn->loc.line, fn->loc.col,
-                                 "'%s' moves %s%s B, over its budget of %s (line %d) by %s B%s",
+                                 "'%s' moves %s%s B, over its budget of %s (line %s) by %s B%s",
                                  f->name, ck_claim_prefix(f->claim[AN_TOTAL_MOVED]), m,
-                                 ck_bytes(budget).s, budget_line, excess, cond);
+                                 ck_bytes(budget).s, at, excess, cond);
+        free(at);
         ck_note(d, budget_line, 1, "the budget is set here");
         free(m);
         free(excess);
@@ -399,14 +405,16 @@ static void ck_budget_moved(ck_ctx *cx, const an_func_report *f, int64_t budget,
         return;
     const ir_func *fn = cx->r->unit->funcs[f->func];
     char *movers = ck_movers(cx, f);
+    char *at = ck_line_text(cx, budget_line);
     an_diag *d = ck_diag_add(cx, CK_over_budget, fn->loc.line, fn->loc.col,
-                             "'%s' moves %s%s, over its budget of %s (line %d) by %s%s%s",
+                             "'%s' moves %s%s, over its budget of %s (line %s) by %s%s%s",
                              f->name, ck_claim_prefix(f->claim[AN_TOTAL_MOVED]),
-                             ck_bytes(f->moved_bytes).s, ck_bytes(budget).s, budget_line,
+                             ck_bytes(f->moved_bytes).s, ck_bytes(budget).s, at,
                              ck_bytes(f->moved_bytes - budget).s,
                              movers[0] ? "; the calls that move most: " : "", movers);
     ck_note(d, budget_line, 1, "the budget is set here");
     free(movers);
+    free(at);
 }
 
 /* ---- the rule ---- */

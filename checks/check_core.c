@@ -200,11 +200,14 @@ char *ck_tuple(int n, const int64_t *v)
 
 char *ck_line_text(const ck_ctx *cx, int line)
 {
-    const ir_file *f = ir_unit_file_at(cx->r->unit, line);
-    const char *base = f ? strrchr(f->path, '/') : NULL;
-    if (!f)
-        return tl_xasprintf("%d", line);
-    return tl_xasprintf("%d of %s", line - f->line_base, base ? base + 1 : f->path);
+    return ir_unit_line_text(cx->r->unit, line);
+}
+
+char *ck_line_word(const ck_ctx *cx, int line)
+{
+    char *at = ck_line_text(cx, line), *word = tl_xasprintf("line %s", at);
+    free(at);
+    return word;
 }
 
 char *ck_value_label(const ck_ctx *cx, int value)

@@ -176,12 +176,14 @@ void ck_rule_cast_roundtrip(ck_ctx *cx)
         if (!ck_sx_usable(moved))
             continue;
         char *label = ck_value_label(cx, x), *times = ck_times_sx(cx, v, moved);
+        char *at = ck_line_text(cx, first->line);
         an_diag *d = ck_diag_add(cx, CK_cast_roundtrip, c2->line, c2->col,
-                                 "tl_to casts back to %s what tl_to at line %d cast to %s, and "
+                                 "tl_to casts back to %s what tl_to at line %s cast to %s, and "
                                  "nothing in between reads the %s tensor: both passes move %s "
                                  "for nothing, %s already holds these values%s",
-                                 mt_dtype_name(a), first->line, mt_dtype_name(b),
+                                 mt_dtype_name(a), at, mt_dtype_name(b),
                                  mt_dtype_name(b), ck_sx_bytes(moved).s, label, times);
+        free(at);
         ck_note(d, first->line, first->col, "the first cast, to %s", mt_dtype_name(b));
         ck_fix_unnest(cx, d, v, c1);
         free(label);

@@ -297,9 +297,11 @@ char *ck_times_sx(const ck_ctx *cx, int value, sx_int bytes_per_run);
 void ck_fix_unnest(const ck_ctx *cx, an_diag *d, int outer, int inner);
 /* "(4096, 16384, 1)"; newly allocated. */
 char *ck_tuple(int n, const int64_t *v);
-/* "'x' (line 12)" or "the temporary at line 12"; newly allocated. */
 /* A line as messages say it: "12", or in a program "12 of layers.c" (to free). */
 char *ck_line_text(const ck_ctx *cx, int line);
+/* "line 12", or "line 12 of model.c" in a program (to free). */
+char *ck_line_word(const ck_ctx *cx, int line);
+/* "'x' (line 12)" or "the temporary at line 12"; newly allocated. */
 char *ck_value_label(const ck_ctx *cx, int value);
 
 /* ---- the rules: one function per check, in check_<family>.c ---- */

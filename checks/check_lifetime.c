@@ -144,12 +144,14 @@ static void ck_pin_report(ck_ctx *cx, const ck_holders *hs, int s, const an_even
         char *times = ck_times_sx(cx, u, pinned);
         char *share = ck_sx_fraction(reach, bytes);
         char *paren = share ? tl_xasprintf(" (%s)", share) : tl_xasprintf("%s", "");
+        char *made = ck_line_text(cx, st->alloc_line);
         an_diag *d = ck_diag_add(cx, CK_slice_pins_storage, v->line, v->col,
-                                 "%s keeps all %s of the storage made at line %d alive but "
+                                 "%s keeps all %s of the storage made at line %s alive but "
                                  "reaches only %s of it%s: %s pinned%s; clone the view so the "
                                  "storage can be freed%s", label, ck_sx_bytes(bytes).s,
-                                 st->alloc_line, ck_sx_bytes(reach).s, paren,
+                                 made, ck_sx_bytes(reach).s, paren,
                                  ck_sx_bytes(pinned).s, times, when);
+        free(made);
         ck_note(d, rel->line, rel->col, "the last larger handle into the storage is released here");
         free(label);
         free(times);
@@ -838,9 +840,11 @@ static void ck_temp_report(ck_ctx *cx, int v, int64_t first, int64_t count)
     const an_storage *st = &r->storages[ck_event(cx, first)->storage];
     bool own = st->value == v;
     char *times = ck_leak_times(ck_storage_sx(st), count, "");
+    char *made = ck_line_text(cx, st->alloc_line);
     char *owner = own ? tl_xasprintf("its own %s storage", ck_storage_bytes(st).s)
-                      : tl_xasprintf("the %s storage made at line %d", ck_storage_bytes(st).s,
-                                     st->alloc_line);
+                      : tl_xasprintf("the %s storage made at line %s", ck_storage_bytes(st).s,
+                                     made);
+    free(made);
     ck_diag_add(cx, CK_leaked_tensor, x->line, x->col,
                 "the temporary made by tl_%s is never released and keeps %s alive%s; assign it "
                 "to a variable and release it", mt_ops[x->op].name, owner, times);

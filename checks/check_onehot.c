@@ -83,15 +83,17 @@ static void ck_onehot_report(ck_ctx *cx, mt_op op, int line, int col, int k, con
     an_format_bytes(bytes, sizeof bytes, oh->bytes);
     /* one-hot @ W selects W's rows; one-hot^T @ dY adds dY's rows into place */
     bool gathers = (k == 0) != oh->transposed;
+    char *at = ck_line_text(cx, eq->line);
     an_diag *d = ck_diag_add(cx, CK_one_hot_matmul, line, col,
                              "tl_%s multiplies a one-hot matrix (tl_eq of indices and tl_arange, "
-                             "line %d) that materialises %s per execution %s",
-                             mt_ops[op].name, eq->line, bytes,
+                             "line %s) that materialises %s per execution %s",
+                             mt_ops[op].name, at, bytes,
                              gathers ? "to select rows: tl_index_select(w, 0, indices) selects "
                                        "them without it"
                                      : "to add rows into place: tl_index_add_(dw, 0, indices, dy) "
                                        "adds them without it");
     ck_note(d, eq->line, eq->col, "the one-hot matrix is built here");
+    free(at);
 }
 
 /* The operand of a matmul (inputs a, b: k = 0, 1) that is a one-hot matrix, or -1. */

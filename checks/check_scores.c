@@ -431,9 +431,11 @@ static void ck_report_scores(ck_ctx *cx, const ck_site *site, int64_t softmax,
     char *label = ck_value_label(cx, res), *shape = ck_tuple(x->l.ndim, x->l.shape);
     char *buffer = maker >= 0 ? ck_value_label(cx, maker) : tl_xasprintf("%s", "a buffer");
     char *cost = ck_step_cost(out ? 0 : r->storages[first->storage].nbytes, first->moved_bytes, n);
+    char *read_at = ck_line_text(cx, reader->line);
     char *via = direct ? tl_xasprintf("%s", "")
-                       : tl_xasprintf(" (read by tl_%s at line %d)", mt_ops[reader->op].name,
-                                      reader->line);
+                       : tl_xasprintf(" (read by tl_%s at line %s)", mt_ops[reader->op].name,
+                                      read_at);
+    free(read_at);
     an_diag *d = ck_diag_add(
         cx, CK_scores_full_size_in_loop, first->line, first->col,
         "tl_%s %s %s, %s %s attention scores, at the same full size in each of its %lld "

@@ -260,14 +260,15 @@ static void ck_report_write(ck_ctx *cx, const an_event *e, int s, int t, int rea
     int made = cx->r->storages[s].value; /* the storage written: the view's of this execution */
     char *vl = ck_value_label(cx, t), *base = ck_value_label(cx, made >= 0 ? made
                                                                            : ck_view_root(cx, t));
-    char *rl = ck_value_label(cx, reader);
+    char *rl = ck_value_label(cx, reader), *at = ck_line_text(cx, read->line);
     an_diag *d = ck_diag_add(cx, CK_write_through_view, e->line, e->col,
                              later_iteration
                                  ? "tl_%s writes through %s, a view of %s: the changed elements "
-                                   "are read again through %s at line %d in a later iteration"
+                                   "are read again through %s at line %s in a later iteration"
                                  : "tl_%s writes through %s, a view of %s: %s is read again at "
-                                   "line %d and sees the change",
-                             mt_ops[e->op].name, vl, base, rl, read->line);
+                                   "line %s and sees the change",
+                             mt_ops[e->op].name, vl, base, rl, at);
+    free(at);
     ck_note(d, view->line, view->col, "tl_%s makes a view that shares the storage, not a copy; "
             "clone it if the change must stay local", mt_ops[view->op].name);
     ck_note(d, read->line, read->col, "read here, after the write");

@@ -34,6 +34,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A line as the drawing names it: "12", in a program "12 of layers.c". */
+static void dg_buf_line(dg_buf *h, const an_report *r, int line)
+{
+    char *at = r->unit ? ir_unit_line_text(r->unit, line) : tl_xasprintf("%d", line);
+    dg_buf_puts(h, at);
+    free(at);
+}
+
 #define C_PEAK "#c0392b"
 #define C_CAST "#d35400"
 #define C_VIEW "#2e6da4"
@@ -185,14 +193,18 @@ static void storage_label(dg_buf *h, const graph_build *b, const an_storage *s)
     dg_buf_storage_bytes(&storage, s);
     dg_buf_html(h, storage.s);
     dg_buf_free(&storage);
-    dg_buf_printf(h, " · %s<BR/>allocated line %d", mt_device_name(s->device), s->alloc_line);
+    dg_buf_printf(h, " · %s<BR/>allocated line ", mt_device_name(s->device));
+    dg_buf_line(h, r, s->alloc_line);
     if (s->value >= 0 && r->values[s->value].name) {
         dg_buf_puts(h, " (");
         dg_buf_html(h, r->values[s->value].name);
         dg_buf_puts(h, ")");
     }
     if (s->free_line > 0)
-        dg_buf_printf(h, "<BR/>freed line %d", s->free_line);
+    {
+        dg_buf_puts(h, "<BR/>freed line ");
+        dg_buf_line(h, r, s->free_line);
+    }
     else if (s->discarded)
         dg_buf_puts(h, "<BR/>on a branch arm not kept");
     else
@@ -279,8 +291,9 @@ static void node_label(dg_buf *h, const graph_build *b, int v)
     dg_buf_html(h, x->name ? x->name : "(temporary)");
     dg_buf_puts(h, "</B> = ");
     dg_buf_html(h, mt_ops[x->op].name);
-    dg_buf_printf(h, "</TD><TD ALIGN=\"RIGHT\"><FONT COLOR=\"#6b7785\">  line %d</FONT></TD></TR>"
-                  "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"2\">", x->line);
+    dg_buf_puts(h, "</TD><TD ALIGN=\"RIGHT\"><FONT COLOR=\"#6b7785\">  line ");
+    dg_buf_line(h, b->r, x->line);
+    dg_buf_puts(h, "</FONT></TD></TR><TR><TD ALIGN=\"LEFT\" COLSPAN=\"2\">");
     dg_buf shape = {0};
     dg_buf_shape(&shape, b->r, x);
     dg_buf_html(h, x->executed ? shape.s : "not run");
@@ -453,7 +466,9 @@ static void title_peak(dg_buf *h, const graph_build *b)
         dg_buf_puts(h, "<BR ALIGN=\"LEFT\"/>");
         return;
     }
-    dg_buf_printf(h, " after line %d; live there: ", f->peak_line);
+    dg_buf_puts(h, " after line ");
+    dg_buf_line(h, r, f->peak_line);
+    dg_buf_puts(h, "; live there: ");
     for (int k = 0; k < f->n_peak_storages; k++) {
         const an_storage *s = &r->storages[f->peak_storages[k]];
         dg_buf_printf(h, "%sS%d", k ? ", " : "", s->id);
@@ -474,8 +489,9 @@ static void title_unmatched(dg_buf *h, const graph_build *b)
         const an_diag *x = &b->r->diags[d];
         if (b->diag_value[d] >= 0 || !in_function(b->r, b->f->func, x->line))
             continue;
-        dg_buf_printf(h, "<FONT COLOR=\"%s\">line %d: %s [", severity_color(x->severity), x->line,
-                      an_severity_name(x->severity));
+        dg_buf_printf(h, "<FONT COLOR=\"%s\">line ", severity_color(x->severity));
+        dg_buf_line(h, b->r, x->line);
+        dg_buf_printf(h, ": %s [", an_severity_name(x->severity));
         dg_buf_html(h, x->check);
         dg_buf_puts(h, "]: ");
         dg_buf_html(h, x->message);
@@ -488,7 +504,8 @@ static void make_title(graph_build *b)
     dg_buf h = {0};
     const an_func_report *f = b->f;
     dg_buf_printf(&h, "<FONT POINT-SIZE=\"18\"><B>Dataflow of %s()</B></FONT>  ", f->name);
-    dg_buf_html(&h, b->r->unit ? b->r->unit->path : "");
+    const ir_unit *u = b->r->unit; /* the function's file (a program's first file is not) */
+    dg_buf_html(&h, u ? ir_unit_path_at(u, u->funcs[f->func]->loc.line) : "");
     dg_buf_puts(&h, "<BR ALIGN=\"LEFT\"/>");
     title_peak(&h, b);
     if (f->is_root) {

@@ -43,10 +43,16 @@ typedef struct fe_func_map {
 /* A program's file being lowered into the program's unit (fe_program.c). */
 typedef struct fe_program_file {
     const char *path;
-    const fe_func_map *program; /* external function name -> the unit defining it */
+    const fe_func_map *program; /* external function name -> the unit defining it; NULL:
+                                 * not known (a unit captured alone guesses, fe_capture.h) */
     int stmt_serial;            /* C statements numbered so far, in every file */
     fe_func_map *globals;       /* variables of external linkage: name -> variable id, one
                                  * variable for every unit's declarations of the name */
+    fe_func_map asked;          /* functions called, not defined in the file: name -> 1 when
+                                 * lowered as another unit's, 0 as a library's */
+    int n_externs, cap_externs;
+    int *externs;               /* the variables of external linkage it made */
+    int n_lines;                /* of the file */
 } fe_program_file;
 
 typedef struct fe_ctx {
@@ -72,8 +78,7 @@ typedef struct fe_ctx {
     const char **label_names; /* the current function's labels: id label_base + k */
     int n_labels, cap_labels, label_base;
     int line_base;           /* a program's unit: lines before this file's (ir.h) */
-    const fe_func_map *program; /* a program's unit: the external functions every unit
-                                 * defines, or NULL (one file) */
+    fe_program_file *pfile;  /* a program's file, or NULL (one file) */
     fe_func_map *program_globals; /* a program's unit: its variables of external linkage */
 } fe_ctx;
 
@@ -88,6 +93,15 @@ fe_status fe_tu_parse_command(const char *path, int argc, const char *const *arg
                               CXIndex *idx, CXTranslationUnit *tu, double *seconds);
 void fe_build_program_file(CXTranslationUnit tu, ir_unit *u, fe_program_file *p);
 void fe_tu_dispose(CXTranslationUnit tu, CXIndex idx);
+/* A program's file lowered alone into a new unit named p->path (its lines
+ * its own, p->globals a map of its own): what a capture holds. */
+ir_unit *fe_lower_alone(CXTranslationUnit tu, fe_program_file *p);
+/* fe_capture.c: the unit parsed as tu lowered alone and serialised;
+ * program NULL: the link's table not known (guessed, fe_capture.h). */
+struct fe_capture;
+struct fe_program_unit;
+struct fe_capture *fe_capture_lower(CXTranslationUnit tu, const struct fe_program_unit *unit,
+                                    const fe_func_map *program, double parse_seconds);
 /* has_tensor_code spread over the calls of funcs[first ..) */
 void fe_spread_from(ir_unit *u, int first);
 
@@ -122,9 +136,12 @@ void fe_map_free(fe_cursor_map *m);
 int fe_var_lookup(fe_ctx *fx, CXCursor decl); /* IR_NO_VAR when absent */
 void fe_var_bind(fe_ctx *fx, CXCursor decl, int var);
 int fe_func_lookup(fe_ctx *fx, const char *name); /* -1 when absent */
-/* name is not defined in this file but another unit of the program defines it
- * with external linkage: a call of it is a user call the link resolves. */
-bool fe_func_elsewhere(fe_ctx *fx, const char *name);
+/* name (called by call) is not defined in this file but another unit of the
+ * program defines it with external linkage: a call of it is a user call the
+ * link resolves.  Without the program's table, a function declared outside
+ * the system headers is taken to be another unit's; each answer is kept in
+ * the program file's asked (fe_capture.h). */
+bool fe_func_elsewhere(fe_ctx *fx, const char *name, CXCursor call);
 void fe_func_map_put(fe_func_map *m, const char *name, int index);
 int fe_func_map_get(const fe_func_map *m, const char *name); /* -1 when absent */
 void fe_func_map_free(fe_func_map *m);

@@ -562,7 +562,7 @@ int fe_lower_user_call(fe_ctx *fx, CXCursor call, const fe_callee *ce, int dst, 
         return s->user_call.result;
     }
     int callee = fe_func_lookup(fx, ce->name);
-    bool linked = fe_func_elsewhere(fx, ce->name); /* the program's link resolves it */
+    bool linked = fe_func_elsewhere(fx, ce->name, call); /* the program's link resolves it */
     int n = clang_Cursor_getNumArguments(call);
     if (callee < 0 && !linked && !fe_call_has_tensors(call)) {
         /* a library function (printf): its arguments' effects, and what it

@@ -465,9 +465,25 @@ int fe_func_lookup(fe_ctx *fx, const char *name)
     return fe_func_map_get(&fx->funcs, name);
 }
 
-bool fe_func_elsewhere(fe_ctx *fx, const char *name)
+/* A function declared by the program (not in a system header). */
+static bool fe_declared_by_user(CXCursor call)
 {
-    return fx->program && fe_func_lookup(fx, name) < 0 && fe_func_map_get(fx->program, name) >= 0;
+    CXCursor decl = clang_getCursorReferenced(call);
+    return !clang_Cursor_isNull(decl) &&
+           !clang_Location_isInSystemHeader(clang_getCursorLocation(decl));
+}
+
+bool fe_func_elsewhere(fe_ctx *fx, const char *name, CXCursor call)
+{
+    fe_program_file *p = fx->pfile;
+    if (!p || fe_func_lookup(fx, name) >= 0)
+        return false;
+    int seen = fe_func_map_get(&p->asked, name);
+    if (seen >= 0)
+        return seen == 1;
+    bool yes = p->program ? fe_func_map_get(p->program, name) >= 0 : fe_declared_by_user(call);
+    fe_func_map_put(&p->asked, ir_strdup(fx->u, name), yes);
+    return yes;
 }
 
 void fe_func_map_free(fe_func_map *m)
@@ -513,6 +529,12 @@ static int fe_program_global(fe_ctx *fx, CXCursor decl)
         fx->u->vars[id].is_const = clang_isConstQualifiedType(clang_getCursorType(decl));
         fe_set_wrap(fx, id, clang_getCursorType(decl));
         fe_func_map_put(fx->program_globals, fx->u->vars[id].name, id);
+        fe_program_file *p = fx->pfile;
+        if (p->n_externs == p->cap_externs) {
+            p->cap_externs = p->cap_externs ? 2 * p->cap_externs : 16;
+            p->externs = tl_xreallocarray(p->externs, (size_t)p->cap_externs, sizeof *p->externs);
+        }
+        p->externs[p->n_externs++] = id;
     }
     fe_var_bind(fx, decl, id);
     fe_global_init(fx, clang_getCursorDefinition(decl), id);
@@ -814,9 +836,10 @@ static void fe_build_into(CXTranslationUnit tu, ir_unit *u, fe_program_file *p)
     if (fx.main_file)
         fx.src = clang_getFileContents(tu, fx.main_file, &fx.src_len);
     if (p) {
-        ir_file *f = ir_unit_file_add(u, p->path, fe_count_lines(fx.src, fx.src_len));
+        p->n_lines = fe_count_lines(fx.src, fx.src_len);
+        ir_file *f = ir_unit_file_add(u, p->path, p->n_lines);
         fx.line_base = f->line_base;
-        fx.program = p->program;
+        fx.pfile = p;
         fx.program_globals = p->globals;
         fx.stmt_serial = p->stmt_serial;
     }
@@ -846,6 +869,13 @@ fe_status fe_build(CXTranslationUnit tu, const char *path, double parse_seconds,
 void fe_build_program_file(CXTranslationUnit tu, ir_unit *u, fe_program_file *p)
 {
     fe_build_into(tu, u, p);
+}
+
+ir_unit *fe_lower_alone(CXTranslationUnit tu, fe_program_file *p)
+{
+    ir_unit *u = ir_unit_new(p->path);
+    fe_build_into(tu, u, p);
+    return u;
 }
 
 /* argv plus the project's include directory, as a NULL-terminated copy. */

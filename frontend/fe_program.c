@@ -2,15 +2,22 @@
  * fe_program.c: several translation units lowered into one program and
  * linked (fe_program.h).
  *
- * Approach: parse every unit first and list the functions each defines
- * with external linkage in its main file (the link's symbol table), so
- * that the lowering of a call knows whether another unit defines its
- * callee: such a call is a user call left unresolved (callee -1), not a
- * library call with unknown effects.  Each unit is then lowered into the
- * program's ir_unit (its lines after the files before it, its functions
- * appended), and disposed of.  The link resolves every call left
- * unresolved whose name the table holds to that definition's function
- * index, and spreads has_tensor_code over the program's calls.
+ * Approach: every unit becomes a capture (fe_capture.h): read from the
+ * build's capture folder when one is there and current, else parsed.  The
+ * functions each unit defines with external linkage make the link's
+ * symbol table (from the capture's list, or from the parsed unit), so that
+ * the lowering of a call knows whether another unit defines its callee:
+ * such a call is a user call left unresolved (callee -1), not a library
+ * call with unknown effects.  A capture read from a file answered that
+ * question when it was made, perhaps by a guess: one whose answers the
+ * table contradicts is parsed again.  Each parsed unit is lowered alone
+ * with the table and serialised (its capture written when the program
+ * keeps them).  Then every capture's IR is read into the program's ir_unit
+ * (its lines after the files before it, its functions appended), so a
+ * program is built by one path whether its units were parsed or read.
+ * The link resolves every call left unresolved whose name the table holds
+ * to that definition's function index, and spreads has_tensor_code over
+ * the program's calls.
  *
  * Invariant: a function is found by name only among the non-static
  * functions of the program; a unit's own functions (static or not) were
@@ -18,9 +25,13 @@
  */
 #include "fe_program.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fe_capture.h"
+#include "fe_capture_ir.h"
 #include "fe_internal.h"
 
 typedef struct fe_symbol {
@@ -41,7 +52,7 @@ typedef struct fe_symtab {
 /* Two external definitions of one name: an error of the program naming both. */
 static void fe_symtab_duplicate(fe_symtab *t, const fe_symbol *first, const fe_symbol *again)
 {
-    ir_diag d = {.severity = IR_SEV_ERROR, .file = t->units[again->unit].path,
+    ir_diag d = {.severity = IR_SEV_ERROR, .file = ir_strdup(t->u, t->units[again->unit].path),
                  .line = again->line, .col = again->col, .option = ""};
     d.message = ir_strfmt(t->u, "function '%s' is defined in two units of the program: %s:%d:%d "
                           "and %s:%d:%d (C allows one external definition)", again->name,
@@ -50,13 +61,9 @@ static void fe_symtab_duplicate(fe_symtab *t, const fe_symbol *first, const fe_s
     ir_diag_add(t->u, &d);
 }
 
-static void fe_symtab_add(fe_symtab *t, CXCursor c)
+static void fe_symtab_put(fe_symtab *t, const char *name, int line, int col)
 {
-    CXString s = clang_getCursorSpelling(c);
-    unsigned line, col;
-    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-    fe_symbol sym = {tl_xstrdup(clang_getCString(s)), t->unit, (int)line, (int)col};
-    clang_disposeString(s);
+    fe_symbol sym = {tl_xstrdup(name), t->unit, line, col};
     int seen = fe_func_map_get(&t->by_name, sym.name);
     if (seen >= 0) {
         fe_symtab_duplicate(t, &t->syms[seen], &sym);
@@ -70,6 +77,15 @@ static void fe_symtab_add(fe_symtab *t, CXCursor c)
     t->syms[t->n] = sym;
     fe_func_map_put(&t->by_name, t->syms[t->n].name, t->n);
     t->n++;
+}
+
+static void fe_symtab_add(fe_symtab *t, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    unsigned line, col;
+    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    fe_symtab_put(t, clang_getCString(s), (int)line, (int)col);
+    clang_disposeString(s);
 }
 
 /* A function defined in the main file with external linkage. */
@@ -139,61 +155,214 @@ static void fe_link(ir_unit *u)
 
 /* ---- the program ---- */
 
-typedef struct fe_parsed {
-    CXIndex idx;
-    CXTranslationUnit tu;
-} fe_parsed;
+typedef struct fe_prog {
+    int n;
+    const fe_program_unit *units;
+    fe_program_cache *cache;
+    bool *force;          /* units whose capture is not to be read */
+    fe_capture **caps;    /* each unit's capture (read, or made by lowering) */
+    bool *loaded;         /* caps[k] was read from its file */
+    CXIndex *idx;         /* units parsed this time, until lowered */
+    CXTranslationUnit *tu;
+    double *seconds;
+    ir_unit *u;
+    fe_symtab t;
+    int failed;           /* the unit whose parse failed */
+    int bad;              /* a unit whose capture's IR could not be read, or -1 */
+} fe_prog;
 
-static void fe_parsed_free(fe_parsed *p, int n)
+/* The current capture of unit k, or NULL. */
+static fe_capture *fe_prog_read(fe_prog *g, int k)
 {
-    for (int k = 0; k < n; k++)
-        fe_tu_dispose(p[k].tu, p[k].idx);
-    free(p);
+    if (!g->cache || !g->cache->build_dir || g->force[k])
+        return NULL;
+    char *file = fe_capture_path(g->cache->build_dir, g->units[k].path);
+    const char *why;
+    fe_capture *c = fe_capture_read(file, &why);
+    free(file);
+    if (c && !fe_capture_current(c, &g->units[k], &why)) {
+        fe_capture_free(c);
+        c = NULL;
+    }
+    return c;
 }
 
-/* Parse every unit and list its external definitions; FE_OK or the first failure. */
-static fe_status fe_program_parse(int n, const fe_program_unit *units, fe_parsed *p,
-                                  fe_symtab *t, int *failed)
+static fe_status fe_prog_parse(fe_prog *g, int k)
 {
-    for (int k = 0; k < n; k++) {
-        double seconds = 0;
-        fe_status st = fe_tu_parse_command(units[k].path, units[k].argc, units[k].argv,
-                                           &p[k].idx, &p[k].tu, &seconds);
-        t->u->parse_seconds += seconds;
-        if (st != FE_OK) {
-            *failed = k;
-            return st;
+    fe_status st = fe_tu_parse_command(g->units[k].path, g->units[k].argc, g->units[k].argv,
+                                       &g->idx[k], &g->tu[k], &g->seconds[k]);
+    g->u->parse_seconds += g->seconds[k];
+    if (st != FE_OK)
+        g->failed = k;
+    return st;
+}
+
+/* The link's table: every unit's external definitions, in the units' order. */
+static void fe_prog_symbols(fe_prog *g)
+{
+    for (int k = 0; k < g->n; k++) {
+        g->t.unit = k;
+        if (g->tu[k]) {
+            clang_visitChildren(clang_getTranslationUnitCursor(g->tu[k]), fe_symtab_visit, &g->t);
+            continue;
         }
-        t->unit = k;
-        clang_visitChildren(clang_getTranslationUnitCursor(p[k].tu), fe_symtab_visit, t);
+        for (int i = 0; i < g->caps[k]->n_syms; i++)
+            fe_symtab_put(&g->t, g->caps[k]->syms[i].name, g->caps[k]->syms[i].line,
+                          g->caps[k]->syms[i].col);
     }
-    return FE_OK;
+}
+
+/* A capture lowered without the program's table guessed what the table
+ * says of every function it called: true when each guess holds. */
+static bool fe_prog_guesses_hold(const fe_prog *g, const fe_capture *c)
+{
+    for (int i = 0; i < c->n_asks; i++)
+        if (c->asks[i].elsewhere != (fe_func_map_get(&g->t.by_name, c->asks[i].name) >= 0))
+            return false;
+    return true;
+}
+
+/* Write unit k's new capture where the program keeps them; a failure is
+ * counted, never fatal (the analysis goes on from the parse). */
+static void fe_prog_write(fe_prog *g, int k)
+{
+    g->cache ? g->cache->n_parsed++ : 0;
+    if (!g->cache || !g->cache->build_dir)
+        return;
+    char *file = fe_capture_path(g->cache->build_dir, g->units[k].path);
+    if (!fe_capture_write(g->caps[k], file) && g->cache->n_write_failed++ == 0)
+        g->cache->write_error = tl_xasprintf("%s: %s", file, strerror(errno));
+    free(file);
+}
+
+/* Captures read where current; the other units parsed, then lowered with
+ * the program's table (and their captures written). */
+static fe_status fe_prog_units(fe_prog *g)
+{
+    fe_status st = FE_OK;
+    for (int k = 0; st == FE_OK && k < g->n; k++) {
+        g->caps[k] = fe_prog_read(g, k);
+        g->loaded[k] = g->caps[k] != NULL;
+        if (!g->caps[k])
+            st = fe_prog_parse(g, k);
+    }
+    if (st != FE_OK)
+        return st;
+    fe_prog_symbols(g);
+    for (int k = 0; st == FE_OK && k < g->n; k++) {
+        if (g->caps[k] && !fe_prog_guesses_hold(g, g->caps[k])) {
+            fe_capture_free(g->caps[k]);
+            g->caps[k] = NULL;
+            st = fe_prog_parse(g, k);
+        }
+    }
+    for (int k = 0; st == FE_OK && k < g->n; k++) {
+        if (!g->tu[k]) {
+            g->cache ? g->cache->n_read++ : 0;
+            continue;
+        }
+        g->caps[k] = fe_capture_lower(g->tu[k], &g->units[k], &g->t.by_name, g->seconds[k]);
+        fe_tu_dispose(g->tu[k], g->idx[k]);
+        g->tu[k] = NULL;
+        g->idx[k] = NULL;
+        fe_prog_write(g, k);
+    }
+    return st;
+}
+
+/* Every unit's IR read into the program, in the units' order.  A capture
+ * read from a file whose IR does not read is g->bad (to parse again); one
+ * made by this lowering always reads (a broken invariant otherwise). */
+static bool fe_prog_link(fe_prog *g)
+{
+    fe_func_map globals = {0};
+    int serial = 0;
+    bool ok = true;
+    for (int k = 0; ok && k < g->n; k++) {
+        const fe_capture *c = g->caps[k];
+        fe_rd r = {.p = c->data + c->body, .end = c->data + c->len, .u = g->u};
+        ok = fe_rd_unit(&r, g->units[k].path, &globals, &serial);
+        if (!ok && g->loaded[k]) {
+            g->bad = k;
+        } else if (!ok) {
+            fprintf(stderr, "tensorlint: internal error: the IR of %s does not read back: %s\n",
+                    g->units[k].path, r.why);
+            abort();
+        }
+    }
+    fe_func_map_free(&globals);
+    if (ok)
+        fe_link(g->u);
+    return ok;
+}
+
+static void fe_prog_clear(fe_prog *g)
+{
+    for (int k = 0; k < g->n; k++) {
+        fe_tu_dispose(g->tu[k], g->idx[k]);
+        fe_capture_free(g->caps[k]);
+    }
+    free(g->caps);
+    free(g->loaded);
+    free(g->tu);
+    free(g->idx);
+    free(g->seconds);
+    fe_symtab_free(&g->t);
+}
+
+/* One try: the program, or a failure; g->bad set when a capture must go. */
+static fe_status fe_prog_try(fe_prog *g)
+{
+    g->u = ir_unit_new(g->n > 0 ? g->units[0].path : "");
+    g->caps = tl_xcalloc((size_t)g->n + 1, sizeof *g->caps);
+    g->loaded = tl_xcalloc((size_t)g->n + 1, sizeof *g->loaded);
+    g->tu = tl_xcalloc((size_t)g->n + 1, sizeof *g->tu);
+    g->idx = tl_xcalloc((size_t)g->n + 1, sizeof *g->idx);
+    g->seconds = tl_xcalloc((size_t)g->n + 1, sizeof *g->seconds);
+    g->t = (fe_symtab){.u = g->u, .units = g->units};
+    g->bad = -1;
+    if (g->cache)
+        g->cache->n_read = g->cache->n_parsed = 0;
+    fe_status st = fe_prog_units(g);
+    if (st == FE_OK && !fe_prog_link(g))
+        st = FE_ERR_LIBCLANG; /* g->bad: tried again */
+    fe_prog_clear(g);
+    if (st != FE_OK) {
+        ir_unit_free(g->u);
+        g->u = NULL;
+    }
+    return st;
+}
+
+typedef struct fe_prog_job {
+    fe_prog *g;
+    fe_status st;
+} fe_prog_job;
+
+static void fe_prog_run(void *arg)
+{
+    fe_prog_job *j = arg;
+    do {
+        if (j->g->bad >= 0)
+            j->g->force[j->g->bad] = true;
+        j->st = fe_prog_try(j->g);
+    } while (j->st != FE_OK && j->g->bad >= 0);
+}
+
+fe_status fe_parse_program_cached(int n, const fe_program_unit *units, fe_program_cache *cache,
+                                  ir_unit **out, int *failed)
+{
+    fe_prog g = {.n = n, .units = units, .cache = cache, .failed = -1, .bad = -1};
+    g.force = tl_xcalloc((size_t)n + 1, sizeof *g.force);
+    fe_prog_job j = {&g, FE_OK};
+    fe_run_deep(fe_prog_run, &j);
+    free(g.force);
+    *out = g.u;
+    *failed = g.failed;
+    return j.st;
 }
 
 fe_status fe_parse_program(int n, const fe_program_unit *units, ir_unit **out, int *failed)
 {
-    *out = NULL;
-    *failed = -1;
-    ir_unit *u = ir_unit_new(n > 0 ? units[0].path : "");
-    fe_parsed *p = tl_xcalloc((size_t)n + 1, sizeof *p);
-    fe_symtab t = {.u = u, .units = units};
-    fe_status st = fe_program_parse(n, units, p, &t, failed);
-    fe_func_map globals = {0};
-    fe_program_file pf = {.program = &t.by_name, .globals = &globals};
-    for (int k = 0; st == FE_OK && k < n; k++) {
-        pf.path = units[k].path;
-        fe_build_program_file(p[k].tu, u, &pf);
-        fe_tu_dispose(p[k].tu, p[k].idx);
-        p[k] = (fe_parsed){0};
-    }
-    fe_parsed_free(p, n);
-    fe_symtab_free(&t);
-    fe_func_map_free(&globals);
-    if (st != FE_OK) {
-        ir_unit_free(u);
-        return st;
-    }
-    fe_link(u);
-    *out = u;
-    return FE_OK;
+    return fe_parse_program_cached(n, units, NULL, out, failed);
 }

@@ -1,7 +1,8 @@
 /*
  * fe_program.h: the translation units of a compile database as one program.
  *
- * Every unit is parsed, then lowered into one ir_unit whose files follow
+ * Every unit is parsed (or read from its capture, fe_capture.h), then
+ * lowered into one ir_unit whose files follow
  * one another (ir.h: a program's lines), then linked by C's rules: a call
  * of a function that another unit defines with external linkage calls that
  * definition; a static function stays in its unit (its own unit's
@@ -21,9 +22,24 @@ typedef struct fe_program_unit {
     const char *const *argv;   /* the full command, paths absolute (fe_compdb_absolute) */
 } fe_program_unit;
 
+/* Where a program's captures are kept, and what happened to them. */
+typedef struct fe_program_cache {
+    const char *build_dir; /* captures in BUILD_DIR/tensorlint-capture (fe_capture_path) */
+    int n_read;            /* out: units read from current captures */
+    int n_parsed;          /* out: units parsed (no capture, or a stale or broken one) */
+    int n_write_failed;    /* out: captures that could not be written */
+    char *write_error;     /* out: the first of those and why (to free), or NULL */
+} fe_program_cache;
+
 /* Parse, lower and link units[0..n).  On FE_OK, *out is the program (to free
  * with ir_unit_free); a failure of the environment for one unit is returned
  * with *failed its index, and *out stays NULL. */
 fe_status fe_parse_program(int n, const fe_program_unit *units, ir_unit **out, int *failed);
+
+/* The same, reading each unit's capture from cache->build_dir where it is
+ * current (fe_capture_current) and writing a new one for every unit parsed.
+ * The program is the one fe_parse_program makes. */
+fe_status fe_parse_program_cached(int n, const fe_program_unit *units, fe_program_cache *cache,
+                                  ir_unit **out, int *failed);
 
 #endif /* TL_FE_PROGRAM_H */

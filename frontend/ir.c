@@ -136,6 +136,15 @@ int ir_unit_line_at(const ir_unit *u, int line)
     return f ? line - f->line_base : line;
 }
 
+char *ir_unit_line_text(const ir_unit *u, int line)
+{
+    const ir_file *f = ir_unit_file_at(u, line);
+    if (!f)
+        return tl_xasprintf("%d", line);
+    const char *base = strrchr(f->path, '/');
+    return tl_xasprintf("%d of %s", line - f->line_base, base ? base + 1 : f->path);
+}
+
 /* Append the file at path to *buf (growing it); false when it cannot be read. */
 static bool ir_text_append(const char *path, char **buf, size_t *len, size_t *cap)
 {

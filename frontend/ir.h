@@ -465,6 +465,9 @@ const ir_file *ir_unit_file_at(const ir_unit *u, int line);
 const char *ir_unit_path_at(const ir_unit *u, int line);
 /* line in its own file (the line itself for a one-file unit; 0 stays 0). */
 int ir_unit_line_at(const ir_unit *u, int line);
+/* A line for a message: "12" in a one-file unit, "12 of model.c" (the
+ * file's own line and the file's name) in a program; to free(). */
+char *ir_unit_line_text(const ir_unit *u, int line);
 /* A program's text: its files one after another, each ending with a line
  * break, so that program lines index it (NULL when a file cannot be read,
  * and for a one-file unit); *len bytes, NUL-terminated, to free(). */

@@ -494,8 +494,10 @@ static int path_assume(an_ctx *cx, const ir_stmt *s, bool then_arm, const an_lea
             return k;
     char *what = lv->callee ? tl_xasprintf("%s() ends the program", lv->callee)
                             : tl_xstrdup(lv->text ? lv->text : "it leaves");
+    char *at = ir_unit_line_text(cx->u, lv->line);
     char *cond = s->text ? tl_xasprintf("%s is %s", s->text, then_arm ? "false" : "true")
-                         : tl_xasprintf("the run does not leave at line %d", lv->line);
+                         : tl_xasprintf("the run does not leave at line %s", at);
+    free(at);
     r->paths = tl_xrealloc(r->paths, sizeof *r->paths * (size_t)(r->n_paths + 1));
     r->paths[r->n_paths] = (an_path){.func = an_top(cx)->func, .line = s->loc.line,
                                      .col = s->loc.col, .then_arm = then_arm,

@@ -922,9 +922,13 @@ static char *loop_why(an_ctx *cx, const loop_sum *ls)
     }
     if (ls->why == LOOP_LEAVES)
         return tl_xasprintf("the loop's condition is a formula, but %s", LOOP_LEAVES);
-    if (ls->why == LOOP_NOT_FOLLOWED && d)
-        return tl_xasprintf("the loop runs %s times, but an iteration is not followed exactly "
-                            "(line %d: %s)", trips, d->line, d->message);
+    if (ls->why == LOOP_NOT_FOLLOWED && d) {
+        char *at = ir_unit_line_text(cx->u, d->line);
+        char *s = tl_xasprintf("the loop runs %s times, but an iteration is not followed "
+                               "exactly (line %s: %s)", trips, at, d->message);
+        free(at);
+        return s;
+    }
     return tl_xasprintf("the loop runs %s times, but %s", trips,
                         ls->why ? ls->why : "its iterations could not be summarised");
 }
@@ -1199,10 +1203,12 @@ static bool summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, a
             cx->early_exit_line = line;
         return ok;
     }
+    char *at = ir_unit_line_text(cx->u, line);
     an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
-                "the loop may be left early (line %d: a condition not known statically leaves "
+                "the loop may be left early (line %s: a condition not known statically leaves "
                 "it, or the iteration): its totals are those of a run that goes through every "
-                "iteration, upper bounds for one that leaves", line);
+                "iteration, upper bounds for one that leaves", at);
+    free(at);
     an_mark_claim(cx, AN_BOUND_ALL, AN_CLAIM_UPPER);
     return ok;
 }

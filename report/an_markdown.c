@@ -67,8 +67,17 @@ static void md_function_row(FILE *out, const an_fn_pair *p, bool with_base)
             ? an_claim_words(claim) : "", claim == AN_CLAIM_UPPER || claim == AN_CLAIM_LOWER
             ? " " : "", md_bytes(a, sizeof a, an_json_int(f, "peak_live_bytes", 0)),
             claim == AN_CLAIM_NONE ? " (not bounded)" : "");
-    if (line > 0)
+    const char *peak_file = an_json_str(f, "peak_file"); /* a program's: the line's file */
+    if (!peak_file[0])
+        peak_file = NULL; /* one file: its lines */
+    const char *base = peak_file ? strrchr(peak_file, '/') : NULL;
+    if (line > 0 && peak_file) {
+        fprintf(out, " (line %lld of ", line);
+        md_text(out, base ? base + 1 : peak_file);
+        fputc(')', out);
+    } else if (line > 0) {
         fprintf(out, " (line %lld)", line);
+    }
     if (with_base) {
         fputs(" | ", out);
         if (p->base)

@@ -589,9 +589,9 @@ static void print_indirect(FILE *out, const an_report *r, const an_func_report *
             first = r->indirect[j].line != x->line || r->indirect[j].col != x->col;
         if (!first)
             continue;
-        fprintf(out, "%s  line %d, through %s:", any ? "" : "calls through pointers:\n",
-                ir_unit_line_at(r->unit, x->line),
-                x->through);
+        char at[LINE_TEXT_CHARS];
+        fprintf(out, "%s  line %s, through %s:", any ? "" : "calls through pointers:\n",
+                line_text(at, sizeof at, r->unit, x->line), x->through);
         any = true;
         for (int j = k, n = 0; j < r->n_indirect; j++) {
             const an_indirect *y = &r->indirect[j];
@@ -651,14 +651,26 @@ static void mark_symbols(const an_report *r, const an_func_report *f)
     }
 }
 
-/* An assumption on the run's path, as the assumptions list shows it. */
-static void print_path(FILE *out, const an_path *p)
+/* An assumption on the run's path, as the assumptions list shows it (a
+ * program's lines with their file). */
+static void print_path(FILE *out, const ir_unit *u, const an_path *p)
 {
+    char at[LINE_TEXT_CHARS], leave[LINE_TEXT_CHARS];
+    line_text(at, sizeof at, u, p->line);
+    line_text(leave, sizeof leave, u, p->leave_line);
     if (!p->named)
-        fprintf(out, "\n  %s: %s (line %d)", p->condition, p->leave, p->line);
+        fprintf(out, "\n  %s: %s (line %s)", p->condition, p->leave, at);
     else
-        fprintf(out, "\n  %s (line %d; else the run leaves at line %d: %s)", p->condition,
-                p->line, p->leave_line, p->leave);
+        fprintf(out, "\n  %s (line %s; else the run leaves at line %s: %s)", p->condition,
+                at, leave, p->leave);
+}
+
+/* "NAME (line L, WHY)" of a symbol, L with its file in a program. */
+static void print_symbol(FILE *out, const ir_unit *u, const char *sep, int k, const char *why)
+{
+    char at[LINE_TEXT_CHARS];
+    fprintf(out, "%s%s (line %s, %s)", sep, sx_symbol_name(k),
+            line_text(at, sizeof at, u, sx_symbol_line(k)), why);
 }
 
 /* Where the formulas' symbols come from, and what the analysis assumed: of
@@ -673,15 +685,14 @@ static void print_symbols(FILE *out, const an_report *r)
             others++;
             continue;
         }
-        fprintf(out, "%s%s (line %d, %s)", n++ ? ", " : "\nsizes known at run time: ",
-                sx_symbol_name(k), sx_symbol_line(k), sx_symbol_origin(k));
+        print_symbol(out, r->unit, n++ ? ", " : "\nsizes known at run time: ", k,
+                     sx_symbol_origin(k));
     }
     for (int k = 0, m = 0; others && k < sx_n_symbols(); k++) /* no sizes, no assumption */
         if (sx_symbol_used(k) && !sx_symbol_is_size(k))
-            fprintf(out, "%s%s (line %d, %s)", m++ ? ", " : "\nother values in formulas: ",
-                    sx_symbol_name(k), sx_symbol_line(k),
-                    strcmp(sx_symbol_origin(k), "loop") == 0 ? "a loop's counter in one iteration"
-                                                              : sx_symbol_origin(k));
+            print_symbol(out, r->unit, m++ ? ", " : "\nother values in formulas: ", k,
+                         strcmp(sx_symbol_origin(k), "loop") == 0
+                             ? "a loop's counter in one iteration" : sx_symbol_origin(k));
     if (!n && !others && !r->n_paths)
         return;
     fprintf(out, n ? "\nassumed (each size >= 1, and):" : "\nassumed:");
@@ -691,12 +702,15 @@ static void print_symbols(FILE *out, const an_report *r)
         for (int j = 0; j < k && !seen; j++)
             seen = sx_assumption_line(j) == sx_assumption_line(k) &&
                    strcmp(sx_assumption_text(j), sx_assumption_text(k)) == 0;
-        if (!seen)
-            fprintf(out, "\n  %s (line %d)", sx_assumption_text(k), sx_assumption_line(k));
+        if (!seen) {
+            char at[LINE_TEXT_CHARS];
+            fprintf(out, "\n  %s (line %s)", sx_assumption_text(k),
+                    line_text(at, sizeof at, r->unit, sx_assumption_line(k)));
+        }
         shown += !seen;
     }
     for (int k = 0; k < r->n_paths; k++)
-        print_path(out, &r->paths[k]);
+        print_path(out, r->unit, &r->paths[k]);
     fprintf(out, "%s\n", shown || r->n_paths ? "" : n ? " nothing else" : " nothing");
 }
 

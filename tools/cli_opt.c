@@ -23,17 +23,21 @@
 #define L CLI_CMD_LIFETIMES
 #define S CLI_CMD_LSP
 #define D CLI_CMD_DUMP_IR
+#define P CLI_CMD_CAPTURE
 #define ANALYSING (R | C | G | L)
 
 const cli_opt cli_opts[] = {
     /* where the input comes from */
-    {CLI_OPT_BUILD_DIR, "build-dir", 'p', "BUILD_DIR", R | V,
+    {CLI_OPT_BUILD_DIR, "build-dir", 'p', "BUILD_DIR", R | V | G | L,
      "the C units of BUILD_DIR/compile_commands.json (those of the\n"
      "FILEs given, if any) as one program: calls across files are\n"
      "followed, locations name their file"},
     {CLI_OPT_BUILD_DIR, "build-dir", 'p', "BUILD_DIR", C,
      "analyse the C entries of BUILD_DIR/compile_commands.json,\n"
      "each with its own flags (or only the FILEs named)"},
+    {CLI_OPT_BUILD_DIR, "build-dir", 'p', "BUILD_DIR", P,
+     "capture the C units of BUILD_DIR/compile_commands.json (only\n"
+     "the FILEs given, if any) into BUILD_DIR/tensorlint-capture/"},
     {CLI_OPT_PROGRAM, "program", 0, NULL, C,
      "with -p: those files are one program (calls across files\n"
      "followed, each diagnostic in its file); else each alone"},
@@ -59,6 +63,8 @@ const cli_opt cli_opts[] = {
      "write the output to FILE (text: instead of stderr; - is\n"
      "stdout)"},
     {CLI_OPT_OUTPUT, "output", 'o', "FILE", G | L, "write to FILE (default, or -: DOT on stdout)"},
+    {CLI_OPT_OUTPUT, "output", 'o', "FILE", P, "(one FILE.c, no -p) where its capture goes"},
+    {CLI_OPT_QUIET, "quiet", 'q', NULL, P, "say nothing of the captures made"},
     {CLI_OPT_COLOR, "color", 0, "auto|always|never", C,
      "colour the severities (default auto: on a terminal, unless\n"
      "NO_COLOR is set)"},
@@ -157,6 +163,7 @@ const int cli_n_opts = (int)(sizeof cli_opts / sizeof cli_opts[0]);
 #undef L
 #undef S
 #undef D
+#undef P
 
 int cli_distance(const char *a, const char *b)
 {

@@ -52,9 +52,10 @@ enum {
     CLI_CMD_LIFETIMES = 1u << 4,
     CLI_CMD_LSP = 1u << 5,
     CLI_CMD_DUMP_IR = 1u << 6,
+    CLI_CMD_CAPTURE = 1u << 7,
 };
 #define CLI_CMD_DRAW (CLI_CMD_GRAPH | CLI_CMD_LIFETIMES)
-#define CLI_CMD_ALL 0x7fu
+#define CLI_CMD_ALL 0xffu
 
 typedef enum cli_opt_id {
     CLI_OPT_HELP,
@@ -104,6 +105,8 @@ typedef enum cli_opt_id {
     CLI_OPT_COMPILE_COMMANDS_DIR,
     CLI_OPT_LOG,
     CLI_OPT_DEBOUNCE,
+    /* capture */
+    CLI_OPT_QUIET,
     CLI_N_OPTS
 } cli_opt_id;
 

@@ -8,6 +8,7 @@
 #define TL_CLI_PROGRAM_H
 
 #include "check_driver.h"
+#include "cli.h"
 #include "ir.h"
 
 typedef struct cli_program {
@@ -22,6 +23,13 @@ typedef struct cli_program {
  * failed.  0 with p filled, else 2 (the exit code) with nothing to free. */
 int cli_program_load(const char *cmd, const char *build_dir, char **files, int n_files,
                      cli_program *p);
+/* For a command that analyses one program: with build_dir, the program of
+ * its database (in's FILEs, or all its units; no compiler arguments), else
+ * in's one FILE.c as cli_analyze parses it; analysed, and checked unless
+ * no_checks.  0 with *u and *r set (u owns everything it names), else the
+ * exit code after saying why. */
+int cli_program_analyze(const char *cmd, const char *build_dir, const cli_input *in,
+                        const an_options *ao, bool no_checks, ir_unit **u, an_report **r);
 /* Free the program and the units (u too unless it was taken: set it NULL). */
 void cli_program_free(cli_program *p);
 

@@ -17,13 +17,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_program.h"
 #include "dg.h"
 
 static const cli_command graph_command = {
     .name = "graph",
     .bit = CLI_CMD_GRAPH,
     .usage = "usage: tensorlint graph FILE.c [-o OUT.svg|png|pdf|dot] [options] "
-             "[-- compiler args]\n",
+             "[-- compiler args]\n"
+             "       tensorlint graph -p BUILD_DIR [FILE.c...] [-o OUT] [options]\n",
     .about = "Draw the dataflow of one function: a node per tensor-producing call\n"
              "(name, op, shape, dtype, line), grouped in one box per storage (id, size,\n"
              "device, allocated and freed lines); edges from operands to results:\n"
@@ -40,6 +42,8 @@ static const cli_command graph_command = {
 
 typedef struct graph_opts {
     const char *format, *function, *output;
+    const char *build_dir; /* -p: the program of its compile database */
+    cli_input in;
     bool no_checks;
     an_options an;
     dg_graph_options graph;
@@ -67,6 +71,7 @@ static bool graph_take(void *ctx, cli_opt_id id, const char *value)
     case CLI_OPT_FUNCTION: o->function = value; return true;
     case CLI_OPT_NO_CHECKS: o->no_checks = true; return true;
     case CLI_OPT_OUTPUT: o->output = value; return true;
+    case CLI_OPT_BUILD_DIR: o->build_dir = value; return true;
     case CLI_OPT_MAX_NODES: return parse_nodes(value, &o->graph.max_nodes);
     default: return cli_opt_take_analysis(id, value, &o->an);
     }
@@ -82,11 +87,12 @@ static int split_args(int argc, char **argv, graph_opts *o, const char **file, i
     int rc = cli_opt_parse(&cmd, argc, argv, graph_take, o, &in);
     if (rc >= 0)
         return rc;
-    if (in.n_files != 1) {
+    if (!o->build_dir && in.n_files != 1) {
         fprintf(stderr, "tensorlint graph: expected one FILE.c, got %d (try --help)\n", in.n_files);
         return 2;
     }
-    *file = in.files[0];
+    o->in = in;
+    *file = in.n_files ? in.files[0] : o->build_dir;
     *n_args = in.n_args;
     *args = in.args;
     bool text;
@@ -143,7 +149,7 @@ int cmd_graph(int argc, char **argv)
         return rc;
     ir_unit *u = NULL;
     an_report *r = NULL;
-    if ((rc = cli_analyze(file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
+    if ((rc = cli_program_analyze("graph", o.build_dir, &o.in, &o.an, o.no_checks, &u, &r)) != 0)
         return rc;
-    return cli_done(draw(&o, r, cli_path_name(file)), u, r);
+    return cli_done(draw(&o, r, u->path), u, r);
 }

@@ -17,13 +17,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_program.h"
 #include "dg.h"
 
 static const cli_command lifetimes_command = {
     .name = "lifetimes",
     .bit = CLI_CMD_LIFETIMES,
     .usage = "usage: tensorlint lifetimes FILE.c [-o OUT.svg|png|pdf|dot] [options] "
-             "[-- compiler args]\n",
+             "[-- compiler args]\n"
+             "       tensorlint lifetimes -p BUILD_DIR [FILE.c...] [-o OUT] [options]\n",
     .about = "Draw when each storage of one function's execution is live: a row per\n"
              "storage (id, the tensors in it, size, allocated and freed lines), a\n"
              "column per executed call in order (line, op), a cell shaded by the bytes\n"
@@ -37,6 +39,8 @@ static const cli_command lifetimes_command = {
 
 typedef struct life_opts {
     const char *format, *function, *output;
+    const char *build_dir; /* -p: the program of its compile database */
+    cli_input in;
     an_options an;
     dg_life_options life;
     dg_format fmt;
@@ -65,6 +69,7 @@ static bool life_take(void *ctx, cli_opt_id id, const char *value)
     case CLI_OPT_FORMAT: o->format = value; return true;
     case CLI_OPT_FUNCTION: o->function = value; return true;
     case CLI_OPT_OUTPUT: o->output = value; return true;
+    case CLI_OPT_BUILD_DIR: o->build_dir = value; return true;
     case CLI_OPT_EXPAND: o->life.expand = true; return true;
     case CLI_OPT_NO_CHECKS: o->no_checks = true; return true;
     case CLI_OPT_MAX_COLUMNS: return parse_int(value, 8, &o->life.max_columns);
@@ -84,12 +89,13 @@ static int split_args(int argc, char **argv, life_opts *o, const char **file, in
     int rc = cli_opt_parse(&cmd, argc, argv, life_take, o, &in);
     if (rc >= 0)
         return rc;
-    if (in.n_files != 1) {
+    if (!o->build_dir && in.n_files != 1) {
         fprintf(stderr, "tensorlint lifetimes: expected one FILE.c, got %d (try --help)\n",
                 in.n_files);
         return 2;
     }
-    *file = in.files[0];
+    o->in = in;
+    *file = in.n_files ? in.files[0] : o->build_dir;
     *n_args = in.n_args;
     *args = in.args;
     return cli_diagram_output("lifetimes", o->format, o->output, true, &o->fmt, &o->text);
@@ -159,7 +165,8 @@ int cmd_lifetimes(int argc, char **argv)
         return rc;
     ir_unit *u = NULL;
     an_report *r = NULL;
-    if ((rc = cli_analyze(file, n_args, args, &o.an, o.no_checks, &u, &r)) != 0)
+    rc = cli_program_analyze("lifetimes", o.build_dir, &o.in, &o.an, o.no_checks, &u, &r);
+    if (rc != 0)
         return rc;
-    return cli_done(draw(&o, r, cli_path_name(file)), u, r);
+    return cli_done(draw(&o, r, u->path), u, r);
 }

@@ -21,6 +21,7 @@
     X(graph, "graph", "draw the dataflow of views, copies and casts (svg, png, pdf, dot)") \
     X(lifetimes, "lifetimes", "draw when each storage is live, call by call (svg, png, pdf, dot)") \
     X(lsp, "lsp", "serve editors over the Language Server Protocol (stdio)")              \
+    X(capture, "capture", "parse translation units ahead of -p analyses (a build step)")  \
     X(dump_ir, "dump-ir", "print the IR the front end makes of a C file (for debugging)")
 
 #define TL_DECLARE(fn, name, summary) int cmd_##fn(int argc, char **argv);

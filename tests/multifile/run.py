@@ -13,8 +13,15 @@ then checks, with the facts written beside the lines they describe:
      the analysis did not follow (external-call) fails the test;
   2. `tensorlint check -p BUILD --program`: the same diagnostics, each in
      its file (its notes too), as the annotations say;
+  2b. `graph -p BUILD` and `lifetimes -p BUILD` draw main of the program,
+     with the calls the report counts; the graph, the text report and the
+     markdown summary name the file of every line they name;
   3. `tensorlint verify -p BUILD`: the program is built from all its units
-     against the runtime and run, and every prediction must agree.
+     against the runtime and run, and every prediction must agree;
+  4. captures (docs/ci.md): on a copy of the project, the report from
+     captures (made alone by `capture -p`, or by a report, and read back)
+     is the report from parsing, byte for byte; after one unit is edited
+     only it is parsed again; damaged captures are parsed again.
 
 Annotations (in // comments, in any file of the project):
 
@@ -213,10 +220,118 @@ def run_link_error(tool, build, annots):
     return errs
 
 
+def capture_file(build, src, name):
+    return os.path.join(build, "tensorlint-capture", os.path.abspath(os.path.join(src, name))
+                        .lstrip("/") + ".tlir")
+
+
+def report_from(tool, build):
+    """(exit status, stdout, stderr without the capture counts), (read, parsed)."""
+    env = dict(os.environ, TENSORLINT_CAPTURE_STATS="1")
+    p = subprocess.run([tool, "report", "-p", build, "--format=json"], capture_output=True,
+                       text=True, env=env)
+    m = re.search(r'captures: (\d+) units? read, (\d+) parsed', p.stderr)
+    err = re.sub(r'.*captures: \d+ units? read, \d+ parsed\n', '', p.stderr)
+    return (p.returncode, p.stdout, err), (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def check_captures(tool, project):
+    """The report from captures is the report from parsing: captures made by
+    `capture -p` (each unit alone), by a report, read back, after an edit of
+    one unit (only it parsed again), and after captures are corrupted,
+    truncated or of another format (parsed again, never believed)."""
+    tmp = tempfile.mkdtemp(prefix="tl-capture-")
+    errs = []
+    try:
+        src = os.path.join(tmp, "src")
+        shutil.copytree(project, src)
+        units = sorted(n for n in os.listdir(src) if n.endswith('.c'))
+        builds = [os.path.join(tmp, b) for b in ("alone", "parse", "fresh")]
+        for b in builds:
+            os.mkdir(b)
+            write_database(src, b)
+        alone, parse, fresh = builds
+        c = subprocess.run([tool, "capture", "-q", "-p", alone], capture_output=True, text=True)
+        if c.returncode != 0:
+            return ["capture -p exited %d:\n%s" % (c.returncode, c.stderr)]
+        ref, n = report_from(tool, parse)
+        if n != (0, len(units)):
+            errs.append("a report with no captures read %s units, parsed %s" % n)
+        for what, build, want in (("read back", parse, (len(units), 0)),
+                                  ("from capture -p", alone, None)):
+            out, n = report_from(tool, build)
+            if out != ref:
+                errs.append("the report %s differs from the report parsed" % what)
+            if want and n != want:
+                errs.append("the report %s read %d units and parsed %d" % ((what,) + n))
+        damaged = capture_file(parse, src, units[0])
+        with open(damaged, "r+b") as f:
+            data = bytearray(f.read())
+            f.seek(0)
+            f.truncate()
+            f.write(data[:-1] if len(units) > 1 else data[:4] + b"\x09" + data[5:])
+        if len(units) > 1:
+            with open(capture_file(parse, src, units[1]), "r+b") as f:
+                f.seek(len(data) // 2)
+                byte = f.read(1)
+                f.seek(len(data) // 2)
+                f.write(bytes([byte[0] ^ 0x10]))
+        out, n = report_from(tool, parse)
+        if out != ref or n != (len(units) - min(2, len(units)), min(2, len(units))):
+            errs.append("damaged captures: read %s, parsed %s, the same report: %s" %
+                        (n + (out == ref,)))
+        with open(os.path.join(src, units[-1]), "a") as f:
+            f.write("/* edited */\n")
+        out, n = report_from(tool, parse)
+        ref, _ = report_from(tool, fresh)
+        if out != ref or n != (len(units) - 1, 1):
+            errs.append("after an edit of %s: read %s, parsed %s, the same report: %s" %
+                        ((units[-1],) + n + (out == ref,)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return errs
+
+
+def check_drawings(tool, build, rep):
+    """graph -p and lifetimes -p draw main of the same program: its calls as
+    the report counts them."""
+    mains = [f for f in rep["functions"] if f["name"] == "main"]
+    if not mains:
+        return []
+    errs = []
+    g = subprocess.run([tool, "graph", "-p", build, "--format=dot"], capture_output=True,
+                       text=True)
+    bare = re.findall(r'line \d+(?!\d)(?! of(?: |<BR[^>]*>)\w[\w.-]*\.[ch]\b)', g.stdout)
+    if g.returncode not in (0, 1) or "Dataflow of main()" not in g.stdout or bare:
+        errs.append("graph -p exited %d; lines without a file: %s\n%s" %
+                    (g.returncode, bare, g.stderr))
+    life = subprocess.run([tool, "lifetimes", "-p", build, "--format=text"], capture_output=True,
+                          text=True)
+    m = re.search(r'storage lifetimes of main\(\): (\d+) calls?', life.stdout)
+    if life.returncode not in (0, 1) or not m or int(m.group(1)) != mains[0]["calls"]:
+        errs.append("lifetimes -p exited %d, main's calls %s (the report: %d):\n%s" %
+                    (life.returncode, m and m.group(1), mains[0]["calls"], life.stderr))
+    md = subprocess.run([tool, "report", "-p", build, "--format=markdown"], capture_output=True,
+                        text=True)
+    bare = re.findall(r'\(line \d+\)', md.stdout)  # a program's line names its file
+    if md.returncode not in (0, 1) or bare or "| `main` |" not in md.stdout:
+        errs.append("report -p --format=markdown exited %d; lines without a file: %s" %
+                    (md.returncode, bare))
+    text = subprocess.run([tool, "report", "-p", build], capture_output=True, text=True)
+    bare = [m.group(0) for m in re.finditer(r'line \d+(?!\d)(?! (?:in|of) \w[\w.-]*\.[ch]\b)',
+                                            text.stdout)]
+    if text.returncode not in (0, 1) or bare:
+        errs.append("report -p exited %d; lines without a file: %s" % (text.returncode, bare))
+    return errs
+
+
 def main():
     global PROJECT
     tool, PROJECT = sys.argv[1], sys.argv[2]
     annots, no_verify = read_annotations(PROJECT)
+    errs = check_captures(tool, PROJECT)
+    if errs:
+        return fail("\n".join(errs))
     build = tempfile.mkdtemp(prefix="tl-multifile-")
     try:
         write_database(PROJECT, build)
@@ -245,6 +360,7 @@ def main():
                 n += 1
         if n == 0:
             errs.append("no expect: or expect-func: annotation: the test asserts nothing")
+        errs += check_drawings(tool, build, rep)
         if not no_verify and not errs:
             v = subprocess.run([tool, "verify", "-p", build], capture_output=True, text=True)
             if v.returncode != 0 or re.search(r'call sites? not compared', v.stdout):

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Captures (docs/ci.md): a generated project of N translation units (default
+# 2000; the program of bench/multifile.sh: main.c drives a chain of layers,
+# layer_K.c each defining one).  Measures, in seconds:
+#  1. `tensorlint capture -p` of every unit, as a build runs it (xargs, 20
+#     units per process), with 1 job and with 2 jobs (captures deleted
+#     before each run; fastest of 2);
+#  2. `report -p` of the captured program (every unit read, none parsed;
+#     fastest of 3), against the sum of `report FILE` over the units one by
+#     one (one run);
+#  3. after an edit of one unit, `report -p` again: the units it parsed
+#     (TENSORLINT_CAPTURE_STATS), and its time.
+# Prints a markdown table (docs/performance.md takes it).
+# usage: bench/capture.sh [BUILD_DIR] [N] [JOBS]   (default build-release, 2000, 2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-release}
+n=${2:-2000}
+jobs=${3:-2}
+# shellcheck source=lib.sh
+source bench/lib.sh
+tool=$(bench_tool "$build")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 - "$work" "$n" <<'PY'
+import json, os, sys
+out, n = sys.argv[1], int(sys.argv[2])
+with open(os.path.join(out, "layers.h"), "w") as f:
+    f.write("#include <tensorlint/tensor.h>\n")
+    for k in range(n):
+        f.write(f"tl_tensor *layer_{k}(tl_tensor *x, int release);\n")
+units = []
+for k in range(n):
+    units.append(f"layer_{k}.c")
+    with open(os.path.join(out, units[-1]), "w") as f:
+        f.write(f"""#include "layers.h"
+static tl_tensor *w;
+static tl_tensor *act(tl_tensor *h)
+{{
+    tl_tensor *y = tl_relu(h);
+    tl_release(h);
+    return y;
+}}
+tl_tensor *layer_{k}(tl_tensor *x, int release)
+{{
+    if (release) {{
+        tl_release(w);
+        return NULL;
+    }}
+    if (!w)
+        w = tl_ones(TL_SHAPE(16, 16), TL_F32, TL_CPU);
+    return act(tl_matmul(x, w));
+}}
+""")
+with open(os.path.join(out, "main.c"), "w") as f:
+    f.write('#include "layers.h"\nint main(void)\n{\n')
+    f.write("    tl_tensor *x = tl_ones(TL_SHAPE(4, 16), TL_F32, TL_CPU);\n")
+    for k in range(n):
+        f.write(f"    {{ tl_tensor *y = layer_{k}(x, 0); tl_release(x); x = y; }}\n")
+    for k in range(n):
+        f.write(f"    layer_{k}(NULL, 1);\n")
+    f.write("    tl_release(x);\n    return 0;\n}\n")
+units.append("main.c")
+db = [{"directory": out, "file": u, "arguments": ["cc", "-c", u]} for u in units]
+os.makedirs(os.path.join(out, "build"))
+json.dump(db, open(os.path.join(out, "build", "compile_commands.json"), "w"))
+with open(os.path.join(out, "units"), "w") as f:
+    f.write("\n".join(os.path.join(out, u) for u in units) + "\n")
+PY
+secs() { # seconds "$@" takes, its output dropped
+  local t0 t1
+  t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
+  python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$t1"
+}
+min() { python3 -c "import sys; print(min(sys.argv[1:], key=float))" "$@"; }
+capture_all() { # capture every unit with $1 jobs, from nothing
+  rm -rf "$work/build/tensorlint-capture"
+  xargs -a "$work/units" -n 20 -P "$1" "$tool" capture -q -p "$work/build"
+}
+each() { while read -r f; do "$tool" report "$f" >/dev/null; done < "$work/units"; }
+one=$(min "$(secs capture_all 1)" "$(secs capture_all 1)")
+par=$(min "$(secs capture_all "$jobs")" "$(secs capture_all "$jobs")")
+stats=$(TENSORLINT_CAPTURE_STATS=1 "$tool" report -p "$work/build" 2>&1 >/dev/null | grep captures)
+program=$(min "$(secs "$tool" report -p "$work/build")" "$(secs "$tool" report -p "$work/build")" \
+              "$(secs "$tool" report -p "$work/build")")
+files=$(secs each)
+echo "/* edited */" >> "$work/layer_7.c"
+t0=$(date +%s.%N)
+edit=$(TENSORLINT_CAPTURE_STATS=1 "$tool" report -p "$work/build" 2>&1 >/dev/null | grep captures)
+t1=$(date +%s.%N)
+again=$(python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$t1")
+ratio() { python3 -c "import sys; print('%.2fx' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
+echo "| $n units + main.c, $(nproc) cores | s |"
+echo "|---|---|"
+echo "| capture -p, every unit, 1 job | $one |"
+echo "| capture -p, every unit, $jobs jobs | $par ($(ratio "$one" "$par") faster) |"
+echo "| report -p of the captured program (${stats#*captures: }) | $program |"
+echo "| report FILE, each unit alone, summed | $files (the program: $(ratio "$program" "$files") of it) |"
+echo "| report -p after an edit of layer_7.c (${edit#*captures: }) | $again |"
