@@ -385,15 +385,16 @@ bool an_report_binds_ok(const an_report *r, const char *tool, FILE *err)
     return false;
 }
 
-an_report *an_analyze(const ir_unit *u, const an_options *opt)
+/* One analysis; names_from: the names of the one without --bind (NULL: this
+ * is it); harvest: where this one's names go (NULL: nowhere). */
+static an_report *analyze_once(const ir_unit *u, const an_options *opt,
+                               const an_name_map *names_from, an_name_map *harvest)
 {
     an_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.u = u;
-    if (opt)
-        cx.opt = *opt;
-    else
-        an_options_default(&cx.opt);
+    cx.opt = *opt;
+    cx.names_from = names_from;
     cx.r = tl_xcalloc(1, sizeof *cx.r);
     if (!cx.r)
         return NULL;
@@ -446,6 +447,9 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.ptrs);
     an_symbol_names_clear(&cx);
     free(cx.sym_local);
+    if (harvest)
+        an_symbol_names_harvest(&cx, harvest);
+    an_symbol_origins_free(&cx);
     binds_met(&cx);
     free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)
@@ -455,6 +459,26 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.slot);
     free(cx.global_vars);
     return cx.r;
+}
+
+an_report *an_analyze(const ir_unit *u, const an_options *opt)
+{
+    an_options o;
+    if (opt)
+        o = *opt;
+    else
+        an_options_default(&o);
+    if (o.n_binds == 0)
+        return analyze_once(u, &o, NULL, NULL);
+    /* the symbols' names first, as the analysis without --bind gives them:
+     * a name means one origin whatever is bound */
+    an_options plain = o;
+    plain.n_binds = 0;
+    an_name_map names = {0, 0, NULL, NULL, NULL};
+    an_report_free(analyze_once(u, &plain, NULL, &names));
+    an_report *r = analyze_once(u, &o, &names, NULL);
+    an_name_map_free(&names);
+    return r;
 }
 void an_diag_free(an_diag *d)
 {

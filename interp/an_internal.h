@@ -216,6 +216,9 @@ typedef struct an_ctx {
     bool *sym_local;     /* per symbol: named after a helper's local (its caller's variable
                             names it when it is returned there) */
     int cap_sym_local;
+    char **sym_origin;   /* per symbol: its origin (root, site, spelling, nth there) */
+    int cap_sym_origin;
+    const struct an_name_map *names_from; /* the names the analysis without --bind gave */
     bool *bind_used;     /* per --bind: a symbol of its name was met */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
@@ -334,6 +337,20 @@ typedef struct an_sym_mark {
 an_sym_mark an_symbol_names_mark(const an_ctx *cx);
 void an_symbol_names_back(an_ctx *cx, an_sym_mark *m); /* frees m */
 void an_symbol_names_unmark(an_sym_mark *m);
+/* The names an analysis gave its symbols, by origin: with --bind, the
+ * analysis runs first without, and each symbol takes the name the symbol of
+ * the same origin had there, so that a name means the same value whatever
+ * is bound (binding n may decide branches, unroll a loop, and make symbols
+ * the first analysis never made: those take names it did not give). */
+typedef struct an_name_map {
+    int n, cap;
+    int *roots;
+    char **origins;
+    char **names;
+} an_name_map;
+void an_symbol_names_harvest(an_ctx *cx, an_name_map *m);
+void an_name_map_free(an_name_map *m);
+void an_symbol_origins_free(an_ctx *cx);
 /* FNV-1a of a string. */
 static inline size_t an_hash_str(const char *s)
 {
