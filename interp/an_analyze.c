@@ -395,6 +395,7 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
     cx.u = u;
     cx.opt = *opt;
     cx.names_from = names_from;
+    cx.never_set = an_uninit_scan(u);
     cx.r = tl_xcalloc(1, sizeof *cx.r);
     if (!cx.r)
         return NULL;
@@ -450,6 +451,7 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
     if (harvest)
         an_symbol_names_harvest(&cx, harvest);
     an_symbol_origins_free(&cx);
+    free(cx.never_set);
     binds_met(&cx);
     free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)

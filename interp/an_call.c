@@ -554,6 +554,8 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     int h = an_tensor_of(cx, var);
     int k = a->n_handles++;
     a->handle[k] = h;
+    if (h == AN_UNSET && an_uninit_use(cx, s, var))
+        a->poison = true; /* (the error is said: the call's result stays silent) */
     if (h == AN_UNKNOWN || h == AN_UNSET) {
         a->known = a->sym_ok = false;
         a->other_unknown = true;
@@ -1086,6 +1088,8 @@ void an_exec_release(an_ctx *cx, const ir_stmt *s)
 {
     int var = s->release.var;
     int h = an_tensor_of(cx, var);
+    if (h == AN_UNSET)
+        an_uninit_use(cx, s, var);
     if (h < 0)
         return;
     an_handle *hd = &cx->handles[h];

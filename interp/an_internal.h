@@ -220,6 +220,8 @@ typedef struct an_ctx {
     int cap_sym_origin;
     const struct an_name_map *names_from; /* the names the analysis without --bind gave */
     bool *bind_used;     /* per --bind: a symbol of its name was met */
+    bool *never_set;     /* per variable: a tensor local declared uninitialized and never
+                            set (an_uninit.c): every use is an error */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
     an_frame *gframe;    /* the globals (and static locals): one for the whole run */
@@ -351,6 +353,11 @@ typedef struct an_name_map {
 void an_symbol_names_harvest(an_ctx *cx, an_name_map *m);
 void an_name_map_free(an_name_map *m);
 void an_symbol_origins_free(an_ctx *cx);
+/* Per variable of u: a tensor local declared without an initializer that
+ * nothing sets (nor names as a place) on any path; newly allocated. */
+bool *an_uninit_scan(const ir_unit *u);
+/* var is such a variable: an uninitialized-handle error at s (true). */
+bool an_uninit_use(an_ctx *cx, const ir_stmt *s, int var);
 /* FNV-1a of a string. */
 static inline size_t an_hash_str(const char *s)
 {
