@@ -452,6 +452,8 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
         an_symbol_names_harvest(&cx, harvest);
     an_symbol_origins_free(&cx);
     free(cx.never_set);
+    free(cx.token_value);
+    free(cx.token_read);
     binds_met(&cx);
     free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)

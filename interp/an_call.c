@@ -239,12 +239,17 @@ static const char *name_given(const an_ctx *cx, const char *key)
 /* Is the function running now a helper (not the root)? */
 static bool in_helper(an_ctx *cx) { return cx->depth > 0 && an_top(cx)->func != cx->root; }
 
-static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col,
-                         bool value, bool local)
+/* A symbol named name made at line:col, its origin keyed at the site
+ * (site: "", line:col) or at the variable whose unknown value it is (site:
+ * "var", the variable's declaration): such a symbol is made where the value
+ * is first read, and which read is first depends on the path. */
+static sx_int new_symbol_keyed(an_ctx *cx, const char *name, const char *origin, int line, int col,
+                               const char *site, ir_loc at, bool value, bool local)
 {
-    char buf[300], key[400];
+    char buf[300], key[400], spelling[300];
     int64_t b;
-    origin_key(cx, name, line, col, key, sizeof key);
+    snprintf(spelling, sizeof spelling, "%s%s%s", site, *site ? " " : "", name);
+    origin_key(cx, spelling, at.line, at.col, key, sizeof key);
     const char *given = name_given(cx, key);
     const char *spelled = given ? given : unique_name(cx, name, buf, sizeof buf);
     if (bound_value(cx, spelled, &b))
@@ -261,6 +266,13 @@ static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int l
         cx->sym_origin[sym] = tl_xstrdup(key);
     }
     return s;
+}
+
+static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col,
+                         bool value, bool local)
+{
+    return new_symbol_keyed(cx, name, origin, line, col, "", (ir_loc){.line = line, .col = col},
+                            value, local);
 }
 
 void an_symbol_names_harvest(an_ctx *cx, an_name_map *m)
@@ -353,10 +365,29 @@ static bool sx_of_var(an_ctx *cx, int var, int line, int col, sx_int *out)
         return true;
     /* an integer variable with no known value: from here on, the symbol named after it */
     const ir_var *iv = &cx->u->vars[var];
+    int64_t token = *v < 0 ? *v : 0;
     *out = iv->is_param ? an_new_symbol(cx, iv->name, "parameter", iv->loc.line, iv->loc.col)
-                        : new_symbol(cx, iv->name, "run time", line, col, false, in_helper(cx));
+                        : new_symbol_keyed(cx, iv->name, "run time", line, col, "var", iv->loc,
+                                           false, in_helper(cx));
+    if (token && -token <= cx->n_unknown_tokens) { /* the value every read of it is */
+        int t = (int)-token, cap = cx->cap_tokens;
+        grow_per_symbol((void **)&cx->token_value, &cx->cap_tokens, sizeof *cx->token_value, t);
+        grow_per_symbol((void **)&cx->token_read, &cap, sizeof *cx->token_read, t);
+        cx->token_value[t] = *out;
+        cx->token_read[t] = true;
+    }
     an_int_put(true, *out, known, v);
     return true;
+}
+
+int64_t an_unknown_token(an_ctx *cx) { return -(int64_t)++cx->n_unknown_tokens; }
+
+bool an_unknown_is(const an_ctx *cx, bool known, int64_t i, int64_t t)
+{
+    sx_int v;
+    if (t >= 0 || -t >= cx->cap_tokens || !an_int_get(known, i, &v))
+        return false;
+    return cx->token_read[-t] && sx_same(cx->token_value[-t], v);
 }
 
 static bool sx_binary(ir_op op, sx_int a, sx_int b, sx_int *out)

@@ -220,6 +220,10 @@ typedef struct an_ctx {
     int cap_sym_origin;
     const struct an_name_map *names_from; /* the names the analysis without --bind gave */
     bool *bind_used;     /* per --bind: a symbol of its name was met */
+    sx_int *token_value; /* per unknown token (an_unknown_token): the value its first read
+                            gave (a symbol, or what --bind gave it) */
+    bool *token_read;
+    int cap_tokens, n_unknown_tokens;
     bool *never_set;     /* per variable: a tensor local declared uninitialized and never
                             set (an_uninit.c): every use is an error */
     bool stopped;        /* the call budget ran out */
@@ -353,6 +357,13 @@ typedef struct an_name_map {
 void an_symbol_names_harvest(an_ctx *cx, an_name_map *m);
 void an_name_map_free(an_name_map *m);
 void an_symbol_origins_free(an_ctx *cx);
+/* An unknown integer with an identity, as a variable's (known false, i)
+ * holds it (i < 0): every read before a write is one value, the symbol the
+ * first read makes (i > 0: a symbol; 0: unknown, no identity). */
+int64_t an_unknown_token(an_ctx *cx);
+/* Is the integer (known, i) the value unknown token t's first read gave (so
+ * a join of the two is (known, i))? */
+bool an_unknown_is(const an_ctx *cx, bool known, int64_t i, int64_t t);
 /* Per variable of u: a tensor local declared without an initializer that
  * nothing sets (nor names as a place) on any path; newly allocated. */
 bool *an_uninit_scan(const ir_unit *u);
