@@ -336,11 +336,16 @@ static void sort_paths(an_report *r)
     free(to);
 }
 
-/* The --bind names the analysis met (as bound symbols) and those it did not. */
+/* The --bind names the analysis met (as bound symbols) and those it did not.
+ * A name the analysis without --bind gave is met even where this one never
+ * reads its value (a value bound decided the branch that read it). */
 static void binds_met(an_ctx *cx)
 {
     an_report *r = cx->r;
+    const an_name_map *m = cx->names_from;
     for (int k = 0; k < cx->opt.n_binds; k++) {
+        for (int j = 0; m && j < m->n && !cx->bind_used[k]; j++)
+            cx->bind_used[k] = strcmp(m->names[j], cx->opt.bind_names[k]) == 0;
         char ***names = cx->bind_used[k] ? &r->bind_names : &r->bind_unknown;
         int *n = cx->bind_used[k] ? &r->n_bind_names : &r->n_bind_unknown;
         *names = tl_xreallocarray(*names, (size_t)*n + 1, sizeof **names);
