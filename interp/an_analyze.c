@@ -336,11 +336,16 @@ static void sort_paths(an_report *r)
     free(to);
 }
 
-/* The --bind names the analysis met (as bound symbols) and those it did not. */
+/* The --bind names the analysis met (as bound symbols) and those it did not.
+ * A name the analysis without --bind gave is met even where this one never
+ * reads its value (a value bound decided the branch that read it). */
 static void binds_met(an_ctx *cx)
 {
     an_report *r = cx->r;
+    const an_name_map *m = cx->names_from;
     for (int k = 0; k < cx->opt.n_binds; k++) {
+        for (int j = 0; m && j < m->n && !cx->bind_used[k]; j++)
+            cx->bind_used[k] = strcmp(m->names[j], cx->opt.bind_names[k]) == 0;
         char ***names = cx->bind_used[k] ? &r->bind_names : &r->bind_unknown;
         int *n = cx->bind_used[k] ? &r->n_bind_names : &r->n_bind_unknown;
         *names = tl_xreallocarray(*names, (size_t)*n + 1, sizeof **names);
@@ -385,15 +390,17 @@ bool an_report_binds_ok(const an_report *r, const char *tool, FILE *err)
     return false;
 }
 
-an_report *an_analyze(const ir_unit *u, const an_options *opt)
+/* One analysis; names_from: the names of the one without --bind (NULL: this
+ * is it); harvest: where this one's names go (NULL: nowhere). */
+static an_report *analyze_once(const ir_unit *u, const an_options *opt,
+                               const an_name_map *names_from, an_name_map *harvest)
 {
     an_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.u = u;
-    if (opt)
-        cx.opt = *opt;
-    else
-        an_options_default(&cx.opt);
+    cx.opt = *opt;
+    cx.names_from = names_from;
+    cx.never_set = an_uninit_scan(u);
     cx.r = tl_xcalloc(1, sizeof *cx.r);
     if (!cx.r)
         return NULL;
@@ -446,6 +453,12 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.ptrs);
     an_symbol_names_clear(&cx);
     free(cx.sym_local);
+    if (harvest)
+        an_symbol_names_harvest(&cx, harvest);
+    an_symbol_origins_free(&cx);
+    free(cx.never_set);
+    free(cx.token_value);
+    free(cx.token_read);
     binds_met(&cx);
     free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)
@@ -455,6 +468,26 @@ an_report *an_analyze(const ir_unit *u, const an_options *opt)
     free(cx.slot);
     free(cx.global_vars);
     return cx.r;
+}
+
+an_report *an_analyze(const ir_unit *u, const an_options *opt)
+{
+    an_options o;
+    if (opt)
+        o = *opt;
+    else
+        an_options_default(&o);
+    if (o.n_binds == 0)
+        return analyze_once(u, &o, NULL, NULL);
+    /* the symbols' names first, as the analysis without --bind gives them:
+     * a name means one origin whatever is bound */
+    an_options plain = o;
+    plain.n_binds = 0;
+    an_name_map names = {0, 0, NULL, NULL, NULL};
+    an_report_free(analyze_once(u, &plain, NULL, &names));
+    an_report *r = analyze_once(u, &o, &names, NULL);
+    an_name_map_free(&names);
+    return r;
 }
 void an_diag_free(an_diag *d)
 {

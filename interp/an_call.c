@@ -176,51 +176,121 @@ static bool bound_value(an_ctx *cx, const char *name, int64_t *v)
 
 /* name, or name#k for the k-th symbol of that spelling in this root (a
  * value read again after it changed; another root's parameter n is its own
- * n).  Counted whether or not --bind gives it a value, so that a program's
- * names are the same whatever is bound. */
+ * n).  Counted whether or not --bind gives it a value; with --bind, a name
+ * the analysis without gave another origin is passed over. */
 static const char *unique_name(an_ctx *cx, const char *name, char *buf, size_t size)
 {
-    int same = (*symbol_count(cx, name))++;
-    if (same == 0)
-        return name;
-    snprintf(buf, size, "%s#%d", name, same + 1);
-    return buf;
+    for (;;) {
+        int same = (*symbol_count(cx, name))++;
+        const char *s = name;
+        if (same > 0) {
+            snprintf(buf, size, "%s#%d", name, same + 1);
+            s = buf;
+        }
+        bool taken = false;
+        const an_name_map *m = cx->names_from;
+        for (int k = 0; m && k < m->n && !taken; k++)
+            taken = m->roots[k] == cx->root && strcmp(m->names[k], s) == 0;
+        if (!taken)
+            return s;
+    }
+}
+
+static void grow_per_symbol(void **a, int *cap, size_t elem, int sym)
+{
+    if (sym < *cap)
+        return;
+    int n = *cap ? 2 * *cap : 64;
+    while (n <= sym)
+        n *= 2;
+    *a = tl_xreallocarray(*a, (size_t)n, elem);
+    memset((char *)*a + elem * (size_t)*cap, 0, elem * (size_t)(n - *cap));
+    *cap = n;
 }
 
 static void mark_local(an_ctx *cx, int sym, bool local)
 {
     if (sym < 0)
         return;
-    if (sym >= cx->cap_sym_local) {
-        int cap = cx->cap_sym_local ? 2 * cx->cap_sym_local : 64;
-        while (cap <= sym)
-            cap *= 2;
-        cx->sym_local = tl_xreallocarray(cx->sym_local, (size_t)cap, sizeof *cx->sym_local);
-        memset(cx->sym_local + cx->cap_sym_local, 0,
-               sizeof *cx->sym_local * (size_t)(cap - cx->cap_sym_local));
-        cx->cap_sym_local = cap;
-    }
+    grow_per_symbol((void **)&cx->sym_local, &cx->cap_sym_local, sizeof *cx->sym_local, sym);
     cx->sym_local[sym] = local;
+}
+
+/* The origin of the next symbol spelled name made at line:col: the root,
+ * the site, the spelling and how many of them the site made before on this
+ * path (counted with the spellings, so given back with them). */
+static void origin_key(an_ctx *cx, const char *name, int line, int col, char *key, size_t size)
+{
+    snprintf(key, size, "\x01%d:%d:%s", line, col, name);
+    int nth = ++*symbol_count(cx, key);
+    snprintf(key, size, "%d:%d:%d:%s#%d", cx->root, line, col, name, nth);
+}
+
+/* The name the analysis without --bind gave the symbol of that origin, or NULL. */
+static const char *name_given(const an_ctx *cx, const char *key)
+{
+    const an_name_map *m = cx->names_from;
+    for (int k = 0; m && k < m->n; k++)
+        if (strcmp(m->origins[k], key) == 0)
+            return m->names[k];
+    return NULL;
 }
 
 /* Is the function running now a helper (not the root)? */
 static bool in_helper(an_ctx *cx) { return cx->depth > 0 && an_top(cx)->func != cx->root; }
 
-static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col,
-                         bool value, bool local)
+/* A symbol named name made at line:col, its origin keyed at the site
+ * (site: "", line:col) or at the variable whose unknown value it is (site:
+ * "var", the variable's declaration): such a symbol is made where the value
+ * is first read, and which read is first depends on the path. */
+static sx_int new_symbol_keyed(an_ctx *cx, const char *name, const char *origin, int line, int col,
+                               const char *site, ir_loc at, bool value, bool local)
 {
-    char buf[300];
+    char buf[300], key[400], spelling[300];
     int64_t b;
-    const char *spelled = unique_name(cx, name, buf, sizeof buf);
+    snprintf(spelling, sizeof spelling, "%s%s%s", site, *site ? " " : "", name);
+    origin_key(cx, spelling, at.line, at.col, key, sizeof key);
+    const char *given = name_given(cx, key);
+    const char *spelled = given ? given : unique_name(cx, name, buf, sizeof buf);
     if (bound_value(cx, spelled, &b))
         return (sx_int){b, 0};
     sx_int s = value ? sx_symbol_value(spelled, origin, line, col)
                      : sx_symbol(spelled, origin, line, col);
-    if (local)
-        mark_local(cx, sx_symbol_of(s), true);
+    int sym = sx_symbol_of(s);
+    if (local && !given) /* (a name given is final: returning the value renames nothing) */
+        mark_local(cx, sym, true);
+    if (sym >= 0) {
+        grow_per_symbol((void **)&cx->sym_origin, &cx->cap_sym_origin, sizeof *cx->sym_origin,
+                        sym);
+        free(cx->sym_origin[sym]);
+        cx->sym_origin[sym] = tl_xstrdup(key);
+    }
     return s;
 }
 
+static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col,
+                         bool value, bool local)
+{
+    return new_symbol_keyed(cx, name, origin, line, col, "", (ir_loc){.line = line, .col = col},
+                            value, local);
+}
+
+void an_symbol_names_harvest(an_ctx *cx, an_name_map *m)
+{
+    for (int k = 0; k < cx->cap_sym_origin && k < sx_n_symbols(); k++) {
+        if (!cx->sym_origin[k])
+            continue;
+        if (m->n == m->cap) {
+            m->cap = m->cap ? 2 * m->cap : 16;
+            m->roots = tl_xreallocarray(m->roots, (size_t)m->cap, sizeof *m->roots);
+            m->origins = tl_xreallocarray(m->origins, (size_t)m->cap, sizeof *m->origins);
+            m->names = tl_xreallocarray(m->names, (size_t)m->cap, sizeof *m->names);
+        }
+        m->roots[m->n] = atoi(cx->sym_origin[k]); /* (the key begins with its root) */
+        m->origins[m->n] = tl_xstrdup(cx->sym_origin[k]);
+        m->names[m->n++] = tl_xstrdup(sx_symbol_name(k));
+    }
+}
 sx_int an_new_symbol(an_ctx *cx, const char *name, const char *origin, int line, int col)
 {
     return new_symbol(cx, name, origin, line, col, false, false);
@@ -234,7 +304,8 @@ sx_int an_new_value_symbol(an_ctx *cx, const char *name, const char *origin, int
 /* A symbol a helper made and named after its own local (`int v = atoi(s);
  * return v;`), returned to the caller's variable name: named after that
  * from here on (`int rows = env_int("ROWS", 4), cols = env_int("COLS", 8);`
- * gives rows and cols, not v and v#2), or its --bind value. */
+ * gives rows and cols, not v and v#2), or its --bind value.  (With --bind,
+ * the symbol has the name already: the one its origin had without.) */
 static void name_returned(an_ctx *cx, const char *name, sx_int *v)
 {
     int sym = sx_symbol_of(*v);
@@ -247,6 +318,27 @@ static void name_returned(an_ctx *cx, const char *name, sx_int *v)
     sx_symbol_rename(sym, spelled);
     if (bound_value(cx, spelled, &b))
         *v = (sx_int){b, 0};
+}
+
+void an_name_map_free(an_name_map *m)
+{
+    for (int k = 0; k < m->n; k++) {
+        free(m->origins[k]);
+        free(m->names[k]);
+    }
+    free(m->roots);
+    free(m->origins);
+    free(m->names);
+    *m = (an_name_map){0, 0, NULL, NULL, NULL};
+}
+
+void an_symbol_origins_free(an_ctx *cx)
+{
+    for (int k = 0; k < cx->cap_sym_origin; k++)
+        free(cx->sym_origin[k]);
+    free(cx->sym_origin);
+    cx->sym_origin = NULL;
+    cx->cap_sym_origin = 0;
 }
 
 /* "atoi" from "call of atoi()", "fread" from "cfg written by fread()". */
@@ -273,10 +365,29 @@ static bool sx_of_var(an_ctx *cx, int var, int line, int col, sx_int *out)
         return true;
     /* an integer variable with no known value: from here on, the symbol named after it */
     const ir_var *iv = &cx->u->vars[var];
+    int64_t token = *v < 0 ? *v : 0;
     *out = iv->is_param ? an_new_symbol(cx, iv->name, "parameter", iv->loc.line, iv->loc.col)
-                        : new_symbol(cx, iv->name, "run time", line, col, false, in_helper(cx));
+                        : new_symbol_keyed(cx, iv->name, "run time", line, col, "var", iv->loc,
+                                           false, in_helper(cx));
+    if (token && -token <= cx->n_unknown_tokens) { /* the value every read of it is */
+        int t = (int)-token, cap = cx->cap_tokens;
+        grow_per_symbol((void **)&cx->token_value, &cx->cap_tokens, sizeof *cx->token_value, t);
+        grow_per_symbol((void **)&cx->token_read, &cap, sizeof *cx->token_read, t);
+        cx->token_value[t] = *out;
+        cx->token_read[t] = true;
+    }
     an_int_put(true, *out, known, v);
     return true;
+}
+
+int64_t an_unknown_token(an_ctx *cx) { return -(int64_t)++cx->n_unknown_tokens; }
+
+bool an_unknown_is(const an_ctx *cx, bool known, int64_t i, int64_t t)
+{
+    sx_int v;
+    if (t >= 0 || -t >= cx->cap_tokens || !an_int_get(known, i, &v))
+        return false;
+    return cx->token_read[-t] && sx_same(cx->token_value[-t], v);
 }
 
 static bool sx_binary(ir_op op, sx_int a, sx_int b, sx_int *out)
@@ -474,6 +585,8 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
     int h = an_tensor_of(cx, var);
     int k = a->n_handles++;
     a->handle[k] = h;
+    if (h == AN_UNSET && an_uninit_use(cx, s, var))
+        a->poison = true; /* (the error is said: the call's result stays silent) */
     if (h == AN_UNKNOWN || h == AN_UNSET) {
         a->known = a->sym_ok = false;
         a->other_unknown = true;
@@ -1006,6 +1119,8 @@ void an_exec_release(an_ctx *cx, const ir_stmt *s)
 {
     int var = s->release.var;
     int h = an_tensor_of(cx, var);
+    if (h == AN_UNSET)
+        an_uninit_use(cx, s, var);
     if (h < 0)
         return;
     an_handle *hd = &cx->handles[h];

@@ -255,6 +255,13 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
     } else if (mine != theirs) {
         *tensor = AN_UNKNOWN;
     }
+    if (!their_known && an_unknown_is(cx, *known, *ints, their_int))
+        return; /* the value the other arm's unknown is, read in this arm */
+    if (!*known && an_unknown_is(cx, their_known, their_int, *ints)) {
+        *known = their_known;
+        *ints = their_int;
+        return;
+    }
     if (*known != their_known || *ints != their_int) {
         *known = false;
         *ints = 0; /* unknown, not a symbol */

@@ -216,7 +216,16 @@ typedef struct an_ctx {
     bool *sym_local;     /* per symbol: named after a helper's local (its caller's variable
                             names it when it is returned there) */
     int cap_sym_local;
+    char **sym_origin;   /* per symbol: its origin (root, site, spelling, nth there) */
+    int cap_sym_origin;
+    const struct an_name_map *names_from; /* the names the analysis without --bind gave */
     bool *bind_used;     /* per --bind: a symbol of its name was met */
+    sx_int *token_value; /* per unknown token (an_unknown_token): the value its first read
+                            gave (a symbol, or what --bind gave it) */
+    bool *token_read;
+    int cap_tokens, n_unknown_tokens;
+    bool *never_set;     /* per variable: a tensor local declared uninitialized and never
+                            set (an_uninit.c): every use is an error */
     bool stopped;        /* the call budget ran out */
     bool log_events;     /* events are kept for the first root only */
     an_frame *gframe;    /* the globals (and static locals): one for the whole run */
@@ -340,6 +349,32 @@ typedef struct an_sym_mark {
 an_sym_mark an_symbol_names_mark(const an_ctx *cx);
 void an_symbol_names_back(an_ctx *cx, an_sym_mark *m); /* frees m */
 void an_symbol_names_unmark(an_sym_mark *m);
+/* The names an analysis gave its symbols, by origin: with --bind, the
+ * analysis runs first without, and each symbol takes the name the symbol of
+ * the same origin had there, so that a name means the same value whatever
+ * is bound (binding n may decide branches, unroll a loop, and make symbols
+ * the first analysis never made: those take names it did not give). */
+typedef struct an_name_map {
+    int n, cap;
+    int *roots;
+    char **origins;
+    char **names;
+} an_name_map;
+void an_symbol_names_harvest(an_ctx *cx, an_name_map *m);
+void an_name_map_free(an_name_map *m);
+void an_symbol_origins_free(an_ctx *cx);
+/* An unknown integer with an identity, as a variable's (known false, i)
+ * holds it (i < 0): every read before a write is one value, the symbol the
+ * first read makes (i > 0: a symbol; 0: unknown, no identity). */
+int64_t an_unknown_token(an_ctx *cx);
+/* Is the integer (known, i) the value unknown token t's first read gave (so
+ * a join of the two is (known, i))? */
+bool an_unknown_is(const an_ctx *cx, bool known, int64_t i, int64_t t);
+/* Per variable of u: a tensor local declared without an initializer that
+ * nothing sets (nor names as a place) on any path; newly allocated. */
+bool *an_uninit_scan(const ir_unit *u);
+/* var is such a variable: an uninitialized-handle error at s (true). */
+bool an_uninit_use(an_ctx *cx, const ir_stmt *s, int var);
 /* FNV-1a of a string. */
 static inline size_t an_hash_str(const char *s)
 {

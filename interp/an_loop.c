@@ -1280,6 +1280,7 @@ static void forget_var(an_ctx *cx, int var)
         return;
     int64_t *v = an_int_slot(cx, var, &known);
     an_int_put(false, (sx_int){0, 0}, known, v); /* unknown, not a symbol yet */
+    *v = an_unknown_token(cx); /* (one value: an arm that reads it and one that does not agree) */
 }
 
 /* The integer variables block b assigns (in any arm, any nested loop) are

@@ -997,6 +997,24 @@ static bool join_skips(bool scalars, const an_cell *a, const an_cell *b)
     return scalars && (a->kind == AN_CELL_TENSOR || b->kind == AN_CELL_TENSOR);
 }
 
+static bool fill_read_find(const an_fill_src *src, const an_loc *l, int depth, sx_int *out);
+
+/* Does m hold at l the value cell c has: an integer an earlier read took
+ * from the object a fill (fread, say) left unknown, which m still holds?
+ * A fill's content is read once, one symbol for every read of the place:
+ * an arm that read it and one that did not agree on its value. */
+static bool same_fill_value(const an_ctx *cx, const an_mem *m, const an_loc *l, const an_cell *c)
+{
+    an_cell f;
+    int depth;
+    sx_int mine, read;
+    if (c->kind != AN_CELL_INT || c->seg || !an_int_get(c->known, c->i, &mine) ||
+        !mem_read_at(cx, m, l, &f, &depth) || f.kind != AN_CELL_UNKNOWN || f.i <= 0 ||
+        f.i > cx->n_fills)
+        return false;
+    return fill_read_find(&cx->fills[f.i - 1], l, depth, &read) && sx_same(read, mine);
+}
+
 static void mem_join(an_ctx *cx, const an_mem *other, bool scalars)
 {
     an_cell theirs, mine;
@@ -1008,7 +1026,8 @@ static void mem_join(an_ctx *cx, const an_mem *other, bool scalars)
             continue;
         if (!mem_read(cx, other, &e->loc, &theirs))
             theirs = uninit;
-        if (!same_cell(cx, &e->cell, &theirs) && !join_skips(scalars, &e->cell, &theirs))
+        if (!same_cell(cx, &e->cell, &theirs) && !join_skips(scalars, &e->cell, &theirs) &&
+            !same_fill_value(cx, other, &e->loc, &e->cell))
             e->cell = weaker(cx, &e->cell, &theirs);
     }
     for (int k = 0; k < other->n; k++) {
@@ -1017,7 +1036,9 @@ static void mem_join(an_ctx *cx, const an_mem *other, bool scalars)
             continue;
         if (!mem_read(cx, &cx->mem, &o->loc, &mine))
             mine = uninit;
-        if (!same_cell(cx, &mine, &o->cell) && !join_skips(scalars, &mine, &o->cell)) {
+        if (same_fill_value(cx, &cx->mem, &o->loc, &o->cell)) {
+            mem_put(&cx->mem, &o->loc, &o->cell); /* (the value the fill's read gave) */
+        } else if (!same_cell(cx, &mine, &o->cell) && !join_skips(scalars, &mine, &o->cell)) {
             an_cell w = weaker(cx, &mine, &o->cell);
             mem_put(&cx->mem, &o->loc, &w);
         }
