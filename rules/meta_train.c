@@ -397,8 +397,10 @@ tl_status mt_cross_entropy(const mt_call *c, mt_result *r)
     mt_int read = mt_nbytes(x);
     if (!mt_add_bytes(r, &r->temp_nbytes, mt_nbytes(x)) || !mt_add_bytes(r, &read, mt_nbytes(t)))
         return r->status;
-    /* nll_loss_nd copies a non-contiguous target of spatial logits */
-    if (x->ndim > 2 && !mt_is_contiguous(t) && !mt_add_bytes(r, &r->temp_nbytes, mt_nbytes(t)))
+    /* nll_loss's CPU kernels (1-d and 2-d logits, and nll_loss2d for spatial
+     * ones) read target.contiguous(): a non-contiguous target is copied for
+     * the call */
+    if (!mt_is_contiguous(t) && !mt_add_bytes(r, &r->temp_nbytes, mt_nbytes(t)))
         return r->status;
     return mt_new_storage(r, &out, read, "cross_entropy allocates (its log_softmax lives for "
                           "the call)");
