@@ -8,6 +8,15 @@
  * this text), and the NOLINT comments of this text.  A file that does not
  * compile is not analysed: the result says so, at clang's first error.
  *
+ * A document its compile database lists is analysed with the database's
+ * whole program instead (fe_program.h): its unit parsed from the editor's
+ * text, other open documents' units from theirs, every other unit read
+ * from its capture when current (parsed and captured again otherwise).
+ * The result keeps the document's diagnostics only, in its own lines
+ * (r->local), and r->line_base maps the program's lines to the document's.
+ * A malformed database, or a flag clang does not know, is the result's
+ * failure naming the database and the entry, as the -p commands say it.
+ *
  * The result owns a copy of the text it was made from, so positions and
  * edits it gives are right for that version even after the document has
  * moved on; the server never publishes a result older than the document.
