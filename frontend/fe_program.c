@@ -19,6 +19,10 @@
  * to that definition's function index, and spreads has_tensor_code over
  * the program's calls.
  *
+ * A unit given with its unsaved text (an editor's buffer, the language
+ * server) is always parsed from that text, and its capture never written:
+ * the capture would describe the buffer under the file's key.
+ *
  * Invariant: a function is found by name only among the non-static
  * functions of the program; a unit's own functions (static or not) were
  * resolved by its lowering, before any other unit's.
