@@ -922,6 +922,18 @@ static void test_program_of_database(void **state)
     assert_non_null(strstr(t, "line 4 of lib.c")); /* released in lib.c, its line 4 */
     assert_non_null(strstr(t, "in step: peak 4 KiB, live at end 0 B"));
     json_decref(h);
+    /* inlay hints in the document's own lines: x's on line 5 (0-based 4), none of lib.c's */
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}}}}", "jsonrpc",
+                            "2.0", "id", 62, "method", "textDocument/inlayHint", "params",
+                            "textDocument", "uri", p.main_uri, "range", "start", "line", 0,
+                            "character", 0, "end", "line", 100, "character", 0));
+    h = child_reply(c, 62);
+    json_t *hints = json_object_get(h, "result");
+    assert_int_equal(json_array_size(hints), 1);
+    json_t *hint = json_array_get(hints, 0);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(hint, "position"), "line")), 4);
+    assert_string_equal(json_string_value(json_object_get(hint, "label")), "(1024,) f32, new 4 KiB");
+    json_decref(h);
     /* an edit re-parses the edited unit only: lib.c comes from its capture */
     change_uri(c, p.main_uri, prog_main_keeps, 2);
     pub = diagnostics_of(c, p.main_uri);
