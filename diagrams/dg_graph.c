@@ -34,13 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A line as the drawing names it: "12", in a program "12 of layers.c". */
-static void dg_buf_line(dg_buf *h, const an_report *r, int line)
-{
-    char *at = r->unit ? ir_unit_line_text(r->unit, line) : tl_xasprintf("%d", line);
-    dg_buf_puts(h, at);
-    free(at);
-}
 
 #define C_PEAK "#c0392b"
 #define C_CAST "#d35400"
@@ -524,8 +517,9 @@ static void make_title(graph_build *b)
                     "· thin = compute</FONT><BR ALIGN=\"LEFT\"/>");
     if (b->n_cut) {
         dg_buf_printf(&h, "<FONT COLOR=\"" C_PEAK "\">only the first %d tensors are drawn: %d "
-                      "more, from line %d on, are not (--max-nodes)</FONT><BR ALIGN=\"LEFT\"/>",
-                      b->n_shown, b->n_cut, b->r->values[b->cut_first].line);
+                      "more, from line ", b->n_shown, b->n_cut);
+        dg_buf_line(&h, b->r, b->r->values[b->cut_first].line);
+        dg_buf_puts(&h, " on, are not (--max-nodes)</FONT><BR ALIGN=\"LEFT\"/>");
     }
     title_unmatched(&h, b);
     dg_set_html(b->g, b->g, h.s);

@@ -45,6 +45,8 @@ char *dg_buf_take(dg_buf *b);
 
 /* "128 MiB" (an_format_bytes) into b; "?" when unknown. */
 void dg_buf_bytes(dg_buf *b, int64_t bytes);
+/* A line as a drawing names it: "12", in a program "12 of layers.c" (ir_unit_line_text). */
+void dg_buf_line(dg_buf *b, const an_report *r, int line);
 /* A function's total, a formula when it depends on run-time sizes ("4*dim*dim + 16 B"):
  * which is 'p' (peak), 'e' (live at the end), 'm' (moved) or 'c' (calls, no unit). */
 void dg_buf_total(dg_buf *b, const an_func_report *f, char which, bool html);

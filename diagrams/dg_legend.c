@@ -100,9 +100,14 @@ static void label_line(dg_buf *b, const dg_legend *lg, const dg_timeline *t, con
     const an_event *e = &t->r->events[t->cols[v->cols[lg->first_col[k]].col].ev];
     dg_buf_printf(b, "L%d = ", k);
     put_formula(b, lg->formula[k]);
-    dg_buf_printf(b, " B after line %d (%s)", e->line, mt_ops[e->op].name);
-    if (is_candidate(t->f, lg->formula[k], &line))
-        dg_buf_printf(b, ", a peak candidate (the report's line %d)", line);
+    dg_buf_puts(b, " B after line ");
+    dg_buf_line(b, t->r, e->line);
+    dg_buf_printf(b, " (%s)", mt_ops[e->op].name);
+    if (is_candidate(t->f, lg->formula[k], &line)) {
+        dg_buf_puts(b, ", a peak candidate (the report's line ");
+        dg_buf_line(b, t->r, line);
+        dg_buf_puts(b, ")");
+    }
 }
 
 /* "peak = max(L4, L8) B": the candidates by their labels in order, then

@@ -103,11 +103,16 @@ static void header_cell(const html_ctx *h, int c)
     const an_event *e = col_event(h, c);
     dg_buf_printf(b, "<TD BGCOLOR=\"%s\"><FONT COLOR=\"%s\">", peak ? C_PEAK : C_HEAD,
                   peak ? "white" : "black");
-    if (vc->col_hi - vc->col_lo > 1)
+    dg_buf at = {0}; /* "12", in a program "12 of layers.c" */
+    if (vc->col_hi - vc->col_lo > 1) {
         dg_buf_printf(b, "<B>…</B><BR/><FONT POINT-SIZE=\"9\">%d calls</FONT>", vc->col_hi - vc->col_lo);
-    else
-        dg_buf_printf(b, "<B>%d</B><BR/><FONT POINT-SIZE=\"9\">%s</FONT>", e->line,
-                      mt_ops[e->op].name);
+    } else {
+        dg_buf_line(&at, h->t->r, e->line);
+        dg_buf_puts(b, "<B>");
+        dg_buf_html(b, at.s);
+        dg_buf_printf(b, "</B><BR/><FONT POINT-SIZE=\"9\">%s</FONT>", mt_ops[e->op].name);
+    }
+    dg_buf_free(&at);
     if (peak)
         dg_buf_puts(b, "<BR/><B>PEAK</B>");
     dg_buf_puts(b, "</FONT></TD>");
@@ -179,15 +184,17 @@ static void row_size(dg_buf *b, const dg_row *w, bool symbolic)
         dg_buf_puts(b, " each");
 }
 
-static void row_lines(dg_buf *b, const dg_row *w)
+static void row_lines(dg_buf *b, const an_report *r, const dg_row *w)
 {
     if (w->discarded && w->free_line == 0) {
-        dg_buf_printf(b, "%d → (arm not kept)", w->alloc_line);
+        dg_buf_line(b, r, w->alloc_line);
+        dg_buf_puts(b, " → (arm not kept)");
         return;
     }
-    dg_buf_printf(b, "%d → ", w->alloc_line);
+    dg_buf_line(b, r, w->alloc_line);
+    dg_buf_puts(b, " → ");
     if (w->free_line > 0)
-        dg_buf_printf(b, "%d", w->free_line);
+        dg_buf_line(b, r, w->free_line);
     else
         dg_buf_puts(b, "never");
     if (w->n_members > 1 && w->free_count < w->n_members)
@@ -219,7 +226,7 @@ static void row_labels(const html_ctx *h, int k)
     dg_buf_html(b, tx.s);
     dg_buf_puts(b, "</TD><TD ALIGN=\"LEFT\">");
     tx.len = 0;
-    row_lines(&tx, w);
+    row_lines(&tx, h->t->r, w);
     dg_buf_html(b, tx.s);
     dg_buf_puts(b, "</TD>");
     dg_buf_free(&tx);

@@ -109,11 +109,12 @@ static void row_label_texts(const dg_timeline *t, int m, char **out, int n_hidde
         dg_buf_bytes(&b, w->nbytes_max);
     }
     out[2] = dg_buf_take(&b);
-    dg_buf_printf(&b, "%d → ", w->alloc_line);
+    dg_buf_line(&b, t->r, w->alloc_line);
+    dg_buf_puts(&b, " → ");
     if (w->discarded && w->free_line == 0)
         dg_buf_puts(&b, "arm not kept");
     else if (w->free_line > 0)
-        dg_buf_printf(&b, "%d", w->free_line);
+        dg_buf_line(&b, t->r, w->free_line);
     else
         dg_buf_puts(&b, "never");
     out[3] = dg_buf_take(&b);
@@ -205,7 +206,8 @@ static void header_lines(dg_buf *b, const text_chart *c)
     for (int k = 0; k < c->v.n_cols; k++) {
         const an_event *e = &c->t->r->events[c->t->cols[c->v.cols[k].col].ev];
         dg_buf s = {0};
-        dg_buf_printf(&s, "%d", e->line);
+        const ir_unit *u = c->t->r->unit; /* a program's line: its file's own number */
+        dg_buf_printf(&s, "%d", u ? ir_unit_line_at(u, e->line) : e->line);
         line[k] = dg_buf_take(&s);
         dg_buf_printf(&s, "%.*s", c->cw - 1, c->cw >= 4 ? mt_ops[e->op].name : "");
         op[k] = dg_buf_take(&s);
@@ -284,7 +286,11 @@ static void span_notes(dg_buf *b, const dg_timeline *t)
         const an_event *last = &t->r->events[t->cols[t->spans[k].col_hi - 1].ev];
         dg_buf_puts(b, "run: ");
         dg_buf_span(b, t, &t->spans[k]);
-        dg_buf_printf(b, ", calls at lines %d to %d, ", first->line, last->line);
+        dg_buf_puts(b, ", calls at lines ");
+        dg_buf_line(b, t->r, first->line);
+        dg_buf_puts(b, " to ");
+        dg_buf_line(b, t->r, last->line);
+        dg_buf_puts(b, ", ");
         dg_buf_span_drawn(b, &t->spans[k]);
         dg_buf_puts(b, " drawn\n");
     }

@@ -815,13 +815,16 @@ static void span_place(dg_buf *b, const dg_timeline *t, const dg_span *s)
     const an_summed_loop *l = s->summed_part != DG_SUMMED_SOME ? s->summed : NULL;
     bool other = u && s->func >= 0 && s->func < u->n_funcs && s->func != t->f->func;
     if (l) {
-        dg_buf_printf(b, "loop at line %d", l->line);
+        dg_buf_puts(b, "loop at line ");
+        dg_buf_line(b, t->r, l->line);
         if (u && l->func >= 0 && l->func < u->n_funcs && l->func != t->f->func)
             dg_buf_printf(b, " in %s()", u->funcs[l->func]->name);
     } else if (s->loop_line > 0 && other) {
-        dg_buf_printf(b, "%s() in the loop at line %d", u->funcs[s->func]->name, s->loop_line);
+        dg_buf_printf(b, "%s() in the loop at line ", u->funcs[s->func]->name);
+        dg_buf_line(b, t->r, s->loop_line);
     } else if (s->loop_line > 0) {
-        dg_buf_printf(b, "loop at line %d", s->loop_line);
+        dg_buf_puts(b, "loop at line ");
+        dg_buf_line(b, t->r, s->loop_line);
     } else if (other) {
         dg_buf_printf(b, "%s()", u->funcs[s->func]->name);
     } else {

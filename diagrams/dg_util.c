@@ -205,3 +205,10 @@ void dg_buf_html_wrapped(dg_buf *b, const char *text, int width)
     if (col > 0)
         dg_buf_puts(b, "<BR ALIGN=\"LEFT\"/>");
 }
+
+void dg_buf_line(dg_buf *b, const an_report *r, int line)
+{
+    char *at = r && r->unit ? ir_unit_line_text(r->unit, line) : tl_xasprintf("%d", line);
+    dg_buf_puts(b, at);
+    free(at);
+}

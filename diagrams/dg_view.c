@@ -320,7 +320,9 @@ void dg_life_summary(dg_buf *b, const dg_timeline *t)
     const an_event *e = &t->r->events[t->cols[t->peak_col].ev];
     dg_buf_puts(b, ", peak ");
     dg_buf_bytes(b, t->peak_bytes);
-    dg_buf_printf(b, " after line %d (%s", e->line, mt_ops[e->op].name);
+    dg_buf_puts(b, " after line ");
+    dg_buf_line(b, t->r, e->line);
+    dg_buf_printf(b, " (%s", mt_ops[e->op].name);
     if (e->value >= 0 && t->r->values[e->value].name)
         dg_buf_printf(b, " %s", t->r->values[e->value].name);
     dg_buf_puts(b, ")");
@@ -397,9 +399,10 @@ static void row_notes(dg_buf *b, const dg_timeline *t, const dg_view *v, const c
         const an_storage *st = &t->r->storages[t->discarded_example];
         note(b, sep, n);
         dg_buf_printf(b, "Not drawn: %d storage%s made on the arm of an unknown branch that the "
-                      "analysis did not keep (S%d, line %d%s).", t->n_discarded_hidden,
-                      t->n_discarded_hidden == 1 ? "" : "s", st->id, st->alloc_line,
-                      t->n_discarded_hidden > 1 ? ", ..." : "");
+                      "analysis did not keep (S%d, line ", t->n_discarded_hidden,
+                      t->n_discarded_hidden == 1 ? "" : "s", st->id);
+        dg_buf_line(b, t->r, st->alloc_line);
+        dg_buf_printf(b, "%s).", t->n_discarded_hidden > 1 ? ", ..." : "");
     }
 }
 

@@ -91,6 +91,10 @@ void fe_run_deep(void (*fn)(void *), void *arg);
  * then lower it into the program's unit; then dispose of it. */
 fe_status fe_tu_parse_command(const char *path, int argc, const char *const *argv,
                               CXIndex *idx, CXTranslationUnit *tu, double *seconds);
+/* The same with text as the file's unsaved contents (NULL: the file). */
+fe_status fe_tu_parse_command_text(const char *path, int argc, const char *const *argv,
+                                   const char *text, size_t len, CXIndex *idx,
+                                   CXTranslationUnit *tu, double *seconds);
 void fe_build_program_file(CXTranslationUnit tu, ir_unit *u, fe_program_file *p);
 void fe_tu_dispose(CXTranslationUnit tu, CXIndex idx);
 /* A program's file lowered alone into a new unit named p->path (its lines

@@ -1004,9 +1004,16 @@ static char *fe_resolve(const char *directory, const char *path)
 fe_status fe_tu_parse_command(const char *path, int argc, const char *const *argv,
                               CXIndex *idx, CXTranslationUnit *tu, double *seconds)
 {
+    return fe_tu_parse_command_text(path, argc, argv, NULL, 0, idx, tu, seconds);
+}
+
+fe_status fe_tu_parse_command_text(const char *path, int argc, const char *const *argv,
+                                   const char *text, size_t len, CXIndex *idx,
+                                   CXTranslationUnit *tu, double *seconds)
+{
     *idx = NULL;
     *tu = NULL;
-    fe_status readable = fe_readable(path);
+    fe_status readable = text ? FE_OK : fe_readable(path);
     if (readable != FE_OK)
         return readable;
     int n;
@@ -1014,7 +1021,9 @@ fe_status fe_tu_parse_command(const char *path, int argc, const char *const *arg
     double t0 = fe_now();
     *idx = clang_createIndex(0, 0);
     fe_status st = FE_ERR_LIBCLANG;
-    if (*idx && clang_parseTranslationUnit2FullArgv(*idx, NULL, args, n, NULL, 0, fe_parse_options,
+    struct CXUnsavedFile unsaved = {path, text, (unsigned long)len};
+    if (*idx && clang_parseTranslationUnit2FullArgv(*idx, NULL, args, n, text ? &unsaved : NULL,
+                                                    text ? 1 : 0, fe_parse_options,
                                                     tu) == CXError_Success)
         st = FE_OK;
     *seconds = fe_now() - t0;

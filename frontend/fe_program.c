@@ -19,6 +19,10 @@
  * to that definition's function index, and spreads has_tensor_code over
  * the program's calls.
  *
+ * A unit given with its unsaved text (an editor's buffer, the language
+ * server) is always parsed from that text, and its capture never written:
+ * the capture would describe the buffer under the file's key.
+ *
  * Invariant: a function is found by name only among the non-static
  * functions of the program; a unit's own functions (static or not) were
  * resolved by its lowering, before any other unit's.
@@ -174,7 +178,7 @@ typedef struct fe_prog {
 /* The current capture of unit k, or NULL. */
 static fe_capture *fe_prog_read(fe_prog *g, int k)
 {
-    if (!g->cache || !g->cache->build_dir || g->force[k])
+    if (!g->cache || !g->cache->build_dir || g->force[k] || g->units[k].text)
         return NULL;
     char *file = fe_capture_path(g->cache->build_dir, g->units[k].path);
     const char *why;
@@ -189,8 +193,9 @@ static fe_capture *fe_prog_read(fe_prog *g, int k)
 
 static fe_status fe_prog_parse(fe_prog *g, int k)
 {
-    fe_status st = fe_tu_parse_command(g->units[k].path, g->units[k].argc, g->units[k].argv,
-                                       &g->idx[k], &g->tu[k], &g->seconds[k]);
+    fe_status st = fe_tu_parse_command_text(g->units[k].path, g->units[k].argc,
+                                            g->units[k].argv, g->units[k].text, g->units[k].len,
+                                            &g->idx[k], &g->tu[k], &g->seconds[k]);
     g->u->parse_seconds += g->seconds[k];
     if (st != FE_OK)
         g->failed = k;
@@ -227,7 +232,7 @@ static bool fe_prog_guesses_hold(const fe_prog *g, const fe_capture *c)
 static void fe_prog_write(fe_prog *g, int k)
 {
     g->cache ? g->cache->n_parsed++ : 0;
-    if (!g->cache || !g->cache->build_dir)
+    if (!g->cache || !g->cache->build_dir || g->units[k].text)
         return;
     char *file = fe_capture_path(g->cache->build_dir, g->units[k].path);
     if (!fe_capture_write(g->caps[k], file) && g->cache->n_write_failed++ == 0)

@@ -20,6 +20,9 @@ typedef struct fe_program_unit {
     const char *path;          /* the source file, absolute (the unit's file in reports) */
     int argc;
     const char *const *argv;   /* the full command, paths absolute (fe_compdb_absolute) */
+    const char *text;          /* the file's unsaved contents (an editor's), or NULL: such a
+                                * unit is always parsed, and its capture never written */
+    size_t len;                /* bytes of text */
 } fe_program_unit;
 
 /* Where a program's captures are kept, and what happened to them. */

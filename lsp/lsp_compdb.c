@@ -21,11 +21,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "fe_compdb.h"
 
 typedef struct lsp_db {
     char *dir;
-    fe_compdb *db; /* NULL: none there */
+    fe_compdb *db; /* NULL: none there, or a bad one */
+    char *problem; /* a bad one: what is wrong (as `check -p` says it), else NULL */
     struct lsp_db *next;
 } lsp_db;
 
@@ -48,6 +51,7 @@ void lsp_compdbs_free(lsp_compdbs *c)
     for (lsp_db *d = c->dbs, *next; d; d = next) {
         next = d->next;
         fe_compdb_free(d->db);
+        free(d->problem);
         free(d->dir);
         free(d);
     }
@@ -55,23 +59,74 @@ void lsp_compdbs_free(lsp_compdbs *c)
     free(c);
 }
 
-/* The database of dir, loaded once; NULL when dir has none. */
-static fe_compdb *lsp_db_of(lsp_compdbs *c, const char *dir)
+/* One entry's shape; NULL when fine, else what is wrong (check_compdb.c's words). */
+static const char *lsp_entry_problem(const json_t *e)
+{
+    if (!json_is_object(e))
+        return "is not an object";
+    if (!json_is_string(json_object_get(e, "directory")))
+        return "has no \"directory\" string";
+    if (!json_is_string(json_object_get(e, "file")))
+        return "has no \"file\" string";
+    if (!json_is_string(json_object_get(e, "command")) &&
+        !json_is_array(json_object_get(e, "arguments")))
+        return "has neither a \"command\" string nor an \"arguments\" array";
+    return NULL;
+}
+
+/* What is wrong with the database file, as `tensorlint check -p` says it
+ * ("FILE: entry N (SOURCE) has no ..."); NULL when its shape is fine. */
+static char *lsp_db_problem(const char *file)
+{
+    json_error_t err;
+    json_t *db = json_load_file(file, 0, &err);
+    if (!db)
+        return tl_xasprintf("%s:%d:%d: not a valid compilation database: %s", file, err.line,
+                            err.column, err.text);
+    char *why = NULL;
+    if (!json_is_array(db) || json_array_size(db) == 0)
+        why = tl_xasprintf("%s: %s", file, json_is_array(db)
+                                               ? "no compile commands in it"
+                                               : "expected a JSON array of compile commands");
+    for (size_t k = 0; !why && k < json_array_size(db); k++) {
+        const json_t *e = json_array_get(db, k);
+        const char *bad = lsp_entry_problem(e), *src = json_string_value(json_object_get(e, "file"));
+        if (bad && src)
+            why = tl_xasprintf("%s: entry %zu (%s) %s", file, k + 1, src, bad);
+        else if (bad)
+            why = tl_xasprintf("%s: entry %zu %s", file, k + 1, bad);
+    }
+    json_decref(db);
+    return why;
+}
+
+/* dir's entry, its database loaded once: db NULL when it has none or a bad one. */
+static lsp_db *lsp_db_entry(lsp_compdbs *c, const char *dir)
 {
     for (lsp_db *d = c->dbs; d; d = d->next)
         if (strcmp(d->dir, dir) == 0)
-            return d->db;
+            return d;
     lsp_db *d = tl_xcalloc(1, sizeof *d);
     d->dir = tl_xstrdup(dir);
     char *file = tl_xasprintf("%s/compile_commands.json", dir);
-    if (access(file, R_OK) == 0 && fe_compdb_load(dir, &d->db) != FE_OK)
-        lsp_log(LSP_LOG_ERROR, "cannot read %s: not a compilation database", file);
-    else if (d->db)
-        lsp_log(LSP_LOG_INFO, "loaded %s (%d commands)", file, d->db->n);
+    if (access(file, R_OK) == 0) {
+        d->problem = lsp_db_problem(file);
+        if (!d->problem && fe_compdb_load(dir, &d->db) != FE_OK)
+            d->problem = tl_xasprintf("%s: libclang cannot load it", file);
+        if (d->problem)
+            lsp_log(LSP_LOG_ERROR, "error: %s", d->problem);
+        else
+            lsp_log(LSP_LOG_INFO, "loaded %s (%d commands)", file, d->db->n);
+    }
     free(file);
     d->next = c->dbs;
     c->dbs = d;
-    return d->db;
+    return d;
+}
+
+static fe_compdb *lsp_db_of(lsp_compdbs *c, const char *dir)
+{
+    return lsp_db_entry(c, dir)->db;
 }
 
 static bool lsp_ends_with(const char *s, const char *suffix)
@@ -107,19 +162,26 @@ static void lsp_command_take(lsp_command *out, const fe_compile_command *cmd, co
     if (!out->path)
         out->path = tl_xstrdup(real);
     out->origin = tl_xasprintf("%s/compile_commands.json", dir);
+    out->db_dir = tl_xstrdup(dir);
 }
 
 /* The command for real from dir's database; false when it has none. */
 static bool lsp_command_from(lsp_compdbs *c, const char *dir, const char *real, lsp_command *out,
                              bool *found_db)
 {
-    fe_compdb *db = lsp_db_of(c, dir);
+    lsp_db *e = lsp_db_entry(c, dir);
+    fe_compdb *db = e->db;
+    if (e->problem && !out->db_problem) { /* the nearest database is bad: said, not skipped */
+        out->db_problem = tl_xstrdup(e->problem);
+        *found_db = true;
+    }
     if (!db)
         return false;
     *found_db = true;
     for (int k = 0; k < db->n; k++)
         if (lsp_cmd_is(&db->cmds[k], real)) {
             lsp_command_take(out, &db->cmds[k], real, dir);
+            out->entry = k + 1;
             return true;
         }
     lsp_log(LSP_LOG_INFO, "%s/compile_commands.json does not list %s", dir, real);
@@ -156,6 +218,10 @@ void lsp_command_find(lsp_compdbs *c, const char *path, int n_args, const char *
                              : lsp_command_search(c, real, out);
     if (found)
         return;
+    char *problem = out->db_problem; /* kept: the document says it */
+    out->db_problem = NULL;
+    lsp_command_clear(out);
+    out->db_problem = problem;
     out->path = tl_xstrdup(path);
     out->argc = n_args;
     out->argv = tl_xcalloc((size_t)n_args + 1, sizeof *out->argv);
@@ -171,5 +237,58 @@ void lsp_command_clear(lsp_command *c)
     free(c->argv);
     free(c->path);
     free(c->origin);
+    free(c->db_dir);
+    free(c->db_problem);
     *c = (lsp_command){0};
+}
+
+/* ---- the program of a database ---- */
+
+static int lsp_unit_cmp(const void *a, const void *b)
+{
+    return strcmp(((const lsp_unit *)a)->path, ((const lsp_unit *)b)->path);
+}
+
+/* The command's file made absolute (resolved when it exists). */
+static char *lsp_cmd_abs(const fe_compile_command *cmd)
+{
+    char r[PATH_MAX];
+    char *abs = cmd->file[0] == '/' ? tl_xstrdup(cmd->file)
+                                    : tl_xasprintf("%s/%s", cmd->directory, cmd->file);
+    if (!realpath(abs, r))
+        return abs;
+    free(abs);
+    return tl_xstrdup(r);
+}
+
+int lsp_compdb_program(lsp_compdbs *c, const char *dir, lsp_unit **units)
+{
+    fe_compdb *db = lsp_db_of(c, dir);
+    int n = 0;
+    *units = tl_xcalloc((size_t)(db ? db->n : 0) + 1, sizeof **units);
+    for (int k = 0; db && k < db->n; k++) {
+        const fe_compile_command *cmd = &db->cmds[k];
+        char *path = lsp_cmd_abs(cmd);
+        bool dup = false;
+        for (int j = 0; j < n && !dup; j++)
+            dup = strcmp((*units)[j].path, path) == 0;
+        if (dup || !lsp_ends_with(path, ".c")) {
+            free(path);
+            continue;
+        }
+        (*units)[n++] = (lsp_unit){path, cmd->argc, fe_compdb_absolute(cmd), k + 1};
+    }
+    qsort(*units, (size_t)n, sizeof **units, lsp_unit_cmp);
+    return n;
+}
+
+void lsp_units_free(lsp_unit *units, int n)
+{
+    for (int k = 0; k < n; k++) {
+        for (int a = 0; a < units[k].argc; a++)
+            free(units[k].argv[a]);
+        free(units[k].argv);
+        free(units[k].path);
+    }
+    free(units);
 }

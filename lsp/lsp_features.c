@@ -75,11 +75,17 @@ static json_t *lsp_diag_json(const lsp_ctx *cx, const lsp_doc *doc, const lsp_re
     }
     if (d->n_notes > 0) {
         json_t *rel = json_array();
-        for (int k = 0; k < d->n_notes; k++)
+        for (int k = 0; k < d->n_notes; k++) {
+            const an_note *n = &d->notes[k];
+            char *uri = n->file ? lsp_path_to_uri(n->file) : NULL; /* another file of the program */
+            lsp_pos at = {n->line > 0 ? n->line - 1 : 0, n->col > 0 ? n->col - 1 : 0};
             json_array_append_new(
-                rel, json_pack("{s:{s:s,s:o},s:s}", "location", "uri", doc->uri, "range",
-                               lsp_token_range(cx, r, d->notes[k].line, d->notes[k].col),
-                               "message", d->notes[k].message));
+                rel, json_pack("{s:{s:s,s:o},s:s}", "location", "uri", uri ? uri : doc->uri,
+                               "range", uri ? lsp_range_json(at, at)
+                                            : lsp_token_range(cx, r, n->line, n->col),
+                               "message", n->message));
+            free(uri);
+        }
         json_object_set_new(j, "relatedInformation", rel);
     }
     return j;
@@ -124,6 +130,7 @@ static bool lsp_is_target(const lsp_result *r, size_t off)
 static int lsp_value_named(const lsp_result *r, size_t a, size_t b, int line, int col)
 {
     const an_report *rep = r->report;
+    line += r->line_base; /* a program's line (r->line_base is 0 for a file alone) */
     for (int k = 0; k < rep->n_values; k++) /* a call's name */
         if (rep->values[k].line == line && rep->values[k].col == col)
             return k;
@@ -194,7 +201,8 @@ static void lsp_row(FILE *f, bool md, const char *name, const char *fmt, ...)
     fputs(md ? " |\n" : "\n", f);
 }
 
-static void lsp_hover_storage(FILE *f, bool md, const an_report *rep, const an_value *v)
+static void lsp_hover_storage(FILE *f, bool md, const an_report *rep, const ir_unit *u,
+                              const an_value *v)
 {
     char b1[512], b2[512];
     const an_storage *s = v->storage >= 0 ? &rep->storages[v->storage] : NULL;
@@ -229,13 +237,17 @@ static void lsp_hover_storage(FILE *f, bool md, const an_report *rep, const an_v
         lsp_row(f, md, "bytes", "%s", lsp_bytes(b1, sizeof b1, s->nbytes));
         lsp_row(f, md, "keeps alive", "its own storage only");
     }
-    if (s->free_line > 0)
-        lsp_row(f, md, "released", "line %d", s->free_line);
+    if (s->free_line > 0) { /* "12", or "12 of model.c" in a program */
+        char *line = ir_unit_line_text(u, s->free_line);
+        lsp_row(f, md, "released", "line %s", line);
+        free(line);
+    }
     else
         lsp_row(f, md, "released", "never (still live when its function returns)");
 }
 
-static void lsp_hover_known(FILE *f, bool md, const an_report *rep, const an_value *v)
+static void lsp_hover_known(FILE *f, bool md, const an_report *rep, const ir_unit *u,
+                            const an_value *v)
 {
     char b[32];
     if (md)
@@ -249,11 +261,12 @@ static void lsp_hover_known(FILE *f, bool md, const an_report *rep, const an_val
         lsp_row(f, md, "offset", "%lld elements", (long long)v->l.offset);
     lsp_row(f, md, "dtype", "%s", mt_dtype_name(v->l.dtype));
     lsp_row(f, md, "device", "%s", mt_device_name(v->l.device));
-    lsp_hover_storage(f, md, rep, v);
+    lsp_hover_storage(f, md, rep, u, v);
     lsp_row(f, md, "bytes moved", "%s", lsp_bytes(b, sizeof b, v->bytes_moved));
 }
 
-static void lsp_hover_symbolic(FILE *f, bool md, const an_report *rep, const an_value *v)
+static void lsp_hover_symbolic(FILE *f, bool md, const an_report *rep, const ir_unit *u,
+                               const an_value *v)
 {
     const an_slayout *l = lsp_slayout(rep, v);
     char b[512];
@@ -268,7 +281,7 @@ static void lsp_hover_symbolic(FILE *f, bool md, const an_report *rep, const an_
         lsp_row(f, md, "offset", "%s elements", sx_str(l->offset, b, sizeof b));
     lsp_row(f, md, "dtype", "%s", mt_dtype_name(l->dtype));
     lsp_row(f, md, "device", "%s", mt_device_name(l->device));
-    lsp_hover_storage(f, md, rep, v);
+    lsp_hover_storage(f, md, rep, u, v);
     lsp_row(f, md, "bytes moved", "%s B", sx_str(v->bytes_moved_sx, b, sizeof b));
     fputs(md ? "\n*sizes read at run time: formulas (tensorlint report lists the assumptions)*\n"
              : "\nsizes read at run time: formulas (tensorlint report lists the assumptions)\n", f);
@@ -290,7 +303,8 @@ static void lsp_hover_totals(FILE *f, bool md, const an_report *rep, int func)
     }
 }
 
-static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_value *v)
+static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const ir_unit *u,
+                            const an_value *v)
 {
     char *text = NULL;
     size_t len = 0;
@@ -298,8 +312,10 @@ static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_va
     bool md = cx->markdown;
     const char *kind = v->kind == MT_KIND_VIEW ? "view" : v->kind == MT_KIND_INPLACE ? "in place"
                                                                                     : "new";
-    fprintf(f, md ? "**%s** = `tl_%s` (line %d)" : "%s = tl_%s (line %d)",
-            v->name ? v->name : "(result)", mt_ops[v->op].name, v->line);
+    char *line = ir_unit_line_text(u, v->line);
+    fprintf(f, md ? "**%s** = `tl_%s` (line %s)" : "%s = tl_%s (line %s)",
+            v->name ? v->name : "(result)", mt_ops[v->op].name, line);
+    free(line);
     if (v->executed && (v->known || lsp_slayout(rep, v)) && !v->error)
         fprintf(f, md ? " · *%s*" : ", %s", kind);
     fputs("\n\n", f);
@@ -308,11 +324,11 @@ static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const an_va
     else if (v->error)
         fputs("this call fails (see the error)\n", f);
     else if (lsp_slayout(rep, v))
-        lsp_hover_symbolic(f, md, rep, v);
+        lsp_hover_symbolic(f, md, rep, u, v);
     else if (!v->known)
         fputs("layout unknown: the analysis could not follow it\n", f);
     else
-        lsp_hover_known(f, md, rep, v);
+        lsp_hover_known(f, md, rep, u, v);
     sx_int runs = an_value_runs(v); /* the program's count: a formula over run-time sizes */
     char t[224];
     if (runs.e != 0 || runs.c > 1)
@@ -335,7 +351,7 @@ json_t *lsp_hover_json(const lsp_ctx *cx, const lsp_result *r, lsp_pos p)
     if (id < 0)
         return json_null();
     an_report_use(r->report); /* its formulas, not those of the last document analysed */
-    char *text = lsp_hover_text(cx, r->report, &r->report->values[id]);
+    char *text = lsp_hover_text(cx, r->report, r->unit, &r->report->values[id]);
     lsp_text_line_col(r->text, r->len, b, &el, &ec);
     json_t *h = json_pack("{s:{s:s,s:s},s:o}", "contents", "kind",
                           cx->markdown ? "markdown" : "plaintext", "value", text, "range",
@@ -388,11 +404,11 @@ json_t *lsp_inlay_hints_json(const lsp_ctx *cx, const lsp_result *r, lsp_pos fro
     an_report_use(rep); /* its formulas, not those of the last document analysed */
     for (int k = 0; rep && k < rep->n_values; k++) {
         const an_value *v = &rep->values[k];
+        int here = lsp_result_line(r, v->line); /* 0: another file of the program */
         if (!v->name || !v->executed || !(v->known || lsp_slayout(rep, v)) || v->error ||
-            v->line - 1 < from.line ||
-            v->line - 1 > to.line)
+            here == 0 || here - 1 < from.line || here - 1 > to.line)
             continue;
-        size_t end = lsp_stmt_end(r, lsp_offset_of(r, v->line, v->col));
+        size_t end = lsp_stmt_end(r, lsp_offset_of(r, here, v->col));
         int line, col;
         lsp_text_line_col(r->text, r->len, end, &line, &col);
         lsp_pos p = lsp_pos_of(cx, r, line, col);

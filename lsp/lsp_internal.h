@@ -99,7 +99,19 @@ typedef struct lsp_command {
     int argc;
     char **argv;
     char *origin;       /* "…/build/compile_commands.json" or "default flags" */
+    char *db_dir;       /* the directory of the database that gave argv, or NULL */
+    int entry;          /* argv's entry in that database (from 1), or 0 */
+    char *db_problem;   /* the nearest database is malformed: what is wrong, else NULL */
 } lsp_command;
+
+/* A C unit of a database: its file (absolute, resolved), its full command
+ * (paths absolute), its entry (from 1). */
+typedef struct lsp_unit {
+    char *path;
+    int argc;
+    char **argv;
+    int entry;
+} lsp_unit;
 
 lsp_compdbs *lsp_compdbs_new(const char *dir_override);
 void lsp_compdbs_free(lsp_compdbs *c);
@@ -109,6 +121,10 @@ void lsp_compdbs_free(lsp_compdbs *c);
 void lsp_command_find(lsp_compdbs *c, const char *path, int n_args, const char *const *args,
                       lsp_command *out);
 void lsp_command_clear(lsp_command *c);
+/* The C units of dir's database, each file once, sorted by path (the units
+ * of `-p`, check_compdb.c); their count.  Free with lsp_units_free. */
+int lsp_compdb_program(lsp_compdbs *c, const char *dir, lsp_unit **units);
+void lsp_units_free(lsp_unit *units, int n);
 
 /* ---- lsp_analysis.c ---- */
 
@@ -124,6 +140,13 @@ typedef struct lsp_result {
     char *failure;          /* why the file was not analysed, or NULL */
     int fail_line, fail_col;/* where (1-based; 0 when nowhere) */
     double seconds;         /* parse + analysis + checks */
+    /* a document of a database's program (0 / NULL for one analysed alone) */
+    int n_units;            /* the program's units */
+    int n_read, n_parsed;   /* units read from current captures, units parsed */
+    const char *file;       /* the document's unit in the program (its path) */
+    int line_base, n_lines; /* its program lines: line_base + 1 .. line_base + n_lines */
+    an_diag *local;         /* the document's diagnostics in its own lines (diags point here) */
+    int n_local;
 } lsp_result;
 
 typedef struct lsp_doc {
@@ -142,8 +165,13 @@ typedef struct lsp_doc {
     struct lsp_doc *next;
 } lsp_doc;
 
-/* Analyse doc's current text (creating its session); never NULL. */
-lsp_result *lsp_analyse(lsp_doc *doc, const ck_options *ck, const an_options *an);
+/* Analyse doc's current text; never NULL.  A document its database lists is
+ * analysed with the database's whole program (the other open documents'
+ * texts, the other units' captures); else alone, in its session. */
+lsp_result *lsp_analyse(lsp_doc *doc, const lsp_doc *docs, lsp_compdbs *dbs,
+                        const ck_options *ck, const an_options *an);
+/* A program line in r's document's own lines, or 0 when another file holds it. */
+int lsp_result_line(const lsp_result *r, int line);
 void lsp_result_free(lsp_result *r);
 
 /* ---- lsp_features.c ---- */

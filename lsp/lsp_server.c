@@ -196,19 +196,24 @@ static void lsp_progress(lsp_server *s, const char *kind, const char *title, con
  * last analysis took a quarter second). */
 static void lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
 {
-    bool long_one = !doc->session || !fe_session_is_warm(doc->session) ||
-                    (doc->result && doc->result->seconds > 0.25);
+    bool long_one = doc->result && doc->result->n_units > 0
+                        ? doc->result->seconds > 0.25 /* a program: no session */
+                        : !doc->session || !fe_session_is_warm(doc->session) ||
+                              (doc->result && doc->result->seconds > 0.25);
     bool report = long_one && s->progress && s->token;
     const char *name = strrchr(doc->cmd.path, '/');
     if (report)
         lsp_progress(s, "begin", "tensorlint", name ? name + 1 : doc->cmd.path);
-    lsp_result *r = lsp_analyse(doc, &s->ck, &s->an);
+    lsp_result *r = lsp_analyse(doc, s->docs, s->dbs, &s->ck, &s->an);
     lsp_result_free(doc->result);
     doc->result = r;
     doc->dirty = doc->force = false;
     lsp_log(LSP_LOG_INFO, "analysed %s v%d in %.0f ms (%d diagnostics%s%s)", doc->cmd.path,
             r->version, r->seconds * 1e3, r->n_diags, r->failure ? "; " : "",
             r->failure ? r->failure : "");
+    if (r->n_units > 0)
+        lsp_log(LSP_LOG_INFO, "program of %d units: captures: %d read, %d parsed", r->n_units,
+                r->n_read, r->n_parsed);
     if (report) {
         char *m = tl_xasprintf("%d diagnostics, %.0f ms", r->n_diags, r->seconds * 1e3);
         lsp_progress(s, "end", NULL, m);

@@ -95,6 +95,21 @@ static bool trace_getline(char **line, size_t *cap, FILE *f)
     return false;
 }
 
+/* A line for a message: "12", in a program "12 of model.c" (ir_unit_line_text);
+ * one of a few rotating buffers, so that a message may hold several. */
+static const char *vline(const an_report *r, int line)
+{
+    static _Thread_local char bufs[4][320];
+    static _Thread_local int next;
+    char *b = bufs[next++ % 4];
+    char *at = r && r->unit ? ir_unit_line_text(r->unit, line) : NULL;
+    snprintf(b, sizeof bufs[0], "%s", at ? at : "");
+    if (!at)
+        snprintf(b, sizeof bufs[0], "%d", line);
+    free(at);
+    return b;
+}
+
 /* A program's records name their unit's file (__FILE__, as the unit was
  * compiled): the record's line becomes the program's line (ir.h), as the
  * report's are; a line of a file that is no unit of the program (a header)
@@ -565,9 +580,9 @@ static void compare_reordered(walk *w, const int64_t *ids, const int64_t *pair, 
                               const trace *t, int64_t k_last)
 {
     if (group_first_seen(w, ids, n)) /* said once, above the rows */
-        fprintf(w->out, "  (line %d: the run made these %d calls in another order, which C "
+        fprintf(w->out, "  (line %s: the run made these %d calls in another order, which C "
                 "leaves unspecified; live bytes compared after the last)\n",
-                w->r->events[ids[0]].line, n);
+                vline(w->r, w->r->events[ids[0]].line), n);
     for (int j = 0; j < n; j++)
         compare_call(w, &w->r->events[ids[j]], t->rec[pair[j]],
                      j == n - 1 ? t->rec[k_last] : NULL);
@@ -654,8 +669,8 @@ static bool take_exit(walk *w, const an_func_report *root, int64_t i, const json
         if (found < 0 && rec)
             continue;
         *resume = found < 0 ? root->end_event : found;
-        fprintf(w->out, "  (the run left the loop at line %d early, which the analysis said it "
-                "may; compared from its next call on)\n", x->line);
+        fprintf(w->out, "  (the run left the loop at line %s early, which the analysis said it "
+                "may; compared from its next call on)\n", vline(w->r, x->line));
         w->live_off = true;
         return true;
     }
@@ -707,9 +722,9 @@ static bool take_repeat(walk *w, const an_func_report *root, int64_t i, const js
             continue;
         if (!w->repeat_said[j]) {
             w->repeat_said[j] = true;
-            fprintf(w->out, "  (the run went through the loop at line %d %s than the one "
+            fprintf(w->out, "  (the run went through the loop at line %s %s than the one "
                     "iteration analysed, which the analysis said it may (its trip count is not "
-                    "known): %s)\n", x->line, fewer ? "fewer times" : "more times",
+                    "known): %s)\n", vline(w->r, x->line), fewer ? "fewer times" : "more times",
                     fewer ? "compared from its next call on"
                           : "the later iterations are followed, not compared");
         }
@@ -725,9 +740,9 @@ static bool take_repeat(walk *w, const an_func_report *root, int64_t i, const js
 /* The run left where the report assumes it does not (p): said once. */
 static void left_at(walk *w, const an_path *p, const char *also)
 {
-    fprintf(w->out, "  (the run left at line %d, where the report assumes it does not: %s "
-            "(line %d)%s; compared up to there, not after)\n", p->leave_line, p->condition,
-            p->line, also ? also : "");
+    fprintf(w->out, "  (the run left at line %s, where the report assumes it does not: %s "
+            "(line %s)%s; compared up to there, not after)\n", vline(w->r, p->leave_line),
+            p->condition, vline(w->r, p->line), also ? also : "");
     w->sum->left = true;
     w->sum->left_line = p->leave_line;
     w->sum->left_elsewhere = also && *also;
@@ -772,8 +787,8 @@ static bool take_path_exit(walk *w, const an_func_report *root, int64_t i, const
             also_len = 0;
         } else if (r->exits[best].path_id != x->path_id) {
             const an_path *p = &r->paths[x->path_id];
-            fprintf(also_out, "; or at line %d: %s (line %d)", p->leave_line, p->condition,
-                    p->line);
+            fprintf(also_out, "; or at line %s: %s (line %s)", vline(r, p->leave_line),
+                    p->condition, vline(r, p->line));
         }
         if (n > best_calls || r->exits[best].path_id == x->path_id) {
             best = j;
@@ -850,8 +865,8 @@ static bool take_trailing_exit(walk *w, const an_func_report *root, const trace 
         if (first < 0)
             first = x->path_id;
         else if (x->path_id != first)
-            fprintf(also_out, "; or at line %d: %s (line %d)", p->leave_line, p->condition,
-                    p->line);
+            fprintf(also_out, "; or at line %s: %s (line %s)", vline(r, p->leave_line),
+                    p->condition, vline(r, p->line));
     }
     fputc('\0', also_out);
     tl_xmemstream_close(also_out);
@@ -1042,11 +1057,11 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
         char *fe = root->symbolic ? sx_strdup(root->end_sx) : NULL;
         char *fp = root->symbolic ? sx_strdup(root->peak_sx) : NULL;
         fprintf(w->out, "  end of %s: live %s%s predicted, %s measured; peak: %s%s predicted, %s "
-                "measured  (not compared: the run left at line %d)\n", root->name,
+                "measured  (not compared: the run left at line %s)\n", root->name,
                 fe ? fe : an_format_bytes(a, sizeof a, root->end_live_bytes), fe ? " B" : "",
                 an_format_bytes(b, sizeof b, end),
                 fp ? fp : an_format_bytes(c, sizeof c, root->peak_live_bytes), fp ? " B" : "",
-                an_format_bytes(d, sizeof d, peak), w->sum->left_line);
+                an_format_bytes(d, sizeof d, peak), vline(w->r, w->sum->left_line));
         free(fe);
         free(fp);
         return;

@@ -397,9 +397,11 @@ static int compare(const verify_opts *o, const char *file, const an_report *r, b
     if (sum.exec_not_compared)
         snprintf(execs, sizeof execs, ", %lld execution count%s not compared (not exact)",
                  (long long)sum.exec_not_compared, sum.exec_not_compared == 1 ? "" : "s");
-    char *left = sum.left ? tl_xasprintf(", the run left at line %d%s, where the report assumes "
+    char *left_at = r->unit ? ir_unit_line_text(r->unit, sum.left_line) /* "12 of model.c" */
+                            : tl_xasprintf("%d", sum.left_line);
+    char *left = sum.left ? tl_xasprintf(", the run left at line %s%s, where the report assumes "
                                          "it does not (%s): %lld call%s after it not compared",
-                                         sum.left_line, sum.left_elsewhere ? " (or at another "
+                                         left_at, sum.left_elsewhere ? " (or at another "
                                          "line listed above)" : "", sum.left_assumption,
                                          (long long)sum.after_left, sum.after_left == 1 ? "" : "s")
                           : NULL;
@@ -408,6 +410,7 @@ static int compare(const verify_opts *o, const char *file, const an_report *r, b
            (long long)sum.mismatches, sum.mismatches == 1 ? "" : "s", unknown, live, totals,
            formulas, execs, sum.diverged ? ", control flow diverged" : "", left ? left : "");
     free(left);
+    free(left_at);
     /* a non-zero status is the program's own business when it ended where the analysis
      * says it does (every call matched, the exit record written) */
     if (failed && !sum.ended_at_error && !sum.left && (sum.diverged || !sum.ended)) {

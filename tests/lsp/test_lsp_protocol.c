@@ -757,6 +757,267 @@ static void test_client_gone(void **state)
     workdir_remove(&w);
 }
 
+
+/* ---- a document of a compile database's program ---- */
+
+static const char prog_main[] =
+    "#include <tensorlint/tensor.h>\n"                                 /* 1 */
+    "void drop(tl_tensor *t);\n"                                       /* 2 */
+    "static void step(void)\n"                                         /* 3 */
+    "{\n"                                                              /* 4 */
+    "    tl_tensor *x = tl_zeros(TL_SHAPE(1024), TL_F32, TL_CPU);\n"  /* 5 */
+    "    drop(x);\n"                                                   /* 6 */
+    "}\n"                                                              /* 7 */
+    "int main(void)\n"
+    "{\n"
+    "    step();\n"
+    "    return 0;\n"
+    "}\n";
+static const char prog_main_keeps[] = /* main.c edited: x is never released */
+    "#include <tensorlint/tensor.h>\n"
+    "void drop(tl_tensor *t);\n"
+    "static void step(void)\n"
+    "{\n"
+    "    tl_tensor *x = tl_zeros(TL_SHAPE(1024), TL_F32, TL_CPU);\n"
+    "    (void)x;\n"
+    "}\n"
+    "int main(void)\n"
+    "{\n"
+    "    step();\n"
+    "    return 0;\n"
+    "}\n";
+static const char prog_lib[] =
+    "#include <tensorlint/tensor.h>\n"
+    "void drop(tl_tensor *t)\n"
+    "{\n"
+    "    tl_release(t);\n"
+    "}\n";
+static const char prog_lib_keeps[] = /* unsaved text of lib.c: drop releases nothing */
+    "#include <tensorlint/tensor.h>\n"
+    "void drop(tl_tensor *t)\n"
+    "{\n"
+    "    (void)t;\n"
+    "}\n";
+
+typedef struct project {
+    char dir[64], build[96], db[128], main_c[96], lib_c[96], log[96];
+    char main_uri[128], lib_uri[128];
+} project;
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void project_make(project *p)
+{
+    strcpy(p->dir, "/tmp/tl-lsp-prog-XXXXXX");
+    assert_non_null(mkdtemp(p->dir));
+    snprintf(p->build, sizeof p->build, "%s/build", p->dir);
+    snprintf(p->db, sizeof p->db, "%s/compile_commands.json", p->build);
+    snprintf(p->main_c, sizeof p->main_c, "%s/main.c", p->dir);
+    snprintf(p->lib_c, sizeof p->lib_c, "%s/lib.c", p->dir);
+    snprintf(p->log, sizeof p->log, "%s/server.log", p->dir);
+    snprintf(p->main_uri, sizeof p->main_uri, "file://%s", p->main_c);
+    snprintf(p->lib_uri, sizeof p->lib_uri, "file://%s", p->lib_c);
+    assert_int_equal(mkdir(p->build, 0700), 0);
+    put_file(p->main_c, prog_main);
+    put_file(p->lib_c, prog_lib);
+    char *db = NULL;
+    assert_true(asprintf(&db, "[{\"directory\":\"%s\",\"file\":\"../main.c\",\"command\":\"cc -c "
+                         "../main.c\"},{\"directory\":\"%s\",\"file\":\"../lib.c\",\"command\":"
+                         "\"cc -c ../lib.c\"}]\n", p->build, p->build) > 0);
+    put_file(p->db, db);
+    free(db);
+}
+
+static void project_remove(project *p)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", p->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The server started with its log (--log=info) in p->log. */
+static lsp_child *child_start_logged(const project *p, const char *const *extra)
+{
+    int keep = dup(2), fd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(keep >= 0 && fd >= 0);
+    dup2(fd, 2);
+    lsp_child *c = child_start(extra);
+    dup2(keep, 2);
+    close(fd);
+    close(keep);
+    return c;
+}
+
+/* How many lines of the server's log hold needle. */
+static int log_count(const project *p, const char *needle)
+{
+    FILE *f = fopen(p->log, "r");
+    assert_non_null(f);
+    char line[4096];
+    int n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, needle) != NULL;
+    fclose(f);
+    return n;
+}
+
+static void open_uri(lsp_child *c, const char *uri, const char *text, int version)
+{
+    child_send(c, json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didOpen", "params", "textDocument", "uri", uri,
+                            "languageId", "c", "version", version, "text", text));
+}
+
+static void change_uri(lsp_child *c, const char *uri, const char *text, int version)
+{
+    child_send(c, json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                            "textDocument/didChange", "params", "textDocument", "uri", uri,
+                            "version", version, "contentChanges", "text", text));
+}
+
+/* The next publishDiagnostics for uri. */
+static json_t *diagnostics_of(lsp_child *c, const char *uri)
+{
+    for (;;) {
+        json_t *m = child_diagnostics(c);
+        if (strcmp(json_string_value(json_object_get(json_object_get(m, "params"), "uri")),
+                   uri) == 0)
+            return m;
+        json_decref(m);
+    }
+}
+
+static const char *hover_at(lsp_child *c, const char *uri, int id, int line, int ch,
+                            json_t **keep)
+{
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:i,s:i}}}", "jsonrpc", "2.0", "id", id,
+                            "method", "textDocument/hover", "params", "textDocument", "uri", uri,
+                            "position", "line", line, "character", ch));
+    *keep = child_reply(c, id);
+    return hover_text(*keep);
+}
+
+static void test_program_of_database(void **state)
+{
+    (void)state;
+    project p;
+    project_make(&p);
+    const char *args[] = {"--log=info", NULL};
+    lsp_child *c = child_start_logged(&p, args);
+    json_decref(child_initialize(c));
+    open_uri(c, p.main_uri, prog_main, 1);
+    json_t *pub = diagnostics_of(c, p.main_uri);
+    assert_null(diag_with(pub, "external-call")); /* drop() is followed into lib.c */
+    assert_null(diag_with(pub, "leaked-tensor"));
+    json_decref(pub);
+    json_t *h;
+    const char *t = hover_at(c, p.main_uri, 60, 4, 16, &h); /* tl_zeros: 1024 floats */
+    assert_non_null(strstr(t, "4 KiB"));
+    assert_non_null(strstr(t, "line 4 of lib.c")); /* released in lib.c, its line 4 */
+    assert_non_null(strstr(t, "in step: peak 4 KiB, live at end 0 B"));
+    json_decref(h);
+    /* inlay hints in the document's own lines: x's on line 5 (0-based 4), none of lib.c's */
+    child_send(c, json_pack("{s:s,s:i,s:s,s:{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}}}}", "jsonrpc",
+                            "2.0", "id", 62, "method", "textDocument/inlayHint", "params",
+                            "textDocument", "uri", p.main_uri, "range", "start", "line", 0,
+                            "character", 0, "end", "line", 100, "character", 0));
+    h = child_reply(c, 62);
+    json_t *hints = json_object_get(h, "result");
+    assert_int_equal(json_array_size(hints), 1);
+    json_t *hint = json_array_get(hints, 0);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(hint, "position"), "line")), 4);
+    assert_string_equal(json_string_value(json_object_get(hint, "label")), "(1024,) f32, new 4 KiB");
+    json_decref(h);
+    /* an edit re-parses the edited unit only: lib.c comes from its capture */
+    change_uri(c, p.main_uri, prog_main_keeps, 2);
+    pub = diagnostics_of(c, p.main_uri);
+    assert_non_null(diag_with(pub, "leaked-tensor"));
+    json_decref(pub);
+    /* lib.c's unsaved text wins over its file */
+    open_uri(c, p.lib_uri, prog_lib_keeps, 1);
+    json_decref(diagnostics_of(c, p.lib_uri));
+    change_uri(c, p.main_uri, prog_main, 3);
+    pub = diagnostics_of(c, p.main_uri);
+    assert_non_null(diag_with(pub, "leaked-tensor"));
+    json_decref(pub);
+    child_shutdown(c, 61);
+    /* opened: both parsed (no capture yet; lib.c's written); main.c edited: lib.c read;
+     * lib.c opened, main.c edited again: both open documents parsed from their texts */
+    assert_int_equal(log_count(&p, "program of 2 units: captures: 0 read, 2 parsed"), 3);
+    assert_int_equal(log_count(&p, "program of 2 units: captures: 1 read, 1 parsed"), 1);
+    assert_int_equal(log_count(&p, "program of 2 units: captures:"), 4);
+    project_remove(&p);
+}
+
+
+/* The not-analysed diagnostic's message of the next publication for uri (to free). */
+static char *not_analysed(lsp_child *c, const char *uri)
+{
+    json_t *pub = diagnostics_of(c, uri);
+    json_t *d = diag_with(pub, "not-analysed");
+    assert_non_null(d);
+    char *m = strdup(json_string_value(json_object_get(d, "message")));
+    json_decref(pub);
+    return m;
+}
+
+/* A bad flag and a malformed database: said on the document as the commands
+ * say them (the database, the entry from 1, its file), and logged. */
+static void test_database_errors(void **state)
+{
+    (void)state;
+    project p;
+    project_make(&p);
+    char *db = NULL, *want = NULL;
+    assert_true(asprintf(&db, "[{\"directory\":\"%s\",\"file\":\"../main.c\",\"command\":\"cc -c "
+                         "../main.c\"},{\"directory\":\"%s\",\"file\":\"../lib.c\",\"arguments\":"
+                         "[\"cc\",\"-fbogus-flag\",\"-c\",\"../lib.c\"]}]\n", p.build, p.build) > 0);
+    put_file(p.db, db);
+    free(db);
+    const char *args[] = {"--log=info", NULL};
+    lsp_child *c = child_start_logged(&p, args);
+    json_decref(child_initialize(c));
+    open_uri(c, p.main_uri, prog_main, 1);
+    char *m = not_analysed(c, p.main_uri);
+    assert_true(asprintf(&want, "%s: entry 2 (%s): error: unknown argument: '-fbogus-flag'", p.db,
+                         p.lib_c) > 0);
+    assert_non_null(strstr(m, want));
+    free(want);
+    free(m);
+    child_shutdown(c, 70);
+    /* entry 2 lacks its directory: every document of the database is told */
+    put_file(p.db, "[{\"directory\":\"/\",\"file\":\"main.c\",\"command\":\"cc -c main.c\"},"
+                   "{\"file\":\"lib.c\",\"command\":\"cc -c lib.c\"}]\n");
+    c = child_start_logged(&p, args);
+    json_decref(child_initialize(c));
+    open_uri(c, p.main_uri, prog_main, 1);
+    m = not_analysed(c, p.main_uri);
+    assert_true(asprintf(&want, "%s: entry 2 (lib.c) has no \"directory\" string", p.db) > 0);
+    assert_non_null(strstr(m, want));
+    free(m);
+    child_shutdown(c, 71);
+    assert_int_equal(log_count(&p, want), 2); /* loaded, and the analysis it stopped */
+    free(want);
+    put_file(p.db, "[{\"directory\": \n");
+    c = child_start_logged(&p, args);
+    json_decref(child_initialize(c));
+    open_uri(c, p.main_uri, prog_main, 1);
+    m = not_analysed(c, p.main_uri);
+    assert_true(asprintf(&want, "not analysed: %s:", p.db) > 0); /* its line and column */
+    assert_non_null(strstr(m, want));
+    assert_non_null(strstr(m, ": not a valid compilation database: "));
+    free(want);
+    free(m);
+    child_shutdown(c, 72);
+    project_remove(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -773,6 +1034,8 @@ int main(void)
         cmocka_unit_test(test_symbolic_after_edit),
         cmocka_unit_test(test_unusual_json),
         cmocka_unit_test(test_client_gone),
+        cmocka_unit_test(test_program_of_database),
+        cmocka_unit_test(test_database_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

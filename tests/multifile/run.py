@@ -14,8 +14,9 @@ then checks, with the facts written beside the lines they describe:
   2. `tensorlint check -p BUILD --program`: the same diagnostics, each in
      its file (its notes too), as the annotations say;
   2b. `graph -p BUILD` and `lifetimes -p BUILD` draw main of the program,
-     with the calls the report counts; the graph, the text report and the
-     markdown summary name the file of every line they name;
+     with the calls the report counts; the graph, the lifetimes (text, and
+     the SVG's table as dot), the text report, the markdown summary and
+     verify's messages name the file of every line they name;
   3. `tensorlint verify -p BUILD`: the program is built from all its units
      against the runtime and run, and every prediction must agree;
   4. captures (docs/ci.md): on a copy of the project, the report from
@@ -292,6 +293,16 @@ def check_captures(tool, project):
     return errs
 
 
+def bare_lines(who, text):
+    """A program's lines name their file: "line 12 of model.c", "5 of main.c → 9 of
+    layers.c" (a storage's lines), a long line wrapped between the number and its
+    file; any other is an error."""
+    bare = [m.group(0) for m in re.finditer(
+        r'line \d+(?!\d)(?!\s+(?:in|of) \w[\w.-]*\.[ch]\b)|(?<![\w.])\d+ → |→ \d+(?!\d)(?! of )',
+        text)]
+    return ["%s: lines without a file: %s" % (who, bare)] if bare else []
+
+
 def check_drawings(tool, build, rep):
     """graph -p and lifetimes -p draw main of the same program: its calls as
     the report counts them."""
@@ -311,6 +322,14 @@ def check_drawings(tool, build, rep):
     if life.returncode not in (0, 1) or not m or int(m.group(1)) != mains[0]["calls"]:
         errs.append("lifetimes -p exited %d, main's calls %s (the report: %d):\n%s" %
                     (life.returncode, m and m.group(1), mains[0]["calls"], life.stderr))
+    errs += bare_lines("lifetimes -p --format=text", life.stdout)
+    dot = subprocess.run([tool, "lifetimes", "-p", build, "--format=dot"], capture_output=True,
+                         text=True)
+    cols = re.findall(r'<B>\d+</B>', dot.stdout)  # a column's line, in the SVG's table
+    if dot.returncode not in (0, 1) or cols:
+        errs.append("lifetimes -p --format=dot exited %d; columns without a file: %s" %
+                    (dot.returncode, cols))
+    errs += bare_lines("lifetimes -p --format=dot", dot.stdout)
     md = subprocess.run([tool, "report", "-p", build, "--format=markdown"], capture_output=True,
                         text=True)
     bare = re.findall(r'\(line \d+\)', md.stdout)  # a program's line names its file
@@ -365,6 +384,7 @@ def main():
             v = subprocess.run([tool, "verify", "-p", build], capture_output=True, text=True)
             if v.returncode != 0 or re.search(r'call sites? not compared', v.stdout):
                 errs.append("verify -p exited %d:\n%s%s" % (v.returncode, v.stdout, v.stderr))
+            errs += bare_lines("verify -p", v.stdout)
         if errs:
             return fail("\n".join(errs))
         print("ok: %d annotations%s" % (n, "" if no_verify else ", verified against a run"))
