@@ -155,12 +155,16 @@ def leaves(rep, vals):
     leaves where the report assumes it does not."""
     for a in rep.get("assumptions", []):
         m = re.match(r"^(.*) is (true|false)$", a["condition"]) if a.get("kind") == "path" else None
-        if not m or not re.fullmatch(r"[\w\s()+\-*%<>=!&|]+", m.group(1)):
+        if not m or not re.fullmatch(r"[\w\s().+\-*%<>=!&|]+", m.group(1)):
             continue
         py = m.group(1).replace("&&", " and ").replace("||", " or ")
         py = re.sub(r"!(?!=)", " not ", py)
+        names = {}
+        for k, var in enumerate(sorted(vals, key=len, reverse=True)):  # config.dim: a name
+            names["v%d_" % k] = vals[var]
+            py = re.sub(r"(?<![\w.])%s(?![\w.])" % re.escape(var), "v%d_" % k, py)
         try:
-            v = bool(eval(py, {"__builtins__": {}}, dict(vals)))
+            v = bool(eval(py, {"__builtins__": {}}, names))
         except (NameError, SyntaxError, ZeroDivisionError, TypeError):
             continue
         if v != (m.group(2) == "true"):
