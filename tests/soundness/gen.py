@@ -60,6 +60,12 @@ class Program:
         self.text = ""
 
 
+def stores(t):
+    """The storages tensor t may share (its own variable's when no view made it):
+    a variable reassigned keeps its name, so this over-approximates."""
+    return t.get("store", {t["var"]})
+
+
 class Gen:
     def __init__(self, seed, styles):
         self.r = random.Random(seed)
@@ -428,6 +434,7 @@ class Gen:
             self.emit("tl_tensor *%s = tl_select(%s, 0, 0);" % (v, t["var"]))
             nt = {"var": v, "shape": sh[1:], "contig": True}
         nt["depth"] = self.indent
+        nt["store"] = set(stores(t))  # a view shares its base's storage
         self.live.append(nt)
 
     def s_inplace(self):
@@ -438,7 +445,8 @@ class Gen:
         self.p.styles.add("inplace")
         form = r.randint(0, 2)
         if form == 0:
-            u = self.pick(lambda x: x["shape"] == t["shape"] and x is not t)
+            # an operand that shares t's storage overlaps the write: a run error
+            u = self.pick(lambda x: x["shape"] == t["shape"] and not stores(x) & stores(t))
             if u:
                 self.emit("tl_add_(%s, %s);" % (t["var"], u["var"]))
                 return
