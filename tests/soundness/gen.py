@@ -18,7 +18,8 @@ Styles (STYLES, each can be chosen alone with --styles):
   getopt    getopt with a default: arm calling usage()
   env       a helper env_int(name, default) called several times
   header    a config struct read with fread from a file the test writes
-  parse     a comma list counted with strtok, a string counted with while (*p)
+  parse     a comma list counted with strtok, a string counted with while (*p),
+            a "n=N" setting read with sscanf (an error exit when malformed)
   helpers   tensor helpers called several times (make, consume)
   macros    function-like macros: expression, statement, do-while(0), assignment
   structs   a dims struct copied by value into a helper
@@ -27,11 +28,13 @@ Styles (STYLES, each can be chosen alone with --styles):
   branches  if on a size's parity or an environment flag (unknown statically)
   views     views (view, transpose, narrow, select) and contiguous copies
   inplace   in-place ops (add_, mul_scalar_, zero_)
+  exits     early exits from main on a size: return or exit(0), after
+            releasing some of the tensors (the others live at the exit)
 """
 import random
 
 STYLES = ["argv", "optloop", "getopt", "env", "header", "parse", "helpers", "macros",
-          "structs", "loops", "branches", "views", "inplace"]
+          "structs", "loops", "branches", "views", "inplace", "exits"]
 INPUT_STYLES = ["argv", "optloop", "getopt", "env", "header", "parse"]
 MAX_SIZE = 6
 
@@ -55,6 +58,12 @@ class Program:
         self.header_fields = []  # header: the struct's fields in file order
         self.flag_env = None     # branches: an environment flag (set or not)
         self.text = ""
+
+
+def stores(t):
+    """The storages tensor t may share (its own variable's when no view made it):
+    a variable reassigned keeps its name, so this over-approximates."""
+    return t.get("store", {t["var"]})
 
 
 class Gen:
@@ -190,7 +199,17 @@ class Gen:
             self.sizes.append("config." + f)
 
     def in_parse(self):
-        if self.r.random() < 0.5:
+        pick = self.r.random()
+        if pick < 0.3:
+            v = self.tmp("n_set")
+            self.emit("int %s = 3;" % v)
+            self.emit("const char *setting = getenv(\"SOUND_SET\");")
+            self.emit("if (setting && sscanf(setting, \"n=%%d\", &%s) != 1) {" % v)
+            self.emit("    fprintf(stderr, \"SOUND_SET: expected n=N\\n\");")
+            self.emit("    exit(2);")
+            self.emit("}")
+            self.add_input(Input(v, [v], "setting", "SOUND_SET", default=3))
+        elif pick < 0.65:
             v = self.tmp("n_tok")
             self.emit("char list[256];")
             self.emit("const char *ls = getenv(\"SOUND_LIST\");")
@@ -308,7 +327,7 @@ class Gen:
     def step(self):
         r = self.r
         kinds = ["new", "new", "unary", "binary", "release", "matmul"]
-        for st in ("helpers", "macros", "views", "inplace", "loops", "branches"):
+        for st in ("helpers", "macros", "views", "inplace", "loops", "branches", "exits"):
             if st in self.styles:
                 kinds += [st] * 2
         k = r.choice(kinds)
@@ -415,6 +434,7 @@ class Gen:
             self.emit("tl_tensor *%s = tl_select(%s, 0, 0);" % (v, t["var"]))
             nt = {"var": v, "shape": sh[1:], "contig": True}
         nt["depth"] = self.indent
+        nt["store"] = set(stores(t))  # a view shares its base's storage
         self.live.append(nt)
 
     def s_inplace(self):
@@ -425,7 +445,8 @@ class Gen:
         self.p.styles.add("inplace")
         form = r.randint(0, 2)
         if form == 0:
-            u = self.pick(lambda x: x["shape"] == t["shape"] and x is not t)
+            # an operand that shares t's storage overlaps the write: a run error
+            u = self.pick(lambda x: x["shape"] == t["shape"] and not stores(x) & stores(t))
             if u:
                 self.emit("tl_add_(%s, %s);" % (t["var"], u["var"]))
                 return
@@ -511,6 +532,20 @@ class Gen:
             self.block(r.randint(1, 2))
         self.emit("}")
 
+    def s_exits(self):
+        """An early exit from main when a size has one value: some of the
+        tensors released first, the others live at the exit."""
+        r = self.r
+        if self.indent != 1 or not self.sizes:
+            return self.s_new()
+        self.p.styles.add("exits")
+        self.emit("if (%s == %d) {" % (r.choice(self.sizes), r.randint(1, 4)))
+        for t in self.live:
+            if r.random() < 0.6:
+                self.emit("    tl_release(%s);" % t["var"])
+        self.emit("    return 0;" if r.random() < 0.6 else "    exit(0);")
+        self.emit("}")
+
     def program(self):
         r = self.r
         self.inputs()
@@ -559,6 +594,8 @@ def run_setup(prog, vals, given, cfg_path):
             env[i.key] = ",".join("x%d" % k for k in range(vals[i.var]))
         elif i.how == "string" and given[i.var]:
             env[i.key] = "w" * vals[i.var]
+        elif i.how == "setting" and given[i.var]:
+            env[i.key] = "n=%d" % vals[i.var]
     header = None
     if prog.header_fields:
         fs = [i for i in prog.inputs if i.how == "header"]
