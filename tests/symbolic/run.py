@@ -39,7 +39,8 @@ value, whatever copies it went through).  Once per file, a `--bind` of a
 name no symbol has must exit 2 listing every symbol's name, and binding the
 first symbol must leave the other symbols' names as they were (each a name
 that list has).
-usage: run.py TENSORLINT [FILE.c ...]   (default: every program named above)
+usage: run.py TENSORLINT [--shard=K/N] [FILE.c ...]   (default: every program named above;
+--shard=K/N: every N-th of them from the K-th, counted from 0)
 """
 import json
 import os
@@ -74,8 +75,16 @@ def main():
     samples = os.path.join(root, "samples", "checkpoint")
     programs = [os.path.join(here, n) for n in sorted(os.listdir(here)) if n.endswith(".c")]
     programs += [os.path.join(samples, n) for n in sorted(os.listdir(samples)) if n.endswith(".c")]
-    if len(sys.argv) > 2:
-        programs = [os.path.abspath(p) for p in sys.argv[2:]]
+    args = sys.argv[2:]
+    shard = None
+    if args and args[0].startswith("--shard="):
+        # --shard=K/N: every N-th program from the K-th (ctest runs the shards side by side)
+        k, n = (int(v) for v in args.pop(0)[len("--shard="):].split("/"))
+        shard = (k, n)
+    if args:
+        programs = [os.path.abspath(p) for p in args]
+    if shard:
+        programs = programs[shard[0]::shard[1]]
     failed = checked = xfailed = 0
     scratch = tempfile.mkdtemp()
     pending = None  # (name, xfail reason, failures before it): settled when the next starts
