@@ -25,9 +25,59 @@ static int loop_test(an_ctx *cx, const ir_stmt *s)
     return an_eval(cx, s->loop.cond, &c) ? c != 0 : -1;
 }
 
+static bool loc_before(ir_loc a, ir_loc b)
+{
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/* The last place of the loop's header: its keyword, init, condition, step. */
+static ir_loc header_end(const ir_stmt *s)
+{
+    ir_loc at = s->loc;
+    const ir_block *parts[] = {s->loop.init, s->loop.cond_pre, s->loop.step};
+    for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+        for (int k = 0; parts[p] && k < parts[p]->n_stmts; k++)
+            if (loc_before(at, parts[p]->stmts[k]->loc))
+                at = parts[p]->stmts[k]->loc;
+    if (s->loop.cond && loc_before(at, s->loop.cond->loc))
+        at = s->loop.cond->loc;
+    return at;
+}
+
+/* The variables declared in the loop's body (after its header, before its
+ * closing brace) end with each iteration (C's scope): what an iteration
+ * left in their integers, pointers, arrays and structs (an inner loop's
+ * counter, a pointer to the iteration's element, an array of the handles
+ * it releases) is no state the next iteration starts from, and is
+ * forgotten.  An object that still holds a live tensor is kept, as it was
+ * (its loss is for the leak checks). */
+static void body_locals_end(an_ctx *cx, const ir_stmt *s)
+{
+    const ir_block *b = s->loop.body;
+    if (!b || b->end.line == 0 || s->loop.kind == IR_LOOP_DO)
+        return;
+    ir_loc from = header_end(s);
+    an_frame *fr = an_top(cx);
+    const int *ids = cx->func_vars[fr->func];
+    for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+        const ir_var *v = &cx->u->vars[ids[j]];
+        if (v->is_global || v->is_param || !loc_before(from, v->loc) || !loc_before(v->loc, b->end))
+            continue;
+        an_loc whole = {.frame = fr->serial, .var = ids[j]};
+        if (an_mem_holds_handles(cx, &whole))
+            continue;
+        fr->int_known[cx->slot[ids[j]]] = false;
+        fr->ints[cx->slot[ids[j]]] = 0;
+        for (int k = 0; k < cx->mem.n; k++)
+            if (cx->mem.e[k].loc.frame == fr->serial && cx->mem.e[k].loc.var == ids[j])
+                an_mem_remove(&cx->mem, &cx->mem.e[k].loc);
+    }
+}
+
 static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
 {
     an_flow fl = an_exec_block(cx, s->loop.body);
+    body_locals_end(cx, s);
     *leave = fl == AN_FLOW_BREAK || fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP ||
              fl == AN_FLOW_GOTO || fl == AN_FLOW_EXIT;
     if (fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP || fl == AN_FLOW_GOTO || fl == AN_FLOW_EXIT)
