@@ -657,8 +657,31 @@ typedef struct loop_class {
     an_peak *pk;       /* per function: the candidates of an iteration that runs it */
 } loop_class;
 
-/* `v % K == r`, `v % K != r` (either side), K > 0 and 0 <= r < K constants. */
-static bool class_cond(const ir_expr *c, int var, loop_class *out)
+/* The counter, or the counter plus or minus a constant: its shift. */
+static bool counter_shifted(const ir_expr *e, int var, int64_t *shift)
+{
+    if (e->kind == IR_EXPR_VAR && e->var == var) {
+        *shift = 0;
+        return true;
+    }
+    if (e->kind != IR_EXPR_BINARY || (e->op != IR_OP_ADD && e->op != IR_OP_SUB))
+        return false;
+    const ir_expr *v = e->a, *c = e->b;
+    if (e->op == IR_OP_ADD && v->kind == IR_EXPR_CONST) {
+        v = e->b;
+        c = e->a;
+    }
+    if (v->kind != IR_EXPR_VAR || v->var != var || c->kind != IR_EXPR_CONST ||
+        c->value > INT32_MAX || c->value < -INT32_MAX)
+        return false;
+    *shift = e->op == IR_OP_ADD ? c->value : -c->value;
+    return true;
+}
+
+/* `(v + c) % K == r`, `!= r` (either side; c may be 0 or negative), K > 1
+ * and 0 <= r < K constants: v's class (r - c) mod K.  *shift: c (C's % of
+ * a negative v + c is not its class: the caller needs v + c >= 0). */
+static bool class_cond(const ir_expr *c, int var, loop_class *out, int64_t *shift)
 {
     if (!c || c->kind != IR_EXPR_BINARY || (c->op != IR_OP_EQ && c->op != IR_OP_NE))
         return false;
@@ -668,22 +691,25 @@ static bool class_cond(const ir_expr *c, int var, loop_class *out)
         k = c->a;
     }
     if (m->kind != IR_EXPR_BINARY || m->op != IR_OP_REM || k->kind != IR_EXPR_CONST ||
-        m->a->kind != IR_EXPR_VAR || m->a->var != var || m->b->kind != IR_EXPR_CONST ||
-        m->b->value <= 1 || k->value < 0 || k->value >= m->b->value)
+        !counter_shifted(m->a, var, shift) || m->b->kind != IR_EXPR_CONST ||
+        m->b->value <= 1 || m->b->value > INT32_MAX || k->value < 0 || k->value >= m->b->value)
         return false;
-    *out = (loop_class){.k = m->b->value, .r = k->value, .eq = c->op == IR_OP_EQ};
+    int64_t K = m->b->value, r = ((k->value - *shift) % K + K) % K;
+    *out = (loop_class){.k = K, .r = r, .eq = c->op == IR_OP_EQ};
     return true;
 }
 
 /* The body's one `if` at its top level on the counter's class, with no
  * else if (its arms may be anything else). */
-static bool find_class_if(const ir_stmt *s, int var, loop_class *out)
+static bool find_class_if(const ir_stmt *s, int var, int64_t v0, loop_class *out)
 {
     const ir_block *b = s->loop.body;
     int found = 0;
     for (int k = 0; b && k < b->n_stmts; k++) {
         loop_class c;
-        if (b->stmts[k]->kind == IR_IF && class_cond(b->stmts[k]->branch.cond, var, &c)) {
+        int64_t shift;
+        if (b->stmts[k]->kind == IR_IF && class_cond(b->stmts[k]->branch.cond, var, &c, &shift) &&
+            v0 + shift >= 0) { /* (the counter counts up from v0) */
             c.s = b->stmts[k];
             *out = c;
             found++;
@@ -1127,7 +1153,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
     trial_begin(cx, &t1);
     ls.n_diags1 = cx->r->n_diags;
     /* (two kinds of iteration: the probes run those that do not take the arm) */
-    classed = ls.dir > 0 && ls.v0.e == 0 && ls.v0.c >= 0 && find_class_if(s, ls.var, &cls);
+    classed = ls.dir > 0 && ls.v0.e == 0 && ls.v0.c >= 0 && ls.v0.c <= INT32_MAX &&
+              find_class_if(s, ls.var, ls.v0.c, &cls);
     cx->forced_if = classed ? cls.s : NULL;
     if (!probe(cx, s, ls.var, ls.v0, ls.dir, ls.lo, ls.hi, &ls.la))
         lp_fail(&ls, LOOP_NOT_COUNTED);
