@@ -1071,19 +1071,45 @@ static void exec_load(an_ctx *cx, const ir_stmt *s)
 }
 
 /* A store at an index not known statically: every element may have
- * changed (a weak update), so the whole array becomes unknown. */
+ * changed (a weak update), so the whole array becomes unknown; said when
+ * it holds tensors or the store is one (host integers and pointers alone:
+ * see weak_store_host). */
 static void weak_store(an_ctx *cx, const ir_stmt *s, const ir_place *p, int bad_step,
                        const char *why)
 {
     ir_place prefix = *p;
     an_loc l;
     prefix.n_steps = bad_step;
+    bool found = an_place_loc(cx, &prefix, &l, NULL, NULL);
+    if (found && s->store.kind != IR_VAR_TENSOR && !an_mem_holds_handles(cx, &l)) {
+        an_mem_fill(cx, &l, false, s->loc.line, s->loc.col);
+        return;
+    }
     an_diag_add(cx, AN_NOTE, "unsupported", s->loc.line, s->loc.col,
                 "not followed: a store into '%s' at %s; every element is unknown from here, "
                 "and totals that depend on them are bounds", p->text, why);
     an_mark_bound(cx);
-    if (an_place_loc(cx, &prefix, &l, NULL, NULL))
+    if (found)
         an_mem_fill(cx, &l, false, s->loc.line, s->loc.col);
+}
+
+/* A store of an integer or a pointer that may land on another element's
+ * place (an index another index may name): the whole object, host memory
+ * that holds no tensor, becomes unknown, a weak update with no note.
+ * Nothing the analysis counts rests on it: a later read of it is a
+ * run-time value (a symbol, as memory an unmodelled call wrote), and a
+ * tensor reached through a pointer of it is not known, said where it is
+ * read.  false: the object holds a tensor, and the caller says so. */
+static bool weak_store_host(an_ctx *cx, const ir_stmt *s, const an_loc *l)
+{
+    if (s->store.kind == IR_VAR_TENSOR)
+        return false;
+    an_loc whole = *l;
+    whole.n = 0;
+    if (an_mem_holds_handles(cx, &whole))
+        return false;
+    an_mem_fill(cx, &whole, false, s->loc.line, s->loc.col);
+    return true;
 }
 
 static void exec_store(an_ctx *cx, const ir_stmt *s)
@@ -1108,6 +1134,8 @@ static void exec_store(an_ctx *cx, const ir_stmt *s)
         return;
     }
     if (an_mem_may_alias(cx, &l)) { /* it may overwrite an element that another index names */
+        if (weak_store_host(cx, s, &l))
+            return;
         int last = -1;
         for (int k = 0; k < s->store.dst->n_steps; k++)
             if (s->store.dst->steps[k].kind == IR_STEP_INDEX)

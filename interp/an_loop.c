@@ -25,9 +25,59 @@ static int loop_test(an_ctx *cx, const ir_stmt *s)
     return an_eval(cx, s->loop.cond, &c) ? c != 0 : -1;
 }
 
+static bool loc_before(ir_loc a, ir_loc b)
+{
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/* The last place of the loop's header: its keyword, init, condition, step. */
+static ir_loc header_end(const ir_stmt *s)
+{
+    ir_loc at = s->loc;
+    const ir_block *parts[] = {s->loop.init, s->loop.cond_pre, s->loop.step};
+    for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+        for (int k = 0; parts[p] && k < parts[p]->n_stmts; k++)
+            if (loc_before(at, parts[p]->stmts[k]->loc))
+                at = parts[p]->stmts[k]->loc;
+    if (s->loop.cond && loc_before(at, s->loop.cond->loc))
+        at = s->loop.cond->loc;
+    return at;
+}
+
+/* The variables declared in the loop's body (after its header, before its
+ * closing brace) end with each iteration (C's scope): what an iteration
+ * left in their integers, pointers, arrays and structs (an inner loop's
+ * counter, a pointer to the iteration's element, an array of the handles
+ * it releases) is no state the next iteration starts from, and is
+ * forgotten.  An object that still holds a live tensor is kept, as it was
+ * (its loss is for the leak checks). */
+static void body_locals_end(an_ctx *cx, const ir_stmt *s)
+{
+    const ir_block *b = s->loop.body;
+    if (!b || b->end.line == 0 || s->loop.kind == IR_LOOP_DO)
+        return;
+    ir_loc from = header_end(s);
+    an_frame *fr = an_top(cx);
+    const int *ids = cx->func_vars[fr->func];
+    for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+        const ir_var *v = &cx->u->vars[ids[j]];
+        if (v->is_global || v->is_param || !loc_before(from, v->loc) || !loc_before(v->loc, b->end))
+            continue;
+        an_loc whole = {.frame = fr->serial, .var = ids[j]};
+        if (an_mem_holds_handles(cx, &whole))
+            continue;
+        fr->int_known[cx->slot[ids[j]]] = false;
+        fr->ints[cx->slot[ids[j]]] = 0;
+        for (int k = 0; k < cx->mem.n; k++)
+            if (cx->mem.e[k].loc.frame == fr->serial && cx->mem.e[k].loc.var == ids[j])
+                an_mem_remove(&cx->mem, &cx->mem.e[k].loc);
+    }
+}
+
 static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
 {
     an_flow fl = an_exec_block(cx, s->loop.body);
+    body_locals_end(cx, s);
     *leave = fl == AN_FLOW_BREAK || fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP ||
              fl == AN_FLOW_GOTO || fl == AN_FLOW_EXIT;
     if (fl == AN_FLOW_RETURN || fl == AN_FLOW_STOP || fl == AN_FLOW_GOTO || fl == AN_FLOW_EXIT)
@@ -607,8 +657,31 @@ typedef struct loop_class {
     an_peak *pk;       /* per function: the candidates of an iteration that runs it */
 } loop_class;
 
-/* `v % K == r`, `v % K != r` (either side), K > 0 and 0 <= r < K constants. */
-static bool class_cond(const ir_expr *c, int var, loop_class *out)
+/* The counter, or the counter plus or minus a constant: its shift. */
+static bool counter_shifted(const ir_expr *e, int var, int64_t *shift)
+{
+    if (e->kind == IR_EXPR_VAR && e->var == var) {
+        *shift = 0;
+        return true;
+    }
+    if (e->kind != IR_EXPR_BINARY || (e->op != IR_OP_ADD && e->op != IR_OP_SUB))
+        return false;
+    const ir_expr *v = e->a, *c = e->b;
+    if (e->op == IR_OP_ADD && v->kind == IR_EXPR_CONST) {
+        v = e->b;
+        c = e->a;
+    }
+    if (v->kind != IR_EXPR_VAR || v->var != var || c->kind != IR_EXPR_CONST ||
+        c->value > INT32_MAX || c->value < -INT32_MAX)
+        return false;
+    *shift = e->op == IR_OP_ADD ? c->value : -c->value;
+    return true;
+}
+
+/* `(v + c) % K == r`, `!= r` (either side; c may be 0 or negative), K > 1
+ * and 0 <= r < K constants: v's class (r - c) mod K.  *shift: c (C's % of
+ * a negative v + c is not its class: the caller needs v + c >= 0). */
+static bool class_cond(const ir_expr *c, int var, loop_class *out, int64_t *shift)
 {
     if (!c || c->kind != IR_EXPR_BINARY || (c->op != IR_OP_EQ && c->op != IR_OP_NE))
         return false;
@@ -618,22 +691,25 @@ static bool class_cond(const ir_expr *c, int var, loop_class *out)
         k = c->a;
     }
     if (m->kind != IR_EXPR_BINARY || m->op != IR_OP_REM || k->kind != IR_EXPR_CONST ||
-        m->a->kind != IR_EXPR_VAR || m->a->var != var || m->b->kind != IR_EXPR_CONST ||
-        m->b->value <= 1 || k->value < 0 || k->value >= m->b->value)
+        !counter_shifted(m->a, var, shift) || m->b->kind != IR_EXPR_CONST ||
+        m->b->value <= 1 || m->b->value > INT32_MAX || k->value < 0 || k->value >= m->b->value)
         return false;
-    *out = (loop_class){.k = m->b->value, .r = k->value, .eq = c->op == IR_OP_EQ};
+    int64_t K = m->b->value, r = ((k->value - *shift) % K + K) % K;
+    *out = (loop_class){.k = K, .r = r, .eq = c->op == IR_OP_EQ};
     return true;
 }
 
 /* The body's one `if` at its top level on the counter's class, with no
  * else if (its arms may be anything else). */
-static bool find_class_if(const ir_stmt *s, int var, loop_class *out)
+static bool find_class_if(const ir_stmt *s, int var, int64_t v0, loop_class *out)
 {
     const ir_block *b = s->loop.body;
     int found = 0;
     for (int k = 0; b && k < b->n_stmts; k++) {
         loop_class c;
-        if (b->stmts[k]->kind == IR_IF && class_cond(b->stmts[k]->branch.cond, var, &c)) {
+        int64_t shift;
+        if (b->stmts[k]->kind == IR_IF && class_cond(b->stmts[k]->branch.cond, var, &c, &shift) &&
+            v0 + shift >= 0) { /* (the counter counts up from v0) */
             c.s = b->stmts[k];
             *out = c;
             found++;
@@ -1081,7 +1157,8 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
     trial_begin(cx, &t1);
     ls.n_diags1 = cx->r->n_diags;
     /* (two kinds of iteration: the probes run those that do not take the arm) */
-    classed = ls.dir > 0 && ls.v0.e == 0 && ls.v0.c >= 0 && find_class_if(s, ls.var, &cls);
+    classed = ls.dir > 0 && ls.v0.e == 0 && ls.v0.c >= 0 && ls.v0.c <= INT32_MAX &&
+              find_class_if(s, ls.var, ls.v0.c, &cls);
     cx->forced_if = classed ? cls.s : NULL;
     if (!probe(cx, s, ls.var, ls.v0, ls.dir, ls.lo, ls.hi, &ls.la))
         lp_fail(&ls, LOOP_NOT_COUNTED);

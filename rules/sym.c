@@ -16,14 +16,14 @@
  * monomial's bound.  That decides most comparisons of sizes ("n*d > 0",
  * "n >= 1"); the rest are decided at the generic point and recorded as
  * assumptions.  The generic point is an assignment of integers: symbol k is
- * 2^(20 - k) (so no size is 0 or 1, PyTorch's specialisation, sizes read
+ * 2^(36 - k) (so no size is 0 or 1, PyTorch's specialisation, sizes read
  * earlier are multiples of those read later, as a width is of a head
  * count), floor(a / b) is the integer quotient there.  Every decision is
  * then true at that one point, so the recorded assumptions never
  * contradict each other.
  *
  * The point is generic only so far: the first SX_GENERIC_SIZES symbols get
- * a value (a 17th would be 2^3, then 2^2, 1, ...: a quotient of two sizes
+ * a value (a 33rd would be 2^4, then 2^3, ..., 1: a quotient of two sizes
  * becomes 0, and a decision made there is false for real sizes); a later
  * symbol, a quotient of sizes that is 0 there, two distinct polynomials
  * equal there, or a difference the doubles cannot tell from 0 has no
@@ -723,7 +723,7 @@ sx_int sx_symbol_value(const char *name, const char *origin, int line, int col)
 int64_t sx_symbol_generic(int i)
 {
     int g = i >= 0 && (size_t)i < S.syms.n ? S.syms.items[i].generic : -1;
-    return g >= 0 && g < SX_GENERIC_SIZES ? INT64_C(1) << (20 - g) : 0;
+    return g >= 0 && g < SX_GENERIC_SIZES ? INT64_C(1) << (SX_GENERIC_SIZES + 4 - g) : 0;
 }
 
 sx_int sx_symbol(const char *name, const char *origin, int line, int col)

@@ -38,9 +38,9 @@ typedef struct sx_int {
 typedef enum sx_rel { SX_EQ, SX_NE, SX_LT, SX_LE, SX_GT, SX_GE } sx_rel;
 
 enum { SX_TOO_BIG = 1, SX_MAX_TERMS = 64 };
-/* Symbols the generic point has a value for (2^20 .. 2^5); see sx_cmp. */
-enum { SX_GENERIC_SIZES = 16 };
-#define SX_GENERIC_SIZES_TEXT "16"
+/* Symbols the generic point has a value for (2^36 .. 2^5); see sx_cmp. */
+enum { SX_GENERIC_SIZES = 32 };
+#define SX_GENERIC_SIZES_TEXT "32"
 
 
 typedef struct sx_state sx_state;
@@ -78,7 +78,7 @@ void sx_symbol_rename(int i, const char *name);
  * whose range is the loop's. */
 bool sx_symbol_is_size(int i);
 /* Symbol i's value at the generic point, where comparisons the symbols do not
- * decide are decided (2^(20 - k) for the k-th symbol read, a loop's counter
+ * decide are decided (2^(36 - k) for the k-th symbol read, a loop's counter
  * aside: no size is 0 or 1, an earlier size is a multiple of a later one);
  * every assumption on sizes holds there.  0: none (past SX_GENERIC_SIZES,
  * or a loop's counter): a comparison that needs it is not decided. */

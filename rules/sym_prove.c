@@ -15,8 +15,6 @@
 #include "sym.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sym_internal.h"
@@ -363,6 +361,87 @@ static bool prove_diff(sx_int d, sx_rel rel, bool *out)
 
 static void record(sx_int d, const char *op);
 
+/* ---- the generic point's values, exactly ---- */
+
+static bool exact_hint(sx_int a, double *out, int depth);
+
+/* A coefficient the doubles hold exactly. */
+static bool c_too_wide(int64_t c) { return c > (INT64_C(1) << 53) || c < -(INT64_C(1) << 53); }
+
+/* x is a finite integer (a double is what it holds: only how it was
+ * computed may have rounded). */
+static bool exact_int(double x) { return isfinite(x) && x == floor(x); }
+
+/* Atom id's value at the point is its hint, exactly: a symbol's is an
+ * integer; a max or min is one of its operands' exact values; a quotient's
+ * floor is checked against its exact operands (fma rounds once, so the
+ * sign of q*b - a is exact). */
+static bool exact_atom(uint32_t id, int depth)
+{
+    const atom *k = &S.atoms.items[id];
+    if (!exact_int(k->hint))
+        return false;
+    if (k->kind == A_SYM)
+        return true;
+    double ha, hb;
+    if (depth > 8 || !exact_hint(k->a, &ha, depth + 1) || !exact_hint(k->b, &hb, depth + 1))
+        return false;
+    if (k->kind == A_MAX)
+        return k->hint == fmax(ha, hb);
+    if (k->kind == A_MIN)
+        return k->hint == fmin(ha, hb);
+    double q = k->hint;
+    return hb > 0 && q + 1 != q && fma(q, hb, -ha) <= 0 && fma(q + 1, hb, -ha) > 0;
+}
+
+/* The product x*y, when no bit of it is rounded off. */
+static bool exact_mul(double x, double y, double *out)
+{
+    double p = x * y;
+    if (!isfinite(p) || fma(x, y, -p) != 0)
+        return false;
+    *out = p;
+    return true;
+}
+
+/* a's value at the generic point when the doubles compute it with no
+ * rounding (each product's and sum's error 0: fma, and Knuth's two-sum),
+ * so that its sign and its being 0 are a's own there. */
+static bool exact_hint(sx_int a, double *out, int depth)
+{
+    uint32_t n;
+    int64_t c;
+    if (a.e == 0) {
+        *out = (double)a.c;
+        return !c_too_wide(a.c);
+    }
+    const term *t = terms_of(a, &n, &c);
+    double sum = (double)c;
+    if (c_too_wide(c))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const mono *m = &S.monos.items[t[i].mono];
+        double v = 1, x;
+        for (uint32_t f = 0; f < m->n; f++) {
+            const factor *fa = &S.factors.items[m->first + f];
+            if (!exact_atom(fa->atom, depth))
+                return false;
+            for (uint32_t p = 0; p < fa->pow; p++)
+                if (!exact_mul(v, S.atoms.items[fa->atom].hint, &v))
+                    return false;
+        }
+        if (c_too_wide(t[i].coef) || !exact_mul((double)t[i].coef, v, &x))
+            return false;
+        double s = sum + x, bv = s - sum;
+        if (!isfinite(s) || (sum - (s - bv)) + (x - bv) != 0)
+            return false;
+        sum = s;
+    }
+    *out = sum;
+    return true;
+}
+
+
 /* Is the atom anything but a symbol with a generic value of its own? */
 static bool not_plain_symbol(uint32_t id, const void *ctx)
 {
@@ -376,8 +455,8 @@ static bool not_plain_symbol(uint32_t id, const void *ctx)
  * 0 there); d is a polynomial in sizes alone, not 0, whose value there is 0
  * (two products of sizes that happen to be equal there: n*q and m*p when
  * every size is a power of two); or d's terms cancel below what a double
- * tells apart. */
-static const char *generic_doubt(sx_int d, double h)
+ * tells apart (unless exact: the doubles hold d's value there exactly). */
+static const char *generic_doubt(sx_int d, double h, bool exact)
 {
     if (isnan(h))
         return "the comparison needs more run-time sizes than the analysis decides comparisons "
@@ -391,7 +470,7 @@ static const char *generic_doubt(sx_int d, double h)
     if (h == 0 && !any_atom(d, not_plain_symbol, NULL))
         return "two formulas in the sizes are equal at the values the analysis decides "
                "comparisons at, and not for every size";
-    if (mag >= 0x1p52 && fabs(h) <= mag * 0x1p-40)
+    if (!exact && mag >= 0x1p52 && fabs(h) <= mag * 0x1p-40)
         return "the formulas compared are too close to tell apart at the values the analysis "
                "decides comparisons at";
     return NULL;
@@ -408,7 +487,8 @@ bool sx_cmp(sx_int a, sx_rel rel, sx_int b)
     if (big(d))
         return false;
     double h = hint_of(d);
-    const char *why = generic_doubt(d, h);
+    bool exact = exact_hint(d, &h, 0);
+    const char *why = generic_doubt(d, h, exact);
     if (why) { /* not decided, and nothing assumed: unknown from here on */
         S.failed = true;
         S.fail_why = why;

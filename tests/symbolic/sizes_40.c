@@ -1,5 +1,5 @@
 /* 40 sizes read at run time (and argc), the width and the head count last:
- * past the 16 run-time sizes the prover decides comparisons of.  The view
+ * past the 32 run-time sizes the prover decides comparisons of.  The view
  * of q as (n_heads, head_size/2, 2) needs a comparison of them that it
  * cannot decide: the view is unknown, with a note, never an invalid shape
  * (the run has none, head_size being even); the totals are bounds. */

@@ -291,8 +291,8 @@ static void plain_conditions_and_origins(void **state)
     assert_false(sx_mentions_origin(sx_add(sx_mul(n, d), K(3)), "loop"));
     assert_true(sx_mentions_origin(sx_max(n, sx_div(d, l)), "loop"));
     assert_false(sx_symbol_used(2)); /* asking marks nothing */
-    assert_int_equal(sx_symbol_generic(0), INT64_C(1) << 20);
-    assert_int_equal(sx_symbol_generic(1), INT64_C(1) << 19);
+    assert_int_equal(sx_symbol_generic(0), INT64_C(1) << 36);
+    assert_int_equal(sx_symbol_generic(1), INT64_C(1) << 35);
 }
 
 /* The generic point has values for SX_GENERIC_SIZES symbols; past them, a
@@ -322,7 +322,7 @@ static void generic_point_limits(void **state)
     sx_clear_failed();
     (void)sx_cmp(sx_div(s[1], s[0]), SX_GE, K(1));
     assert_true(sx_failed());
-    /* s0*s3 and s1*s2 are 2^37 both: equal there, not for every size */
+    /* s0*s3 and s1*s2 are 2^69 both: equal there, not for every size */
     sx_clear_failed();
     (void)sx_cmp(sx_mul(s[0], s[3]), SX_EQ, sx_mul(s[1], s[2]));
     assert_true(sx_failed());
@@ -336,6 +336,16 @@ static void generic_point_limits(void **state)
     sx_clear_failed();
     assert_true(sx_cmp(l, SX_LE, s[0])); /* near its first value: decided */
     assert_false(sx_failed());
+    /* 2^73 on both sides, computed with no rounding: equal there exactly (decided and
+     * recorded); past 2^53 with a rounded term, as close, not decided */
+    sx_int kv = sx_div(sx_mul(s[0], s[1]), s[2]);
+    sx_clear_failed();
+    assert_true(sx_cmp(sx_mul(s[0], sx_max(K(1), kv)), SX_EQ, sx_mul(s[0], kv)));
+    assert_false(sx_failed());
+    sx_int odd = sx_add(sx_mul(s[0], sx_mul(s[1], s[2])), K(1)); /* 2^105 + 1: rounds */
+    sx_clear_failed();
+    (void)sx_cmp(sx_max(odd, s[3]), SX_EQ, odd);
+    assert_true(sx_failed());
 }
 
 /* A report lists an assumption once, not beside one that implies it, and
