@@ -1222,6 +1222,8 @@ static int cmp_holder(const void *a, const void *b)
         return x->storage < y->storage ? -1 : 1;
     if (!x->name || !y->name)
         return !x->name - !y->name; /* named first */
+    if ((x->view_of >= 0) != (y->view_of >= 0))
+        return x->view_of >= 0 ? 1 : -1; /* the storage's own handles before views */
     return strcmp(x->name, y->name);
 }
 

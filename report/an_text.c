@@ -437,6 +437,8 @@ static void print_storage_list(FILE *out, const an_report *r, int n, const int *
 }
 
 /* Whether storage x comes before y at the peak (an_peak_order). */
+#define AN_PEAK_NAMES 4 /* names the text lists per storage; the rest are counted */
+
 static bool peak_before(const an_storage *x, const an_storage *y)
 {
     if (x->symbolic != y->symbolic)
@@ -459,7 +461,7 @@ int *an_peak_order(const an_report *r, const an_func_report *f)
     return order;
 }
 
-/* The names of peak entry k, ", " between them ("-" when none), to out. */
+/* The names of peak entry k, ", " between them, the first AN_PEAK_NAMES of them, to out. */
 static void put_peak_names(FILE *out, const an_func_report *f, int k)
 {
     const char *n = f->peak_names ? f->peak_names[k] : NULL;
@@ -467,12 +469,17 @@ static void put_peak_names(FILE *out, const an_func_report *f, int k)
         fputs("(no name: a temporary or a copy in memory)", out);
         return;
     }
+    int shown = 1, more = 0;
     for (; *n; n++) {
-        if (*n == AN_NAME_SEP)
-            fputs(", ", out);
-        else
+        if (*n == AN_NAME_SEP && shown == AN_PEAK_NAMES)
+            more++;
+        else if (*n == AN_NAME_SEP)
+            shown++, fputs(", ", out);
+        else if (!more)
             fputc(*n, out);
     }
+    if (more)
+        fprintf(out, " and %d more name%s", more, more > 1 ? "s" : "");
 }
 
 static void put_sx(FILE *out, sx_int v);

@@ -12,8 +12,10 @@ for sample in samples/worksheet/*.c samples/labs/*.c samples/models/*.c tests/go
   base=tests/golden/$(echo "${sample#samples/}" | tr / _)
   [ "${sample#tests/golden/}" != "$sample" ] && base=$sample # (the tests' own programs)
   base=${base%.c}
-  for fmt in text json; do
-    ext=$([ $fmt = text ] && echo txt || echo json)
+  fmts="text json"
+  [ "$base" = "${sample%.c}" ] && fmts="text json markdown" # (the tests' own programs)
+  for fmt in $fmts; do
+    ext=$(case $fmt in text) echo txt ;; json) echo json ;; *) echo md ;; esac)
     if [ $fmt = json ]; then # compact on the wire; indented here so diffs are readable
       got=$("$tool" report --format=json "$sample" 2>&1 | python3 -m json.tool)
     else
