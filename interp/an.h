@@ -280,6 +280,9 @@ const char *an_claim_words(an_claim c);
 /* The key of total t in the JSON report: "peak_live_bytes" ... */
 const char *an_total_name(an_total t);
 
+/* Between two names of an_func_report.peak_names. */
+#define AN_NAME_SEP '\x1f'
+
 typedef struct an_func_report {
     int func;               /* index in the unit */
     const char *name;
@@ -293,6 +296,8 @@ typedef struct an_func_report {
     int peak_line;
     int n_peak_storages;
     int *peak_storages;     /* storage ids live at the peak */
+    char **peak_names;      /* per peak_storages entry: the names whose handles keep it
+                               alive there, AN_NAME_SEP between them, or NULL */
     int64_t end_live_bytes;
     int64_t moved_bytes;
     int64_t n_calls;        /* API calls executed */

@@ -240,8 +240,15 @@ static void fill_storages(an_report *r, an_func_report *fr, int64_t *mark, const
         sort_values(r, fr->n_values, fr->values);
     if (fr->n_storages > 1)
         qsort(fr->storages, (size_t)fr->n_storages, sizeof(int), cmp_int);
-    if (fr->peak_storages && fr->n_peak_storages > 1)
-        qsort(fr->peak_storages, (size_t)fr->n_peak_storages, sizeof(int), cmp_int);
+    for (int j = 1; fr->peak_storages && j < fr->n_peak_storages; j++) /* (made in order) */
+        for (int i = j; i > 0 && fr->peak_storages[i - 1] > fr->peak_storages[i]; i--) {
+            int t = fr->peak_storages[i];
+            char *name = fr->peak_names[i];
+            fr->peak_storages[i] = fr->peak_storages[i - 1];
+            fr->peak_names[i] = fr->peak_names[i - 1];
+            fr->peak_storages[i - 1] = t;
+            fr->peak_names[i - 1] = name;
+        }
 }
 
 /* Each function's values and the storages they made or view, by one pass
@@ -282,9 +289,14 @@ static void fill_lists(an_report *r, const int *report_of)
     for (int k = 0; k < r->n_funcs; k++) { /* the live sets list what is listed */
         an_func_report *fr = &r->funcs[k];
         int n = 0;
-        for (int j = 0; j < fr->n_peak_storages; j++)
-            if (!r->storages[fr->peak_storages[j]].summarised)
-                fr->peak_storages[n++] = fr->peak_storages[j];
+        for (int j = 0; j < fr->n_peak_storages; j++) {
+            if (r->storages[fr->peak_storages[j]].summarised) {
+                free(fr->peak_names[j]);
+                continue;
+            }
+            fr->peak_names[n] = fr->peak_names[j];
+            fr->peak_storages[n++] = fr->peak_storages[j];
+        }
         fr->n_peak_storages = n;
     }
     for (int k = 0; k < r->n_funcs; k++)
@@ -517,6 +529,7 @@ void an_report_free(an_report *r)
         free(r->funcs[k].values);
         free(r->funcs[k].storages);
         free(r->funcs[k].peak_storages);
+        an_names_free(r->funcs[k].peak_names, r->funcs[k].n_peak_storages);
     }
     for (int v = 0; v < r->n_values; v++)
         free(r->values[v].reason);

@@ -1133,6 +1133,7 @@ void an_exec_release(an_ctx *cx, const ir_stmt *s)
     if (hd->seg_elem) {
         an_seg_release(cx, h, s->loc.line, s->loc.col);
     } else {
+        an_settle_peaks(cx); /* the peak's names: the released handle's is one */
         hd->released = true;
         an_storage_unref(cx, hd->storage, an_top(cx)->func, s->loc.line, s->loc.col);
     }

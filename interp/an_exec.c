@@ -65,8 +65,10 @@ static an_flow exec_block_scoped(an_ctx *cx, const ir_block *b, bool program_end
         if (fl != AN_FLOW_NEXT)
             break;
     }
-    if (fl != AN_FLOW_STOP) /* at exit() nothing goes out of scope: the program ends */
+    if (fl != AN_FLOW_STOP) { /* at exit() nothing goes out of scope: the program ends */
+        an_settle_peaks(cx); /* the peak's names: the block's variables still hold theirs */
         scope_exit(cx, b, program_end || fl == AN_FLOW_EXIT);
+    }
     return fl;
 }
 
@@ -1120,7 +1122,9 @@ static void exec_store(an_ctx *cx, const ir_stmt *s)
     int bad;
     int src = s->store.kind == IR_VAR_TENSOR ? an_tensor_of(cx, s->store.src) : AN_UNSET;
     switch (s->store.kind) {
-    case IR_VAR_TENSOR: c = (an_cell){.kind = AN_CELL_TENSOR, .handle = src}; break;
+    case IR_VAR_TENSOR:
+        c = (an_cell){.kind = AN_CELL_TENSOR, .handle = src, .place = s->store.dst->text};
+        break;
     case IR_VAR_INT: an_assign_int(cx, s->store.value, s->store.dst->text, &c.known, &c.i); break;
     case IR_VAR_OTHER: an_ptr_eval(cx, s->store.ptr, &c); break;
     }
@@ -1321,6 +1325,7 @@ an_flow an_run_function(an_ctx *cx, int func, an_frame *f)
                     "function stops there, and its totals are bounds", fn->name);
         an_mark_bound(cx);
     }
+    an_settle_peaks(cx); /* the peak's names: the frame's variables still hold theirs */
     an_mem_frame_exit(cx, f, program_end || fl == AN_FLOW_EXIT);
     if (fr && !cx->fs[func].done_first) {
         cx->fs[func].done_first = true;

@@ -99,6 +99,8 @@ typedef struct an_cell {
                       * fill source + 1 in cx->fills (0: none) */
     int handle;      /* TENSOR: handle index, AN_UNSET or AN_UNKNOWN */
     int ptr;         /* PTR: index in cx->ptrs, -1 for NULL; a segment's: cx->segs */
+    const char *place; /* TENSOR written by a store: the place's C spelling ("a->ln1"), for
+                          the peak's names; NULL otherwise (a copy, a fill) */
 } an_cell;
 
 typedef struct an_entry {
@@ -419,6 +421,11 @@ void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int c
 bool an_mem_holds_handles(an_ctx *cx, const an_loc *l);
 void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end);
 bool an_mem_holds(const an_ctx *cx, int h);
+/* Who holds each live storage now, for the peak's listing: names[s - first]
+ * (first: cx->root_first_storage) gets the names of the variables and places
+ * whose handles keep storage s alive, AN_NAME_SEP between them, a view's as
+ * "v (view of x)"; NULL where none has a name. */
+void an_mem_holder_names(an_ctx *cx, char **names);
 void an_mem_copy_into(an_mem *dst, const an_mem *src);
 void an_mem_free(an_mem *m);
 /* After the kept arm of an unknown branch: what differs from the other arm is weakened. */
@@ -457,8 +464,12 @@ bool an_same_layout_handles(an_ctx *cx, int a, int b);
 typedef struct an_fr_saved {
     an_func_report fr;
     int *peak_storages;
+    char **peak_names;
     an_fstate fs;
 } an_fr_saved;
+/* A copy of n peak names (an_func_report.peak_names); free them. */
+char **an_names_dup(char *const *names, int n);
+void an_names_free(char **names, int n);
 an_fr_saved *an_frs_save(an_ctx *cx);
 /* Put sv back (it stays saved) or put it back and free it. */
 void an_frs_put(an_ctx *cx, const an_fr_saved *sv);

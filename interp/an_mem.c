@@ -872,6 +872,7 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
         for (int j = 0; j < extra; j++)
             l.key[l.n++] = tmp[k].loc.key[src->n + j];
         an_cell c = tmp[k].cell;
+        c.place = NULL; /* (the copy has a name of its own the store did not spell) */
         if (c.seg && c.kind == AN_CELL_TENSOR) {
             /* two copies of one run of tensors would each free them: neither is followed */
             c = (an_cell){.kind = AN_CELL_UNKNOWN};
@@ -1169,4 +1170,112 @@ void an_seg_collect(an_ctx *cx)
             sx_prove(cx->segs[e->cell.ptr].hi, SX_LE, cx->segs[e->cell.ptr].lo, &empty) && empty)
             seg_free(cx, k); /* (removal only marks: k stays valid) */
     }
+}
+
+/* ---- who holds a storage: the peak's names ---- */
+
+typedef struct holder {
+    int storage;
+    const char *name;  /* a variable or a place's spelling; NULL: a copy in memory */
+    int view_of;       /* the value a view's storage was made by, -1: not a view */
+} holder;
+
+typedef struct holders {
+    int n, cap;
+    holder *h;
+} holders;
+
+static void holder_add(an_ctx *cx, holders *hs, int h, const char *name)
+{
+    if (h < 0 || h >= cx->n_handles || cx->handles[h].released)
+        return;
+    int s = cx->handles[h].storage;
+    if (s < cx->root_first_storage || s >= cx->r->n_storages || !cx->live_storage[s])
+        return;
+    if (hs->n == hs->cap) {
+        hs->cap = hs->cap ? 2 * hs->cap : 64;
+        hs->h = tl_xreallocarray(hs->h, (size_t)hs->cap, sizeof *hs->h);
+    }
+    int made_by = cx->r->storages[s].value;
+    hs->h[hs->n++] = (holder){s, name, cx->handles[h].value != made_by ? made_by : -1};
+}
+
+/* The tensor slots of frame f (function func, -1: the globals). */
+static void frame_holders(an_ctx *cx, holders *hs, const an_frame *f, int func)
+{
+    int n = func < 0 ? cx->n_globals : cx->n_func_vars[func];
+    for (int j = 0; j < n; j++) {
+        int var = func < 0 ? cx->global_vars[j] : cx->func_vars[func][j];
+        const ir_var *v = &cx->u->vars[var];
+        if (v->kind != IR_VAR_TENSOR || v->is_borrow || v->is_carrier)
+            continue;
+        holder_add(cx, hs, f->tensor[cx->slot[var]], v->is_temp ? NULL : v->name);
+    }
+    if (func >= 0)
+        holder_add(cx, hs, f->ret_handle, "(the returned tensor)");
+}
+
+static int cmp_holder(const void *a, const void *b)
+{
+    const holder *x = a, *y = b;
+    if (x->storage != y->storage)
+        return x->storage < y->storage ? -1 : 1;
+    if (!x->name || !y->name)
+        return !x->name - !y->name; /* named first */
+    if ((x->view_of >= 0) != (y->view_of >= 0))
+        return x->view_of >= 0 ? 1 : -1; /* the storage's own handles before views */
+    return strcmp(x->name, y->name);
+}
+
+/* hs->h[from, to) (one storage's, sorted) as one string of names. */
+static char *holder_text(an_ctx *cx, const holder *h, int n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = tl_xmemstream(&text, &len);
+    int named = 0;
+    for (int k = 0; k < n; k++) {
+        if (!h[k].name || (k > 0 && h[k - 1].name && strcmp(h[k - 1].name, h[k].name) == 0 &&
+                           h[k - 1].view_of == h[k].view_of))
+            continue;
+        if (named++)
+            fputc(AN_NAME_SEP, f);
+        fputs(h[k].name, f);
+        if (h[k].view_of >= 0) {
+            const an_value *m = &cx->r->values[h[k].view_of];
+            if (m->name)
+                fprintf(f, " (view of %s)", m->name);
+            else
+                fprintf(f, " (view of the tl_%s result)", mt_ops[m->op].name);
+        }
+    }
+    tl_xmemstream_close(f);
+    if (named == 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+void an_mem_holder_names(an_ctx *cx, char **names)
+{
+    holders hs = {0};
+    frame_holders(cx, &hs, cx->gframe, -1);
+    for (int k = 0; k < cx->depth; k++)
+        frame_holders(cx, &hs, cx->stack[k], cx->stack[k]->func);
+    for (int k = 0; k < cx->mem.n; k++) {
+        const an_entry *e = &cx->mem.e[k];
+        if (e->loc.frame != DEAD && e->cell.kind == AN_CELL_TENSOR)
+            holder_add(cx, &hs, e->cell.handle, e->cell.place);
+    }
+    if (hs.n > 1)
+        qsort(hs.h, (size_t)hs.n, sizeof *hs.h, cmp_holder);
+    for (int k = 0; k < hs.n;) {
+        int j = k;
+        while (j < hs.n && hs.h[j].storage == hs.h[k].storage)
+            j++;
+        names[hs.h[k].storage - cx->root_first_storage] = holder_text(cx, hs.h + k, j - k);
+        k = j;
+    }
+    free(hs.h);
 }

@@ -158,15 +158,42 @@ void an_account_live(an_ctx *cx)
     }
 }
 
+char **an_names_dup(char *const *names, int n)
+{
+    if (!names)
+        return NULL;
+    char **d = tl_xmalloc(sizeof *d * ((size_t)n + 1));
+    for (int k = 0; k < n; k++)
+        d[k] = names[k] ? tl_xstrdup(names[k]) : NULL;
+    return d;
+}
+
+void an_names_free(char **names, int n)
+{
+    for (int k = 0; names && k < n; k++)
+        free(names[k]);
+    free(names);
+}
+
 static void record_peak_set(an_ctx *cx, an_func_report *fr)
 {
+    int first = cx->root_first_storage, n = cx->r->n_storages - first;
+    char **names = tl_xcalloc((size_t)n + 1, sizeof *names);
+    an_mem_holder_names(cx, names);
     free(fr->peak_storages);
-    fr->peak_storages =
-        tl_xmalloc(sizeof(int) * (size_t)(cx->r->n_storages - cx->root_first_storage + 1));
+    an_names_free(fr->peak_names, fr->n_peak_storages);
+    fr->peak_storages = tl_xmalloc(sizeof(int) * (size_t)(n + 1));
+    fr->peak_names = tl_xmalloc(sizeof(char *) * (size_t)(n + 1));
     fr->n_peak_storages = 0;
-    for (int s = cx->root_first_storage; s < cx->r->n_storages; s++)
-        if (cx->live_storage[s])
+    for (int s = first; s < cx->r->n_storages; s++) {
+        if (cx->live_storage[s]) {
+            fr->peak_names[fr->n_peak_storages] = names[s - first];
             fr->peak_storages[fr->n_peak_storages++] = s;
+        } else {
+            free(names[s - first]);
+        }
+    }
+    free(names);
 }
 
 void an_settle_peaks(an_ctx *cx)
@@ -189,6 +216,7 @@ an_fr_saved *an_frs_save(an_ctx *cx)
         sv[k].fr = r->funcs[k];
         sv[k].peak_storages = an_dup_mem(r->funcs[k].peak_storages,
                                          sizeof(int) * (size_t)r->funcs[k].n_peak_storages);
+        sv[k].peak_names = an_names_dup(r->funcs[k].peak_names, r->funcs[k].n_peak_storages);
         sv[k].fs = cx->fs[r->funcs[k].func];
     }
     return sv;
@@ -199,9 +227,11 @@ void an_frs_put(an_ctx *cx, const an_fr_saved *sv)
     an_report *r = cx->r;
     for (int k = 0; k < r->n_funcs; k++) {
         free(r->funcs[k].peak_storages);
+        an_names_free(r->funcs[k].peak_names, r->funcs[k].n_peak_storages);
         r->funcs[k] = sv[k].fr;
         r->funcs[k].peak_storages = an_dup_mem(sv[k].peak_storages,
                                                sizeof(int) * (size_t)sv[k].fr.n_peak_storages);
+        r->funcs[k].peak_names = an_names_dup(sv[k].peak_names, sv[k].fr.n_peak_storages);
         cx->fs[r->funcs[k].func] = sv[k].fs;
     }
 }
@@ -211,8 +241,10 @@ void an_frs_restore(an_ctx *cx, an_fr_saved *sv)
     an_report *r = cx->r;
     for (int k = 0; k < r->n_funcs; k++) {
         free(r->funcs[k].peak_storages);
+        an_names_free(r->funcs[k].peak_names, r->funcs[k].n_peak_storages);
         r->funcs[k] = sv[k].fr;
         r->funcs[k].peak_storages = sv[k].peak_storages;
+        r->funcs[k].peak_names = sv[k].peak_names;
         cx->fs[r->funcs[k].func] = sv[k].fs;
     }
     free(sv);
@@ -222,8 +254,10 @@ void an_frs_free(an_ctx *cx, an_fr_saved *sv)
 {
     if (!sv)
         return;
-    for (int k = 0; k < cx->r->n_funcs; k++)
+    for (int k = 0; k < cx->r->n_funcs; k++) {
         free(sv[k].peak_storages);
+        an_names_free(sv[k].peak_names, sv[k].fr.n_peak_storages);
+    }
     free(sv);
 }
 
@@ -247,8 +281,10 @@ static void peak_take(an_ctx *cx, an_func_report *fr, const an_fr_saved *from)
     memcpy(fr->peak_cand, o->peak_cand, sizeof fr->peak_cand);
     memcpy(fr->peak_cand_line, o->peak_cand_line, sizeof fr->peak_cand_line);
     free(fr->peak_storages);
+    an_names_free(fr->peak_names, fr->n_peak_storages);
     fr->n_peak_storages = o->n_peak_storages;
     fr->peak_storages = an_dup_mem(from->peak_storages, sizeof(int) * (size_t)o->n_peak_storages);
+    fr->peak_names = an_names_dup(from->peak_names, o->n_peak_storages);
     cx->fs[fr->func].peak_dirty = from->fs.peak_dirty;
 }
 
@@ -290,6 +326,7 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
         /* over formulas: the other arm's candidates, then this arm's that none covers */
         an_func_report mine = *fr;
         int *mine_set = an_dup_mem(fr->peak_storages, sizeof(int) * (size_t)fr->n_peak_storages);
+        char **mine_names = an_names_dup(fr->peak_names, fr->n_peak_storages);
         int n_mine = fr->n_peak_storages;
         bool mine_dirty = fs->peak_dirty;
         peak_take(cx, fr, &other[k]);
@@ -302,11 +339,14 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
                       changed;
         if (changed) { /* this arm's live set, or the one to come when not yet recorded */
             free(fr->peak_storages);
+            an_names_free(fr->peak_names, fr->n_peak_storages);
             fr->peak_storages = mine_set;
+            fr->peak_names = mine_names;
             fr->n_peak_storages = n_mine;
             fs->peak_dirty = mine_dirty;
         } else {
             free(mine_set);
+            an_names_free(mine_names, n_mine);
         }
     }
 }

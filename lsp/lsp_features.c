@@ -289,7 +289,32 @@ static void lsp_hover_symbolic(FILE *f, bool md, const an_report *rep, const ir_
 
 /* The totals of the function the call is in, each with its claim ("at most
  * 6 MiB"), as the text report says them. */
-static void lsp_hover_totals(FILE *f, bool md, const an_report *rep, int func)
+/* On the peak's line: the three largest storages live there, by their
+ * first name ("the peak is here; live: d 256 MiB, x 128 MiB, b 128 MiB"). */
+static void lsp_hover_peak(FILE *f, bool md, const an_report *rep, const an_func_report *fr,
+                           int line)
+{
+    if (fr->symbolic || fr->peak_line != line || fr->n_peak_storages == 0)
+        return;
+    int *order = an_peak_order(rep, fr), shown = 0;
+    for (int j = 0; j < fr->n_peak_storages && shown < 3; j++) {
+        const an_storage *s = &rep->storages[fr->peak_storages[order[j]]];
+        const char *n = fr->peak_names ? fr->peak_names[order[j]] : NULL;
+        if (!n || s->nbytes < 0)
+            continue;
+        char b[32];
+        const char *end = strchr(n, AN_NAME_SEP);
+        fprintf(f, md ? "%s`%.*s` %s" : "%s%.*s %s", shown++ ? ", " : "the peak is here; live: ",
+                (int)(end ? end - n : (long)strlen(n)), n, an_format_bytes(b, sizeof b, s->nbytes));
+    }
+    if (shown && fr->n_peak_storages > shown)
+        fprintf(f, " (%d more)", fr->n_peak_storages - shown);
+    if (shown)
+        fputc('\n', f);
+    free(order);
+}
+
+static void lsp_hover_totals(FILE *f, bool md, const an_report *rep, int func, int line)
 {
     for (int k = 0; k < rep->n_funcs; k++) {
         const an_func_report *fr = &rep->funcs[k];
@@ -298,6 +323,7 @@ static void lsp_hover_totals(FILE *f, bool md, const an_report *rep, int func)
         char *peak = an_total_str(fr, AN_TOTAL_PEAK), *end = an_total_str(fr, AN_TOTAL_END);
         fprintf(f, md ? "\nin `%s`: peak %s, live at end %s\n" : "\nin %s: peak %s, live at end %s\n",
                 fr->name, peak, end);
+        lsp_hover_peak(f, md, rep, fr, line);
         free(peak);
         free(end);
     }
@@ -335,7 +361,7 @@ static char *lsp_hover_text(const lsp_ctx *cx, const an_report *rep, const ir_un
         fprintf(f, "\nruns %s; shown: its first run\n", an_value_runs_text(v, t, sizeof t));
     if (v->reason && *v->reason)
         fprintf(f, md ? "\n*%s*\n" : "\n%s\n", v->reason);
-    lsp_hover_totals(f, md, rep, v->func);
+    lsp_hover_totals(f, md, rep, v->func, v->line);
     tl_xmemstream_close(f);
     return text;
 }

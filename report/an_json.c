@@ -22,6 +22,7 @@
 #include "an_report.h"
 #include "an_json_emit.h"
 #include "an_textbuf.h"
+#include "xalloc.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -192,6 +193,39 @@ static void id_list(an_jw *w, const char *key, int n, const int *ids)
     an_jw_end(w);
 }
 
+/* "peak_live": the storages of peak_storages in an_peak_order, each with
+ * its bytes, the line that made it and the names that keep it alive there. */
+static void peak_live_write(an_jw *w, const an_report *r, const an_func_report *f)
+{
+    int *order = an_peak_order(r, f);
+    an_jw_array(w, "peak_live");
+    for (int j = 0; j < f->n_peak_storages; j++) {
+        const an_storage *s = &r->storages[f->peak_storages[order[j]]];
+        const char *n = f->peak_names ? f->peak_names[order[j]] : NULL;
+        an_jw_object(w, NULL);
+        an_jw_int(w, "storage", s->id);
+        if (s->symbolic)
+            sx_write(w, "nbytes", s->nbytes_sx);
+        else
+            int_or_null(w, "nbytes", s->nbytes >= 0, s->nbytes);
+        an_jw_line(w, "alloc_file", "alloc_line", s->alloc_line);
+        an_jw_array(w, "names");
+        while (n && *n) {
+            const char *end = strchr(n, AN_NAME_SEP);
+            size_t len = end ? (size_t)(end - n) : strlen(n);
+            char *one = tl_xstrndup(n, len);
+            if (strict_ok(one))
+                an_jw_str(w, NULL, one);
+            free(one);
+            n += len + (end ? 1 : 0);
+        }
+        an_jw_end(w);
+        an_jw_end(w);
+    }
+    an_jw_end(w);
+    free(order);
+}
+
 /* The peak's line; with symbols, when candidates remain, each with the
  * condition under which it is the largest. */
 /* A line or null (0: none), with its file in a program. */
@@ -303,6 +337,9 @@ static void func_write(an_jw *w, const an_report *r, const an_func_report *f)
         an_jw_int(w, "moved_bytes", f->moved_bytes);
     }
     id_list(w, "peak_storages", f->n_peak_storages, f->peak_storages);
+    peak_live_write(w, r, f);
+    if (f->symbolic && f->n_peak_cands > 1 && f->peak_line > 0) /* whose live set it is */
+        an_jw_line(w, "peak_live_file", "peak_live_line", f->peak_line);
     an_jw_bool(w, "root", f->is_root);
     an_jw_bool(w, "executed", f->executed);
     if (f->symbolic)

@@ -44,6 +44,28 @@ static void md_change(FILE *out, long long was, long long now)
             md_bytes(a, sizeof a, now > was ? now - was : was - now), md_bytes(b, sizeof b, was));
 }
 
+/* The largest storages live at the peak, by the first name that keeps each
+ * alive there: "; live there: d 256 MiB, x 128 MiB, b 128 MiB" (the JSON's
+ * peak_live; those whose size is a formula, and those with no name, are
+ * left out of it, and a count says how many are not named here). */
+static void md_peak_live(FILE *out, const json_t *f)
+{
+    const json_t *live = json_object_get(f, "peak_live");
+    size_t n = json_is_array(live) ? json_array_size(live) : 0, shown = 0;
+    for (size_t k = 0; k < n && shown < 3; k++) {
+        const json_t *e = json_array_get(live, k);
+        const json_t *names = json_object_get(e, "names"), *bytes = json_object_get(e, "nbytes");
+        if (!json_is_integer(bytes) || !json_is_array(names) || json_array_size(names) == 0)
+            continue;
+        char b[32];
+        fputs(shown++ ? ", " : "<br>live there: ", out);
+        md_text(out, json_string_value(json_array_get(names, 0)));
+        fprintf(out, " %s", md_bytes(b, sizeof b, json_integer_value(bytes)));
+    }
+    if (shown > 0 && n > shown)
+        fprintf(out, " (%zu more)", n - shown);
+}
+
 static void md_function_row(FILE *out, const an_fn_pair *p, bool with_base)
 {
     char a[32], b[32];
@@ -78,6 +100,7 @@ static void md_function_row(FILE *out, const an_fn_pair *p, bool with_base)
     } else if (line > 0) {
         fprintf(out, " (line %lld)", line);
     }
+    md_peak_live(out, f);
     if (with_base) {
         fputs(" | ", out);
         if (p->base)

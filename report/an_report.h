@@ -18,6 +18,12 @@ char *an_total_str(const an_func_report *f, an_total t);
 /* When candidate k of a symbolic peak is the peak: "6*dim >= dim*steps + steps"
  * (it is at least each other candidate), in buf. */
 const char *an_peak_when(const an_func_report *f, int k, char *buf, size_t size);
+/* The storages live at f's peak in listing order: sizes that are formulas
+ * first, in the order made, then the others largest first (ties: the order
+ * made); a heap array of f->n_peak_storages indices into f->peak_storages. */
+int *an_peak_order(const an_report *r, const an_func_report *f);
+/* Storages the text report lists at the peak, the largest; the rest are counted. */
+#define AN_PEAK_LISTED 8
 
 /* The diagnostic's JSON; function and call (an_line_function, an_source_call_text)
  * are written when not NULL. */

@@ -436,7 +436,95 @@ static void print_storage_list(FILE *out, const an_report *r, int n, const int *
     }
 }
 
+/* Whether storage x comes before y at the peak (an_peak_order). */
+#define AN_PEAK_NAMES 4 /* names the text lists per storage; the rest are counted */
+
+static bool peak_before(const an_storage *x, const an_storage *y)
+{
+    if (x->symbolic != y->symbolic)
+        return x->symbolic;
+    if (!x->symbolic && x->nbytes != y->nbytes)
+        return x->nbytes > y->nbytes;
+    return x->id < y->id;
+}
+
+int *an_peak_order(const an_report *r, const an_func_report *f)
+{
+    int *order = tl_xmalloc(sizeof(int) * ((size_t)f->n_peak_storages + 1));
+    for (int j = 0; j < f->n_peak_storages; j++) { /* (insertion: stable, no context needed) */
+        int i = j;
+        const an_storage *s = &r->storages[f->peak_storages[j]];
+        for (; i > 0 && peak_before(s, &r->storages[f->peak_storages[order[i - 1]]]); i--)
+            order[i] = order[i - 1];
+        order[i] = j;
+    }
+    return order;
+}
+
+/* The names of peak entry k, ", " between them, the first AN_PEAK_NAMES of them, to out. */
+static void put_peak_names(FILE *out, const an_func_report *f, int k)
+{
+    const char *n = f->peak_names ? f->peak_names[k] : NULL;
+    if (!n) {
+        fputs("(no name: a temporary or a copy in memory)", out);
+        return;
+    }
+    int shown = 1, more = 0;
+    for (; *n; n++) {
+        if (*n == AN_NAME_SEP && shown == AN_PEAK_NAMES)
+            more++;
+        else if (*n == AN_NAME_SEP)
+            shown++, fputs(", ", out);
+        else if (!more)
+            fputc(*n, out);
+    }
+    if (more)
+        fprintf(out, " and %d more name%s", more, more > 1 ? "s" : "");
+}
+
 static void put_sx(FILE *out, sx_int v);
+
+/* Under the peak line: the storages live there, largest first, each with
+ * its bytes, the line that made it and the names that keep it alive there. */
+static void print_peak_listing(FILE *out, const an_report *r, const an_func_report *f,
+                               const char *where)
+{
+    if (f->n_peak_storages == 0)
+        return;
+    char b[BYTES_CHARS], at[LINE_TEXT_CHARS];
+    int *order = an_peak_order(r, f);
+    bool any_sx = false;
+    for (int j = 0; j < f->n_peak_storages; j++)
+        any_sx = any_sx || r->storages[f->peak_storages[j]].symbolic;
+    fprintf(out, "  live at %s, %s:\n", where,
+            any_sx ? "sizes that are formulas first (in the order made), then largest first"
+                   : "largest first");
+    int64_t rest = 0;
+    bool rest_sx = false, rest_unknown = false;
+    for (int j = 0; j < f->n_peak_storages; j++) {
+        const an_storage *s = &r->storages[f->peak_storages[order[j]]];
+        if (j >= AN_PEAK_LISTED) {
+            rest += s->nbytes > 0 ? s->nbytes : 0;
+            rest_sx = rest_sx || s->symbolic;
+            rest_unknown = rest_unknown || (s->nbytes < 0 && !s->symbolic);
+            continue;
+        }
+        fprintf(out, "    S%-6d ", s->id);
+        if (s->symbolic) {
+            put_sx(out, s->nbytes_sx);
+            fputs(" B", out);
+        } else {
+            fprintf(out, "%9s", s->nbytes < 0 ? "unknown" : an_format_bytes(b, sizeof b, s->nbytes));
+        }
+        fprintf(out, "  made line %-5s  ", line_text(at, sizeof at, r->unit, s->alloc_line));
+        put_peak_names(out, f, order[j]);
+        fputc('\n', out);
+    }
+    if (f->n_peak_storages > AN_PEAK_LISTED)
+        fprintf(out, "    and %d more (%s%s)\n", f->n_peak_storages - AN_PEAK_LISTED,
+                rest_sx || rest_unknown ? "at least " : "", an_format_bytes(b, sizeof b, rest));
+    free(order);
+}
 
 /* A byte total and its claim: "64 B" (exact), "at most 64 B", "at least
  * 64 B", "64 B (not bounded)"; "unknown" when nothing of a lower bound was
@@ -533,6 +621,14 @@ static void print_totals_sx(FILE *out, const an_report *r, const an_func_report 
     } else {
         fprintf(out, "\n");
     }
+    if (f->n_peak_cands > 1 && f->peak_line > 0) { /* the live set is one candidate's */
+        char where[LINE_TEXT_CHARS + 96];
+        snprintf(where, sizeof where, "line %s (the candidate reached last; the others' "
+                 "live sets are not listed)", line_text(at, sizeof at, r->unit, f->peak_line));
+        print_peak_listing(out, r, f, where);
+    } else if (f->peak_line > 0) {
+        print_peak_listing(out, r, f, "the peak");
+    }
     fputs("moved: ", out);
     put_total_sx(out, f->moved_sx, f->claim[AN_TOTAL_MOVED]);
     fputs(" in ", out);
@@ -565,7 +661,9 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
         fprintf(out, " at line %s, live there: ", line_text(at, sizeof at, r->unit, f->peak_line));
         print_storage_list(out, r, f->n_peak_storages, f->peak_storages);
     }
-    fprintf(out, "\nmoved: %s in %" PRId64 " calls\n",
+    fputc('\n', out);
+    print_peak_listing(out, r, f, "the peak");
+    fprintf(out, "moved: %s in %" PRId64 " calls\n",
             total_text(b, sizeof b, f->moved_bytes, f->claim[AN_TOTAL_MOVED], f->sizes_unknown), f->n_calls);
     if (f->cuda_reserved_peak > 0) {
         char b2[BYTES_CHARS];

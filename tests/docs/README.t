@@ -15,6 +15,14 @@ with cram and fails when it no longer matches the page).
     S25     196 KiB  cpu   allocated line 8 in main.c (randn x)  freed line 10 in main.c
   live at end: 0 B
   peak: 1.09 MiB at line 9 in main.c, live there: S0 784 KiB, S1 1 KiB, S2 10 KiB, S3 40 B, S4 196 KiB, S5 64 KiB, S6 64 KiB
+    live at the peak, largest first:
+      S0        784 KiB  made line 7 in weights.c  w
+      S4        196 KiB  made line 8 in main.c  x
+      S5         64 KiB  made line 6 in layers.c  xw
+      S6         64 KiB  made line 7 in layers.c  y
+      S2         10 KiB  made line 9 in weights.c  (no name: a temporary or a copy in memory)
+      S1          1 KiB  made line 8 in weights.c  b
+      S3           40 B  made line 10 in weights.c  (no name: a temporary or a copy in memory)
   moved: 6.96 MiB in 32 calls
   $ tensorlint verify -p "$TL_BUILD_DIR" samples/multifile/src/*.c | tail -1
   verify: 32 calls and 9 call sites compared, 161 fields, 0 disagreements

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Golden tests: `tensorlint report` (text and JSON) of every sample must
-# equal the committed output in tests/golden/.  Run from anywhere:
+# Golden tests: `tensorlint report` (text and JSON) of every sample, and of
+# the programs in tests/golden/, must equal the committed output in tests/golden/.  Run from anywhere:
 #   tests/golden/run.sh TENSORLINT_BINARY [--bless]
 # --bless rewrites the expected files (review the diff before committing).
 set -uo pipefail
@@ -8,11 +8,14 @@ tool=$(realpath "$1")
 bless=${2:-}
 cd "$(dirname "$0")/../.."
 failed=0 n=0
-for sample in samples/worksheet/*.c samples/labs/*.c samples/models/*.c; do
+for sample in samples/worksheet/*.c samples/labs/*.c samples/models/*.c tests/golden/*.c; do
   base=tests/golden/$(echo "${sample#samples/}" | tr / _)
+  [ "${sample#tests/golden/}" != "$sample" ] && base=$sample # (the tests' own programs)
   base=${base%.c}
-  for fmt in text json; do
-    ext=$([ $fmt = text ] && echo txt || echo json)
+  fmts="text json"
+  [ "$base" = "${sample%.c}" ] && fmts="text json markdown" # (the tests' own programs)
+  for fmt in $fmts; do
+    ext=$(case $fmt in text) echo txt ;; json) echo json ;; *) echo md ;; esac)
     if [ $fmt = json ]; then # compact on the wire; indented here so diffs are readable
       got=$("$tool" report --format=json "$sample" 2>&1 | python3 -m json.tool)
     else

@@ -312,6 +312,12 @@ static void test_diagnostics_and_hover(void **state)
     assert_non_null(strstr(hover_text(h), "cuda"));
     assert_non_null(strstr(hover_text(h), ": peak ")); /* its function's totals, claims said */
     assert_non_null(strstr(hover_text(h), ", live at end "));
+    assert_null(strstr(hover_text(h), "the peak is here")); /* (line 11 is not the peak's) */
+    json_decref(h);
+    h = hover(c, &w, 24, 11, 19); /* the peak's line: who is live there, largest first */
+    assert_non_null(strstr(hover_text(h), "the peak is here; live: "));
+    assert_non_null(strstr(hover_text(h), "x` 128 KiB") ? strstr(hover_text(h), "x` 128 KiB")
+                                                       : strstr(hover_text(h), "x 128 KiB"));
     json_decref(h);
     h = hover(c, &w, 21, 9, 22); /* tl_permute */
     assert_non_null(strstr(hover_text(h), "view"));
