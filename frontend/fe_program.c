@@ -63,6 +63,7 @@ static void fe_symtab_duplicate(fe_symtab *t, const fe_symbol *first, const fe_s
                           t->units[first->unit].path, first->line, first->col,
                           t->units[again->unit].path, again->line, again->col);
     ir_diag_add(t->u, &d);
+    t->u->n_link_errors++;
 }
 
 static void fe_symtab_put(fe_symtab *t, const char *name, int line, int col)

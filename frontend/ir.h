@@ -429,6 +429,7 @@ typedef struct ir_unit {
     int n_diags;
     ir_diag *diags;   /* in clang's order */
     int n_errors;     /* diags of severity error or fatal */
+    int n_link_errors; /* of those, two units defining one external name (fe_program.c) */
     int n_notes;
     ir_note *notes;
     int n_call_sites; /* CALL statements made (ir_stmt.call.site numbers them) */

@@ -243,8 +243,11 @@ static void lsp_result_program_checks(lsp_result *r, const fe_program_unit *pu, 
 }
 
 /* Parse (the edited unit and open documents from their texts, the others
- * from their captures), analyse and check the program of units[me]. */
-static void lsp_result_program(lsp_result *r, lsp_doc *doc, const lsp_doc *docs,
+ * from their captures), analyse and check the program of units[me].  False,
+ * nothing analysed, when the database's units are several programs (two
+ * define one external name, as a project's tools and tests each define
+ * main): the document is then analysed alone, as one without a database. */
+static bool lsp_result_program(lsp_result *r, lsp_doc *doc, const lsp_doc *docs,
                                const lsp_unit *units, int n, int me, const ck_options *ck,
                                const an_options *an)
 {
@@ -267,6 +270,16 @@ static void lsp_result_program(lsp_result *r, lsp_doc *doc, const lsp_doc *docs,
     r->n_read = cache.n_read;
     r->n_parsed = cache.n_parsed;
     r->file = units[me].path;
+    if (st == FE_OK && r->unit->n_link_errors > 0) {
+        lsp_log(LSP_LOG_INFO, "%s: its database's units are several programs (%d names "
+                "defined twice): analysed alone", units[me].path, r->unit->n_link_errors);
+        ir_unit_free(r->unit);
+        r->unit = NULL;
+        r->file = NULL;
+        r->n_units = 0;
+        free(pu);
+        return false;
+    }
     if (st != FE_OK)
         r->failure = tl_xasprintf("tensorlint: not analysed: %s: %s (%s, entry %d)",
                                   failed >= 0 ? units[failed].path : "?", fe_status_name(st),
@@ -278,10 +291,12 @@ static void lsp_result_program(lsp_result *r, lsp_doc *doc, const lsp_doc *docs,
         lsp_result_program_checks(r, pu, n, ck);
     }
     free(pu);
+    return true;
 }
 
 /* Analyse doc with its database's program; false when the database does not
- * list it among its C units (analysed alone then). */
+ * list it among its C units, or its units are several programs (analysed
+ * alone then). */
 static bool lsp_result_run_program(lsp_result *r, lsp_doc *doc, const lsp_doc *docs,
                                    lsp_compdbs *dbs, const ck_options *ck, const an_options *an)
 {
@@ -293,12 +308,11 @@ static bool lsp_result_run_program(lsp_result *r, lsp_doc *doc, const lsp_doc *d
     const char *path = realpath(doc->cmd.path, real) ? real : doc->cmd.path;
     for (int k = 0; k < n && me < 0; k++)
         me = strcmp(units[k].path, path) == 0 ? k : -1;
-    if (me >= 0) {
-        lsp_result_program(r, doc, docs, units, n, me, ck, an);
+    bool done = me >= 0 && lsp_result_program(r, doc, docs, units, n, me, ck, an);
+    if (done)
         r->file = tl_xstrdup(r->file);
-    }
     lsp_units_free(units, n);
-    return me >= 0;
+    return done;
 }
 
 lsp_result *lsp_analyse(lsp_doc *doc, const lsp_doc *docs, lsp_compdbs *dbs,
