@@ -961,6 +961,30 @@ static void test_program_of_database(void **state)
     project_remove(&p);
 }
 
+/* A database whose units are several programs (lib.c, a tool, defines main
+ * too): not one program; the document is analysed alone, as one without a
+ * database (drop is an external call), never "not analysed". */
+static void test_database_of_several_programs(void **state)
+{
+    (void)state;
+    project p;
+    project_make(&p);
+    put_file(p.lib_c, "#include <tensorlint/tensor.h>\n"
+                      "void drop(tl_tensor *t) { tl_release(t); }\n"
+                      "int main(void) { return 0; }\n");
+    const char *args[] = {"--log=info", NULL};
+    lsp_child *c = child_start_logged(&p, args);
+    json_decref(child_initialize(c));
+    open_uri(c, p.main_uri, prog_main, 1);
+    json_t *pub = diagnostics_of(c, p.main_uri);
+    assert_null(diag_with(pub, "not-analysed"));
+    assert_non_null(diag_with(pub, "external-call"));
+    json_decref(pub);
+    child_shutdown(c, 61);
+    assert_int_equal(log_count(&p, "its database's units are several programs"), 1);
+    project_remove(&p);
+}
+
 
 /* The not-analysed diagnostic's message of the next publication for uri (to free). */
 static char *not_analysed(lsp_child *c, const char *uri)
@@ -1041,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_unusual_json),
         cmocka_unit_test(test_client_gone),
         cmocka_unit_test(test_program_of_database),
+        cmocka_unit_test(test_database_of_several_programs),
         cmocka_unit_test(test_database_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
