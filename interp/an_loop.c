@@ -4,8 +4,12 @@
  * that is a formula is summarised (steady: the same effect every
  * iteration; growing: a state that is a formula in the counter, proved by
  * induction, arrays filled or emptied as segments, in an_loop_growth.c;
- * stepped by more than one, in an_loop_step.c); anything else runs its
- * body once, with a note that says why.  docs/symbolic.md describes it.
+ * stepped by more than one, in an_loop_step.c; with two kinds of
+ * iteration, `if (step % K == r)`, in an_loop_class.c); anything else runs
+ * its body once, with a note that says why (loops that touch no tensor, and
+ * what a loop analysed once wrote: an_loop_once.c; a loop left at a
+ * condition not known statically: an_loop_exit.c).  docs/symbolic.md
+ * describes it.
  */
 #include "an_loop_internal.h"
 
@@ -74,7 +78,7 @@ static void body_locals_end(an_ctx *cx, const ir_stmt *s)
     }
 }
 
-static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
+an_flow lp_loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
 {
     an_flow fl = an_exec_block(cx, s->loop.body);
     body_locals_end(cx, s);
@@ -87,14 +91,7 @@ static an_flow loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
     return AN_FLOW_NEXT;
 }
 
-/* A loop left at a condition not known statically (below): the body's
- * statement of its exit, and the run's count of iterations, a symbol. */
-typedef struct loop_exit {
-    int at;
-    sx_int runs;
-} loop_exit;
 
-static void forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before);
 
 /* ---- loops whose trip count is a symbol ----
  *
@@ -159,7 +156,7 @@ bool lp_steady_handles(void *ctx, int a, int b)
 
 /* A memory cell now and as `then` held it: the same integer, the same
  * segment, or handles of one layout. */
-static bool steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
+bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 {
     if (mine->kind == AN_CELL_PTR)
         return an_cell_same(((const steady_ctx *)ctx)->cx, mine, theirs);
@@ -237,15 +234,15 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
                        s1->g_known[g], s1->g_ints[g], a->g_known[g], a->g_ints[g],
                        &cx->gframe->int_known[g], &cx->gframe->ints[g]);
     }
-    return an_mem_map(cx, &a->mem, steady_cell, &at_a);
+    return an_mem_map(cx, &a->mem, lp_steady_cell, &at_a);
 }
 
 /* `v < E`, `v <= E` (counting up), `v > E`, `v >= E` (counting down), or
  * the same with the sides swapped, on an integer variable v whose trip
  * count is a formula: *var, *v0 (its value now), *trips, *dir (+1 or -1:
  * the probes check that the body steps it so). */
-static bool counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,
-                         int *dir)
+bool lp_counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,
+                     int *dir)
 {
     const ir_expr *c = s->loop.cond;
     if (!c || c->kind != IR_EXPR_BINARY || s->loop.kind == IR_LOOP_DO)
@@ -274,8 +271,8 @@ static bool counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_
     return trips->e != 0 && trips->e != SX_TOO_BIG;
 }
 
-/* Begin a trial from the state now; trial_undo or trial_keep ends it. */
-static void trial_begin(an_ctx *cx, loop_trial *t)
+/* Begin a trial from the state now; lp_trial_undo or lp_trial_keep ends it. */
+void lp_trial_begin(an_ctx *cx, loop_trial *t)
 {
     *t = (loop_trial){.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
                       .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
@@ -287,7 +284,7 @@ static void trial_begin(an_ctx *cx, loop_trial *t)
     t->values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
 }
 
-static void trial_keep(an_ctx *cx, loop_trial *t)
+static void lp_trial_keep(an_ctx *cx, loop_trial *t)
 {
     an_snap_free(&t->s0);
     an_frs_free(cx, t->r0);
@@ -309,7 +306,7 @@ static void values_restore(an_ctx *cx, an_value *saved, int n)
 }
 
 /* Undo a trial: the state, the totals, and whatever it added to the report. */
-static void trial_undo(an_ctx *cx, loop_trial *t)
+void lp_trial_undo(an_ctx *cx, loop_trial *t)
 {
     an_report *r = cx->r;
     an_snap_restore(cx, &t->s0);
@@ -362,7 +359,7 @@ bool lp_probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step)
     int64_t *slot = an_int_slot(cx, var, &known);
     an_int_put(true, l, known, slot);
     bool leave;
-    an_flow fl = loop_body(cx, s, &leave);
+    an_flow fl = lp_loop_body(cx, s, &leave);
     sx_int after;
     slot = an_int_slot(cx, var, &known);
     return fl == AN_FLOW_NEXT && !leave && !cx->stopped &&
@@ -634,335 +631,6 @@ static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
                             ls->hi, ls->s->loc.line);
 }
 
-/* ---- loops with two kinds of iteration ----
- *
- * `if (step % 10 == 0) evaluate();` in a loop over the steps: the iterations
- * whose counter meets the condition run the arm, the others do not.  The
- * probes run the iterations that do not (the arm's condition decided so);
- * then, from where they left the state, one iteration of each kind runs
- * with the counter a fresh symbol.  The loop is summarised when both leave
- * the same state, and what the arm adds (bytes moved, calls, the times each
- * call site runs) does not depend on the counter: the totals are the other
- * kind's summed over every iteration, plus the arm's times the iterations
- * that run it, counted exactly (floor division); the arm's peak joins the
- * loop's candidates. */
-
-typedef struct loop_class {
-    const ir_stmt *s;  /* the `if` */
-    int64_t k, r;      /* its condition: counter % k == r (eq) or != r */
-    bool eq;
-    sx_int count;      /* iterations 2..trips that run its then arm */
-    sx_int *dm;        /* per function: moved, calls the arm adds, all told */
-    sx_int *druns;     /* per value: its runs the arm adds, all told */
-    an_peak *pk;       /* per function: the candidates of an iteration that runs it */
-} loop_class;
-
-/* The counter, or the counter plus or minus a constant: its shift. */
-static bool counter_shifted(const ir_expr *e, int var, int64_t *shift)
-{
-    if (e->kind == IR_EXPR_VAR && e->var == var) {
-        *shift = 0;
-        return true;
-    }
-    if (e->kind != IR_EXPR_BINARY || (e->op != IR_OP_ADD && e->op != IR_OP_SUB))
-        return false;
-    const ir_expr *v = e->a, *c = e->b;
-    if (e->op == IR_OP_ADD && v->kind == IR_EXPR_CONST) {
-        v = e->b;
-        c = e->a;
-    }
-    if (v->kind != IR_EXPR_VAR || v->var != var || c->kind != IR_EXPR_CONST ||
-        c->value > INT32_MAX || c->value < -INT32_MAX)
-        return false;
-    *shift = e->op == IR_OP_ADD ? c->value : -c->value;
-    return true;
-}
-
-/* `(v + c) % K == r`, `!= r` (either side; c may be 0 or negative), K > 1
- * and 0 <= r < K constants: v's class (r - c) mod K.  *shift: c (C's % of
- * a negative v + c is not its class: the caller needs v + c >= 0). */
-static bool class_cond(const ir_expr *c, int var, loop_class *out, int64_t *shift)
-{
-    if (!c || c->kind != IR_EXPR_BINARY || (c->op != IR_OP_EQ && c->op != IR_OP_NE))
-        return false;
-    const ir_expr *m = c->a, *k = c->b;
-    if (m->kind != IR_EXPR_BINARY) {
-        m = c->b;
-        k = c->a;
-    }
-    if (m->kind != IR_EXPR_BINARY || m->op != IR_OP_REM || k->kind != IR_EXPR_CONST ||
-        !counter_shifted(m->a, var, shift) || m->b->kind != IR_EXPR_CONST ||
-        m->b->value <= 1 || m->b->value > INT32_MAX || k->value < 0 || k->value >= m->b->value)
-        return false;
-    int64_t K = m->b->value, r = ((k->value - *shift) % K + K) % K;
-    *out = (loop_class){.k = K, .r = r, .eq = c->op == IR_OP_EQ};
-    return true;
-}
-
-/* The body's one `if` at its top level on the counter's class, with no
- * else if (its arms may be anything else). */
-static bool find_class_if(const ir_stmt *s, int var, int64_t v0, loop_class *out)
-{
-    const ir_block *b = s->loop.body;
-    int found = 0;
-    for (int k = 0; b && k < b->n_stmts; k++) {
-        loop_class c;
-        int64_t shift;
-        if (b->stmts[k]->kind == IR_IF && class_cond(b->stmts[k]->branch.cond, var, &c, &shift) &&
-            v0 + shift >= 0) { /* (the counter counts up from v0) */
-            c.s = b->stmts[k];
-            *out = c;
-            found++;
-        }
-    }
-    return found == 1;
-}
-
-/* How many counters in lo..hi (lo a number >= 1) run the then arm. */
-static sx_int class_count(const loop_sum *ls, const loop_class *c)
-{
-    sx_int K = {c->k, 0};
-    sx_int upto_hi = sx_div(sx_add(ls->hi, (sx_int){c->k - c->r, 0}), K);
-    int64_t below = (ls->lo.c - 1 - c->r + c->k) / c->k; /* (>= 0: lo >= 1) */
-    sx_int members = sx_sub(upto_hi, (sx_int){below, 0});
-    return c->eq ? members : sx_sub(sx_add(sx_sub(ls->hi, ls->lo), (sx_int){1, 0}), members);
-}
-
-/* The state now is the snapshot's: the same live bytes, every variable and
- * memory cell with the same value or layout. */
-static bool same_state(an_ctx *cx, const snapshot *d)
-{
-    if (cx->depth != d->depth ||
-        !sx_same(live_total(cx->live, cx->live_sx), live_total(d->live, d->live_sx)))
-        return false;
-    steady_ctx at = {cx, d};
-    for (int k = 0; k < cx->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
-            if (borrowed(cx, ids[j]))
-                continue;
-            if (!lp_steady_handles(&at, d->tensors[k][j], fr->tensor[sl]) ||
-                d->known[k][j] != fr->int_known[sl] ||
-                (fr->int_known[sl] && d->ints[k][j] != fr->ints[sl]))
-                return false;
-        }
-    }
-    for (int g = 0; g < cx->n_globals; g++)
-        if (!lp_steady_handles(&at, d->g_tensor[g], cx->gframe->tensor[g]) ||
-            d->g_known[g] != cx->gframe->int_known[g] ||
-            (d->g_known[g] && d->g_ints[g] != cx->gframe->ints[g]))
-            return false;
-    return an_mem_map(cx, &d->mem, steady_cell, &at);
-}
-
-/* A candidate of the steady probes' (the loop's candidates stand for it). */
-static bool class_probes(const loop_sum *ls, sx_int x)
-{
-    return sx_depends_on(x, (sx_int){0, ls->la}) || sx_depends_on(x, (sx_int){0, ls->lb});
-}
-
-/* The peak's candidates of fr (one, a number, where it is no formula). */
-static void class_peak_of(const an_func_report *fr, an_peak *p)
-{
-    if (fr->symbolic)
-        an_peak_of(fr, p);
-    else
-        *p = (an_peak){1, {{fr->peak_live_bytes, 0}}, {fr->peak_line}};
-}
-
-/* Keep in p the candidates that pre lacks (the iteration's own): each must
- * be one formula for every iteration of its kind, free of the counters. */
-static bool class_new_peaks(an_peak *p, const an_peak *pre, sx_int l, const loop_sum *ls)
-{
-    int kept = 0;
-    for (int j = 0; j < p->n; j++) {
-        sx_int x = p->cand[j];
-        bool old = false;
-        for (int i = 0; i < pre->n && !old; i++)
-            old = sx_same(pre->cand[i], x);
-        if (old)
-            continue;
-        if (!sx_usable(x) || sx_depends_on(x, l) || class_probes(ls, x))
-            return false;
-        p->cand[kept] = x;
-        p->line[kept++] = p->line[j];
-    }
-    p->n = kept;
-    return true;
-}
-
-/* One iteration of the kind `then` from the state now, counter l, in a
- * trial that is undone: its end state (when it is to be taken), the totals
- * (e: moved, calls per function), the counts, the peaks; false when it
- * does not run plainly or makes a call site of its own. */
-static bool class_iteration(an_ctx *cx, loop_sum *ls, const loop_class *c, sx_int l, bool then,
-                            snapshot *end, const snapshot *other, sx_int *e, sx_int **runs)
-{
-    loop_trial t;
-    int values0 = cx->r->n_values;
-    trial_begin(cx, &t);
-    cx->forced_then = then;
-    bool ok = lp_probe_body(cx, ls->s, ls->var, l, ls->step) && lp_probe_plain(cx, ls) &&
-              cx->r->n_values == values0 && (!other || same_state(cx, other));
-    cx->forced_then = false;
-    if (ok) {
-        if (end)
-            an_snap_take(cx, end);
-        for (int k = 0; k < ls->n; k++) {
-            an_func_report *fr = &cx->r->funcs[k];
-            lp_fr_effect(fr, &e[2 * k], &e[2 * k + 1]);
-            class_peak_of(fr, &c->pk[k]);
-        }
-        *runs = lp_runs_take(cx);
-    }
-    trial_undo(cx, &t);
-    return ok;
-}
-
-/* An integer at the start of the iteration whose counter is l: x1 after
- * iteration 1 (the start of the one at lo), xa one iteration later. */
-static bool class_int_at(const loop_sum *ls, sx_int l, bool k1, int64_t v1, bool *ka,
-                         int64_t *va)
-{
-    sx_int x1, xa;
-    if (k1 == *ka && v1 == *va)
-        return true;
-    if (!an_int_get(k1, v1, &x1) || !an_int_get(*ka, *va, &xa))
-        return false;
-    sx_int d = sx_sub(xa, x1);
-    if (!sx_usable(d) || class_probes(ls, d) || class_probes(ls, x1))
-        return false;
-    an_int_put(true, sx_add(x1, sx_mul(sx_sub(l, ls->lo), d)), ka, va);
-    return true;
-}
-
-/* The state at the start of the iteration whose counter is l, from the
- * probe's start: each integer that steps at its value there (the tensors
- * and memory are the same at every iteration of a steady loop). */
-static bool class_start(an_ctx *cx, const loop_sum *ls, sx_int l)
-{
-    const snapshot *s1 = &ls->s1;
-    if (s1->depth != cx->depth)
-        return false;
-    for (int k = 0; k < cx->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
-            if (ids[j] != ls->var && !borrowed(cx, ids[j]) &&
-                !class_int_at(ls, l, s1->known[k][j], s1->ints[k][j], &fr->int_known[sl],
-                              &fr->ints[sl]))
-                return false;
-        }
-    }
-    for (int g = 0; g < cx->n_globals; g++)
-        if (cx->global_vars[g] != ls->var &&
-            !class_int_at(ls, l, s1->g_known[g], s1->g_ints[g], &cx->gframe->int_known[g],
-                          &cx->gframe->ints[g]))
-            return false;
-    return true;
-}
-
-/* After the steady summary (the state where its last probe left it): what
- * an iteration that runs the arm adds to one that does not. */
-static bool class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
-{
-    c->count = class_count(ls, c);
-    if (!sx_usable(c->count))
-        return false;
-    int n = ls->n;
-    sx_int *e = tl_xcalloc(4 * ((size_t)n + 1), sizeof *e), *runs_d = NULL, *runs_c = NULL;
-    c->pk = tl_xcalloc((size_t)n + 1, sizeof *c->pk);
-    sx_int l = lp_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
-    int facts = lp_counter_facts(l, ls->lo, ls->hi);
-    snapshot d, now;
-    an_peak *pre = tl_xcalloc((size_t)n + 1, sizeof *pre); /* the candidates before */
-    for (int k = 0; k < n; k++)
-        class_peak_of(&cx->r->funcs[k], &pre[k]);
-    an_snap_take(cx, &now); /* (the state after the loop: its counters stepped to the end) */
-    an_snap_restore(cx, &ls->a); /* where the second probe began: an iteration's start */
-    bool ok = class_start(cx, ls, l) && class_iteration(cx, ls, c, l, false, &d, NULL, e, &runs_d);
-    if (ok) {
-        ok = class_iteration(cx, ls, c, l, true, NULL, &d, &e[2 * n], &runs_c);
-        an_snap_free(&d);
-    }
-    an_snap_restore(cx, &now);
-    an_snap_free(&now);
-    sx_forget_facts(facts);
-    c->dm = tl_xcalloc(2 * ((size_t)n + 1), sizeof *c->dm);
-    for (int k = 0; ok && k < 2 * n; k++) {
-        sx_int delta = sx_sub(e[2 * n + k], e[k]);
-        ok = sx_usable(delta) && !sx_depends_on(delta, l) && !class_probes(ls, delta);
-        c->dm[k] = sx_mul(c->count, delta);
-    }
-    for (int k = 0; ok && k < n; k++)
-        ok = class_new_peaks(&c->pk[k], &pre[k], l, ls);
-    free(pre);
-    c->druns = ok ? tl_xcalloc((size_t)cx->r->n_values + 1, sizeof *c->druns) : NULL;
-    for (int v = 0; ok && v < cx->r->n_values; v++) {
-        sx_int dr = sx_sub(runs_c[v], runs_d[v]);
-        /* (a call site only the arm's kind runs: the first iteration has its layout) */
-        ok = sx_usable(dr) && !sx_depends_on(dr, l) && !class_probes(ls, dr) &&
-             (sx_zero(dr) || cx->r->values[v].n_exec > 0);
-        c->druns[v] = sx_mul(c->count, dr);
-    }
-    free(e);
-    free(runs_d);
-    free(runs_c);
-    return ok || lp_fail(ls, "its iterations of the two kinds (the condition on the counter's "
-                             "class) leave different states, or the arm makes calls no earlier "
-                             "iteration made");
-}
-
-/* The arm's totals, counts and peaks, into the report. */
-static void class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c)
-{
-    bool added = false;
-    for (int k = 0; k < ls->n; k++) {
-        an_func_report *fr = &cx->r->funcs[k];
-        lp_add_effect(fr, c->dm[2 * k], c->dm[2 * k + 1]);
-        sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
-        bool ge, more = false;
-        for (int j = 0; j < c->pk[k].n; j++)
-            more |= !class_probes(ls, c->pk[k].cand[j]) &&
-                    !(sx_prove(now, SX_GE, c->pk[k].cand[j], &ge) && ge);
-        if (!more)
-            continue;
-        an_fr_symbolic(fr);
-        an_peak p;
-        an_peak_of(fr, &p);
-        for (int j = 0; j < c->pk[k].n; j++) {
-            sx_int x = c->pk[k].cand[j];
-            if (class_probes(ls, x))
-                continue; /* (the probes': the loop's candidates stand for them) */
-            an_peak_result res = an_peak_add(&p, x, c->pk[k].line[j]);
-            added |= res == AN_PEAK_ADDED;
-            if (res == AN_PEAK_FULL) {
-                an_diag_add(cx, AN_NOTE, "analysis-limit", c->s->loc.line, c->s->loc.col,
-                            "the peak of the iterations that run this arm is one candidate too "
-                            "many to keep: the peak is a lower bound");
-                an_mark_claim(cx, AN_BOUND_PEAK, AN_CLAIM_LOWER);
-            }
-        }
-        an_peak_put(fr, &p);
-    }
-    for (int v = 0; v < cx->r->n_values && c->druns; v++)
-        if (!sx_zero(c->druns[v]))
-            cx->r->values[v].runs_sx = sx_add(cx->r->values[v].runs_sx, c->druns[v]);
-    if (added) { /* a peak of an iteration that runs the arm: there is one */
-        sx_set_site(c->s->loc.line);
-        (void)sx_cmp(c->count, SX_GE, (sx_int){1, 0});
-    }
-}
-
-static void class_free(loop_class *c)
-{
-    free(c->dm);
-    free(c->druns);
-    free(c->pk);
-}
 
 /* Iteration 1 left the loop: how far its counter steps, and so how many
  * times the loop runs, is not known (a loop stepping by 2 up to argc does
@@ -1081,7 +749,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
     if (!top || cx->if_depth > 0)
         return false;
     /* (a loop left at its counted exit runs a symbol's times, whatever its test's count) */
-    if (!counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips, &ls.dir) &&
+    if (!lp_counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips, &ls.dir) &&
         !(ex && ls.var >= 0 && ls.trips.e == 0 && ls.trips.c >= 1))
         return false;
     bool ge1;
@@ -1114,7 +782,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
     int64_t probe_event = 0; /* the first probe's first event */
     bool leave;
     ls.n_diags1 = cx->r->n_diags;
-    an_flow fl = loop_body(cx, s, &leave); /* iteration 1 */
+    an_flow fl = lp_loop_body(cx, s, &leave); /* iteration 1 */
     if (fl != AN_FLOW_NEXT || leave || cx->stopped) {
         lp_fail(&ls, LOOP_LEAVES);
         goto undo;
@@ -1154,11 +822,11 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
         goto undo;
     }
     loop_trial t1;
-    trial_begin(cx, &t1);
+    lp_trial_begin(cx, &t1);
     ls.n_diags1 = cx->r->n_diags;
     /* (two kinds of iteration: the probes run those that do not take the arm) */
     classed = ls.dir > 0 && ls.v0.e == 0 && ls.v0.c >= 0 && ls.v0.c <= INT32_MAX &&
-              find_class_if(s, ls.var, ls.v0.c, &cls);
+              lp_class_find(s, ls.var, ls.v0.c, &cls);
     cx->forced_if = classed ? cls.s : NULL;
     if (!probe(cx, s, ls.var, ls.v0, ls.dir, ls.lo, ls.hi, &ls.la))
         lp_fail(&ls, LOOP_NOT_COUNTED);
@@ -1170,28 +838,28 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
         ls.runsa = lp_runs_take(cx);
         ok = steady = steady_summary(cx, &ls, &first_differs);
         if (ok && classed)
-            ok = steady = class_summary(cx, &ls, &cls);
+            ok = steady = lp_class_summary(cx, &ls, &cls);
     }
     cx->forced_if = NULL;
     if (ok) {
-        trial_keep(cx, &t1);
+        lp_trial_keep(cx, &t1);
     } else if (classed) {
-        trial_undo(cx, &t1); /* (no growth summary of a loop of two kinds) */
+        lp_trial_undo(cx, &t1); /* (no growth summary of a loop of two kinds) */
     } else {
         if (!taken_a)
             *why = loop_why(cx, &ls);
-        trial_undo(cx, &t1); /* back to the end of iteration 1 */
+        lp_trial_undo(cx, &t1); /* back to the end of iteration 1 */
         if (taken_a) { /* forward from the probe's state */
-            trial_begin(cx, &t1);
+            lp_trial_begin(cx, &t1);
             ls.n_diags1 = cx->r->n_diags;
             ls.why = NULL; /* the growth summary's reason is the one to give */
             ok = lp_growth_summary(cx, &ls, &t.s0, false);
             if (ok) {
-                trial_keep(cx, &t1);
+                lp_trial_keep(cx, &t1);
             } else {
                 free(*why);
                 *why = loop_why(cx, &ls);
-                trial_undo(cx, &t1);
+                lp_trial_undo(cx, &t1);
             }
         }
         if (!ok) { /* backward from the state before the loop */
@@ -1206,7 +874,7 @@ undo:
     if (!ok) {
         if (!*why)
             *why = loop_why(cx, &ls);
-        trial_undo(cx, &t);
+        lp_trial_undo(cx, &t);
     } else {
         free(*why); /* a reason an earlier attempt gave */
         *why = NULL;
@@ -1214,7 +882,7 @@ undo:
             commit_totals(cx, ls.trips, ls.sum, ls.pk, ls.peak1, first_differs);
             commit_runs(cx, &ls, steady);
             if (classed)
-                class_commit(cx, &ls, &cls);
+                lp_class_commit(cx, &ls, &cls);
         }
         for (int st = ls.n_storages1; st < cx->r->n_storages; st++)
             cx->r->storages[st].summarised = true;
@@ -1235,7 +903,7 @@ undo:
             record_loop(cx, &ls, t.n_events, probe_event, at, at);
         }
         if (ex)
-            forget_after_exit(cx, s, ex->at, &t.s0);
+            lp_forget_after_exit(cx, s, ex->at, &t.s0);
         an_snap_free(&t.s0);
         an_frs_free(cx, t.r0);
         free(t.values0);
@@ -1254,15 +922,15 @@ undo:
     free(ls.runs1);
     free(ls.runsa);
     free(ls.runsb);
-    class_free(&cls);
+    lp_class_free(&cls);
     return ok;
 }
 
 /* summarise_loop, and what it found of early exits: an unknown branch in
  * an iteration that may leave it makes the summary's totals bounds (said at
  * the branch), or the enclosing summary's when this one is a probe's. */
-static bool summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
-                            char **why)
+bool lp_summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
+                        char **why)
 {
     int outer = cx->early_exit_line, facts = sx_n_facts();
     cx->early_exit_line = 0;
@@ -1290,307 +958,6 @@ static bool summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, a
     return ok;
 }
 
-/* ---- loops that touch no tensor, and what a loop analysed once wrote ----
- *
- * A loop whose statements make no API call, move no handle and call no
- * function with tensor code (option parsing, a tokenizer, host math) is
- * followed for its integers only: analysed once when its trip count is not
- * known, with no note and no bound (no total depends on how often it runs),
- * and an arm of it that leaves the function or the program is an
- * assumption on the run's path, as one outside loops is.  After any loop
- * analysed once, what it wrote is not known: a variable it assigns, and an
- * integer or pointer in memory its iteration changed, is a run-time value
- * (a symbol where a size reads it), never the value one iteration left. */
-
-static bool block_host_only(const an_ctx *cx, const ir_block *b);
-
-static bool args_host_only(const ir_stmt *s)
-{
-    for (int k = 0; k < s->user_call.n_args; k++)
-        if (s->user_call.args[k].kind == IR_VAR_TENSOR)
-            return false;
-    return true;
-}
-
-/* Whether statement s touches no tensor, in any of its blocks. */
-static bool stmt_host_only(const an_ctx *cx, const ir_stmt *s)
-{
-    switch (s->kind) {
-    case IR_CALL: case IR_RELEASE: case IR_ASSIGN_TENSOR: case IR_LOAD: case IR_COPY:
-        return false;
-    case IR_STORE: return s->store.kind != IR_VAR_TENSOR;
-    case IR_RETURN: return s->ret.var == IR_NO_VAR && !s->ret.place;
-    case IR_UNSUPPORTED: return s->unsup.var == IR_NO_VAR;
-    case IR_BLOCK: return block_host_only(cx, s->block);
-    case IR_IF:
-        return block_host_only(cx, s->branch.then_blk) && block_host_only(cx, s->branch.else_blk);
-    case IR_LOOP:
-        return block_host_only(cx, s->loop.init) && block_host_only(cx, s->loop.cond_pre) &&
-               block_host_only(cx, s->loop.step) && block_host_only(cx, s->loop.body);
-    case IR_USER_CALL:
-        if (s->user_call.fn)
-            return false; /* (it may reach any function whose address is taken) */
-        if (s->user_call.callee >= 0 && cx->u->funcs[s->user_call.callee]->has_tensor_code)
-            return false;
-        return args_host_only(s);
-    default: return true;
-    }
-}
-
-static bool block_host_only(const an_ctx *cx, const ir_block *b)
-{
-    for (int k = 0; b && k < b->n_stmts; k++)
-        if (!stmt_host_only(cx, b->stmts[k]))
-            return false;
-    return true;
-}
-
-static bool loop_host_only(const an_ctx *cx, const ir_stmt *s)
-{
-    return stmt_host_only(cx, s);
-}
-
-static void forget_var(an_ctx *cx, int var)
-{
-    bool *known;
-    if (var < 0 || var >= cx->u->n_vars || cx->u->vars[var].kind != IR_VAR_INT)
-        return;
-    int64_t *v = an_int_slot(cx, var, &known);
-    an_int_put(false, (sx_int){0, 0}, known, v); /* unknown, not a symbol yet */
-    *v = an_unknown_token(cx); /* (one value: an arm that reads it and one that does not agree) */
-}
-
-/* The integer variables block b assigns (in any arm, any nested loop) are
- * not known. */
-static void forget_block(an_ctx *cx, const ir_block *b)
-{
-    for (int k = 0; b && k < b->n_stmts; k++) {
-        const ir_stmt *s = b->stmts[k];
-        switch (s->kind) {
-        case IR_ASSIGN_INT: forget_var(cx, s->assign_int.var); break;
-        case IR_USER_CALL: forget_var(cx, s->user_call.result); break;
-        case IR_BLOCK: forget_block(cx, s->block); break;
-        case IR_IF:
-            forget_block(cx, s->branch.then_blk);
-            forget_block(cx, s->branch.else_blk);
-            break;
-        case IR_LOOP:
-            forget_block(cx, s->loop.init);
-            forget_block(cx, s->loop.cond_pre);
-            forget_block(cx, s->loop.step);
-            forget_block(cx, s->loop.body);
-            break;
-        default: break;
-        }
-    }
-}
-
-/* After loop s ran for one iteration of a number not known (before: the
- * state before it, or NULL): what it wrote is not known. */
-static void forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
-{
-    forget_block(cx, s->loop.cond_pre);
-    forget_block(cx, s->loop.body);
-    forget_block(cx, s->loop.step);
-    if (!before)
-        return;
-    for (int g = 0; g < cx->n_globals; g++) /* (a helper it calls may write them) */
-        if (before->g_known[g] != cx->gframe->int_known[g] || before->g_ints[g] != cx->gframe->ints[g])
-            an_int_put(false, (sx_int){0, 0}, &cx->gframe->int_known[g], &cx->gframe->ints[g]);
-    an_mem_join_scalars(cx, &before->mem);
-}
-
-/* The body of loop s, analysed once for a trip count not known, made
- * events[first, now): verify may meet it any number of times. */
-static void record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first)
-{
-    an_report *r = cx->r;
-    if (cx->summarising > 0 || !cx->log_events || r->n_events_dropped || r->n_events == first)
-        return;
-    r->repeats = tl_xrealloc(r->repeats, sizeof *r->repeats * (size_t)(r->n_repeats + 1));
-    r->repeats[r->n_repeats++] = (an_repeat){first, r->n_events, s->loc.line};
-}
-
-/* The body of loop s, analysed once for a trip count not known (host: it
- * touches no tensor, and nothing depends on how often it runs). */
-static an_flow loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
-{
-    snapshot before;
-    an_snap_take(cx, &before);
-    if (!host)
-        an_mark_bound(cx); /* (bound direction: none, the loop may run any number of times) */
-    cx->runs_unknown++; /* one iteration of how many: the counts are not known */
-    int64_t first = cx->r->n_events;
-    an_flow fl = loop_body(cx, s, leave);
-    record_repeat(cx, s, first);
-    cx->runs_unknown--;
-    forget_written(cx, s, &before);
-    an_snap_free(&before);
-    return fl;
-}
-
-/* The loop is left at an iteration the analysis cannot count: what comes
- * after is not bounded, the calls it ran run more (or less) than counted,
- * and the values the iteration left are forgotten. */
-static void loop_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0)
-{
-    an_mark_bound(cx);
-    for (int v = 0; v < cx->r->n_values; v++)
-        if (cx->r->values[v].runs_stamp > clock0)
-            cx->r->values[v].runs_unknown = true;
-    forget_written(cx, s, NULL);
-}
-
-/* ---- loops left at a condition not known statically ----
- *
- * `while (pos < steps) { logits = forward(..., pos); next = sample(logits);
- * pos++; if (next == eos) break; print(next); }`: the run leaves at a value
- * the analysis cannot know, after N iterations, 1 <= N <= T (T the count the
- * test gives).  N is a symbol of its own (`pos.iterations`, origin
- * "iterations").  When the exit is one `if (...) break;` at the body's top
- * level, with arms that touch no tensor, and nothing after it in the body
- * nor the step touches one, the iteration the run leaves in has the tensor
- * effect of a whole one: the loop is summarised with N as its trip count,
- * exactly.  What the body writes after the exit, and the counter, are not
- * known after the loop.  With N bound (--bind) the loop runs N iterations,
- * the exit taken after the last. */
-
-static bool block_leaves(const ir_block *b, bool nested);
-
-/* Whether s may leave the iteration: break or continue at the loop's level
- * (nested: in a loop of its own, where they end that one), return, goto,
- * exit, or a label a goto may reach. */
-static bool stmt_leaves(const ir_stmt *s, bool nested)
-{
-    switch (s->kind) {
-    case IR_BREAK: case IR_CONTINUE: return !nested;
-    case IR_RETURN: case IR_GOTO: case IR_EXIT: case IR_LABEL: return true;
-    case IR_BLOCK: return block_leaves(s->block, nested);
-    case IR_IF:
-        return block_leaves(s->branch.then_blk, nested) || block_leaves(s->branch.else_blk, nested);
-    case IR_LOOP:
-        return block_leaves(s->loop.init, true) || block_leaves(s->loop.cond_pre, true) ||
-               block_leaves(s->loop.step, true) || block_leaves(s->loop.body, true);
-    default: return false;
-    }
-}
-
-static bool block_leaves(const ir_block *b, bool nested)
-{
-    for (int k = 0; b && k < b->n_stmts; k++)
-        if (stmt_leaves(b->stmts[k], nested))
-            return true;
-    return false;
-}
-
-/* An arm that leaves the loop by break and does nothing else a tensor sees. */
-static bool arm_breaks(const an_ctx *cx, const ir_block *b)
-{
-    if (!b || !block_host_only(cx, b))
-        return false;
-    bool brk = false;
-    for (int k = 0; k < b->n_stmts; k++) {
-        if (b->stmts[k]->kind == IR_BREAK)
-            brk = true;
-        else if (stmt_leaves(b->stmts[k], false))
-            return false;
-    }
-    return brk;
-}
-
-/* The body's index of the loop's one exit, an `if (...) break;` after which
- * no tensor is touched; -1 when the loop is not of that shape. */
-static int counted_exit_at(const an_ctx *cx, const ir_stmt *s)
-{
-    const ir_block *b = s->loop.body;
-    if (!b || s->loop.kind == IR_LOOP_DO || !s->loop.cond || block_leaves(s->loop.cond_pre, false) ||
-        !block_host_only(cx, s->loop.step) || block_leaves(s->loop.step, false))
-        return -1;
-    int at = -1;
-    for (int k = 0; k < b->n_stmts; k++) {
-        const ir_stmt *x = b->stmts[k];
-        if (at < 0 && x->kind == IR_IF && stmt_host_only(cx, x) &&
-            ((arm_breaks(cx, x->branch.then_blk) && !block_leaves(x->branch.else_blk, false)) ||
-             (arm_breaks(cx, x->branch.else_blk) && !block_leaves(x->branch.then_blk, false)))) {
-            at = k;
-            continue;
-        }
-        if (stmt_leaves(x, false) || (at >= 0 && !stmt_host_only(cx, x)))
-            return -1;
-    }
-    return at;
-}
-
-/* The loop's counter: the variable its test compares. */
-static const char *loop_counter_name(const an_ctx *cx, const ir_stmt *s)
-{
-    const ir_expr *c = s->loop.cond;
-    if (c->kind != IR_EXPR_BINARY)
-        return NULL;
-    const ir_expr *v = c->a->kind == IR_EXPR_VAR ? c->a : c->b;
-    return v->kind == IR_EXPR_VAR && cx->u->vars[v->var].kind == IR_VAR_INT
-               ? cx->u->vars[v->var].name : NULL;
-}
-
-/* After a loop left at its counted exit (body statement `at`): what the
- * statements after the exit, the step and the counter wrote is not known,
- * nor an integer in memory the loop changed (before: the state before it). */
-static void forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before)
-{
-    const ir_block *b = s->loop.body;
-    for (int k = at; k < b->n_stmts; k++)
-        forget_block(cx, &(ir_block){.stmts = (ir_stmt **)&b->stmts[k], .n_stmts = 1});
-    forget_block(cx, s->loop.step);
-    forget_block(cx, s->loop.cond_pre);
-    const ir_expr *c = s->loop.cond;
-    if (c->kind == IR_EXPR_BINARY && c->a->kind == IR_EXPR_VAR)
-        forget_var(cx, c->a->var);
-    if (c->kind == IR_EXPR_BINARY && c->b->kind == IR_EXPR_VAR)
-        forget_var(cx, c->b->var);
-    an_mem_join_scalars(cx, &before->mem);
-}
-
-/* The run's count of iterations of a loop left at its counted exit: its
- * symbol in ex->runs (ex->at -1 when the loop has no such exit, or no
- * counter to name it after); the value --bind gives it, or -1. */
-static int64_t loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex)
-{
-    const char *counter = ex->at >= 0 ? loop_counter_name(cx, s) : NULL;
-    if (!counter) {
-        ex->at = -1;
-        return -1;
-    }
-    char name[300];
-    snprintf(name, sizeof name, "%s.iterations", counter);
-    ex->runs = an_new_symbol(cx, name, "iterations", s->loc.line, s->loc.col);
-    return ex->runs.e == 0 ? ex->runs.c : -1;
-}
-
-/* The loop's test lets it run once at most (it is about to run once). */
-static bool loop_once_only(an_ctx *cx, const ir_stmt *s)
-{
-    int var, dir;
-    sx_int v0, trips = {0, 0};
-    bool ge;
-    counted_loop(cx, s, &var, &v0, &trips, &dir);
-    return trips.e == 0 ? trips.c == 1
-                        : sx_usable(trips) && sx_prove(trips, SX_LE, (sx_int){1, 0}, &ge) && ge;
-}
-
-/* Summarise the loop with the run's count of iterations its trip count; the
- * state as before when it does not fit (the loop is then analysed as any). */
-static bool summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out)
-{
-    char *why = NULL;
-    const ir_stmt *outer = cx->counted_exit;
-    cx->counted_exit = s->loop.body->stmts[ex->at];
-    cx->counted_exit_met = false;
-    bool ok = summarise_whole(cx, s, ex, out, &why);
-    cx->counted_exit = outer;
-    free(why);
-    return ok;
-}
-
 /* for (;;), while (1): a test that never ends the loop. */
 static bool loop_test_always(const ir_stmt *s)
 {
@@ -1606,19 +973,19 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     an_frame *frame = an_top(cx);
     bool upper_loop = cx->upper_loop, upper_func = cx->upper_func;
     int64_t clock0 = cx->exec_clock;
-    bool host = loop_host_only(cx, s);
-    loop_exit ex = {.at = host || cx->loop_depth > 0 ? -1 : counted_exit_at(cx, s)};
+    bool host = lp_host_only(cx, s);
+    loop_exit ex = {.at = host || cx->loop_depth > 0 ? -1 : lp_counted_exit_at(cx, s)};
     const ir_stmt *outer_exit = cx->counted_exit;
     cx->loop_depth++;
     frame->loops++;
     frame->host_loops += host;
     an_sym_mark names = host ? an_symbol_names_mark(cx) : (an_sym_mark){0, NULL, NULL};
     an_exec_block(cx, s->loop.init);
-    int64_t runs = loop_exit_runs(cx, s, &ex); /* -1: not bound */
+    int64_t runs = lp_loop_exit_runs(cx, s, &ex); /* -1: not bound */
     if (runs >= 0)
         cx->counted_exit = s->loop.body->stmts[ex.at];
     if (s->loop.kind == IR_LOOP_DO) {
-        fl = loop_body(cx, s, &leave);
+        fl = lp_loop_body(cx, s, &leave);
         n++;
     }
     while (!leave && fl == AN_FLOW_NEXT && !cx->stopped) {
@@ -1630,13 +997,13 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         if (t < 0 && runs >= 0) /* it ran, as the count says */
             t = 1;
         char *why = NULL;
-        if (n == 0 && ex.at >= 0 && runs < 0 && loop_once_only(cx, s)) {
+        if (n == 0 && ex.at >= 0 && runs < 0 && lp_loop_once_only(cx, s)) {
             runs = 1; /* at least once, at most once */
             cx->counted_exit = s->loop.body->stmts[ex.at];
         }
-        if (n == 0 && ex.at >= 0 && runs < 0 && summarise_exit(cx, s, &ex, &fl))
+        if (n == 0 && ex.at >= 0 && runs < 0 && lp_summarise_exit(cx, s, &ex, &fl))
             break;
-        if (t < 0 && n == 0 && summarise_whole(cx, s, NULL, &fl, &why))
+        if (t < 0 && n == 0 && lp_summarise_whole(cx, s, NULL, &fl, &why))
             break;
         int64_t c; /* the summary's try read a variable the test could not: bound by --bind, */
         if (t < 0 && s->loop.cond && an_eval(cx, s->loop.cond, &c)) { /* it is known now */
@@ -1657,7 +1024,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                         "iteration");
         }
         if (t < 0) {
-            fl = loop_once(cx, s, host, &leave);
+            fl = lp_loop_once(cx, s, host, &leave);
             if (host) /* what it wrote is forgotten: so are the symbols it made */
                 an_symbol_names_back(cx, &names);
             break;
@@ -1666,11 +1033,11 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
             an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
                         "loop stopped after %lld iterations (--max-iterations); later totals "
                         "are not bounded", (long long)cx->opt.max_iterations);
-            loop_stop_uncounted(cx, s, clock0);
+            lp_stop_uncounted(cx, s, clock0);
             break;
         }
         int64_t iteration = cx->r->n_events;
-        fl = loop_body(cx, s, &leave);
+        fl = lp_loop_body(cx, s, &leave);
         /* for (;;) { ... if (x) break; } with x not known: only that exit ends it, so the
          * run's count of iterations is not known (iterating on would only reach the limit,
          * each iteration costlier than the last) */
@@ -1680,8 +1047,8 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                         "the loop ends only where a condition not known statically leaves it: "
                         "its iterations are not counted, and the totals after it are not "
                         "bounded");
-            record_repeat(cx, s, iteration); /* verify follows the run through any number */
-            loop_stop_uncounted(cx, s, clock0);
+            lp_record_repeat(cx, s, iteration); /* verify follows the run through any number */
+            lp_stop_uncounted(cx, s, clock0);
             break;
         }
     }

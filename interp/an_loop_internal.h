@@ -107,4 +107,65 @@ bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back);
 /* an_loop_step.c: a counter stepped by more than one */
 bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int step, bool *taken_a);
 
+/* an_loop.c's trials (begin, then undo or keep) and the steady comparison
+ * of a memory cell, which the two kinds of iteration use too. */
+void lp_trial_begin(an_ctx *cx, loop_trial *t);
+void lp_trial_undo(an_ctx *cx, loop_trial *t);
+bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs);
+
+/* ---- an_loop_class.c: loops with two kinds of iteration ---- */
+
+typedef struct loop_class {
+    const ir_stmt *s;  /* the `if` */
+    int64_t k, r;      /* its condition: counter % k == r (eq) or != r */
+    bool eq;
+    sx_int count;      /* iterations 2..trips that run its then arm */
+    sx_int *dm;        /* per function: moved, calls the arm adds, all told */
+    sx_int *druns;     /* per value: its runs the arm adds, all told */
+    an_peak *pk;       /* per function: the candidates of an iteration that runs it */
+} loop_class;
+
+/* The `if (counter % K == r)` (or != r, or of counter + c) in s's body,
+ * whose arm makes the two kinds of iteration: false when there is none. */
+bool lp_class_find(const ir_stmt *s, int var, int64_t v0, loop_class *out);
+/* Summarise ls with the two kinds of iteration of c; false, said in ls, when not. */
+bool lp_class_summary(an_ctx *cx, loop_sum *ls, loop_class *c);
+/* The arm's totals, times its count, and its peaks, into the reports. */
+void lp_class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c);
+void lp_class_free(loop_class *c);
+
+/* ---- an_loop_once.c: loops that touch no tensor; what a loop analysed once wrote ---- */
+
+bool lp_host_only(const an_ctx *cx, const ir_stmt *s);
+bool lp_stmt_host_only(const an_ctx *cx, const ir_stmt *s);
+bool lp_block_host_only(const an_ctx *cx, const ir_block *b);
+/* an_loop.c: one iteration of s's body (*leave: it left the loop) */
+an_flow lp_loop_body(an_ctx *cx, const ir_stmt *s, bool *leave);
+an_flow lp_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave);
+void lp_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0);
+void lp_forget_var(an_ctx *cx, int var);
+void lp_record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first);
+void lp_forget_block(an_ctx *cx, const ir_block *b);
+
+/* ---- an_loop_exit.c: loops left at a condition not known statically ---- */
+
+/* A loop left at a condition not known statically (an_loop_exit.c): the body's
+ * statement of its exit, and the run's count of iterations, a symbol. */
+typedef struct loop_exit {
+    int at;
+    sx_int runs;
+} loop_exit;
+
+void lp_forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before);
+/* an_loop.c's test of a counted loop (its counter, start, trip count and
+ * direction) and its summary of a whole loop, which the exits use too. */
+bool lp_counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,
+                     int *dir);
+bool lp_summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
+                        char **why);
+bool lp_summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out);
+bool lp_loop_once_only(an_ctx *cx, const ir_stmt *s);
+int64_t lp_loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex);
+int lp_counted_exit_at(const an_ctx *cx, const ir_stmt *s);
+
 #endif /* TL_AN_LOOP_INTERNAL_H */
