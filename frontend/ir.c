@@ -825,6 +825,32 @@ static void ir_store_dump(FILE *out, const ir_unit *u, const ir_stmt *s)
     fputs(s->store.move ? " (move)\n" : "\n", out);
 }
 
+/* An if after its location; an else arm that is one if and nothing else
+ * (an else-if, with no end of its own) is printed in the loop, not by
+ * recursion: chains of thousands of arms. */
+static void ir_if_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int depth)
+{
+    for (;;) {
+        fputs("if ", out);
+        ir_expr_print(out, u, s->branch.cond);
+        fputc('\n', out);
+        ir_labelled_block(out, u, "then", s->branch.then_blk, depth + 1);
+        const ir_block *e = s->branch.else_blk;
+        if (!e)
+            return;
+        if (e->n_decls || e->n_stmts != 1 || e->stmts[0]->kind != IR_IF || e->end.line) {
+            ir_labelled_block(out, u, "else", e, depth + 1);
+            return;
+        }
+        ir_indent(out, depth + 1);
+        fputs("else:\n", out);
+        s = e->stmts[0];
+        depth += 2;
+        ir_indent(out, depth);
+        fprintf(out, "%d:%d ", s->loc.line, s->loc.col);
+    }
+}
+
 static void ir_stmt_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int depth)
 {
     ir_indent(out, depth);
@@ -852,14 +878,7 @@ static void ir_stmt_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int dept
         fputs("block\n", out);
         ir_block_dump(out, u, s->block, depth + 1);
         break;
-    case IR_IF:
-        fputs("if ", out);
-        ir_expr_print(out, u, s->branch.cond);
-        fputc('\n', out);
-        ir_labelled_block(out, u, "then", s->branch.then_blk, depth + 1);
-        if (s->branch.else_blk)
-            ir_labelled_block(out, u, "else", s->branch.else_blk, depth + 1);
-        break;
+    case IR_IF: ir_if_dump(out, u, s, depth); break;
     case IR_LOOP: ir_loop_dump(out, u, s, depth); break;
     case IR_BREAK: fputs("break\n", out); break;
     case IR_CONTINUE: fputs("continue\n", out); break;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s);
+static bool stmt_begin(an_ctx *cx, const ir_stmt *s);
 
 /* The tensor variables declared in b go out of scope: a handle only they
  * held is lost (main's body excepted: its end is the program's end). */
@@ -545,12 +546,13 @@ typedef struct br_arm {
     int64_t moved, sym;  /* the bytes it moved, the symbolic events it made */
 } br_arm;
 
-/* What exec_unknown_if keeps between its steps; it owns the snapshots and
- * saved totals, which br_free gives back (on the heap: else-if chains nest
- * one per arm). */
+/* What an unknown branch keeps between its steps; it owns the snapshots
+ * and saved totals, which br_free gives back (on the heap, as many as the
+ * arms of an else-if chain are open at once; the snapshots are not zeroed:
+ * most of their fixed arrays are never touched). */
 typedef struct br_run {
     const ir_stmt *s;
-    snapshot before, after_then;
+    snapshot *before, *after_then; /* (one allocation) */
     an_fr_saved *t0, *t_then; /* the totals before the branch, after then (paths only) */
     int64_t outer_peak;       /* cx->arm_peak before the branch */
     bool paths;               /* outside the function's loops (but loops that touch no tensor) */
@@ -571,8 +573,9 @@ static void br_free(an_ctx *cx, br_run *b)
 {
     an_frs_free(cx, b->t0);
     an_frs_free(cx, b->t_then);
-    an_snap_free(&b->before);
-    an_snap_free(&b->after_then);
+    an_snap_free(b->before);
+    an_snap_free(b->after_then);
+    free(b->before);
     free(b);
 }
 
@@ -582,6 +585,8 @@ static br_run *br_begin(an_ctx *cx, const ir_stmt *s)
     br_run *b = tl_xcalloc(1, sizeof *b);
     an_report *r = cx->r;
     b->s = s;
+    b->before = tl_xmalloc(sizeof *b->before * 2);
+    b->after_then = b->before + 1;
     b->outer_peak = cx->arm_peak;
     b->paths = an_top(cx)->loops == an_top(cx)->host_loops; /* (loops that touch no tensor) */
     b->ex0 = r->n_exits;
@@ -589,7 +594,7 @@ static br_run *br_begin(an_ctx *cx, const ir_stmt *s)
         an_settle_peaks(cx);
         b->t0 = an_frs_save(cx);
     }
-    an_snap_take(cx, &b->before);
+    an_snap_take(cx, b->before);
     cx->arm_peak = cx->live;
     b->moved0 = cx->moved_total;
     b->sym0 = cx->sym_events;
@@ -597,12 +602,12 @@ static br_run *br_begin(an_ctx *cx, const ir_stmt *s)
     return b;
 }
 
-/* Run one arm from the state now; what it did, counted from the branch's
- * start less what the arms before it did (prev). */
-static void br_arm_run(an_ctx *cx, br_run *b, const ir_block *blk, const br_arm *prev,
-                       br_arm *a)
+/* One arm ran from the branch's state and flowed out by flow: what it
+ * did, counted from the branch's start less what the arms before it did
+ * (prev). */
+static void br_arm_done(an_ctx *cx, br_run *b, an_flow flow, const br_arm *prev, br_arm *a)
 {
-    a->flow = an_exec_block(cx, blk);
+    a->flow = flow;
     a->label = cx->goto_label;
     a->ex = cx->r->n_exits;
     a->leave = cx->leave;
@@ -611,12 +616,11 @@ static void br_arm_run(an_ctx *cx, br_run *b, const ir_block *blk, const br_arm 
     a->sym = cx->sym_events - b->sym0 - (prev ? prev->sym : 0);
 }
 
-/* The then arm, then the else arm from the state before the branch. */
-static void br_run_arms(an_ctx *cx, br_run *b)
+/* The then arm, and the state before the branch back for the else arm. */
+static void br_then(an_ctx *cx, br_run *b)
 {
-    const ir_stmt *s = b->s;
     cx->if_depth++;
-    br_arm_run(cx, b, s->branch.then_blk, NULL, &b->then);
+    br_arm_done(cx, b, an_exec_block(cx, b->s->branch.then_blk), NULL, &b->then);
     b->then_left = b->paths && leave_rank(b->then.flow) > 0;
     if (b->paths) {
         an_settle_peaks(cx);
@@ -624,10 +628,17 @@ static void br_run_arms(an_ctx *cx, br_run *b)
         if (b->then_left) /* the else arm counts from the totals before the branch */
             an_frs_put(cx, b->t0);
     }
-    an_snap_take(cx, &b->after_then);
-    an_snap_restore(cx, &b->before);
+    an_snap_take(cx, b->after_then);
+    an_snap_restore(cx, b->before);
     cx->arm_peak = cx->live;
-    br_arm_run(cx, b, s->branch.else_blk, &b->then, &b->els);
+}
+
+/* The else arm ran (from the state before the branch) and flowed out by
+ * flow. */
+static void br_else_done(an_ctx *cx, br_run *b, an_flow flow)
+{
+    const ir_stmt *s = b->s;
+    br_arm_done(cx, b, flow, &b->then, &b->els);
     an_flow ft = b->then.flow, fe = b->els.flow;
     /* (an exit the loop's count of iterations accounts for: the run goes on at every
      * iteration the count has, and leaves after the last) */
@@ -650,8 +661,8 @@ static void br_run_arms(an_ctx *cx, br_run *b)
     b->only_next = ft == AN_FLOW_CONTINUE || fe == AN_FLOW_CONTINUE;
     cx->if_depth--;
     b->else_live = cx->live;
-    b->b0 = b->before.n_events;
-    b->t1 = b->after_then.n_events;
+    b->b0 = b->before->n_events;
+    b->t1 = b->after_then->n_events;
     b->e1 = cx->r->n_events;
 }
 
@@ -671,7 +682,7 @@ static an_flow br_follow_one(an_ctx *cx, br_run *b)
     bool keep_then = leave_rank(b->then.flow) < leave_rank(b->els.flow);
     const br_arm *kept = keep_then ? &b->then : &b->els, *gone = keep_then ? &b->els : &b->then;
     if (keep_then) {
-        an_snap_restore(cx, &b->after_then);
+        an_snap_restore(cx, b->after_then);
         an_frs_put(cx, b->t_then);
         rebase_exits(cx, b->then.ex, b->els.ex, b->t1, b->b0, b->ex0);
     } else {
@@ -697,7 +708,7 @@ static an_flow br_follow_one(an_ctx *cx, br_run *b)
 static an_flow br_join(an_ctx *cx, br_run *b)
 {
     const ir_stmt *s = b->s;
-    snapshot *after_then = &b->after_then;
+    snapshot *after_then = b->after_then;
     if (b->then_left) /* both arms leave alike: both count */
         an_frs_merge(cx, b->t0, b->t_then);
     if (b->compares) /* the integers one arm set to a side of the comparison: min or max */
@@ -783,11 +794,11 @@ static void br_early_exit(an_ctx *cx, const br_run *b)
     }
 }
 
-/* Both arms run from one state; the arm that ends with more live bytes (on
- * a tie, the one that peaks higher) is kept and what differs in the other
- * is weakened (join_vars).  When the arms leave different live bytes or
- * peak differently, the totals from here on hold for one arm only: they
- * are bounds, and a note says where.
+/* An unknown branch, finished.  Both arms ran from one state; the arm that
+ * ends with more live bytes (on a tie, the one that peaks higher) is kept
+ * and what differs in the other is weakened (join_vars).  When the arms
+ * leave different live bytes or peak differently, the totals from here on
+ * hold for one arm only: they are bounds, and a note says where.
  *
  * Outside the function's loops, an arm that leaves (return, goto, exit)
  * while the other goes on (or leaves less: a goto to a label of the
@@ -796,10 +807,8 @@ static void br_early_exit(an_ctx *cx, const br_run *b)
  * report lists the assumption (an_report.paths).  So each arm's totals
  * start from those before the branch, and two arms that leave alike are
  * both counted, as any two arms are. */
-static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
+static an_flow br_finish(an_ctx *cx, br_run *b)
 {
-    br_run *b = br_begin(cx, s);
-    br_run_arms(cx, b);
     an_flow f;
     if (br_one_path(b)) {
         f = br_follow_one(cx, b);
@@ -811,17 +820,80 @@ static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
     return f;
 }
 
-static an_flow exec_if(an_ctx *cx, const ir_stmt *s)
+/* Which arm of s runs: 1 then, 0 else, -1 not known statically. */
+static int if_decided(an_ctx *cx, const ir_stmt *s)
 {
     int64_t c;
     sx_int x;
     if (cx->forced_if == s) /* (an iteration of one kind: an_loop.c) */
-        return an_exec_block(cx, cx->forced_then ? s->branch.then_blk : s->branch.else_blk);
+        return cx->forced_then ? 1 : 0;
     if (an_eval(cx, s->branch.cond, &c))
-        return an_exec_block(cx, c ? s->branch.then_blk : s->branch.else_blk);
+        return c ? 1 : 0;
     if (an_eval_sx(cx, s->branch.cond, &x) && x.e == 0) /* the sizes decide it (n > 0) */
-        return an_exec_block(cx, x.c ? s->branch.then_blk : s->branch.else_blk);
-    return exec_unknown_if(cx, s);
+        return x.c ? 1 : 0;
+    return -1;
+}
+
+/* The `if` a block is when it is nothing else and declares nothing (an
+ * else-if arm): run in exec_if's loop, not by recursion. */
+static const ir_stmt *lone_if(const ir_block *b)
+{
+    return b && b->n_stmts == 1 && b->n_decls == 0 && b->stmts[0]->kind == IR_IF ? b->stmts[0]
+                                                                                  : NULL;
+}
+
+static br_run **open_push(br_run **open, size_t *n, size_t *cap, br_run *b)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        open = tl_xrealloc(open, sizeof *open * *cap);
+    }
+    open[(*n)++] = b;
+    return open;
+}
+
+/* An if, and the ifs its arms are (an else-if chain of any length), in a
+ * loop: the branches whose conditions are not known statically are kept
+ * open on a stack of their own (br_run, NULL for the end of a lone-if
+ * block) and finished innermost first, as recursion would (exec_stmt,
+ * exec_block_scoped) but in memory the heap gives. */
+static an_flow exec_if(an_ctx *cx, const ir_stmt *s)
+{
+    br_run **open = NULL;
+    size_t n = 0, cap = 0;
+    an_flow fl;
+    for (;;) {
+        int arm = if_decided(cx, s);
+        const ir_block *blk = arm == 1 ? s->branch.then_blk : s->branch.else_blk;
+        if (arm < 0) {
+            br_run *b = br_begin(cx, s);
+            br_then(cx, b);
+            open = open_push(open, &n, &cap, b);
+        }
+        const ir_stmt *in = lone_if(blk);
+        if (!in) {
+            fl = an_exec_block(cx, blk);
+            break;
+        }
+        open = open_push(open, &n, &cap, NULL); /* the block's end: exec_block_scoped's */
+        if (!stmt_begin(cx, in)) {
+            fl = AN_FLOW_STOP;
+            break;
+        }
+        s = in;
+    }
+    while (n > 0) {
+        br_run *b = open[--n];
+        if (!b) { /* (a goto leaves it: its one statement is no label) */
+            if (fl != AN_FLOW_STOP)
+                an_settle_peaks(cx);
+            continue;
+        }
+        br_else_done(cx, b, fl);
+        fl = br_finish(cx, b);
+    }
+    free(open);
+    return fl;
 }
 
 /* ---- calls of the file's own functions ---- */
@@ -1327,19 +1399,27 @@ static void exec_unsupported(an_ctx *cx, const ir_stmt *s)
         *an_tensor_slot(cx, s->unsup.var) = AN_UNKNOWN;
 }
 
-static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
+/* Before any statement: false (AN_FLOW_STOP) once the analysis stopped. */
+static bool stmt_begin(an_ctx *cx, const ir_stmt *s)
 {
     if (cx->stopped)
-        return AN_FLOW_STOP;
+        return false;
     if (cx->n_calls >= cx->opt.max_calls) {
         an_mark_stopped(cx);
         an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
                     "analysis stopped after %lld API calls (--max-calls); later totals are "
                     "lower bounds", (long long)cx->opt.max_calls);
-        return AN_FLOW_STOP;
+        return false;
     }
     an_top(cx)->line = s->loc.line;
     an_top(cx)->col = s->loc.col;
+    return true;
+}
+
+static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
+{
+    if (!stmt_begin(cx, s))
+        return AN_FLOW_STOP;
     switch (s->kind) {
     case IR_CALL: an_exec_call(cx, s); break;
     case IR_RELEASE: an_exec_release(cx, s); break;

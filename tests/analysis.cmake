@@ -27,6 +27,13 @@ if(TARGET tensorlint_cli)
 endif()
 
 if(TARGET tensorlint_cli)
+  # an else-if chain of 2,000 arms with 512 KiB of stack: no recursion per arm
+  add_test(NAME cli.else_if_chain COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bad-input/else_if_chain.sh
+           $<TARGET_FILE:tensorlint_cli> 2000 512)
+  set_tests_properties(cli.else_if_chain PROPERTIES LABELS "cli;bad-input" TIMEOUT 120)
+endif()
+
+if(TARGET tensorlint_cli)
   add_test(NAME verify.samples COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/verify/run.sh
            $<TARGET_FILE:tensorlint_cli>)
   set_tests_properties(verify.samples PROPERTIES LABELS "verify" TIMEOUT 1200)
