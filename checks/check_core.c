@@ -140,7 +140,7 @@ void ck_fixit(an_diag *d, ck_pos begin, ck_pos end, const char *text)
 ck_bytes_text ck_bytes(int64_t n)
 {
     ck_bytes_text t;
-    an_format_bytes(t.s, sizeof t.s, n);
+    rp_format_bytes(t.s, sizeof t.s, n);
     return t;
 }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 
 static void buf_reserve(dg_buf *b, size_t extra)
 {
@@ -80,7 +80,7 @@ char *dg_buf_take(dg_buf *b)
 void dg_buf_bytes(dg_buf *b, int64_t bytes)
 {
     char tmp[48];
-    dg_buf_puts(b, an_format_bytes(tmp, sizeof tmp, bytes));
+    dg_buf_puts(b, rp_format_bytes(tmp, sizeof tmp, bytes));
 }
 
 void dg_buf_total(dg_buf *b, const an_func_report *f, char which, bool html)

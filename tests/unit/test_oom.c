@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 #include "check.h"
 #include "cli.h"
 #include "dg.h"
@@ -153,8 +153,8 @@ static void analyse(const void *arg)
     char *text = NULL, *dot = NULL;
     size_t len = 0;
     FILE *out = tl_xmemstream(&text, &len);
-    an_report_write_text(out, r, &(an_text_options){0});
-    an_report_write_json(out, r);
+    rp_report_write_text(out, r, &(rp_text_options){0});
+    rp_report_write_json(out, r);
     ck_sarif_file file = {u->path, r->n_diags, r->diags};
     ck_sarif_options so = {NULL, "docs/checks/", "0"};
     json_decref(ck_sarif_log(&file, 1, &so));

@@ -1,14 +1,14 @@
 /*
- * an_textbuf.c: the report writers' output buffer, its slow paths (see
- * an_textbuf.h).
+ * rp_textbuf.c: the report writers' output buffer, its slow paths (see
+ * rp_textbuf.h).
  */
-#include "an_textbuf.h"
+#include "rp_textbuf.h"
 
 #include <stdlib.h>
 
 #include "xalloc.h"
 
-void an_tb_grow(an_textbuf *b, size_t need)
+void rp_tb_grow(rp_textbuf *b, size_t need)
 {
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < need)
@@ -17,14 +17,14 @@ void an_tb_grow(an_textbuf *b, size_t need)
     b->cap = cap;
 }
 
-void an_tb_flush(an_textbuf *b, FILE *out)
+void rp_tb_flush(rp_textbuf *b, FILE *out)
 {
     fwrite(b->buf, 1, b->len, out);
     b->len = 0;
 }
 
-void an_tb_free(an_textbuf *b)
+void rp_tb_free(rp_textbuf *b)
 {
     free(b->buf);
-    *b = (an_textbuf){0};
+    *b = (rp_textbuf){0};
 }
