@@ -55,10 +55,7 @@ static int ck_cq_repeats(ck_cq_seen *s, uint64_t key)
     int count = 0;
     for (int k = 0; k < s->n; k++)
         count += s->keys[k] == key;
-    if (s->n == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 16;
-        s->keys = tl_xrealloc(s->keys, sizeof *s->keys * (size_t)s->cap);
-    }
+    tl_xgrow(s->keys, &s->cap, (size_t)s->n + 1, 16);
     s->keys[s->n++] = key;
     return count;
 }

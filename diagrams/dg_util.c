@@ -15,11 +15,7 @@ static void buf_reserve(dg_buf *b, size_t extra)
 {
     if (b->s && b->len + extra + 1 <= b->cap)
         return;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    b->s = tl_xreallocarray(b->s, cap, 1);
-    b->cap = cap;
+    tl_xgrow(b->s, &b->cap, b->len + extra + 1, 64);
     b->s[b->len] = '\0';
 }
 

@@ -10,11 +10,7 @@
 
 void rp_tb_grow(rp_textbuf *b, size_t need)
 {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    b->buf = tl_xrealloc(b->buf, cap);
-    b->cap = cap;
+    tl_xgrow(b->buf, &b->cap, need, 4096);
 }
 
 void rp_tb_flush(rp_textbuf *b, FILE *out)

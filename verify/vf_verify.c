@@ -76,10 +76,7 @@ static void trace_block(trace *t, const json_t *j)
 
 static void trace_push(trace *t, json_t *j)
 {
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 256;
-        t->rec = tl_xreallocarray(t->rec, (size_t)t->cap, sizeof *t->rec);
-    }
+    tl_xgrow(t->rec, &t->cap, (size_t)t->n + 1, 256);
     t->rec[t->n++] = j;
 }
 
