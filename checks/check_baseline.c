@@ -3,7 +3,7 @@
  * base revision's report.
  *
  * The head's report is turned into the same JSON as the base's
- * (an_report_json) and the two are compared by an_compare.c: functions by
+ * (rp_report_json) and the two are compared by rp_compare.c: functions by
  * name, then renames by their calls; diagnostics by check, function and
  * the call's text.  From the pairs this file makes what code review reads:
  *
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_compare.h"
+#include "rp_compare.h"
 
 enum { CK_REGRESSION_NOTES = 4 }; /* calls named for one regression */
 
@@ -46,7 +46,7 @@ ck_baseline *ck_baseline_new(void)
 
 bool ck_baseline_add(ck_baseline *b, const char *path, char **error)
 {
-    json_t *report = an_baseline_load(path, error);
+    json_t *report = rp_baseline_load(path, error);
     if (!report)
         return false;
     b->reports = tl_xrealloc(b->reports, sizeof *b->reports * (size_t)(b->n + 1));
@@ -57,7 +57,7 @@ bool ck_baseline_add(ck_baseline *b, const char *path, char **error)
 static const json_t *ck_baseline_for(const ck_baseline *b, const char *file)
 {
     for (int k = 0; b && k < b->n; k++)
-        if (an_report_names_file(b->reports[k], file))
+        if (rp_report_names_file(b->reports[k], file))
             return b->reports[k];
     return NULL;
 }
@@ -76,7 +76,7 @@ char *ck_baseline_files(const ck_baseline *b)
 {
     char *all = tl_xasprintf("%s", "");
     for (int k = 0; k < b->n; k++) {
-        char *files = an_report_files(b->reports[k]);
+        char *files = rp_report_files(b->reports[k]);
         char *t = tl_xasprintf("%s%s%s", all, k ? "; " : "", files);
         free(all);
         free(files);
@@ -106,7 +106,7 @@ static const json_t *ck_function(const json_t *report, const char *name)
     size_t k;
     const json_t *f;
     json_array_foreach(json_object_get(report, "functions"), k, f)
-        if (strcmp(an_json_str(f, "name"), name) == 0)
+        if (strcmp(rp_json_str(f, "name"), name) == 0)
             return f;
     return NULL;
 }
@@ -117,7 +117,7 @@ static const json_t *ck_storage(const json_t *report, long long id)
     const json_t *f, *st;
     json_array_foreach(json_object_get(report, "functions"), k, f)
         json_array_foreach(json_object_get(f, "storages"), s, st)
-            if (an_json_int(st, "id", -1) == id)
+            if (rp_json_int(st, "id", -1) == id)
                 return st;
     return NULL;
 }
@@ -129,8 +129,8 @@ typedef struct ck_maker {         /* the call that made a storage */
 
 static bool ck_same_call(const json_t *a, const json_t *b)
 {
-    return strcmp(an_json_str(a, "op"), an_json_str(b, "op")) == 0 &&
-           strcmp(an_json_str(a, "name"), an_json_str(b, "name")) == 0;
+    return strcmp(rp_json_str(a, "op"), rp_json_str(b, "op")) == 0 &&
+           strcmp(rp_json_str(a, "name"), rp_json_str(b, "name")) == 0;
 }
 
 static bool ck_maker_of(const json_t *report, long long storage, ck_maker *m)
@@ -140,8 +140,8 @@ static bool ck_maker_of(const json_t *report, long long storage, ck_maker *m)
     json_array_foreach(json_object_get(report, "functions"), k, f) {
         const json_t *values = json_object_get(f, "values");
         json_array_foreach(values, v, val) {
-            if (an_json_int(val, "storage", -1) != storage ||
-                strcmp(an_json_str(val, "kind"), "new") != 0)
+            if (rp_json_int(val, "storage", -1) != storage ||
+                strcmp(rp_json_str(val, "kind"), "new") != 0)
                 continue;
             *m = (ck_maker){f, val, 0};
             for (size_t p = 0; p < v; p++)
@@ -153,17 +153,17 @@ static bool ck_maker_of(const json_t *report, long long storage, ck_maker *m)
 }
 
 /* The storage the base made by the call that made the head's m, or NULL. */
-static const json_t *ck_base_storage(const an_comparison *c, const json_t *base,
+static const json_t *ck_base_storage(const rp_comparison *c, const json_t *base,
                                      const ck_maker *m)
 {
-    const json_t *f = ck_function(base, an_compare_base_name(c, an_json_str(m->func, "name")));
+    const json_t *f = ck_function(base, rp_compare_base_name(c, rp_json_str(m->func, "name")));
     size_t v;
     const json_t *val;
     int seen = 0;
     json_array_foreach(json_object_get(f, "values"), v, val)
         if (ck_same_call(val, m->value) && seen++ == m->occurrence)
-            return strcmp(an_json_str(val, "kind"), "new") == 0
-                       ? ck_storage(base, an_json_int(val, "storage", -1)) : NULL;
+            return strcmp(rp_json_str(val, "kind"), "new") == 0
+                       ? ck_storage(base, rp_json_int(val, "storage", -1)) : NULL;
     return NULL;
 }
 
@@ -187,8 +187,8 @@ typedef struct ck_cause {
 
 static const char *ck_label(const json_t *value, char *buf, size_t size)
 {
-    const char *name = an_json_str(value, "name");
-    snprintf(buf, size, "tl_%s%s%s%s", an_json_str(value, "op"), name[0] ? " '" : "", name,
+    const char *name = rp_json_str(value, "name");
+    snprintf(buf, size, "tl_%s%s%s%s", rp_json_str(value, "op"), name[0] ? " '" : "", name,
              name[0] ? "'" : "");
     return buf;
 }
@@ -197,7 +197,7 @@ static bool ck_is_copy(const json_t *value)
 {
     static const char *const copies[] = {"clone", "contiguous", "to", "to_format", "reshape",
                                          "flatten", "index", "gather", "cat"};
-    const char *op = an_json_str(value, "op");
+    const char *op = rp_json_str(value, "op");
     for (size_t k = 0; k < sizeof copies / sizeof copies[0]; k++)
         if (strcmp(op, copies[k]) == 0)
             return true;
@@ -205,22 +205,22 @@ static bool ck_is_copy(const json_t *value)
 }
 
 /* Why the head storage st (live at the new peak) raises it, or NULL. */
-static char *ck_cause_text(const an_comparison *c, const json_t *base, const json_t *base_f,
+static char *ck_cause_text(const rp_comparison *c, const json_t *base, const json_t *base_f,
                            const json_t *st, const ck_maker *m)
 {
     char label[160];
-    const char *nb = ck_bytes(an_json_int(st, "nbytes", 0)).s;
+    const char *nb = ck_bytes(rp_json_int(st, "nbytes", 0)).s;
     const json_t *bs = ck_base_storage(c, base, m);
     ck_label(m->value, label, sizeof label);
     if (!bs)
         return ck_is_copy(m->value)
                    ? tl_xasprintf("a copy that appeared: %s copies %s here (%s)", label, nb,
-                                  an_json_str(m->value, "reason"))
+                                  rp_json_str(m->value, "reason"))
                    : tl_xasprintf("a new storage: %s allocates %s here", label, nb);
-    long long was = an_json_int(bs, "nbytes", 0), now = an_json_int(st, "nbytes", 0);
-    bool was_live = ck_in_ids(json_object_get(base_f, "peak_storages"), an_json_int(bs, "id", -1));
+    long long was = rp_json_int(bs, "nbytes", 0), now = rp_json_int(st, "nbytes", 0);
+    bool was_live = ck_in_ids(json_object_get(base_f, "peak_storages"), rp_json_int(bs, "id", -1));
     if (!was_live) {
-        long long old_free = an_json_int(bs, "free_line", 0), new_free = an_json_int(st, "free_line", 0);
+        long long old_free = rp_json_int(bs, "free_line", 0), new_free = rp_json_int(st, "free_line", 0);
         if (old_free > 0)
             return new_free > 0
                        ? tl_xasprintf("a release that moved: the storage of %s (%s) was released at "
@@ -243,8 +243,8 @@ static int ck_cmp_cause(const void *a, const void *b)
 }
 
 /* The notes of a regression: the causes, largest first. */
-static int ck_causes(const an_comparison *c, const json_t *base, const json_t *head,
-                     const an_fn_pair *p, ck_cause *out, int max)
+static int ck_causes(const rp_comparison *c, const json_t *base, const json_t *head,
+                     const rp_fn_pair *p, ck_cause *out, int max)
 {
     size_t k;
     const json_t *id;
@@ -257,8 +257,8 @@ static int ck_causes(const an_comparison *c, const json_t *base, const json_t *h
         char *why = st && ck_maker_of(head, json_integer_value(id), &m)
                         ? ck_cause_text(c, base, p->base, st, &m) : NULL;
         if (why)
-            all[n++] = (ck_cause){an_json_int(st, "nbytes", 0), (int)an_json_int(m.value, "line", 0),
-                                  (int)an_json_int(m.value, "column", 1), why};
+            all[n++] = (ck_cause){rp_json_int(st, "nbytes", 0), (int)rp_json_int(m.value, "line", 0),
+                                  (int)rp_json_int(m.value, "column", 1), why};
     }
     qsort(all, (size_t)n, sizeof *all, ck_cmp_cause);
     for (int j = max; j < n; j++)
@@ -275,23 +275,23 @@ static int ck_col_at(const json_t *f, long long line)
     size_t k;
     const json_t *v;
     json_array_foreach(json_object_get(f, "values"), k, v)
-        if (an_json_int(v, "line", 0) == line)
-            return (int)an_json_int(v, "column", 1);
+        if (rp_json_int(v, "line", 0) == line)
+            return (int)rp_json_int(v, "column", 1);
     return 1;
 }
 
-static void ck_regression(ck_ctx *cx, const an_comparison *c, const json_t *base,
-                          const json_t *head, const an_fn_pair *p)
+static void ck_regression(ck_ctx *cx, const rp_comparison *c, const json_t *base,
+                          const json_t *head, const rp_fn_pair *p)
 {
-    long long was = an_json_int(p->base, "peak_live_bytes", 0);
-    long long now = an_json_int(p->head, "peak_live_bytes", 0);
-    long long line = an_json_int(p->head, "peak_line", 0), old_line = an_json_int(p->base, "peak_line", 0);
-    const char *name = an_json_str(p->head, "name");
-    char *renamed = p->change == AN_FN_RENAMED
-                        ? tl_xasprintf(" (was '%s')", an_json_str(p->base, "name")) : tl_xasprintf("%s", "");
+    long long was = rp_json_int(p->base, "peak_live_bytes", 0);
+    long long now = rp_json_int(p->head, "peak_live_bytes", 0);
+    long long line = rp_json_int(p->head, "peak_line", 0), old_line = rp_json_int(p->base, "peak_line", 0);
+    const char *name = rp_json_str(p->head, "name");
+    char *renamed = p->change == RP_FN_RENAMED
+                        ? tl_xasprintf(" (was '%s')", rp_json_str(p->base, "name")) : tl_xasprintf("%s", "");
     char *pct = was > 0 ? tl_xasprintf(", +%.0f%%", 100.0 * (double)(now - was) / (double)was)
                         : tl_xasprintf("%s", "");
-    an_claim cw = an_json_claim(p->base, "peak_live_bytes"), cn = an_json_claim(p->head, "peak_live_bytes");
+    an_claim cw = rp_json_claim(p->base, "peak_live_bytes"), cn = rp_json_claim(p->head, "peak_live_bytes");
     char *claims = cw == AN_CLAIM_EXACT && cn == AN_CLAIM_EXACT
                        ? tl_xasprintf("%s", "")
                        : tl_xasprintf("; the peaks are not exact: the base's is %s, this one %s",
@@ -319,7 +319,7 @@ static void ck_regression(ck_ctx *cx, const an_comparison *c, const json_t *base
 /* ---- the comparison ---- */
 
 typedef struct ck_base_priv {
-    an_comparison *cmp;
+    rp_comparison *cmp;
     json_t *head;
     const json_t *base;
     const char *path;
@@ -331,21 +331,21 @@ static void ck_change(ck_base_result *res, char *line)
     res->changes[res->n_changes++] = line;
 }
 
-static void ck_function_changes(ck_base_result *res, const an_comparison *c)
+static void ck_function_changes(ck_base_result *res, const rp_comparison *c)
 {
     for (int k = 0; k < c->n_pairs; k++) {
-        const an_fn_pair *p = &c->pairs[k];
-        if (p->change == AN_FN_RENAMED)
+        const rp_fn_pair *p = &c->pairs[k];
+        if (p->change == RP_FN_RENAMED)
             ck_change(res, tl_xasprintf("function '%s' was renamed to '%s' (the same calls): "
-                                        "compared with '%s'", an_json_str(p->base, "name"),
-                                        an_json_str(p->head, "name"), an_json_str(p->base, "name")));
-        else if (p->change == AN_FN_ADDED)
-            ck_change(res, tl_xasprintf("function '%s' is new (peak %s)", an_json_str(p->head, "name"),
-                                        ck_bytes(an_json_int(p->head, "peak_live_bytes", 0)).s));
-        else if (p->change == AN_FN_REMOVED)
+                                        "compared with '%s'", rp_json_str(p->base, "name"),
+                                        rp_json_str(p->head, "name"), rp_json_str(p->base, "name")));
+        else if (p->change == RP_FN_ADDED)
+            ck_change(res, tl_xasprintf("function '%s' is new (peak %s)", rp_json_str(p->head, "name"),
+                                        ck_bytes(rp_json_int(p->head, "peak_live_bytes", 0)).s));
+        else if (p->change == RP_FN_REMOVED)
             ck_change(res, tl_xasprintf("function '%s' was removed (its peak was %s)",
-                                        an_json_str(p->base, "name"),
-                                        ck_bytes(an_json_int(p->base, "peak_live_bytes", 0)).s));
+                                        rp_json_str(p->base, "name"),
+                                        ck_bytes(rp_json_int(p->base, "peak_live_bytes", 0)).s));
     }
 }
 
@@ -358,10 +358,10 @@ ck_base_result *ck_baseline_compare(const ck_baseline *b, an_report *r, const ch
     res->unnamed = !base;
     if (!base)
         return res;
-    priv->head = an_report_json(r);
+    priv->head = rp_report_json(r);
     priv->base = base;
     priv->path = path;
-    priv->cmp = an_compare(base, priv->head, path);
+    priv->cmp = rp_compare(base, priv->head, path);
     res->priv = priv;
     ck_function_changes(res, priv->cmp);
     ck_options o;
@@ -370,9 +370,9 @@ ck_base_result *ck_baseline_compare(const ck_baseline *b, an_report *r, const ch
     ck_lazy lazy = {false, NULL, NULL};
     ck_ctx cx = {.r = r, .o = &o, .lazy = &lazy};
     for (int k = 0; k < priv->cmp->n_pairs; k++) {
-        const an_fn_pair *p = &priv->cmp->pairs[k];
-        if (p->base && p->head && an_json_int(p->head, "peak_live_bytes", 0) -
-                                          an_json_int(p->base, "peak_live_bytes", 0) >= min_bytes)
+        const rp_fn_pair *p = &priv->cmp->pairs[k];
+        if (p->base && p->head && rp_json_int(p->head, "peak_live_bytes", 0) -
+                                          rp_json_int(p->base, "peak_live_bytes", 0) >= min_bytes)
             ck_regression(&cx, priv->cmp, base, priv->head, p);
     }
     ck_diags_merge(r, cx.diags, cx.n_diags);
@@ -383,12 +383,12 @@ ck_base_result *ck_baseline_compare(const ck_baseline *b, an_report *r, const ch
 /* The order of report->diags and of a job's diagnostics: line, column, check. */
 static int ck_diag_order(const json_t *e, const an_diag *d)
 {
-    long long line = an_json_int(e, "line", 0), col = an_json_int(e, "column", 0);
+    long long line = rp_json_int(e, "line", 0), col = rp_json_int(e, "column", 0);
     if (line != d->line)
         return line < d->line ? -1 : 1;
     if (col != d->col)
         return col < d->col ? -1 : 1;
-    return strcmp(an_json_str(e, "check"), d->check);
+    return strcmp(rp_json_str(e, "check"), d->check);
 }
 
 /* The head diagnostic (index in the head JSON) that d is, or -1; both lists
@@ -412,21 +412,21 @@ static void ck_absent(ck_base_result *res, const json_t *bd, const char *path)
 {
     const json_t *notes = json_object_get(bd, "notes");
     an_diag *a = &res->absent[res->n_absent++];
-    const char *sev = an_json_str(bd, "severity");
-    *a = (an_diag){.file = path, .line = (int)an_json_int(bd, "line", 1),
-                   .col = (int)an_json_int(bd, "column", 1),
+    const char *sev = rp_json_str(bd, "severity");
+    *a = (an_diag){.file = path, .line = (int)rp_json_int(bd, "line", 1),
+                   .col = (int)rp_json_int(bd, "column", 1),
                    .severity = strcmp(sev, "error") == 0 ? AN_ERROR
                                : strcmp(sev, "note") == 0 ? AN_NOTE : AN_WARNING,
-                   .check = ck_checks[0].name, .message = tl_xasprintf("%s", an_json_str(bd, "message"))};
-    int id = ck_find(an_json_str(bd, "check"));
+                   .check = ck_checks[0].name, .message = tl_xasprintf("%s", rp_json_str(bd, "message"))};
+    int id = ck_find(rp_json_str(bd, "check"));
     a->check = id >= 0 ? ck_checks[id].name : "unknown";
     a->notes = tl_xcalloc(json_array_size(notes) + 1, sizeof *a->notes);
     size_t k;
     const json_t *n;
     json_array_foreach(notes, k, n)
-        a->notes[a->n_notes++] = (an_note){(int)an_json_int(n, "line", 1),
-                                           (int)an_json_int(n, "column", 1),
-                                           tl_xasprintf("%s", an_json_str(n, "message"))};
+        a->notes[a->n_notes++] = (an_note){(int)rp_json_int(n, "line", 1),
+                                           (int)rp_json_int(n, "column", 1),
+                                           tl_xasprintf("%s", rp_json_str(n, "message"))};
 }
 
 void ck_baseline_states(ck_base_result *res, const an_diag *diags, int n_diags,
@@ -437,7 +437,7 @@ void ck_baseline_states(ck_base_result *res, const an_diag *diags, int n_diags,
     res->n_states = n_diags;
     if (!priv)
         return; /* no base report names the file */
-    const an_comparison *c = priv->cmp;
+    const rp_comparison *c = priv->cmp;
     bool *used = tl_xcalloc((size_t)c->n_base_diags + 1, sizeof *used);
     res->absent = tl_xcalloc((size_t)c->n_base_diags + 1, sizeof *res->absent);
     size_t from = 0;
@@ -451,12 +451,12 @@ void ck_baseline_states(ck_base_result *res, const an_diag *diags, int n_diags,
     const json_t *bd = json_object_get(priv->base, "diagnostics");
     for (int b = 0; b < c->n_base_diags; b++) {
         const json_t *d = json_array_get(bd, (size_t)b);
-        if (c->base_in_file[b] && !used[b] && ck_check_on(enabled, an_json_str(d, "check")) &&
-            strcmp(an_json_str(d, "severity"), "note") != 0)
+        if (c->base_in_file[b] && !used[b] && ck_check_on(enabled, rp_json_str(d, "check")) &&
+            strcmp(rp_json_str(d, "severity"), "note") != 0)
             ck_absent(res, d, priv->path);
     }
     free(used);
-    an_comparison_free(priv->cmp);
+    rp_comparison_free(priv->cmp);
     json_decref(priv->head);
     free(priv);
     res->priv = NULL;
@@ -468,7 +468,7 @@ void ck_base_result_free(ck_base_result *res)
         return;
     if (res->priv) {
         ck_base_priv *priv = res->priv;
-        an_comparison_free(priv->cmp);
+        rp_comparison_free(priv->cmp);
         json_decref(priv->head);
         free(priv);
     }

@@ -91,10 +91,7 @@ static void ck_budget_comment(void *ctx, int line, int col, const char *text, in
         free(piece);
         return;
     }
-    if (sc->n == sc->cap) {
-        sc->cap = sc->cap ? 2 * sc->cap : 4;
-        sc->marks = tl_xrealloc(sc->marks, sizeof *sc->marks * (size_t)sc->cap);
-    }
+    tl_xgrow(sc->marks, &sc->cap, (size_t)sc->n + 1, 4);
     ck_budget_mark *m = &sc->marks[sc->n++];
     *m = (ck_budget_mark){.line = line, .col = col + (int)(at - piece)};
     m->ok = ck_budget_parse(at + 11, m);

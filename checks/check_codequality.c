@@ -8,7 +8,7 @@
  * GitLab compares a merge request's report with its target branch's by
  * fingerprint, so the fingerprint must not change when lines above an
  * issue change: it is a hash of the path, the check, the text of the call
- * the diagnostic points at (an_source_call_text) and how many issues with the
+ * the diagnostic points at (rp_source_call_text) and how many issues with the
  * same three came before it, never of the line.
  */
 #include "check_internal.h"
@@ -55,18 +55,15 @@ static int ck_cq_repeats(ck_cq_seen *s, uint64_t key)
     int count = 0;
     for (int k = 0; k < s->n; k++)
         count += s->keys[k] == key;
-    if (s->n == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 16;
-        s->keys = tl_xrealloc(s->keys, sizeof *s->keys * (size_t)s->cap);
-    }
+    tl_xgrow(s->keys, &s->cap, (size_t)s->n + 1, 16);
     s->keys[s->n++] = key;
     return count;
 }
 
 static json_t *ck_cq_issue(const ck_sarif_file *f, const an_diag *d, const char *path,
-                           const an_source *src, ck_cq_seen *seen)
+                           const rp_source *src, ck_cq_seen *seen)
 {
-    char *call = an_source_call_text(src, d->line, d->col);
+    char *call = rp_source_call_text(src, d->line, d->col);
     uint64_t key = ck_cq_hash(ck_cq_hash(ck_cq_hash(UINT64_C(14695981039346656037), path),
                                          d->check), call ? call : "");
     char repeat[16], fp[40];
@@ -88,14 +85,14 @@ json_t *ck_codequality(const ck_sarif_file *files, int n_files, const char *srcr
     json_t *issues = json_array();
     for (int k = 0; k < n_files; k++) {
         const ck_sarif_file *f = &files[k];
-        an_source *src = an_source_load(f->path);
+        rp_source *src = rp_source_load(f->path);
         const char *path = ck_cq_path(f->path, root, rel, sizeof rel);
         ck_cq_seen seen = {0, 0, NULL};
         for (int d = 0; d < f->n_diags; d++)
             if (f->diags[d].severity != AN_NOTE)
                 json_array_append_new(issues, ck_cq_issue(f, &f->diags[d], path, src, &seen));
         free(seen.keys);
-        an_source_free(src);
+        rp_source_free(src);
     }
     return issues;
 }

@@ -100,10 +100,7 @@ an_diag *ck_diag_add(ck_ctx *cx, ck_id id, int line, int col, const char *fmt, .
     for (int k = 0; k < cx->n_diags; k++)
         if (ck_same_site(&cx->diags[k], check, line, col))
             return NULL;
-    if (cx->n_diags == cx->cap_diags) {
-        cx->cap_diags = cx->cap_diags ? 2 * cx->cap_diags : 16;
-        cx->diags = tl_xrealloc(cx->diags, sizeof *cx->diags * (size_t)cx->cap_diags);
-    }
+    tl_xgrow(cx->diags, &cx->cap_diags, (size_t)cx->n_diags + 1, 16);
     an_diag *d = &cx->diags[cx->n_diags++];
     *d = (an_diag){.file = ir_unit_path_at(cx->r->unit, line), .line = line, .col = col,
                    .severity = ck_checks[id].severity, .check = check};
@@ -140,7 +137,7 @@ void ck_fixit(an_diag *d, ck_pos begin, ck_pos end, const char *text)
 ck_bytes_text ck_bytes(int64_t n)
 {
     ck_bytes_text t;
-    an_format_bytes(t.s, sizeof t.s, n);
+    rp_format_bytes(t.s, sizeof t.s, n);
     return t;
 }
 

@@ -12,7 +12,7 @@
 #ifndef TL_CHECK_INTERNAL_H
 #define TL_CHECK_INTERNAL_H
 
-#include "an_report.h"
+#include "rp_report.h"
 #include "check.h"
 #include "xalloc.h" /* every allocation of the checks: out of memory ends the process */
 

@@ -43,10 +43,7 @@ static void ck_mention_add(ck_ir_index *ms, const ir_unit *u, int func, int line
 {
     if (var < 0 || var >= u->n_vars || u->vars[var].kind != IR_VAR_TENSOR)
         return;
-    if (ms->n == ms->cap) {
-        ms->cap = ms->cap ? 2 * ms->cap : 64;
-        ms->m = tl_xrealloc(ms->m, sizeof *ms->m * (size_t)ms->cap);
-    }
+    tl_xgrow(ms->m, &ms->cap, (size_t)ms->n + 1, 64);
     ms->m[ms->n++] = (ck_mention){func, line, var, kind};
 }
 
@@ -145,10 +142,7 @@ static void ck_stmt_ref_add(ck_ir_index *ms, int func, const ir_block *b, int k)
     const ir_stmt *s = b->stmts[k];
     if (s->kind != IR_CALL && s->kind != IR_RELEASE)
         return;
-    if (ms->n_stmts == ms->cap_stmts) {
-        ms->cap_stmts = ms->cap_stmts ? 2 * ms->cap_stmts : 64;
-        ms->stmts = tl_xrealloc(ms->stmts, sizeof *ms->stmts * (size_t)ms->cap_stmts);
-    }
+    tl_xgrow(ms->stmts, &ms->cap_stmts, (size_t)ms->n_stmts + 1, 64);
     ms->stmts[ms->n_stmts++] = (ck_stmt_ref){func, s->loc.line, s->loc.col, s->kind, b, k};
 }
 

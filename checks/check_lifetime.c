@@ -33,10 +33,7 @@ static ck_holder *ck_holder_of(ck_holders *hs, int value)
     for (int k = 0; k < hs->n; k++)
         if (hs->h[k].value == value)
             return &hs->h[k];
-    if (hs->n == hs->cap) {
-        hs->cap = hs->cap ? 2 * hs->cap : 8;
-        hs->h = tl_xrealloc(hs->h, sizeof *hs->h * (size_t)hs->cap);
-    }
+    tl_xgrow(hs->h, &hs->cap, (size_t)hs->n + 1, 8);
     hs->h[hs->n] = (ck_holder){value, 0, 0};
     return &hs->h[hs->n++];
 }
@@ -464,10 +461,7 @@ static void ck_fscope_build(const ck_ctx *cx, int func, ck_fscope *fs)
         }
         if (live != fs->peak || live < 0)
             continue;
-        if (fs->n_peaks == fs->cap_peaks) {
-            fs->cap_peaks = fs->cap_peaks ? 2 * fs->cap_peaks : 64;
-            fs->peaks = tl_xrealloc(fs->peaks, sizeof(int64_t) * (size_t)fs->cap_peaks);
-        }
+        tl_xgrow(fs->peaks, &fs->cap_peaks, (size_t)fs->n_peaks + 1, 64);
         fs->peaks[fs->n_peaks++] = i;
     }
 }
@@ -541,10 +535,7 @@ static ck_late *ck_late_candidates(ck_ctx *cx, int *n_out)
         if (ck_holders_leaky(cx, &hs) || ck_hidden_later_use(cx, &lt))
             continue;
         lt.site = cx->r->storages[s].value;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            all = tl_xrealloc(all, sizeof *all * (size_t)cap);
-        }
+        tl_xgrow(all, &cap, (size_t)n + 1, 16);
         all[n++] = lt;
     }
     free(hs.h);

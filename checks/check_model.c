@@ -41,10 +41,7 @@ static int64_t *ck_site_events(const ck_ctx *cx, int v, int64_t *n)
         const an_event *e = &cx->r->events[i];
         if (e->kind != AN_EV_CALL || e->value != v)
             continue;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 16;
-            ev = tl_xrealloc(ev, sizeof *ev * (size_t)cap);
-        }
+        tl_xgrow(ev, &cap, (size_t)*n + 1, 16);
         ev[(*n)++] = i;
     }
     return ev;

@@ -45,10 +45,7 @@ static void ck_nolint_problem(ck_nolint *nl, int line, int col, char *message)
 
 static ck_nolint_range *ck_nolint_push(ck_nolint *nl, ck_nolint_range r)
 {
-    if (nl->n == nl->cap) {
-        nl->cap = nl->cap ? 2 * nl->cap : 16;
-        nl->r = tl_xrealloc(nl->r, sizeof *nl->r * (size_t)nl->cap);
-    }
+    tl_xgrow(nl->r, &nl->cap, (size_t)nl->n + 1, 16);
     nl->r[nl->n] = r;
     return &nl->r[nl->n++];
 }

@@ -80,7 +80,7 @@ static void ck_onehot_report(ck_ctx *cx, mt_op op, int line, int col, int k, con
 {
     const an_value *eq = &cx->r->values[oh->eq];
     char bytes[32];
-    an_format_bytes(bytes, sizeof bytes, oh->bytes);
+    rp_format_bytes(bytes, sizeof bytes, oh->bytes);
     /* one-hot @ W selects W's rows; one-hot^T @ dY adds dY's rows into place */
     bool gathers = (k == 0) != oh->transposed;
     char *at = ck_line_text(cx, eq->line);

@@ -144,10 +144,8 @@ static void ck_cover_add(ck_cover *c, ck_extent x)
         x.lo = c->iv[j].lo < x.lo ? c->iv[j].lo : x.lo;
         x.hi = c->iv[j].hi > x.hi ? c->iv[j].hi : x.hi;
     }
-    if (j == k && c->n == c->cap) { /* nothing merged: one more interval */
-        c->cap = c->cap ? 2 * c->cap : 8;
-        c->iv = tl_xrealloc(c->iv, sizeof *c->iv * (size_t)c->cap);
-    }
+    if (j == k) /* nothing merged: one more interval */
+        tl_xgrow(c->iv, &c->cap, (size_t)c->n + 1, 8);
     memmove(c->iv + k + 1, c->iv + j, sizeof *c->iv * (size_t)(c->n - j));
     c->iv[k] = x;
     c->n += k + 1 - j;

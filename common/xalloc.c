@@ -139,3 +139,54 @@ void tl_xmemstream_close(FILE *m)
     if (fclose(m) != 0 || lost)
         tl_out_of_memory(0);
 }
+
+/* items of *cap elements grown to hold need: twice *cap, or min_cap from
+ * 0, and need when that is more.  A capacity past max (what the caller's
+ * cap type holds) or whose bytes size_t cannot count is out of memory. */
+static void *xgrow(void *items, size_t *cap, size_t need, size_t min_cap, size_t max,
+                   size_t elem_size)
+{
+    if (need <= *cap)
+        return items;
+    if (elem_size && max > SIZE_MAX / elem_size)
+        max = SIZE_MAX / elem_size;
+    if (need > max)
+        tl_out_of_memory(SIZE_MAX);
+    size_t next = *cap == 0 ? (min_cap ? min_cap : 1) : *cap > max / 2 ? max : 2 * *cap;
+    if (next > max)
+        next = max;
+    if (next < need)
+        next = need;
+    items = tl_xreallocarray(items, next, elem_size);
+    *cap = next;
+    return items;
+}
+
+void *tl_xgrow_size(void *items, size_t *cap, size_t need, size_t min_cap, size_t elem_size)
+{
+    return xgrow(items, cap, need, min_cap, SIZE_MAX, elem_size);
+}
+
+void *tl_xgrow_int(void *items, int *cap, size_t need, size_t min_cap, size_t elem_size)
+{
+    size_t c = *cap > 0 ? (size_t)*cap : 0;
+    items = xgrow(items, &c, need, min_cap, INT_MAX, elem_size);
+    *cap = (int)c;
+    return items;
+}
+
+void *tl_xgrow_unsigned(void *items, unsigned *cap, size_t need, size_t min_cap, size_t elem_size)
+{
+    size_t c = *cap;
+    items = xgrow(items, &c, need, min_cap, UINT_MAX, elem_size);
+    *cap = (unsigned)c;
+    return items;
+}
+
+void *tl_xgrow_i64(void *items, int64_t *cap, size_t need, size_t min_cap, size_t elem_size)
+{
+    size_t c = *cap > 0 ? (size_t)*cap : 0;
+    items = xgrow(items, &c, need, min_cap, (size_t)INT64_MAX, elem_size);
+    *cap = (int64_t)c;
+    return items;
+}

@@ -49,6 +49,26 @@ char *tl_xvasprintf(const char *fmt, va_list ap);
 FILE *tl_xmemstream(char **buf, size_t *len);
 void tl_xmemstream_close(FILE *m);
 
+/* The tool's one growing array: makes items (an array of *cap elements of
+ * its type) hold at least need elements.  When *cap is less, the new
+ * capacity is twice *cap (min_cap when *cap is 0), or need when that is
+ * more, and items is reallocated (one allocation; the new elements are not
+ * initialised); otherwise nothing changes.  A capacity the cap's type or
+ * size_t cannot hold is out of memory, never a wrapped size.  cap points
+ * to an int, unsigned, size_t or int64_t; items is assigned.
+ *
+ *     tl_xgrow(v->items, &v->cap, (size_t)v->n + 1, 16);
+ *     v->items[v->n++] = x;
+ */
+#define tl_xgrow(items, cap, need, min_cap)                                                  \
+    ((items) = _Generic((cap), int *: tl_xgrow_int, unsigned *: tl_xgrow_unsigned,           \
+                        size_t *: tl_xgrow_size, int64_t *: tl_xgrow_i64)(                    \
+         (items), (cap), (need), (min_cap), sizeof *(items)))
+void *tl_xgrow_int(void *items, int *cap, size_t need, size_t min_cap, size_t elem_size);
+void *tl_xgrow_unsigned(void *items, unsigned *cap, size_t need, size_t min_cap, size_t elem_size);
+void *tl_xgrow_size(void *items, size_t *cap, size_t need, size_t min_cap, size_t elem_size);
+void *tl_xgrow_i64(void *items, int64_t *cap, size_t need, size_t min_cap, size_t elem_size);
+
 /* fn(ctx) runs on the out-of-memory exit before the process ends (NULL:
  * nothing runs); one at a time.  It must not allocate: the command-line
  * driver removes its unfinished -o temporary file (tools/cli_out.c). */

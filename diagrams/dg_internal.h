@@ -43,7 +43,7 @@ void dg_buf_free(dg_buf *b);
 /* Take the string out of b (b is empty after); never NULL. */
 char *dg_buf_take(dg_buf *b);
 
-/* "128 MiB" (an_format_bytes) into b; "?" when unknown. */
+/* "128 MiB" (rp_format_bytes) into b; "?" when unknown. */
 void dg_buf_bytes(dg_buf *b, int64_t bytes);
 /* A line as a drawing names it: "12", in a program "12 of layers.c" (ir_unit_line_text). */
 void dg_buf_line(dg_buf *b, const an_report *r, int line);

@@ -35,8 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_json_emit.h"
-#include "an_report.h"
+#include "rp_json_emit.h"
+#include "rp_report.h"
 #include "dg_page_assets.h"
 #include "meta.h"
 #include "sym.h"
@@ -50,14 +50,14 @@ enum {
  * by byte to U+FFFD, so that no text is lost whole for one bad byte. */
 static json_t *text_json(const char *s, size_t n)
 {
-    if (an_json_utf8_valid(s, n))
+    if (rp_json_utf8_valid(s, n))
         return json_stringn(s, n);
     dg_buf b = {0};
     for (size_t i = 0; i < n; i++) {
         size_t k = 1;
         while (k < 4 && i + k < n && ((unsigned char)s[i + k] & 0xc0) == 0x80)
             k++;
-        if (an_json_utf8_valid(s + i, k)) {
+        if (rp_json_utf8_valid(s + i, k)) {
             char *one = tl_xstrndup(s + i, k);
             dg_buf_puts(&b, one);
             free(one);
@@ -264,10 +264,10 @@ static json_t *page_json(dg_ctx *c, const an_report *r, const dg_page_options *o
     json_t *j = json_object(), *roots = json_array(), *binds = json_object();
     const char *path = r->unit ? r->unit->path : "";
     json_object_set_new(j, "file", text_json(path, strlen(path)));
-    an_source *src = an_source_load(path);
+    rp_source *src = rp_source_load(path);
     json_object_set_new(j, "source", src ? text_json(src->text, src->size) : json_null());
-    an_source_free(src);
-    json_object_set_new(j, "report", an_report_json(r));
+    rp_source_free(src);
+    json_object_set_new(j, "report", rp_report_json(r));
     json_object_set_new(j, "fixits", fixits_json(r));
     for (int k = 0; o && k < o->n_binds; k++)
         json_object_set_new(binds, o->bind_names[k], json_integer(o->bind_values[k]));

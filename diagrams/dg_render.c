@@ -172,10 +172,7 @@ static long ids_map(void *state, int objtype, char *str, IDTYPE *id, int createf
         }
     if (!createflag)
         return 0;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 64;
-        t->names = tl_xreallocarray(t->names, t->cap, sizeof *t->names);
-    }
+    tl_xgrow(t->names, &t->cap, (size_t)t->n + 1, 64);
     t->names[t->n] = agstrdup(t->g, str); /* interned: cgraph reads its flags (HTML or not) */
     if (!t->names[t->n])
         tl_out_of_memory(0);

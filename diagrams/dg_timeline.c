@@ -222,10 +222,7 @@ static int64_t heaviest(const grouper *gr, int64_t i, int64_t p, int64_t m)
 
 static void span_push(grouper *gr, const seq_span *s)
 {
-    if (gr->n_spans == gr->cap_spans) {
-        gr->cap_spans = gr->cap_spans ? 2 * gr->cap_spans : 16;
-        gr->spans = tl_xreallocarray(gr->spans, (size_t)gr->cap_spans, sizeof *gr->spans);
-    }
+    tl_xgrow(gr->spans, &gr->cap_spans, (size_t)gr->n_spans + 1, 16);
     gr->spans[gr->n_spans++] = *s;
 }
 

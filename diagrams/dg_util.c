@@ -9,17 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 
 static void buf_reserve(dg_buf *b, size_t extra)
 {
     if (b->s && b->len + extra + 1 <= b->cap)
         return;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    b->s = tl_xreallocarray(b->s, cap, 1);
-    b->cap = cap;
+    tl_xgrow(b->s, &b->cap, b->len + extra + 1, 64);
     b->s[b->len] = '\0';
 }
 
@@ -80,7 +76,7 @@ char *dg_buf_take(dg_buf *b)
 void dg_buf_bytes(dg_buf *b, int64_t bytes)
 {
     char tmp[48];
-    dg_buf_puts(b, an_format_bytes(tmp, sizeof tmp, bytes));
+    dg_buf_puts(b, rp_format_bytes(tmp, sizeof tmp, bytes));
 }
 
 void dg_buf_total(dg_buf *b, const an_func_report *f, char which, bool html)

@@ -89,10 +89,7 @@ static void fe_cap_dep_add(fe_cap_list *l, const char *path, uint64_t hash)
     for (int k = 0; k < c->n_deps; k++)
         if (strcmp(c->deps[k].path, path) == 0)
             return;
-    if (c->n_deps == l->cap_deps) {
-        l->cap_deps = l->cap_deps ? 2 * l->cap_deps : 32;
-        c->deps = tl_xreallocarray(c->deps, (size_t)l->cap_deps, sizeof *c->deps);
-    }
+    tl_xgrow(c->deps, &l->cap_deps, (size_t)c->n_deps + 1, 32);
     c->deps[c->n_deps++] = (fe_cap_dep){ir_strdup(c->arena, path), hash};
 }
 
@@ -130,10 +127,7 @@ static enum CXChildVisitResult fe_cap_sym_visit(CXCursor c, CXCursor parent, CXC
         clang_getCursorLinkage(c) != CXLinkage_External)
         return CXChildVisit_Continue;
     fe_capture *cap = l->c;
-    if (cap->n_syms == l->cap_syms) {
-        l->cap_syms = l->cap_syms ? 2 * l->cap_syms : 32;
-        cap->syms = tl_xreallocarray(cap->syms, (size_t)l->cap_syms, sizeof *cap->syms);
-    }
+    tl_xgrow(cap->syms, &l->cap_syms, (size_t)cap->n_syms + 1, 32);
     CXString s = clang_getCursorSpelling(c);
     unsigned line, col;
     clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, &col, NULL);
@@ -339,10 +333,7 @@ fe_capture *fe_capture_read(const char *file, const char **why)
     uint8_t *data = NULL;
     size_t len = 0, cap = 0, n;
     do {
-        if (len == cap) {
-            cap = cap ? 2 * cap : 65536;
-            data = tl_xrealloc(data, cap);
-        }
+        tl_xgrow(data, &cap, len + 1, 65536);
         n = fread(data + len, 1, cap - len, f);
         len += n;
     } while (n > 0);

@@ -28,11 +28,7 @@
 
 void fe_wr_bytes(fe_wr *w, const void *b, size_t n)
 {
-    if (w->n + n > w->cap) {
-        while (w->n + n > w->cap)
-            w->cap = w->cap ? 2 * w->cap : 4096;
-        w->p = tl_xrealloc(w->p, w->cap);
-    }
+    tl_xgrow(w->p, &w->cap, w->n + n, 4096);
     memcpy(w->p + w->n, b, n);
     w->n += n;
 }

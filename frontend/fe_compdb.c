@@ -3,11 +3,15 @@
  * (clang_CompilationDatabase_fromDirectory, getAllCompileCommands) and copy
  * every command out of libclang's strings, so callers never see libclang.
  * Only the commands the database holds are returned: libclang's inference
- * of commands for files it does not list is never asked for.
+ * of commands for files it does not list is never asked for.  libclang
+ * only fails on a malformed database: its shape is checked first with
+ * Jansson (fe_compdb_problem) to say what is wrong and where.
  */
 #include "fe_compdb.h"
 
 #include <clang-c/CXCompilationDatabase.h>
+#include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,4 +140,54 @@ void fe_compdb_free(fe_compdb *db)
     }
     free(db->cmds);
     free(db);
+}
+
+/* One entry's shape; NULL when fine, else what is wrong. */
+static const char *fe_cdb_entry_problem(const json_t *e)
+{
+    if (!json_is_object(e))
+        return "is not an object";
+    if (!json_is_string(json_object_get(e, "directory")))
+        return "has no \"directory\" string";
+    if (!json_is_string(json_object_get(e, "file")))
+        return "has no \"file\" string";
+    if (!json_is_string(json_object_get(e, "command")) &&
+        !json_is_array(json_object_get(e, "arguments")))
+        return "has neither a \"command\" string nor an \"arguments\" array";
+    return NULL;
+}
+
+char *fe_compdb_problem(const char *file)
+{
+    json_error_t err;
+    json_t *db = json_load_file(file, 0, &err);
+    if (!db)
+        return tl_xasprintf("%s:%d:%d: not a valid compilation database: %s", file, err.line,
+                            err.column, err.text);
+    char *why = NULL;
+    if (!json_is_array(db) || json_array_size(db) == 0)
+        why = tl_xasprintf("%s: %s", file, json_is_array(db)
+                                               ? "no compile commands in it"
+                                               : "expected a JSON array of compile commands");
+    for (size_t k = 0; !why && k < json_array_size(db); k++) {
+        const json_t *e = json_array_get(db, k);
+        const char *bad = fe_cdb_entry_problem(e), *src = json_string_value(json_object_get(e, "file"));
+        if (bad && src)
+            why = tl_xasprintf("%s: entry %zu (%s) %s", file, k + 1, src, bad);
+        else if (bad)
+            why = tl_xasprintf("%s: entry %zu %s", file, k + 1, bad);
+    }
+    json_decref(db);
+    return why;
+}
+
+char *fe_compdb_file_path(const fe_compile_command *c)
+{
+    char real[PATH_MAX];
+    char *joined = c->file[0] == '/' ? tl_xstrdup(c->file)
+                                     : tl_xasprintf("%s/%s", c->directory, c->file);
+    if (!realpath(joined, real))
+        return joined;
+    free(joined);
+    return tl_xstrdup(real);
 }

@@ -27,6 +27,17 @@ typedef struct fe_compdb {
 fe_status fe_compdb_load(const char *build_dir, fe_compdb **out);
 void fe_compdb_free(fe_compdb *db);
 
+/* What is wrong with the shape of the database file, read with Jansson
+ * only to say it precisely where libclang just fails: "FILE:L:C: not a
+ * valid compilation database: ...", "FILE: no compile commands in it",
+ * "FILE: entry N (SOURCE) has no \"file\" string" ... (allocated); NULL
+ * when its shape is fine.  The words of `check -p` and the language server. */
+char *fe_compdb_problem(const char *file);
+
+/* The command's source file as an absolute path, resolved when it exists
+ * (allocated). */
+char *fe_compdb_file_path(const fe_compile_command *c);
+
 /* The command with every relative path (the source file, -I, -isystem,
  * -include ... and their joined forms) made absolute against its
  * directory, so it parses with fe_parse_command(..., NULL, ...) from any

@@ -15,7 +15,11 @@
  * Files: fe_parse.c (libclang, diagnostics, helpers), fe_lower.c
  * (statements, functions), fe_lower_expr.c (tensor values, assignments,
  * effects), fe_lower_call.c (calls), fe_lower_ints.c (tl_ints variables),
+ * fe_place.c (places: stores, loads, aggregate copies, initializers),
  * fe_eval.c (integer values), fe_opcode.c (operators as clang parsed them).
+ * The rest of the front end includes it too for its helpers: fe_program.c
+ * (units linked into one program), fe_session.c (a document's parses),
+ * fe_capture.c and fe_capture_rd.c (a unit's IR written and read back).
  */
 #ifndef TL_FE_INTERNAL_H
 #define TL_FE_INTERNAL_H

@@ -279,10 +279,7 @@ static void fe_group_push(fe_switch *sw, CXCursor stmt)
     if (!sw->n_groups)
         return; /* before the first label: unreachable */
     fe_case_group *g = &sw->groups[sw->n_groups - 1];
-    if (g->n_stmts == g->cap) {
-        g->cap = g->cap ? g->cap * 2 : 8;
-        g->stmts = tl_xrealloc(g->stmts, (size_t)g->cap * sizeof *g->stmts);
-    }
+    tl_xgrow(g->stmts, &g->cap, (size_t)g->n_stmts + 1, 8);
     g->stmts[g->n_stmts++] = stmt;
 }
 
@@ -291,10 +288,7 @@ static void fe_group_label(fe_switch *sw, CXCursor label)
 {
     fe_case_group *g = sw->n_groups ? &sw->groups[sw->n_groups - 1] : NULL;
     if (!g || g->n_stmts) {
-        if (sw->n_groups == sw->cap_groups) {
-            sw->cap_groups = sw->cap_groups ? sw->cap_groups * 2 : 8;
-            sw->groups = tl_xrealloc(sw->groups, (size_t)sw->cap_groups * sizeof *sw->groups);
-        }
+        tl_xgrow(sw->groups, &sw->cap_groups, (size_t)sw->n_groups + 1, 8);
         g = &sw->groups[sw->n_groups++];
         memset(g, 0, sizeof *g);
     }
@@ -587,11 +581,7 @@ static void fe_lower_label(fe_ctx *fx, CXCursor c, ir_stmt_kind kind)
     while (k < fx->n_labels && strcmp(fx->label_names[k], name) != 0)
         k++;
     if (k == fx->n_labels) {
-        if (fx->n_labels == fx->cap_labels) {
-            fx->cap_labels = fx->cap_labels ? fx->cap_labels * 2 : 8;
-            fx->label_names = tl_xreallocarray(fx->label_names, (size_t)fx->cap_labels,
-                                               sizeof *fx->label_names);
-        }
+        tl_xgrow(fx->label_names, &fx->cap_labels, (size_t)fx->n_labels + 1, 8);
         fx->label_names[fx->n_labels++] = name;
         fx->u->n_labels++;
     }

@@ -163,10 +163,7 @@ fe_callee fe_callee_of(fe_ctx *fx, CXCursor call)
     int id = fe_map_get(&fx->callee_ids, decl);
     if (id >= 0)
         return fx->callees[id];
-    if (fx->n_callees == fx->cap_callees) {
-        fx->cap_callees = fx->cap_callees ? fx->cap_callees * 2 : 32;
-        fx->callees = tl_xrealloc(fx->callees, (size_t)fx->cap_callees * sizeof *fx->callees);
-    }
+    tl_xgrow(fx->callees, &fx->cap_callees, (size_t)fx->n_callees + 1, 32);
     id = fx->n_callees++;
     fx->callees[id] = fe_callee_of_decl(fx, decl);
     fe_map_put(&fx->callee_ids, decl, id);

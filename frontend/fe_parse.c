@@ -530,10 +530,7 @@ static int fe_program_global(fe_ctx *fx, CXCursor decl)
         fe_set_wrap(fx, id, clang_getCursorType(decl));
         fe_func_map_put(fx->program_globals, fx->u->vars[id].name, id);
         fe_program_file *p = fx->pfile;
-        if (p->n_externs == p->cap_externs) {
-            p->cap_externs = p->cap_externs ? 2 * p->cap_externs : 16;
-            p->externs = tl_xreallocarray(p->externs, (size_t)p->cap_externs, sizeof *p->externs);
-        }
+        tl_xgrow(p->externs, &p->cap_externs, (size_t)p->n_externs + 1, 16);
         p->externs[p->n_externs++] = id;
     }
     fe_var_bind(fx, decl, id);
@@ -646,10 +643,7 @@ static enum CXChildVisitResult fe_collect(CXCursor c, CXCursor parent, CXClientD
         return CXChildVisit_Continue;
     if (!fe_in_main_file(d->fx, c))
         return CXChildVisit_Continue;
-    if (d->n == d->cap) {
-        d->cap = d->cap ? d->cap * 2 : 16;
-        d->cursors = tl_xrealloc(d->cursors, (size_t)d->cap * sizeof *d->cursors);
-    }
+    tl_xgrow(d->cursors, &d->cap, (size_t)d->n + 1, 16);
     d->cursors[d->n++] = c;
     return CXChildVisit_Continue;
 }
@@ -702,10 +696,7 @@ typedef struct fe_edges {
 
 static void fe_edge_add(fe_edges *e, int caller, int callee)
 {
-    if (e->n == e->cap) {
-        e->cap = e->cap ? e->cap * 2 : 64;
-        e->v = tl_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
-    }
+    tl_xgrow(e->v, &e->cap, (size_t)e->n + 1, 64);
     e->v[e->n][0] = caller;
     e->v[e->n][1] = callee;
     e->n++;

@@ -75,10 +75,7 @@ static void fe_symtab_put(fe_symtab *t, const char *name, int line, int col)
         free(sym.name);
         return;
     }
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 64;
-        t->syms = tl_xreallocarray(t->syms, (size_t)t->cap, sizeof *t->syms);
-    }
+    tl_xgrow(t->syms, &t->cap, (size_t)t->n + 1, 64);
     t->syms[t->n] = sym;
     fe_func_map_put(&t->by_name, t->syms[t->n].name, t->n);
     t->n++;

@@ -1367,10 +1367,7 @@ static void exec_fill(an_ctx *cx, const ir_stmt *s)
     }
     /* what a call wrote there: integers read from it are symbols named after
      * the place (config.dim) and the call (fread) */
-    if (cx->n_fills == cx->cap_fills) {
-        cx->cap_fills = cx->cap_fills ? 2 * cx->cap_fills : 16;
-        cx->fills = tl_xrealloc(cx->fills, sizeof *cx->fills * (size_t)cx->cap_fills);
-    }
+    tl_xgrow(cx->fills, &cx->cap_fills, (size_t)cx->n_fills + 1, 16);
     const char *by = s->fill.why ? strstr(s->fill.why, " by ") : NULL;
     char *origin = by ? tl_xasprintf("%.*s", (int)strcspn(by + 4, "( "), by + 4)
                        : an_strdup("run time"); /* freed with cx->fills */

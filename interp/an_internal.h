@@ -89,7 +89,7 @@ typedef enum an_cell_kind {
 
 /* An integer of the state (a cell, a frame slot, a return value) is known
  * (known, i its value), symbolic (not known, i > 0: an sx expression id of
- * rules/sym.h) or unknown (not known, i == 0).  Whatever writes "not known"
+ * sym/sym.h) or unknown (not known, i == 0).  Whatever writes "not known"
  * writes i with it. */
 typedef struct an_cell {
     an_cell_kind kind;

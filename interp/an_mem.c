@@ -118,10 +118,7 @@ static void mem_put(an_mem *m, const an_loc *l, const an_cell *c)
         index_rebuild(m, m->index_cap ? m->index_cap * 2 : 64);
         mem_find(m, l, &slot);
     }
-    if (m->n == m->cap) {
-        m->cap = m->cap ? m->cap * 2 : 64;
-        m->e = tl_xrealloc(m->e, sizeof *m->e * (size_t)m->cap);
-    }
+    tl_xgrow(m->e, &m->cap, (size_t)m->n + 1, 64);
     m->e[m->n] = (an_entry){.loc = *l, .cell = *c};
     m->e[m->n].loc.elem = false;
     m->index[slot] = m->n++;
@@ -146,10 +143,7 @@ void an_mem_remove(an_mem *m, const an_loc *l)
 
 int an_seg_add(an_ctx *cx, const an_seg *sg)
 {
-    if (cx->n_segs == cx->cap_segs) {
-        cx->cap_segs = cx->cap_segs ? cx->cap_segs * 2 : 16;
-        cx->segs = tl_xrealloc(cx->segs, sizeof *cx->segs * (size_t)cx->cap_segs);
-    }
+    tl_xgrow(cx->segs, &cx->cap_segs, (size_t)cx->n_segs + 1, 16);
     cx->segs[cx->n_segs] = *sg;
     return cx->n_segs++;
 }
@@ -467,10 +461,7 @@ void an_mem_write(an_ctx *cx, const an_loc *l, const an_cell *c)
 
 int an_ptr_intern(an_ctx *cx, const an_loc *l)
 {
-    if (cx->n_ptrs == cx->cap_ptrs) {
-        cx->cap_ptrs = cx->cap_ptrs ? cx->cap_ptrs * 2 : 64;
-        cx->ptrs = tl_xrealloc(cx->ptrs, sizeof *cx->ptrs * (size_t)cx->cap_ptrs);
-    }
+    tl_xgrow(cx->ptrs, &cx->cap_ptrs, (size_t)cx->n_ptrs + 1, 64);
     cx->ptrs[cx->n_ptrs] = *l;
     return cx->n_ptrs++;
 }
@@ -796,10 +787,7 @@ static bool fill_read_find(const an_fill_src *src, const an_loc *l, int depth, s
 
 static void fill_read_add(an_fill_src *src, const an_loc *l, int depth, sx_int v)
 {
-    if (src->n_reads == src->cap_reads) {
-        src->cap_reads = src->cap_reads ? 2 * src->cap_reads : 8;
-        src->reads = tl_xreallocarray(src->reads, (size_t)src->cap_reads, sizeof *src->reads);
-    }
+    tl_xgrow(src->reads, &src->cap_reads, (size_t)src->n_reads + 1, 8);
     an_fill_read *r = &src->reads[src->n_reads++];
     memset(r, 0, sizeof *r);
     r->n = l->n - depth;
@@ -1200,10 +1188,7 @@ static void holder_add(an_ctx *cx, holders *hs, int h, const char *name)
     int s = cx->handles[h].storage;
     if (s < cx->root_first_storage || s >= cx->r->n_storages || !cx->live_storage[s])
         return;
-    if (hs->n == hs->cap) {
-        hs->cap = hs->cap ? 2 * hs->cap : 64;
-        hs->h = tl_xreallocarray(hs->h, (size_t)hs->cap, sizeof *hs->h);
-    }
+    tl_xgrow(hs->h, &hs->cap, (size_t)hs->n + 1, 64);
     int made_by = cx->r->storages[s].value;
     hs->h[hs->n++] = (holder){s, name, cx->handles[h].value != made_by ? made_by : -1};
 }

@@ -13,26 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for need elements; the new ones are not initialized (every caller
- * writes an element whole before reading it, so no page is touched early). */
+/* Room for need elements (tl_xgrow); the new ones are not initialized (every
+ * caller writes an element whole before reading it, so no page is touched
+ * early). */
 static void *grow(void *p, int64_t *cap, int64_t need, size_t elem)
 {
-    if (need <= *cap)
-        return p;
-    int64_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *q = tl_xreallocarray(p, (size_t)n, elem);
-    *cap = n;
-    return q;
+    return tl_xgrow_i64(p, cap, (size_t)need, 16, elem);
 }
 
 static void *grow_int(void *p, int *cap, int need, size_t elem)
 {
-    int64_t c = *cap;
-    p = grow(p, &c, need, elem);
-    *cap = (int)c;
-    return p;
+    return tl_xgrow_int(p, cap, (size_t)need, 16, elem);
 }
 
 char *an_strdup(const char *s) { return s ? tl_xstrdup(s) : NULL; }

@@ -59,47 +59,6 @@ void lsp_compdbs_free(lsp_compdbs *c)
     free(c);
 }
 
-/* One entry's shape; NULL when fine, else what is wrong (check_compdb.c's words). */
-static const char *lsp_entry_problem(const json_t *e)
-{
-    if (!json_is_object(e))
-        return "is not an object";
-    if (!json_is_string(json_object_get(e, "directory")))
-        return "has no \"directory\" string";
-    if (!json_is_string(json_object_get(e, "file")))
-        return "has no \"file\" string";
-    if (!json_is_string(json_object_get(e, "command")) &&
-        !json_is_array(json_object_get(e, "arguments")))
-        return "has neither a \"command\" string nor an \"arguments\" array";
-    return NULL;
-}
-
-/* What is wrong with the database file, as `tensorlint check -p` says it
- * ("FILE: entry N (SOURCE) has no ..."); NULL when its shape is fine. */
-static char *lsp_db_problem(const char *file)
-{
-    json_error_t err;
-    json_t *db = json_load_file(file, 0, &err);
-    if (!db)
-        return tl_xasprintf("%s:%d:%d: not a valid compilation database: %s", file, err.line,
-                            err.column, err.text);
-    char *why = NULL;
-    if (!json_is_array(db) || json_array_size(db) == 0)
-        why = tl_xasprintf("%s: %s", file, json_is_array(db)
-                                               ? "no compile commands in it"
-                                               : "expected a JSON array of compile commands");
-    for (size_t k = 0; !why && k < json_array_size(db); k++) {
-        const json_t *e = json_array_get(db, k);
-        const char *bad = lsp_entry_problem(e), *src = json_string_value(json_object_get(e, "file"));
-        if (bad && src)
-            why = tl_xasprintf("%s: entry %zu (%s) %s", file, k + 1, src, bad);
-        else if (bad)
-            why = tl_xasprintf("%s: entry %zu %s", file, k + 1, bad);
-    }
-    json_decref(db);
-    return why;
-}
-
 /* dir's entry, its database loaded once: db NULL when it has none or a bad one. */
 static lsp_db *lsp_db_entry(lsp_compdbs *c, const char *dir)
 {
@@ -110,7 +69,7 @@ static lsp_db *lsp_db_entry(lsp_compdbs *c, const char *dir)
     d->dir = tl_xstrdup(dir);
     char *file = tl_xasprintf("%s/compile_commands.json", dir);
     if (access(file, R_OK) == 0) {
-        d->problem = lsp_db_problem(file);
+        d->problem = fe_compdb_problem(file);
         if (!d->problem && fe_compdb_load(dir, &d->db) != FE_OK)
             d->problem = tl_xasprintf("%s: libclang cannot load it", file);
         if (d->problem)
@@ -249,18 +208,6 @@ static int lsp_unit_cmp(const void *a, const void *b)
     return strcmp(((const lsp_unit *)a)->path, ((const lsp_unit *)b)->path);
 }
 
-/* The command's file made absolute (resolved when it exists). */
-static char *lsp_cmd_abs(const fe_compile_command *cmd)
-{
-    char r[PATH_MAX];
-    char *abs = cmd->file[0] == '/' ? tl_xstrdup(cmd->file)
-                                    : tl_xasprintf("%s/%s", cmd->directory, cmd->file);
-    if (!realpath(abs, r))
-        return abs;
-    free(abs);
-    return tl_xstrdup(r);
-}
-
 int lsp_compdb_program(lsp_compdbs *c, const char *dir, lsp_unit **units)
 {
     fe_compdb *db = lsp_db_of(c, dir);
@@ -268,7 +215,7 @@ int lsp_compdb_program(lsp_compdbs *c, const char *dir, lsp_unit **units)
     *units = tl_xcalloc((size_t)(db ? db->n : 0) + 1, sizeof **units);
     for (int k = 0; db && k < db->n; k++) {
         const fe_compile_command *cmd = &db->cmds[k];
-        char *path = lsp_cmd_abs(cmd);
+        char *path = fe_compdb_file_path(cmd);
         bool dup = false;
         for (int j = 0; j < n && !dup; j++)
             dup = strcmp((*units)[j].path, path) == 0;

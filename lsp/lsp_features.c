@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 
 json_t *lsp_range_json(lsp_pos a, lsp_pos b)
 {
@@ -159,7 +159,7 @@ static void lsp_tuple(FILE *f, int n, const int64_t *v)
 
 static const char *lsp_bytes(char *buf, size_t size, int64_t n)
 {
-    return n < 0 ? "unknown" : an_format_bytes(buf, size, n);
+    return n < 0 ? "unknown" : rp_format_bytes(buf, size, n);
 }
 
 /* Sizes over run-time symbols (docs/symbolic.md): formulas. */
@@ -296,7 +296,7 @@ static void lsp_hover_peak(FILE *f, bool md, const an_report *rep, const an_func
 {
     if (fr->symbolic || fr->peak_line != line || fr->n_peak_storages == 0)
         return;
-    int *order = an_peak_order(rep, fr), shown = 0;
+    int *order = rp_peak_order(rep, fr), shown = 0;
     for (int j = 0; j < fr->n_peak_storages && shown < 3; j++) {
         const an_storage *s = &rep->storages[fr->peak_storages[order[j]]];
         const char *n = fr->peak_names ? fr->peak_names[order[j]] : NULL;
@@ -305,7 +305,7 @@ static void lsp_hover_peak(FILE *f, bool md, const an_report *rep, const an_func
         char b[32];
         const char *end = strchr(n, AN_NAME_SEP);
         fprintf(f, md ? "%s`%.*s` %s" : "%s%.*s %s", shown++ ? ", " : "the peak is here; live: ",
-                (int)(end ? end - n : (long)strlen(n)), n, an_format_bytes(b, sizeof b, s->nbytes));
+                (int)(end ? end - n : (long)strlen(n)), n, rp_format_bytes(b, sizeof b, s->nbytes));
     }
     if (shown && fr->n_peak_storages > shown)
         fprintf(f, " (%d more)", fr->n_peak_storages - shown);
@@ -320,7 +320,7 @@ static void lsp_hover_totals(FILE *f, bool md, const an_report *rep, int func, i
         const an_func_report *fr = &rep->funcs[k];
         if (fr->func != func || !fr->executed)
             continue;
-        char *peak = an_total_str(fr, AN_TOTAL_PEAK), *end = an_total_str(fr, AN_TOTAL_END);
+        char *peak = rp_total_str(fr, AN_TOTAL_PEAK), *end = rp_total_str(fr, AN_TOTAL_END);
         fprintf(f, md ? "\nin `%s`: peak %s, live at end %s\n" : "\nin %s: peak %s, live at end %s\n",
                 fr->name, peak, end);
         lsp_hover_peak(f, md, rep, fr, line);

@@ -611,10 +611,7 @@ static void lsp_handle(lsp_server *s, json_t *msg)
 
 static void lsp_enqueue(lsp_server *s, json_t *msg)
 {
-    if (s->n_queue == s->cap_queue) {
-        s->cap_queue = s->cap_queue ? s->cap_queue * 2 : 64;
-        s->queue = tl_xrealloc(s->queue, (size_t)s->cap_queue * sizeof *s->queue);
-    }
+    tl_xgrow(s->queue, &s->cap_queue, (size_t)s->n_queue + 1, 64);
     s->queue[s->n_queue++] = msg;
 }
 

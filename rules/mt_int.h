@@ -11,7 +11,7 @@
  *     rules divide);
  *   - symbolically (the analyzer, with MT_SYMBOLIC defined): mt_int is a
  *     constant or a normalised expression over named run-time symbols
- *     (rules/sym.h), so the same rules compute "4*config.dim" where the
+ *     (sym/sym.h), so the same rules compute "4*config.dim" where the
  *     runtime computes 1152.  A comparison the symbols do not decide is
  *     decided for generic sizes and recorded as an assumption (PyTorch's
  *     guards on SymInts), never silently.

@@ -39,7 +39,7 @@ if(TARGET tensorlint_cli)
   set_tests_properties(checks.cli PROPERTIES LABELS "checks")
 endif()
 
-# Code review against a baseline (checks/check_baseline.c, report/an_compare.c):
+# Code review against a baseline (checks/check_baseline.c, report/rp_compare.c):
 # base/head pairs of programs, and bad baselines and budgets.
 if(TARGET tensorlint_cli AND EXISTS /usr/bin/python3)
   add_test(NAME baseline.pairs

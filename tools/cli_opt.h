@@ -95,7 +95,7 @@ typedef enum cli_opt_id {
     CLI_OPT_ARG,
     CLI_OPT_TIMEOUT,
     CLI_OPT_KEEP,
-    CLI_OPT_TEST_PERTURB_LINE, /* a test hook: an_verify.h */
+    CLI_OPT_TEST_PERTURB_LINE, /* a test hook: vf_verify.h */
     /* graph, lifetimes */
     CLI_OPT_MAX_NODES,
     CLI_OPT_EXPAND,

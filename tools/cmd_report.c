@@ -2,7 +2,7 @@
  * cmd_report.c: `tensorlint report FILE.c [options] [-- compiler args]`.
  * Parses the file, runs the abstract interpreter and prints the accounting
  * report as text (the worksheet's table), JSON (docs/formats.md), a
- * pull-request comment in Markdown (report_markdown.c) or the memory page,
+ * pull-request comment in Markdown (rp_review.c) or the memory page,
  * one self-contained HTML file (dg_page.c).
  * Exit: 0 analysed, 1 the program has error diagnostics, 2 usage error,
  * missing file or clang errors (printed clang style).
@@ -12,13 +12,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 #include "check.h"
 #include "cli.h"
 #include "dg.h"
 #include "frontend.h"
 #include "cli_program.h"
-#include "report_markdown.h"
+#include "rp_review.h"
 
 static const cli_command report_command = {
     .name = "report",
@@ -40,7 +40,7 @@ typedef struct report_opts {
     const char *build_dir;             /* -p */
     const char *baseline, *diagrams;   /* markdown only */
     ck_baseline *base;                 /* loaded --baseline */
-    rmd_links links;                   /* the diagrams written */
+    rp_review_links links;                   /* the diagrams written */
     bool time_report, lifetimes, no_checks;
     int64_t width;
     an_options an;
@@ -142,18 +142,18 @@ static int write_report(const report_opts *o, const an_report *r)
     if (!out)
         return 2;
     if (strcmp(o->format, "json") == 0) {
-        an_report_write_json(out, r);
+        rp_report_write_json(out, r);
     } else if (strcmp(o->format, "html") == 0) {
         if (write_page(out, o, r) != 0)
             return cli_out_finish(&co, 2);
     } else if (strcmp(o->format, "markdown") == 0) {
-        rmd_write(out, r, o->base, &o->links);
+        rp_review_write(out, r, o->base, &o->links);
     } else {
-        an_text_options t = {o->function, false};
+        rp_text_options t = {o->function, false};
         if (r->n_funcs == 0)
             fprintf(out, "%s: no function uses the tensor API: nothing to account\n",
                     r->unit->path);
-        an_report_write_text(out, r, &t);
+        rp_report_write_text(out, r, &t);
         if (o->lifetimes)
             write_lifetimes(out, o, r);
     }
@@ -193,7 +193,7 @@ int cmd_report(int argc, char **argv)
         prog.u = NULL; /* freed below, as a file's unit */
     }
     const char *base_file = u ? u->path : cli_path_name(in.files[0]);
-    if (o.baseline && (rc = rmd_load_baseline(o.baseline, base_file, &o.base)) != 0) {
+    if (o.baseline && (rc = rp_review_load_baseline(o.baseline, base_file, &o.base)) != 0) {
         cli_program_free(&prog);
         ir_unit_free(u);
         return rc;
@@ -215,9 +215,9 @@ int cmd_report(int argc, char **argv)
     if (!o.no_checks)
         ck_run(r, NULL);
     if (o.base)
-        rmd_regressions(r, o.base);
+        rp_review_regressions(r, o.base);
     double t3 = now();
-    rc = o.diagrams ? rmd_diagrams(r, o.diagrams, &o.links) : 0;
+    rc = o.diagrams ? rp_review_diagrams(r, o.diagrams, &o.links) : 0;
     rc = rc != 0 ? rc : write_report(&o, r);
     if (o.time_report)
         fprintf(stderr, "time: parse %.1f ms, lower %.1f ms, analyse %.1f ms, checks %.1f ms, "
@@ -229,6 +229,6 @@ int cmd_report(int argc, char **argv)
     ir_unit_free(u);
     cli_program_free(&prog);
     ck_baseline_free(o.base);
-    rmd_links_free(&o.links);
+    rp_review_links_free(&o.links);
     return rc;
 }

@@ -5,7 +5,7 @@
  * --cc, else $CC, else cc; the runtime's include and library directories
  * from the install next to this executable, else from the build tree),
  * runs it with the allocation trace on and a time limit, and joins the
- * trace with the static report (report/an_verify.c).  Without a usable GPU
+ * trace with the static report (verify/vf_verify.c).  Without a usable GPU
  * the program's TL_CUDA work runs on the emulated device
  * (TL_CUDA_EMULATION=auto unless the environment sets it).
  * Exit: 0 everything agrees, 1 a disagreement, 2 the program does not
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "an_verify.h"
+#include "vf_verify.h"
 #include "cli.h"
 #include "cli_program.h"
 #include "frontend.h"
@@ -442,7 +442,7 @@ static void cleanup(const verify_opts *o, build *b)
 }
 
 /* A loop left at a condition not known statically runs a count the report
- * has as a symbol: its value is read off the run (report/an_verify.c) and
+ * has as a symbol: its value is read off the run (verify/vf_verify.c) and
  * the program analysed again with it bound, so that the run is compared
  * with numbers.  Returns the report to compare (r, or the new one). */
 static an_report *bind_run_counts(const verify_opts *o, ir_unit *u, const an_options *ao,

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "an.h"
-#include "an_report.h"
+#include "rp_report.h"
 #include "check.h"
 #include "frontend.h"
 
@@ -60,9 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FILE *null = fopen("/dev/null", "w");
         if (!null)
             abort();
-        an_report_write_json(null, r);
-        an_text_options t = {NULL, false};
-        an_report_write_text(null, r, &t);
+        rp_report_write_json(null, r);
+        rp_text_options t = {NULL, false};
+        rp_report_write_text(null, r, &t);
         fclose(null);
         an_report_free(r);
     }

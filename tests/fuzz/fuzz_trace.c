@@ -1,5 +1,5 @@
 /*
- * fuzz_trace.c: the trace reader of `tensorlint verify` (report/an_verify.c)
+ * fuzz_trace.c: the trace reader of `tensorlint verify` (verify/vf_verify.c)
  * on arbitrary bytes, against a report of a small fixed program.
  *
  * The input is the trace file (JSON lines, seeded with the traces of real
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "an.h"
-#include "an_verify.h"
+#include "vf_verify.h"
 #include "frontend.h"
 
 static const char program[] =

@@ -1,11 +1,11 @@
 /*
- * test_json_emit.c: the report's JSON writer (report/an_json_emit.c).  Its
+ * test_json_emit.c: the report's JSON writer (report/rp_json_emit.c).  Its
  * text must be what Jansson printed before the writer replaced it: each
  * case is written twice, to text and to a Jansson tree, and the text must
  * equal the tree dumped with JSON_COMPACT (and, for the cases spelled out
  * here, the expected bytes).  Strings from the user's files must come out
  * as the report's former repair made them (ref_user_str below, the code
- * the writer replaced), and an_json_utf8_valid must agree with
+ * the writer replaced), and rp_json_utf8_valid must agree with
  * json_string on what is UTF-8.
  */
 #include <setjmp.h>
@@ -18,19 +18,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_json_emit.h"
+#include "rp_json_emit.h"
 
 /* Writes one document to both sinks; the text (allocated), checked to be
  * the tree's compact dump. */
-static char *both(void (*write)(an_jw *w, const void *arg), const void *arg)
+static char *both(void (*write)(rp_jw *w, const void *arg), const void *arg)
 {
-    an_textbuf text = {0};
-    an_jw w = an_jw_text(&text, NULL);
+    rp_textbuf text = {0};
+    rp_jw w = rp_jw_text(&text, NULL);
     write(&w, arg);
-    an_tb_mem(&text, "", 1);
-    an_jw t = an_jw_tree();
+    rp_tb_mem(&text, "", 1);
+    rp_jw t = rp_jw_tree();
     write(&t, arg);
-    json_t *tree = an_jw_tree_take(&t);
+    json_t *tree = rp_jw_tree_take(&t);
     assert_non_null(tree);
     char *dumped = json_dumps(tree, JSON_COMPACT | JSON_PRESERVE_ORDER);
     assert_non_null(dumped);
@@ -40,12 +40,12 @@ static char *both(void (*write)(an_jw *w, const void *arg), const void *arg)
     return text.buf;
 }
 
-/* ["s"] through an_jw_str. */
-static void write_str(an_jw *w, const void *s)
+/* ["s"] through rp_jw_str. */
+static void write_str(rp_jw *w, const void *s)
 {
-    an_jw_array(w, NULL);
-    an_jw_str(w, NULL, s);
-    an_jw_end(w);
+    rp_jw_array(w, NULL);
+    rp_jw_str(w, NULL, s);
+    rp_jw_end(w);
 }
 
 static void expect_str(const char *s, const char *want)
@@ -92,7 +92,7 @@ static void strings_repaired(void **state)
     expect_str("\xff then \xe0\x80\x80", "[\"(a name that is not UTF-8)\"]");
 }
 
-/* ---- the repair the report made before the writer (report/an_json.c) ---- */
+/* ---- the repair the report made before the writer (report/rp_json.c) ---- */
 
 static int ref_utf8_len(const unsigned char *s)
 {
@@ -175,7 +175,7 @@ static void utf8_valid_as_jansson(void **state)
         for (int b = 0; b < 256; b++) {
             s[0] = (char)a, s[1] = (char)b;
             json_t *j = json_string(s);
-            assert_int_equal(an_json_utf8_valid(s, strlen(s)), j != NULL);
+            assert_int_equal(rp_json_utf8_valid(s, strlen(s)), j != NULL);
             json_decref(j);
         }
     for (int a = 0; a < N_EDGES; a++)
@@ -185,11 +185,11 @@ static void utf8_valid_as_jansson(void **state)
                     s[0] = (char)edges[a], s[1] = (char)edges[b];
                     s[2] = (char)edges[c], s[3] = (char)edges[d];
                     json_t *j = json_string(s);
-                    assert_int_equal(an_json_utf8_valid(s, 4), j != NULL);
+                    assert_int_equal(rp_json_utf8_valid(s, 4), j != NULL);
                     json_decref(j);
                 }
-    assert_true(an_json_utf8_valid("", 0));
-    assert_false(an_json_utf8_valid("\xe2\x82\xac", 2)); /* a sequence cut by the length */
+    assert_true(rp_json_utf8_valid("", 0));
+    assert_false(rp_json_utf8_valid("\xe2\x82\xac", 2)); /* a sequence cut by the length */
 }
 
 /* ---- integers, literals, containers ---- */
@@ -198,13 +198,13 @@ static const int64_t numbers[] = {0, 1, -1, 9, 10, -10, 99, 100, 4194304, -4096,
                                   INT32_MAX, INT32_MIN, (int64_t)INT32_MAX + 1,
                                   INT64_C(1) << 61, INT64_MAX, INT64_MIN, INT64_MIN + 1};
 
-static void write_numbers(an_jw *w, const void *arg)
+static void write_numbers(rp_jw *w, const void *arg)
 {
     (void)arg;
-    an_jw_array(w, NULL);
+    rp_jw_array(w, NULL);
     for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++)
-        an_jw_int(w, NULL, numbers[k]);
-    an_jw_end(w);
+        rp_jw_int(w, NULL, numbers[k]);
+    rp_jw_end(w);
 }
 
 static void integers_in_decimal(void **state)
@@ -217,34 +217,34 @@ static void integers_in_decimal(void **state)
     free(got);
 }
 
-static void write_nested(an_jw *w, const void *arg)
+static void write_nested(rp_jw *w, const void *arg)
 {
     (void)arg;
-    an_jw_object(w, NULL);
-    an_jw_int(w, "schema", 2);
-    an_jw_array(w, "empty");
-    an_jw_end(w);
-    an_jw_object(w, "none");
-    an_jw_end(w);
-    an_jw_array(w, "values");
-    an_jw_object(w, NULL);
-    an_jw_str(w, "name", "x");
-    an_jw_null(w, "shape");
-    an_jw_bool(w, "contiguous", true);
-    an_jw_bool(w, "root", false);
-    an_jw_array(w, "strides");
-    an_jw_int(w, NULL, 4096);
-    an_jw_int(w, NULL, 1);
-    an_jw_end(w);
-    an_jw_end(w);
-    an_jw_null(w, NULL);
-    an_jw_array(w, NULL);
-    an_jw_array(w, NULL);
-    an_jw_end(w);
-    an_jw_end(w);
-    an_jw_end(w);
-    an_jw_str(w, "last", "end");
-    an_jw_end(w);
+    rp_jw_object(w, NULL);
+    rp_jw_int(w, "schema", 2);
+    rp_jw_array(w, "empty");
+    rp_jw_end(w);
+    rp_jw_object(w, "none");
+    rp_jw_end(w);
+    rp_jw_array(w, "values");
+    rp_jw_object(w, NULL);
+    rp_jw_str(w, "name", "x");
+    rp_jw_null(w, "shape");
+    rp_jw_bool(w, "contiguous", true);
+    rp_jw_bool(w, "root", false);
+    rp_jw_array(w, "strides");
+    rp_jw_int(w, NULL, 4096);
+    rp_jw_int(w, NULL, 1);
+    rp_jw_end(w);
+    rp_jw_end(w);
+    rp_jw_null(w, NULL);
+    rp_jw_array(w, NULL);
+    rp_jw_array(w, NULL);
+    rp_jw_end(w);
+    rp_jw_end(w);
+    rp_jw_end(w);
+    rp_jw_str(w, "last", "end");
+    rp_jw_end(w);
 }
 
 static void containers_compact(void **state)
@@ -262,34 +262,34 @@ static void containers_compact(void **state)
 static void text_appends(void **state)
 {
     (void)state;
-    an_textbuf text = {0};
-    an_tb_str(&text, "head:");
-    an_jw w = an_jw_text(&text, NULL);
+    rp_textbuf text = {0};
+    rp_tb_str(&text, "head:");
+    rp_jw w = rp_jw_text(&text, NULL);
     write_numbers(&w, NULL);
-    an_tb_mem(&text, "", 1);
+    rp_tb_mem(&text, "", 1);
     assert_int_equal(strncmp(text.buf, "head:[0,1,-1,", 13), 0);
     assert_string_equal(text.buf + strlen(text.buf) - 22, ",-9223372036854775807]");
-    an_tb_free(&text);
-    an_jw t = an_jw_tree();
-    assert_null(an_jw_tree_take(&t));
+    rp_tb_free(&text);
+    rp_jw t = rp_jw_tree();
+    assert_null(rp_jw_tree_take(&t));
 }
 
 /* [[0,1,...,99],[100,...],...]: n_rows rows of 100. */
-static void write_rows(an_jw *w, const void *arg)
+static void write_rows(rp_jw *w, const void *arg)
 {
     int n_rows = *(const int *)arg;
-    an_jw_array(w, NULL);
+    rp_jw_array(w, NULL);
     for (int k = 0; k < n_rows; k++) {
-        an_jw_array(w, NULL);
+        rp_jw_array(w, NULL);
         for (int j = 0; j < 100; j++)
-            an_jw_int(w, NULL, (int64_t)k * 100 + j);
-        an_jw_end(w);
+            rp_jw_int(w, NULL, (int64_t)k * 100 + j);
+        rp_jw_end(w);
     }
-    an_jw_end(w);
+    rp_jw_end(w);
 }
 
 /* With a file, the text goes out in pieces as containers close (the
- * buffer stays near AN_TB_FLUSH_AT), and the file gets the same bytes. */
+ * buffer stays near RP_TB_FLUSH_AT), and the file gets the same bytes. */
 static void text_streams(void **state)
 {
     (void)state;
@@ -297,12 +297,12 @@ static void text_streams(void **state)
     char *want = both(write_rows, &n_rows);
     FILE *f = tmpfile();
     assert_non_null(f);
-    an_textbuf text = {0};
-    an_jw w = an_jw_text(&text, f);
+    rp_textbuf text = {0};
+    rp_jw w = rp_jw_text(&text, f);
     write_rows(&w, &n_rows);
-    assert_true(text.cap <= 2 * AN_TB_FLUSH_AT);
-    an_tb_flush(&text, f);
-    an_tb_free(&text);
+    assert_true(text.cap <= 2 * RP_TB_FLUSH_AT);
+    rp_tb_flush(&text, f);
+    rp_tb_free(&text);
     long size = ftell(f);
     assert_int_equal(size, (long)strlen(want));
     char *got = malloc((size_t)size + 1);

@@ -22,13 +22,14 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 #include "check.h"
 #include "cli.h"
 #include "dg.h"
@@ -131,6 +132,62 @@ static void helpers(void **state)
     free(e);
 }
 
+/* tl_xgrow: twice the capacity, min_cap from none, need when more. */
+static void grow(void **state)
+{
+    (void)state;
+    int64_t *v = NULL;
+    int cap = 0;
+    tl_xgrow(v, &cap, 1, 16);
+    assert_int_equal(cap, 16);
+    v[15] = 7;
+    tl_xgrow(v, &cap, 16, 16); /* room already: nothing changes */
+    assert_int_equal(cap, 16);
+    tl_xgrow(v, &cap, 17, 16);
+    assert_int_equal(cap, 32);
+    assert_int_equal(v[15], 7); /* kept */
+    tl_xgrow(v, &cap, 100, 16);
+    assert_int_equal(cap, 100);
+    char *b = NULL;
+    size_t bcap = 0;
+    tl_xgrow(b, &bcap, 5000, 4096);
+    assert_int_equal(bcap, 5000);
+    unsigned ucap = 0;
+    int *u = NULL;
+    tl_xgrow(u, &ucap, 3, 0);
+    assert_int_equal(ucap, 3);
+    free(u);
+    free(b);
+    free(v);
+}
+
+static void grow_past_int(const void *arg)
+{
+    (void)arg;
+    char *p = NULL;
+    int cap = 0;
+    tl_xgrow(p, &cap, (size_t)INT_MAX + 1, 16); /* an int cannot count it */
+}
+
+static void grow_past_size(const void *arg)
+{
+    (void)arg;
+    int64_t *p = NULL;
+    size_t cap = 0;
+    tl_xgrow(p, &cap, SIZE_MAX / 4, 16); /* its bytes overflow size_t */
+}
+
+static void grow_out_of_memory(void **state)
+{
+    (void)state;
+    outcome o = in_child(grow_past_int, NULL);
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, OOM_MESSAGE));
+    o = in_child(grow_past_size, NULL);
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, OOM_MESSAGE));
+}
+
 /* ---- the analysis, as the tool runs it ---- */
 
 typedef struct run {
@@ -153,8 +210,8 @@ static void analyse(const void *arg)
     char *text = NULL, *dot = NULL;
     size_t len = 0;
     FILE *out = tl_xmemstream(&text, &len);
-    an_report_write_text(out, r, &(an_text_options){0});
-    an_report_write_json(out, r);
+    rp_report_write_text(out, r, &(rp_text_options){0});
+    rp_report_write_json(out, r);
     ck_sarif_file file = {u->path, r->n_diags, r->diags};
     ck_sarif_options so = {NULL, "docs/checks/", "0"};
     json_decref(ck_sarif_log(&file, 1, &so));
@@ -270,6 +327,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(exit_code_and_message),
         cmocka_unit_test(helpers),
+        cmocka_unit_test(grow),
+        cmocka_unit_test(grow_out_of_memory),
         cmocka_unit_test(analysis_everywhere),
         cmocka_unit_test(output_file_kept),
     };

@@ -1,7 +1,7 @@
 /*
  * test_review.c: the pieces code review rests on, apart from the command:
- * the call text a diagnostic is paired on (report/an_locate.c), the
- * pairing of two reports (report/an_compare.c) and budget byte counts.
+ * the call text a diagnostic is paired on (report/rp_locate.c), the
+ * pairing of two reports (report/rp_compare.c) and budget byte counts.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,18 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_compare.h"
-#include "an_report.h"
+#include "rp_compare.h"
+#include "rp_report.h"
 #include "check.h"
 
 static void expect_call(const char *src, int line, int col, const char *want)
 {
-    an_source *s = an_source_of(src, strlen(src));
-    char *got = an_source_call_text(s, line, col);
+    rp_source *s = rp_source_of(src, strlen(src));
+    char *got = rp_source_call_text(s, line, col);
     assert_non_null(got);
     assert_string_equal(got, want);
     free(got);
-    an_source_free(s);
+    rp_source_free(s);
 }
 
 static void call_text_normalised(void **state)
@@ -37,11 +37,11 @@ static void call_text_normalised(void **state)
     expect_call(c, 1, 1, "f(\"a ) b\", ')', g(1, (2)))");
     expect_call("  }\nint main(void)\n", 1, 3, "}");
     expect_call("  return x ;\n", 1, 3, "return x");
-    an_source *s = an_source_of("a\n", 2);
-    assert_null(an_source_call_text(s, 5, 1));
-    assert_null(an_source_call_text(s, 1, 9));
-    assert_null(an_source_call_text(NULL, 1, 1));
-    an_source_free(s);
+    rp_source *s = rp_source_of("a\n", 2);
+    assert_null(rp_source_call_text(s, 5, 1));
+    assert_null(rp_source_call_text(s, 1, 9));
+    assert_null(rp_source_call_text(NULL, 1, 1));
+    rp_source_free(s);
 }
 
 static void call_text_long_is_cut(void **state)
@@ -51,12 +51,12 @@ static void call_text_long_is_cut(void **state)
     for (int k = 0; k < 300; k++)
         strcat(src, "a,");
     strcat(src, "b);\n");
-    an_source *s = an_source_of(src, strlen(src));
-    char *got = an_source_call_text(s, 1, 1);
+    rp_source *s = rp_source_of(src, strlen(src));
+    char *got = rp_source_call_text(s, 1, 1);
     assert_int_equal(strlen(got), 240);
     assert_string_equal(got + 237, "...");
     free(got);
-    an_source_free(s);
+    rp_source_free(s);
 }
 
 static json_t *report(const char *text)
@@ -87,21 +87,21 @@ static void compare_pairs_functions_and_diags(void **state)
                           DIAG("upcast", "main", "tl_to(x,TL_F32)") ","
                           DIAG("hidden-copy", "load", "tl_reshape(p)") ","
                           DIAG("hidden-copy", "load", "tl_reshape(p)") "]}");
-    an_comparison *c = an_compare(base, head, "./a.c");
+    rp_comparison *c = rp_compare(base, head, "./a.c");
     assert_int_equal(c->n_pairs, 4);
-    assert_int_equal(c->pairs[0].change, AN_FN_SAME);
-    assert_int_equal(c->pairs[1].change, AN_FN_RENAMED);
-    assert_string_equal(an_json_str(c->pairs[1].base, "name"), "prep");
-    assert_int_equal(c->pairs[2].change, AN_FN_ADDED);
-    assert_int_equal(c->pairs[3].change, AN_FN_REMOVED);
-    assert_string_equal(an_compare_base_name(c, "load"), "prep");
+    assert_int_equal(c->pairs[0].change, RP_FN_SAME);
+    assert_int_equal(c->pairs[1].change, RP_FN_RENAMED);
+    assert_string_equal(rp_json_str(c->pairs[1].base, "name"), "prep");
+    assert_int_equal(c->pairs[2].change, RP_FN_ADDED);
+    assert_int_equal(c->pairs[3].change, RP_FN_REMOVED);
+    assert_string_equal(rp_compare_base_name(c, "load"), "prep");
     /* two of the three identical copies pair, in order; the upcast's text differs */
     assert_int_equal(c->head_match[0], 0);
     assert_int_equal(c->head_match[1], -1);
     assert_int_equal(c->head_match[2], 1);
     assert_int_equal(c->head_match[3], -1);
     assert_false(c->base_matched[2]);
-    an_comparison_free(c);
+    rp_comparison_free(c);
     json_decref(base);
     json_decref(head);
 }
@@ -110,11 +110,11 @@ static void report_names_file(void **state)
 {
     (void)state;
     json_t *r = report("{\"schema\":1,\"functions\":[" FN("main", "") "],\"diagnostics\":[]}");
-    assert_true(an_report_names_file(r, "a.c"));
-    assert_true(an_report_names_file(r, "./a.c"));
-    assert_true(an_report_names_file(r, "/src/repo/a.c"));
-    assert_false(an_report_names_file(r, "/src/repo/ba.c"));
-    assert_false(an_report_names_file(r, "b.c"));
+    assert_true(rp_report_names_file(r, "a.c"));
+    assert_true(rp_report_names_file(r, "./a.c"));
+    assert_true(rp_report_names_file(r, "/src/repo/a.c"));
+    assert_false(rp_report_names_file(r, "/src/repo/ba.c"));
+    assert_false(rp_report_names_file(r, "b.c"));
     json_decref(r);
 }
 

@@ -1,4 +1,4 @@
-/* The symbolic integers of rules/sym.h: normal forms, exact division,
+/* The symbolic integers of sym/sym.h: normal forms, exact division,
  * comparisons decided or recorded as assumptions, printing, evaluation. */
 #include <setjmp.h>
 #include <stdarg.h>

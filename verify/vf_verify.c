@@ -1,6 +1,6 @@
 /*
- * an_verify.c: the agreement between a static report and a run's trace
- * (see an_verify.h for the rules).  The trace is read with Jansson, one
+ * vf_verify.c: the agreement between a static report and a run's trace
+ * (see vf_verify.h for the rules).  The trace is read with Jansson, one
  * record per line; a line that does not parse ends the trace (a truncated
  * trace is reported, never guessed past).  Output: one row per call site
  * with "ok", "not compared" (the prediction is unknown: nothing to hold
@@ -19,7 +19,7 @@
  * last call of the run only.
  */
 #define _GNU_SOURCE /* open_memstream */
-#include "an_verify.h"
+#include "vf_verify.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 #include "xalloc.h"
 
 typedef struct trace {
@@ -76,10 +76,7 @@ static void trace_block(trace *t, const json_t *j)
 
 static void trace_push(trace *t, json_t *j)
 {
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 256;
-        t->rec = tl_xreallocarray(t->rec, (size_t)t->cap, sizeof *t->rec);
-    }
+    tl_xgrow(t->rec, &t->cap, (size_t)t->n + 1, 256);
     t->rec[t->n++] = j;
 }
 
@@ -979,7 +976,7 @@ static void compare_total(walk *w, const char *what, int64_t pred, int64_t meas,
         snprintf(side, sizeof side, "%s ", an_claim_words(claim));
     bool bad = !claim_holds(claim, pred, meas);
     fprintf(w->out, "  %s %s%s predicted%s, %s measured%s\n", what, side,
-            an_format_bytes(a, sizeof a, pred), at, an_format_bytes(b, sizeof b, meas),
+            rp_format_bytes(a, sizeof a, pred), at, rp_format_bytes(b, sizeof b, meas),
             bad ? "  MISMATCH" : claim == AN_CLAIM_NONE ? "  (not bounded: not compared)"
             : claim != AN_CLAIM_EXACT ? "  (a bound the run keeps to)" : "");
     w->sum->mismatches += bad;
@@ -1005,10 +1002,10 @@ static void compare_cuda_peaks(walk *w, const an_func_report *root, const json_t
         w->sum->fields += 2;
     w->sum->mismatches += n_bad;
     fprintf(w->out, "  CUDA allocated peak: %s predicted, %s measured; reserved peak: %s "
-            "predicted, %s measured%s\n", an_format_bytes(a, sizeof a, root->cuda_allocated_peak),
-            an_format_bytes(b, sizeof b, alloc),
-            an_format_bytes(c, sizeof c, root->cuda_reserved_peak),
-            an_format_bytes(d, sizeof d, reserved),
+            "predicted, %s measured%s\n", rp_format_bytes(a, sizeof a, root->cuda_allocated_peak),
+            rp_format_bytes(b, sizeof b, alloc),
+            rp_format_bytes(c, sizeof c, root->cuda_reserved_peak),
+            rp_format_bytes(d, sizeof d, reserved),
             bound ? "  (bounds: not compared)" : n_bad ? "  MISMATCH" : "");
 }
 
@@ -1026,7 +1023,7 @@ static void symbolic_total(walk *w, const char *what, sx_int pred, int64_t meas,
             "sizes to compare)\n", what, claim == AN_CLAIM_UPPER || claim == AN_CLAIM_LOWER
             ? an_claim_words(claim) : "", claim == AN_CLAIM_UPPER || claim == AN_CLAIM_LOWER
             ? " " : "", f, claim == AN_CLAIM_NONE ? " (not bounded)" : "",
-            an_format_bytes(m, sizeof m, meas));
+            rp_format_bytes(m, sizeof m, meas));
     free(f);
     w->sum->formulas_not_compared++;
 }
@@ -1047,8 +1044,8 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
         char a[32], b[32];
         fprintf(w->out, "  end of %s: live %s measured; peak: %s measured  (not compared: the "
                 "run ended at its error, where the report goes on as a program with its own "
-                "error handler would)\n", root->name, an_format_bytes(a, sizeof a, end),
-                an_format_bytes(b, sizeof b, peak));
+                "error handler would)\n", root->name, rp_format_bytes(a, sizeof a, end),
+                rp_format_bytes(b, sizeof b, peak));
         w->sum->past_end_not_compared += 2;
         return;
     }
@@ -1058,10 +1055,10 @@ static void compare_totals(walk *w, const an_func_report *root, const trace *t)
         char *fp = root->symbolic ? sx_strdup(root->peak_sx) : NULL;
         fprintf(w->out, "  end of %s: live %s%s predicted, %s measured; peak: %s%s predicted, %s "
                 "measured  (not compared: the run left at line %s)\n", root->name,
-                fe ? fe : an_format_bytes(a, sizeof a, root->end_live_bytes), fe ? " B" : "",
-                an_format_bytes(b, sizeof b, end),
-                fp ? fp : an_format_bytes(c, sizeof c, root->peak_live_bytes), fp ? " B" : "",
-                an_format_bytes(d, sizeof d, peak), vline(w->r, w->sum->left_line));
+                fe ? fe : rp_format_bytes(a, sizeof a, root->end_live_bytes), fe ? " B" : "",
+                rp_format_bytes(b, sizeof b, end),
+                fp ? fp : rp_format_bytes(c, sizeof c, root->peak_live_bytes), fp ? " B" : "",
+                rp_format_bytes(d, sizeof d, peak), vline(w->r, w->sum->left_line));
         free(fe);
         free(fp);
         return;

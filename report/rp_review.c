@@ -1,22 +1,22 @@
 /*
- * report_markdown.c: what `report --format=markdown` adds to the report
+ * rp_review.c: what `report --format=markdown` adds to the report
  * command: the baseline (--baseline, loaded and checked before anything is
  * written), its peak-regression warnings, and the diagrams (--diagrams=DIR:
  * each executed function's dataflow and lifetime chart as SVG, linked from
- * the comment).  The comment itself is an_markdown.c's.
+ * the comment).  The comment itself is rp_markdown.c's.
  */
-#include "report_markdown.h"
+#include "rp_review.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "an_compare.h"
+#include "rp_compare.h"
 #include "dg.h"
 #include "xalloc.h"
 
-int rmd_load_baseline(const char *path, const char *file, ck_baseline **out)
+int rp_review_load_baseline(const char *path, const char *file, ck_baseline **out)
 {
     char *error = NULL;
     ck_baseline *b = ck_baseline_new();
@@ -40,7 +40,7 @@ int rmd_load_baseline(const char *path, const char *file, ck_baseline **out)
 }
 
 /* "DIR/stem.function.kind.svg" for file's function. */
-static char *rmd_path(const char *dir, const char *file, const char *func, const char *kind)
+static char *rp_review_path(const char *dir, const char *file, const char *func, const char *kind)
 {
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     const char *dot = strrchr(base, '.');
@@ -48,7 +48,7 @@ static char *rmd_path(const char *dir, const char *file, const char *func, const
                         base, func, kind);
 }
 
-static int rmd_save(const char *path, const char *data, size_t len)
+static int rp_review_save(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
@@ -61,8 +61,8 @@ static int rmd_save(const char *path, const char *data, size_t len)
 }
 
 /* Render one diagram of f into its file and add its link. */
-static int rmd_diagram(dg_ctx *ctx, const an_report *r, const an_func_report *f, const char *dir,
-                       bool lifetimes, rmd_links *l)
+static int rp_review_diagram(dg_ctx *ctx, const an_report *r, const an_func_report *f, const char *dir,
+                       bool lifetimes, rp_review_links *l)
 {
     char *data = NULL;
     size_t len = 0;
@@ -82,15 +82,15 @@ static int rmd_diagram(dg_ctx *ctx, const an_report *r, const an_func_report *f,
         free(data);
         return 2;
     }
-    char *path = rmd_path(dir, r->unit->path, f->name, lifetimes ? "lifetimes" : "dataflow");
-    int rc = rmd_save(path, data, len);
+    char *path = rp_review_path(dir, r->unit->path, f->name, lifetimes ? "lifetimes" : "dataflow");
+    int rc = rp_review_save(path, data, len);
     free(data);
     l->links = tl_xrealloc(l->links, sizeof *l->links * (size_t)(l->n + 1));
-    l->links[l->n++] = (an_md_link){f->name, lifetimes ? "lifetimes" : "dataflow", path};
+    l->links[l->n++] = (rp_md_link){f->name, lifetimes ? "lifetimes" : "dataflow", path};
     return rc;
 }
 
-int rmd_diagrams(const an_report *r, const char *dir, rmd_links *l)
+int rp_review_diagrams(const an_report *r, const char *dir, rp_review_links *l)
 {
     struct stat st;
     if (mkdir(dir, 0777) != 0 && (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
@@ -103,12 +103,12 @@ int rmd_diagrams(const an_report *r, const char *dir, rmd_links *l)
     for (int k = 0; rc == 0 && k < r->n_funcs; k++)
         if (r->funcs[k].executed && r->funcs[k].n_values > 0)
             for (int kind = 0; rc == 0 && kind < 2; kind++)
-                rc = rmd_diagram(ctx, r, &r->funcs[k], dir, kind == 1, l);
+                rc = rp_review_diagram(ctx, r, &r->funcs[k], dir, kind == 1, l);
     dg_ctx_free(ctx);
     return rc;
 }
 
-void rmd_links_free(rmd_links *l)
+void rp_review_links_free(rp_review_links *l)
 {
     for (int k = 0; k < l->n; k++)
         free((char *)l->links[k].path);
@@ -117,15 +117,15 @@ void rmd_links_free(rmd_links *l)
     l->n = 0;
 }
 
-void rmd_regressions(an_report *r, const ck_baseline *b)
+void rp_review_regressions(an_report *r, const ck_baseline *b)
 {
     ck_base_result *res = ck_baseline_compare(b, r, r->unit->path, INT64_C(1) << 20, NULL);
     ck_baseline_states(res, r->diags, r->n_diags, NULL);
     ck_base_result_free(res);
 }
 
-int rmd_write(FILE *out, const an_report *r, const ck_baseline *b, const rmd_links *l)
+int rp_review_write(FILE *out, const an_report *r, const ck_baseline *b, const rp_review_links *l)
 {
-    an_md_options mo = {b ? ck_baseline_report(b, r->unit->path) : NULL, l->n, l->links};
-    return an_report_write_markdown(out, r, &mo);
+    rp_md_options mo = {b ? ck_baseline_report(b, r->unit->path) : NULL, l->n, l->links};
+    return rp_report_write_markdown(out, r, &mo);
 }

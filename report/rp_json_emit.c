@@ -1,5 +1,5 @@
 /*
- * an_json_emit.c: the report's JSON writer (an_json_emit.h).
+ * rp_json_emit.c: the report's JSON writer (rp_json_emit.h).
  *
  * The text sink reserves room for an item before writing it (its key, 20
  * bytes for an integer, 6 per byte of a string at most) and writes it with
@@ -9,7 +9,7 @@
  * Jansson, so that both sinks give the same JSON for one sequence of calls
  * (tests/unit/test_json_emit.c dumps the tree with Jansson to check it).
  */
-#include "an_json_emit.h"
+#include "rp_json_emit.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -50,7 +50,7 @@ static size_t jw_utf8_seq(const unsigned char *s, size_t n, bool *valid)
     return len;
 }
 
-bool an_json_utf8_valid(const char *s, size_t n)
+bool rp_json_utf8_valid(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t k = 0; k < n;) {
@@ -158,10 +158,10 @@ static char *jw_put_int(char *p, int64_t v)
 }
 
 /* The comma before an item that follows another, and its key. */
-static void jw_text_key(an_jw *w, const char *key)
+static void jw_text_key(rp_jw *w, const char *key)
 {
     size_t n = key ? strlen(key) : 0;
-    char *p = an_tb_room(w->text, n + 4);
+    char *p = rp_tb_room(w->text, n + 4);
     if (w->comma)
         *p++ = ',';
     if (key) {
@@ -171,13 +171,13 @@ static void jw_text_key(an_jw *w, const char *key)
         *p++ = '"';
         *p++ = ':';
     }
-    an_tb_commit(w->text, p);
+    rp_tb_commit(w->text, p);
 }
 
-static void jw_text_mem(an_jw *w, const char *key, const char *s, size_t n)
+static void jw_text_mem(rp_jw *w, const char *key, const char *s, size_t n)
 {
     jw_text_key(w, key);
-    an_tb_mem(w->text, s, n);
+    rp_tb_mem(w->text, s, n);
     w->comma = true;
 }
 
@@ -185,7 +185,7 @@ static void jw_text_mem(an_jw *w, const char *key, const char *s, size_t n)
 
 /* Jansson returns NULL when it runs out of memory: the tool's out-of-memory
  * exit (xalloc.h). */
-static void jw_tree_add(an_jw *w, const char *key, json_t *v)
+static void jw_tree_add(rp_jw *w, const char *key, json_t *v)
 {
     if (!v)
         tl_out_of_memory(0);
@@ -201,35 +201,35 @@ static void jw_tree_add(an_jw *w, const char *key, json_t *v)
 /* s[0..n) as a Jansson string, repaired as the text sink repairs it. */
 static json_t *jw_tree_string(const char *s, size_t n)
 {
-    if (an_json_utf8_valid(s, n))
+    if (rp_json_utf8_valid(s, n))
         return json_stringn_nocheck(s, n);
-    an_textbuf repaired = {0};
-    char *end = jw_utf8_repair(an_tb_room(&repaired, 3 * n), s, n);
+    rp_textbuf repaired = {0};
+    char *end = jw_utf8_repair(rp_tb_room(&repaired, 3 * n), s, n);
     json_t *j = end ? json_stringn_nocheck(repaired.buf, (size_t)(end - repaired.buf))
                     : json_string(jw_not_utf8);
-    an_tb_free(&repaired);
+    rp_tb_free(&repaired);
     return j;
 }
 
 /* ---- the writer ---- */
 
-an_jw an_jw_text(an_textbuf *text, FILE *out) { return (an_jw){.text = text, .out = out}; }
+rp_jw rp_jw_text(rp_textbuf *text, FILE *out) { return (rp_jw){.text = text, .out = out}; }
 
-an_jw an_jw_tree(void) { return (an_jw){0}; }
+rp_jw rp_jw_tree(void) { return (rp_jw){0}; }
 
-void an_jw_line(an_jw *w, const char *file_key, const char *key, int line)
+void rp_jw_line(rp_jw *w, const char *file_key, const char *key, int line)
 {
     if (!w->unit || w->unit->n_files == 0) {
-        an_jw_int(w, key, line);
+        rp_jw_int(w, key, line);
         return;
     }
     const ir_file *f = ir_unit_file_at(w->unit, line);
     if (file_key)
-        an_jw_str(w, file_key, f ? f->path : NULL);
-    an_jw_int(w, key, f ? line - f->line_base : line);
+        rp_jw_str(w, file_key, f ? f->path : NULL);
+    rp_jw_int(w, key, f ? line - f->line_base : line);
 }
 
-json_t *an_jw_tree_take(an_jw *w)
+json_t *rp_jw_tree_take(rp_jw *w)
 {
     JW_ASSERT(!w->text && w->depth == 0);
     json_t *root = w->root;
@@ -239,7 +239,7 @@ json_t *an_jw_tree_take(an_jw *w)
 
 /* Every item: a key inside an object, none inside an array; scalars only
  * inside a container, and one tree root. */
-static void jw_check(const an_jw *w, const char *key, bool container)
+static void jw_check(const rp_jw *w, const char *key, bool container)
 {
     if (w->depth > 0)
         JW_ASSERT((key != NULL) == (w->close[w->depth - 1] == '}'));
@@ -247,10 +247,10 @@ static void jw_check(const an_jw *w, const char *key, bool container)
         JW_ASSERT(container && !key && !w->root);
 }
 
-static void jw_open(an_jw *w, const char *key, char open, char close)
+static void jw_open(rp_jw *w, const char *key, char open, char close)
 {
     jw_check(w, key, true);
-    JW_ASSERT(w->depth < AN_JW_MAX_DEPTH);
+    JW_ASSERT(w->depth < RP_JW_MAX_DEPTH);
     if (w->text) {
         jw_text_mem(w, key, &open, 1);
         w->comma = false;
@@ -262,23 +262,23 @@ static void jw_open(an_jw *w, const char *key, char open, char close)
     w->close[w->depth++] = close;
 }
 
-void an_jw_object(an_jw *w, const char *key) { jw_open(w, key, '{', '}'); }
+void rp_jw_object(rp_jw *w, const char *key) { jw_open(w, key, '{', '}'); }
 
-void an_jw_array(an_jw *w, const char *key) { jw_open(w, key, '[', ']'); }
+void rp_jw_array(rp_jw *w, const char *key) { jw_open(w, key, '[', ']'); }
 
-void an_jw_end(an_jw *w)
+void rp_jw_end(rp_jw *w)
 {
     JW_ASSERT(w->depth > 0);
     w->depth--;
     if (w->text) {
-        an_tb_mem(w->text, &w->close[w->depth], 1);
+        rp_tb_mem(w->text, &w->close[w->depth], 1);
         w->comma = true;
-        if (w->out && w->text->len >= AN_TB_FLUSH_AT)
-            an_tb_flush(w->text, w->out);
+        if (w->out && w->text->len >= RP_TB_FLUSH_AT)
+            rp_tb_flush(w->text, w->out);
     }
 }
 
-void an_jw_null(an_jw *w, const char *key)
+void rp_jw_null(rp_jw *w, const char *key)
 {
     jw_check(w, key, false);
     if (w->text)
@@ -287,7 +287,7 @@ void an_jw_null(an_jw *w, const char *key)
         jw_tree_add(w, key, json_null());
 }
 
-void an_jw_bool(an_jw *w, const char *key, bool v)
+void rp_jw_bool(rp_jw *w, const char *key, bool v)
 {
     jw_check(w, key, false);
     if (w->text)
@@ -296,7 +296,7 @@ void an_jw_bool(an_jw *w, const char *key, bool v)
         jw_tree_add(w, key, json_boolean(v));
 }
 
-void an_jw_int(an_jw *w, const char *key, int64_t v)
+void rp_jw_int(rp_jw *w, const char *key, int64_t v)
 {
     jw_check(w, key, false);
     if (!w->text) {
@@ -304,14 +304,14 @@ void an_jw_int(an_jw *w, const char *key, int64_t v)
         return;
     }
     jw_text_key(w, key);
-    an_tb_commit(w->text, jw_put_int(an_tb_room(w->text, 20), v));
+    rp_tb_commit(w->text, jw_put_int(rp_tb_room(w->text, 20), v));
     w->comma = true;
 }
 
-void an_jw_str(an_jw *w, const char *key, const char *s)
+void rp_jw_str(rp_jw *w, const char *key, const char *s)
 {
     if (!s) {
-        an_jw_null(w, key);
+        rp_jw_null(w, key);
         return;
     }
     jw_check(w, key, false);
@@ -321,10 +321,10 @@ void an_jw_str(an_jw *w, const char *key, const char *s)
         return;
     }
     jw_text_key(w, key);
-    char *end = jw_put_string(an_tb_room(w->text, 6 * n + 2), s, n);
+    char *end = jw_put_string(rp_tb_room(w->text, 6 * n + 2), s, n);
     if (!end)
-        end = jw_put_string(an_tb_room(w->text, 6 * sizeof jw_not_utf8), jw_not_utf8,
+        end = jw_put_string(rp_tb_room(w->text, 6 * sizeof jw_not_utf8), jw_not_utf8,
                             sizeof jw_not_utf8 - 1);
-    an_tb_commit(w->text, end);
+    rp_tb_commit(w->text, end);
     w->comma = true;
 }

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 #include "cli.h"
 #include "fe_compdb.h"
 #include "fe_program.h"

@@ -2,8 +2,9 @@
  * check_compdb.c: the jobs of `tensorlint check -p BUILD_DIR [FILE...]`,
  * and the units of the other commands' -p (cli_program.c).
  *
- * The database is first read with Jansson, only to say precisely what is
- * wrong with a bad one (missing, not JSON, not an array, empty, an entry
+ * The database is first read with Jansson (fe_compdb_problem, the words
+ * the language server uses too), only to say precisely what is wrong with a
+ * bad one (missing, not JSON, not an array, empty, an entry
  * without "directory", "file" or a command); the commands themselves come
  * from libclang's compilation-database API (frontend/fe_compdb.c).  Every
  * C entry becomes a job with its own flags; CUDA (.cu) and other non-C
@@ -13,7 +14,6 @@
  */
 #include "check_driver.h"
 
-#include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,34 +30,7 @@ typedef struct ck_cdb {
     char *path;    /* BUILD_DIR/compile_commands.json: the jobs' database */
 } ck_cdb;
 
-/* One entry's shape; NULL when fine, else what is wrong. */
-static const char *ck_cdb_entry_problem(const json_t *e)
-{
-    if (!json_is_object(e))
-        return "is not an object";
-    if (!json_is_string(json_object_get(e, "directory")))
-        return "has no \"directory\" string";
-    if (!json_is_string(json_object_get(e, "file")))
-        return "has no \"file\" string";
-    const json_t *cmd = json_object_get(e, "command"), *args = json_object_get(e, "arguments");
-    if (!json_is_string(cmd) && !json_is_array(args))
-        return "has neither a \"command\" string nor an \"arguments\" array";
-    return NULL;
-}
-
-/* Entry k's problem, said: the database, the entry (from 1) and its file. */
-static void ck_cdb_entry_error(const char *cmd, const char *path, size_t k, const json_t *e,
-                               const char *why)
-{
-    const char *file = json_string_value(json_object_get(e, "file"));
-    if (file)
-        fprintf(stderr, "tensorlint %s: error: %s: entry %zu (%s) %s\n", cmd, path, k + 1, file,
-                why);
-    else
-        fprintf(stderr, "tensorlint %s: error: %s: entry %zu %s\n", cmd, path, k + 1, why);
-}
-
-/* Check the database's shape with Jansson; 0, or 2 after printing why. */
+/* Check the database's shape (fe_compdb_problem); 0, or 2 after printing why. */
 static int ck_cdb_validate(const char *cmd, const char *build_dir, const char *path)
 {
     struct stat st;
@@ -70,47 +43,18 @@ static int ck_cdb_validate(const char *cmd, const char *build_dir, const char *p
                 "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or run bear)\n", cmd, path);
         return 2;
     }
-    json_error_t err;
-    json_t *db = json_load_file(path, 0, &err);
-    if (!db) {
-        fprintf(stderr, "tensorlint %s: error: %s:%d:%d: not a valid compilation database: %s\n",
-                cmd, path, err.line, err.column, err.text);
-        return 2;
-    }
-    int rc = 0;
-    if (!json_is_array(db) || json_array_size(db) == 0) {
-        fprintf(stderr, "tensorlint %s: error: %s: %s\n", cmd, path,
-                json_is_array(db) ? "no compile commands in it"
-                                  : "expected a JSON array of compile commands");
-        rc = 2;
-    }
-    for (size_t k = 0; rc == 0 && k < json_array_size(db); k++) {
-        const char *why = ck_cdb_entry_problem(json_array_get(db, k));
-        if (why) {
-            ck_cdb_entry_error(cmd, path, k, json_array_get(db, k), why);
-            rc = 2;
-        }
-    }
-    json_decref(db);
-    return rc;
+    char *why = fe_compdb_problem(path);
+    if (!why)
+        return 0;
+    fprintf(stderr, "tensorlint %s: error: %s\n", cmd, why);
+    free(why);
+    return 2;
 }
 
 static bool ck_cdb_ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* The command's file as an absolute path (resolved when it exists). */
-static char *ck_cdb_abs(const fe_compile_command *c)
-{
-    char real[PATH_MAX];
-    char *joined = c->file[0] == '/' ? tl_xstrdup(c->file)
-                                     : tl_xasprintf("%s/%s", c->directory, c->file);
-    if (!realpath(joined, real))
-        return joined;
-    free(joined);
-    return tl_xstrdup(real);
 }
 
 /* Whether FILE (one of files) names path. */
@@ -137,7 +81,7 @@ static void ck_cdb_make_jobs(const char *cmd, ck_cdb *cdb, char **files, int n_f
 {
     for (int k = 0; k < cdb->db->n; k++) {
         const fe_compile_command *c = &cdb->db->cmds[k];
-        char *path = ck_cdb_abs(c);
+        char *path = fe_compdb_file_path(c);
         int named = ck_cdb_named(files, n_files, path);
         bool dup = false;
         for (int j = 0; j < *n_jobs && !dup; j++)

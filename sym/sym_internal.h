@@ -1,5 +1,5 @@
 /*
- * sym_internal.h: the representation behind rules/sym.h, shared by the files
+ * sym_internal.h: the representation behind sym/sym.h, shared by the files
  * of the symbolic domain (sym.c: interning, arithmetic, comparisons and
  * assumptions; sym_print.c: the text of expressions; sym_subst.c: renaming,
  * sums over a counter, which symbols an expression mentions).  Nothing

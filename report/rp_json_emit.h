@@ -1,7 +1,7 @@
 /*
- * an_json_emit.h: JSON written as it is produced, for the report
- * (an_json.c).  One writer, two sinks: compact text appended to an
- * an_textbuf (what `report --format=json` prints), or a Jansson tree (what
+ * rp_json_emit.h: JSON written as it is produced, for the report
+ * (rp_json.c).  One writer, two sinks: compact text appended to an
+ * rp_textbuf (what `report --format=json` prints), or a Jansson tree (what
  * check --baseline and the Markdown comment read back).  The report's
  * fields are written once, in one order, for both.
  *
@@ -17,14 +17,14 @@
  * that starts no whole UTF-8 sequence becomes U+FFFD; a string holding a
  * whole sequence that is not valid (an overlong form, a surrogate) becomes
  * "(a name that is not UTF-8)".  Where a field must rather be left out,
- * the caller asks an_json_utf8_valid first.
+ * the caller asks rp_json_utf8_valid first.
  *
  * key is the member's name inside an object (ASCII needing no escapes), and
  * NULL for an array's element; a mismatch, or containers left open or
- * nested deeper than AN_JW_MAX_DEPTH, aborts (on in every build).
+ * nested deeper than RP_JW_MAX_DEPTH, aborts (on in every build).
  */
-#ifndef TL_AN_JSON_EMIT_H
-#define TL_AN_JSON_EMIT_H
+#ifndef TL_RP_JSON_EMIT_H
+#define TL_RP_JSON_EMIT_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -32,48 +32,48 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "an_textbuf.h"
+#include "rp_textbuf.h"
 #include "ir.h"
 
-enum { AN_JW_MAX_DEPTH = 16 }; /* containers open at once */
+enum { RP_JW_MAX_DEPTH = 16 }; /* containers open at once */
 
-typedef struct an_jw {
-    an_textbuf *text;              /* the text sink, or NULL: the tree sink */
+typedef struct rp_jw {
+    rp_textbuf *text;              /* the text sink, or NULL: the tree sink */
     FILE *out;                     /* text: where it goes in pieces, or NULL: kept */
     bool comma;                    /* text: the next item follows another */
     int depth;                     /* containers open */
-    char close[AN_JW_MAX_DEPTH];   /* '}' or ']' for each open container */
-    json_t *open[AN_JW_MAX_DEPTH]; /* tree: the open containers, outermost first */
+    char close[RP_JW_MAX_DEPTH];   /* '}' or ']' for each open container */
+    json_t *open[RP_JW_MAX_DEPTH]; /* tree: the open containers, outermost first */
     json_t *root;                  /* tree: the first container opened */
-    const ir_unit *unit;           /* lines are this unit's (a program's: an_jw_line maps
+    const ir_unit *unit;           /* lines are this unit's (a program's: rp_jw_line maps
                                       them to their files), or NULL: as they are */
-} an_jw;
+} rp_jw;
 
 /* A writer that appends to text.  With out, the text is written there
- * whenever a container closes with AN_TB_FLUSH_AT bytes waiting, so the
+ * whenever a container closes with RP_TB_FLUSH_AT bytes waiting, so the
  * buffer stays small however long the document; the caller flushes the
  * rest and frees the buffer. */
-an_jw an_jw_text(an_textbuf *text, FILE *out);
-/* A writer that builds a tree; an_jw_tree_take hands it over. */
-an_jw an_jw_tree(void);
+rp_jw rp_jw_text(rp_textbuf *text, FILE *out);
+/* A writer that builds a tree; rp_jw_tree_take hands it over. */
+rp_jw rp_jw_tree(void);
 /* The tree written (every container closed), now the caller's; NULL if none. */
-json_t *an_jw_tree_take(an_jw *w);
+json_t *rp_jw_tree_take(rp_jw *w);
 
-void an_jw_object(an_jw *w, const char *key); /* opens {, closed by an_jw_end */
-void an_jw_array(an_jw *w, const char *key);  /* opens [, closed by an_jw_end */
-void an_jw_end(an_jw *w);
+void rp_jw_object(rp_jw *w, const char *key); /* opens {, closed by rp_jw_end */
+void rp_jw_array(rp_jw *w, const char *key);  /* opens [, closed by rp_jw_end */
+void rp_jw_end(rp_jw *w);
 
-void an_jw_null(an_jw *w, const char *key);
-void an_jw_bool(an_jw *w, const char *key, bool v);
-void an_jw_int(an_jw *w, const char *key, int64_t v);
+void rp_jw_null(rp_jw *w, const char *key);
+void rp_jw_bool(rp_jw *w, const char *key, bool v);
+void rp_jw_int(rp_jw *w, const char *key, int64_t v);
 /* A line of w->unit: a program's writes file_key with the line's file (when
  * file_key is not NULL) then key with the line in that file; else key with
  * the line.  Line 0 (none) is written as it is, with a null file. */
-void an_jw_line(an_jw *w, const char *file_key, const char *key, int line);
+void rp_jw_line(rp_jw *w, const char *file_key, const char *key, int line);
 /* s: any bytes, repaired as above; NULL writes null. */
-void an_jw_str(an_jw *w, const char *key, const char *s);
+void rp_jw_str(rp_jw *w, const char *key, const char *s);
 
 /* Whether s[0..n) is UTF-8 that Jansson's json_string accepts. */
-bool an_json_utf8_valid(const char *s, size_t n);
+bool rp_json_utf8_valid(const char *s, size_t n);
 
-#endif /* TL_AN_JSON_EMIT_H */
+#endif /* TL_RP_JSON_EMIT_H */

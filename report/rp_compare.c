@@ -1,35 +1,35 @@
 /*
- * an_compare.c: a report against its base revision's report (an_compare.h).
+ * rp_compare.c: a report against its base revision's report (rp_compare.h).
  *
  * Everything here reads the JSON of docs/formats.md, the base's as loaded
- * from a file and the head's as an_report_json builds it, so the two sides
+ * from a file and the head's as rp_report_json builds it, so the two sides
  * are compared through one representation.  A base that is not such a
  * report is refused as a whole, with the reason, before anything is
  * compared: a half-read baseline would make every warning "new".
  */
-#include "an_compare.h"
+#include "rp_compare.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_report.h"
+#include "rp_report.h"
 #include "xalloc.h"
 
-long long an_json_int(const json_t *o, const char *key, long long fallback)
+long long rp_json_int(const json_t *o, const char *key, long long fallback)
 {
     const json_t *v = json_object_get(o, key);
     return json_is_integer(v) ? json_integer_value(v) : fallback;
 }
 
-const char *an_json_str(const json_t *o, const char *key)
+const char *rp_json_str(const json_t *o, const char *key)
 {
     const char *s = json_string_value(json_object_get(o, key));
     return s ? s : "";
 }
 
-an_claim an_json_claim(const json_t *f, const char *key)
+an_claim rp_json_claim(const json_t *f, const char *key)
 {
     const json_t *bounds = json_object_get(f, "bounds"), *not_exact = json_object_get(f, "not_exact");
     const char *c = json_string_value(json_object_get(bounds, key));
@@ -49,7 +49,7 @@ an_claim an_json_claim(const json_t *f, const char *key)
 
 /* ---- loading ---- */
 
-static char *an_refuse(const char *path, const char *fmt, const char *detail)
+static char *rp_refuse(const char *path, const char *fmt, const char *detail)
 {
     char *why = tl_xasprintf(fmt, detail), *msg = tl_xasprintf("%s: %s", path, why);
     free(why);
@@ -57,7 +57,7 @@ static char *an_refuse(const char *path, const char *fmt, const char *detail)
 }
 
 /* Why f is not a FUNCTION of a schema-1 report, or NULL. */
-static const char *an_bad_function(const json_t *f)
+static const char *rp_bad_function(const json_t *f)
 {
     if (!json_is_object(f))
         return "an entry of \"functions\" is not an object";
@@ -73,7 +73,7 @@ static const char *an_bad_function(const json_t *f)
 }
 
 /* Why d is not a DIAGNOSTIC this comparison can pair, or NULL. */
-static const char *an_bad_diag(const json_t *d)
+static const char *rp_bad_diag(const json_t *d)
 {
     if (!json_is_object(d) || !json_is_string(json_object_get(d, "file")) ||
         !json_is_string(json_object_get(d, "check")) ||
@@ -83,7 +83,7 @@ static const char *an_bad_diag(const json_t *d)
 }
 
 /* Why report is not a schema-1 report (the detail in *detail), or NULL. */
-static const char *an_bad_report(const json_t *report, const char **detail)
+static const char *rp_bad_report(const json_t *report, const char **detail)
 {
     const json_t *schema = json_object_get(report, "schema");
     const json_t *funcs = json_object_get(report, "functions");
@@ -97,10 +97,10 @@ static const char *an_bad_report(const json_t *report, const char **detail)
     if (!json_is_integer(schema) || json_integer_value(schema) < 1 || json_integer_value(schema) > 3)
         return "a report of another schema (\"schema\": %s); this tensorlint compares schemas 1 "
                "to 3";
-    json_array_foreach(funcs, k, e) if ((*detail = an_bad_function(e)) != NULL) return
+    json_array_foreach(funcs, k, e) if ((*detail = rp_bad_function(e)) != NULL) return
         "not a report this tensorlint can read: %s";
     json_array_foreach(diags, k, e) {
-        if ((*detail = an_bad_diag(e)) != NULL)
+        if ((*detail = rp_bad_diag(e)) != NULL)
             return "not a report this tensorlint can read: %s";
         any_call |= json_object_get(e, "call") != NULL;
     }
@@ -110,28 +110,28 @@ static const char *an_bad_report(const json_t *report, const char **detail)
     return NULL;
 }
 
-json_t *an_baseline_load(const char *path, char **error)
+json_t *rp_baseline_load(const char *path, char **error)
 {
     json_error_t je;
-    an_source *src = an_source_load(path); /* one read: json_load_file reads a byte at a time */
+    rp_source *src = rp_source_load(path); /* one read: json_load_file reads a byte at a time */
     json_t *report = src ? json_loadb(src->text, src->size, 0, &je) : NULL;
     if (!src) {
-        *error = an_refuse(path, "cannot be read (%s)", strerror(errno));
+        *error = rp_refuse(path, "cannot be read (%s)", strerror(errno));
         return NULL;
     }
     if (!report) {
         char *detail = tl_xasprintf("line %d: %s", je.line, je.text);
-        *error = an_refuse(path, "is not JSON (%s)", detail);
+        *error = rp_refuse(path, "is not JSON (%s)", detail);
         free(detail);
-        an_source_free(src);
+        rp_source_free(src);
         return NULL;
     }
-    an_source_free(src);
+    rp_source_free(src);
     const char *detail = "";
-    const char *why = an_bad_report(report, &detail);
+    const char *why = rp_bad_report(report, &detail);
     if (why) {
         char *schema = json_dumps(json_object_get(report, "schema"), JSON_ENCODE_ANY);
-        *error = an_refuse(path, why, strstr(why, "another schema") ? (schema ? schema : "?")
+        *error = rp_refuse(path, why, strstr(why, "another schema") ? (schema ? schema : "?")
                                                                    : detail);
         free(schema);
         json_decref(report);
@@ -141,7 +141,7 @@ json_t *an_baseline_load(const char *path, char **error)
 }
 
 /* "a.c" names "a.c", "./a.c" and "/x/y/a.c"; "y/a.c" names "/x/y/a.c". */
-static bool an_same_file(const char *a, const char *b)
+static bool rp_same_file(const char *a, const char *b)
 {
     while (strncmp(a, "./", 2) == 0)
         a += 2;
@@ -155,20 +155,20 @@ static bool an_same_file(const char *a, const char *b)
     return strcmp(longer + m - n, shorter) == 0 && longer[m - n - 1] == '/';
 }
 
-bool an_report_names_file(const json_t *report, const char *file)
+bool rp_report_names_file(const json_t *report, const char *file)
 {
     size_t k;
     const json_t *e;
     json_array_foreach(json_object_get(report, "functions"), k, e)
-        if (an_same_file(an_json_str(e, "file"), file))
+        if (rp_same_file(rp_json_str(e, "file"), file))
             return true;
     json_array_foreach(json_object_get(report, "diagnostics"), k, e)
-        if (an_same_file(an_json_str(e, "file"), file))
+        if (rp_same_file(rp_json_str(e, "file"), file))
             return true;
     return false;
 }
 
-static void an_list_add(char **list, const char *item)
+static void rp_list_add(char **list, const char *item)
 {
     if (*list && strstr(*list, item))
         return;
@@ -177,48 +177,48 @@ static void an_list_add(char **list, const char *item)
     *list = s;
 }
 
-char *an_report_files(const json_t *report)
+char *rp_report_files(const json_t *report)
 {
     char *list = NULL;
     size_t k;
     const json_t *e;
     json_array_foreach(json_object_get(report, "functions"), k, e)
-        an_list_add(&list, an_json_str(e, "file"));
+        rp_list_add(&list, rp_json_str(e, "file"));
     json_array_foreach(json_object_get(report, "diagnostics"), k, e)
-        an_list_add(&list, an_json_str(e, "file"));
+        rp_list_add(&list, rp_json_str(e, "file"));
     return list ? list : tl_xstrdup("no file");
 }
 
 /* ---- functions ---- */
 
 /* The same calls: the same ops on the same variables, in order. */
-static bool an_same_calls(const json_t *a, const json_t *b)
+static bool rp_same_calls(const json_t *a, const json_t *b)
 {
     const json_t *va = json_object_get(a, "values"), *vb = json_object_get(b, "values");
     if (json_array_size(va) != json_array_size(vb) || json_array_size(va) == 0)
         return false;
     for (size_t k = 0; k < json_array_size(va); k++) {
         const json_t *x = json_array_get(va, k), *y = json_array_get(vb, k);
-        if (strcmp(an_json_str(x, "op"), an_json_str(y, "op")) != 0 ||
-            strcmp(an_json_str(x, "name"), an_json_str(y, "name")) != 0)
+        if (strcmp(rp_json_str(x, "op"), rp_json_str(y, "op")) != 0 ||
+            strcmp(rp_json_str(x, "name"), rp_json_str(y, "name")) != 0)
             return false;
     }
     return true;
 }
 
-static const json_t *an_find_function(const json_t *report, const char *file, const char *name,
+static const json_t *rp_find_function(const json_t *report, const char *file, const char *name,
                                       const bool *taken)
 {
     size_t k;
     const json_t *f;
     json_array_foreach(json_object_get(report, "functions"), k, f)
-        if (!taken[k] && an_same_file(an_json_str(f, "file"), file) &&
-            strcmp(an_json_str(f, "name"), name) == 0)
+        if (!taken[k] && rp_same_file(rp_json_str(f, "file"), file) &&
+            strcmp(rp_json_str(f, "name"), name) == 0)
             return f;
     return NULL;
 }
 
-static size_t an_index_of(const json_t *array, const json_t *e)
+static size_t rp_index_of(const json_t *array, const json_t *e)
 {
     for (size_t k = 0; k < json_array_size(array); k++)
         if (json_array_get(array, k) == e)
@@ -227,27 +227,27 @@ static size_t an_index_of(const json_t *array, const json_t *e)
 }
 
 /* A head function without a partner: renamed from an unpaired base function with its calls? */
-static void an_pair_renamed(an_comparison *c, const json_t *base, const char *file, bool *taken)
+static void rp_pair_renamed(rp_comparison *c, const json_t *base, const char *file, bool *taken)
 {
     const json_t *bf = json_object_get(base, "functions");
     for (int p = 0; p < c->n_pairs; p++) {
-        if (c->pairs[p].change != AN_FN_ADDED)
+        if (c->pairs[p].change != RP_FN_ADDED)
             continue;
         for (size_t k = 0; k < json_array_size(bf); k++) {
             const json_t *f = json_array_get(bf, k);
-            if (taken[k] || !an_same_file(an_json_str(f, "file"), file) ||
-                an_find_function(base, file, an_json_str(c->pairs[p].head, "name"), taken) ||
-                !an_same_calls(f, c->pairs[p].head))
+            if (taken[k] || !rp_same_file(rp_json_str(f, "file"), file) ||
+                rp_find_function(base, file, rp_json_str(c->pairs[p].head, "name"), taken) ||
+                !rp_same_calls(f, c->pairs[p].head))
                 continue;
             taken[k] = true;
             c->pairs[p].base = f;
-            c->pairs[p].change = AN_FN_RENAMED;
+            c->pairs[p].change = RP_FN_RENAMED;
             break;
         }
     }
 }
 
-static void an_pair_functions(an_comparison *c, const json_t *base, const json_t *head,
+static void rp_pair_functions(rp_comparison *c, const json_t *base, const json_t *head,
                               const char *file)
 {
     const json_t *bf = json_object_get(base, "functions"), *hf = json_object_get(head, "functions");
@@ -256,43 +256,43 @@ static void an_pair_functions(an_comparison *c, const json_t *base, const json_t
     const json_t *f;
     c->pairs = tl_xcalloc(json_array_size(bf) + json_array_size(hf), sizeof *c->pairs);
     json_array_foreach(hf, k, f) {
-        const json_t *b = an_find_function(base, file, an_json_str(f, "name"), taken);
+        const json_t *b = rp_find_function(base, file, rp_json_str(f, "name"), taken);
         if (b)
-            taken[an_index_of(bf, b)] = true;
-        c->pairs[c->n_pairs++] = (an_fn_pair){b, f, b ? AN_FN_SAME : AN_FN_ADDED};
+            taken[rp_index_of(bf, b)] = true;
+        c->pairs[c->n_pairs++] = (rp_fn_pair){b, f, b ? RP_FN_SAME : RP_FN_ADDED};
     }
-    an_pair_renamed(c, base, file, taken);
+    rp_pair_renamed(c, base, file, taken);
     json_array_foreach(bf, k, f)
-        if (!taken[k] && an_same_file(an_json_str(f, "file"), file))
-            c->pairs[c->n_pairs++] = (an_fn_pair){f, NULL, AN_FN_REMOVED};
+        if (!taken[k] && rp_same_file(rp_json_str(f, "file"), file))
+            c->pairs[c->n_pairs++] = (rp_fn_pair){f, NULL, RP_FN_REMOVED};
     free(taken);
 }
 
-const char *an_compare_base_name(const an_comparison *c, const char *name)
+const char *rp_compare_base_name(const rp_comparison *c, const char *name)
 {
     for (int k = 0; k < c->n_pairs; k++)
         if (c->pairs[k].head && c->pairs[k].base &&
-            strcmp(an_json_str(c->pairs[k].head, "name"), name) == 0)
-            return an_json_str(c->pairs[k].base, "name");
+            strcmp(rp_json_str(c->pairs[k].head, "name"), name) == 0)
+            return rp_json_str(c->pairs[k].base, "name");
     return name;
 }
 
 /* ---- diagnostics ---- */
 
 /* A diagnostic's pairing key: check, function (the base's name), call. */
-typedef struct an_diag_key {
+typedef struct rp_diag_key {
     char *key;
     int index;   /* in its report's diagnostics */
-} an_diag_key;
+} rp_diag_key;
 
 static char *an_key_of(const json_t *d, const char *function)
 {
-    return tl_xasprintf("%s%c%s%c%s", an_json_str(d, "check"), 0, function, 0,
-                        an_json_str(d, "call"));
+    return tl_xasprintf("%s%c%s%c%s", rp_json_str(d, "check"), 0, function, 0,
+                        rp_json_str(d, "call"));
 }
 
 /* Keys hold NULs: compare the three parts in turn. */
-static int an_key_cmp(const char *a, const char *b)
+static int rp_key_cmp(const char *a, const char *b)
 {
     for (int part = 0; part < 3; part++) {
         int c = strcmp(a, b);
@@ -304,20 +304,20 @@ static int an_key_cmp(const char *a, const char *b)
     return 0;
 }
 
-static int an_cmp_diag_key(const void *x, const void *y)
+static int rp_cmp_diag_key(const void *x, const void *y)
 {
-    const an_diag_key *a = x, *b = y;
-    int c = an_key_cmp(a->key, b->key);
+    const rp_diag_key *a = x, *b = y;
+    int c = rp_key_cmp(a->key, b->key);
     return c != 0 ? c : a->index - b->index;
 }
 
 /* The first entry of keys[0..n) with key k, or n. */
-static int an_key_lower(const an_diag_key *keys, int n, const char *k)
+static int rp_key_lower(const rp_diag_key *keys, int n, const char *k)
 {
     int lo = 0, hi = n;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (an_key_cmp(keys[mid].key, k) < 0)
+        if (rp_key_cmp(keys[mid].key, k) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -328,7 +328,7 @@ static int an_key_lower(const an_diag_key *keys, int n, const char *k)
 /* Pairs each head diagnostic with the first unpaired base diagnostic of
  * the same key: the base's keys sorted (key, then order) and searched, a
  * cursor per run of equal keys, so n diagnostics cost n log n. */
-static void an_pair_diags(an_comparison *c, const json_t *base, const json_t *head,
+static void rp_pair_diags(rp_comparison *c, const json_t *base, const json_t *head,
                           const char *file)
 {
     const json_t *bd = json_object_get(base, "diagnostics");
@@ -338,23 +338,23 @@ static void an_pair_diags(an_comparison *c, const json_t *base, const json_t *he
     c->base_matched = tl_xcalloc((size_t)c->n_base_diags, sizeof *c->base_matched);
     c->base_in_file = tl_xcalloc((size_t)c->n_base_diags, sizeof *c->base_in_file);
     c->head_match = tl_xcalloc((size_t)c->n_head_diags, sizeof *c->head_match);
-    an_diag_key *keys = tl_xcalloc((size_t)c->n_base_diags, sizeof *keys);
+    rp_diag_key *keys = tl_xcalloc((size_t)c->n_base_diags, sizeof *keys);
     int *cursor = tl_xcalloc((size_t)c->n_base_diags, sizeof *cursor);
     int n = 0;
     for (int b = 0; b < c->n_base_diags; b++) {
         const json_t *d = json_array_get(bd, (size_t)b);
-        c->base_in_file[b] = an_same_file(an_json_str(d, "file"), file);
+        c->base_in_file[b] = rp_same_file(rp_json_str(d, "file"), file);
         if (c->base_in_file[b])
-            keys[n++] = (an_diag_key){an_key_of(d, an_json_str(d, "function")), b};
+            keys[n++] = (rp_diag_key){an_key_of(d, rp_json_str(d, "function")), b};
     }
-    qsort(keys, (size_t)n, sizeof *keys, an_cmp_diag_key);
+    qsort(keys, (size_t)n, sizeof *keys, rp_cmp_diag_key);
     for (int k = 0; k < n; k++)
         cursor[k] = k;
     for (int h = 0; h < c->n_head_diags; h++) {
         const json_t *d = json_array_get(hd, (size_t)h);
-        char *key = an_key_of(d, an_compare_base_name(c, an_json_str(d, "function")));
-        int first = an_key_lower(keys, n, key), at = first < n ? cursor[first] : n;
-        c->head_match[h] = at < n && an_key_cmp(keys[at].key, key) == 0 ? keys[at].index : -1;
+        char *key = an_key_of(d, rp_compare_base_name(c, rp_json_str(d, "function")));
+        int first = rp_key_lower(keys, n, key), at = first < n ? cursor[first] : n;
+        c->head_match[h] = at < n && rp_key_cmp(keys[at].key, key) == 0 ? keys[at].index : -1;
         if (c->head_match[h] >= 0) {
             c->base_matched[c->head_match[h]] = true;
             cursor[first] = at + 1;
@@ -367,15 +367,15 @@ static void an_pair_diags(an_comparison *c, const json_t *base, const json_t *he
     free(cursor);
 }
 
-an_comparison *an_compare(const json_t *base, const json_t *head, const char *file)
+rp_comparison *rp_compare(const json_t *base, const json_t *head, const char *file)
 {
-    an_comparison *c = tl_xcalloc(1, sizeof *c);
-    an_pair_functions(c, base, head, file);
-    an_pair_diags(c, base, head, file);
+    rp_comparison *c = tl_xcalloc(1, sizeof *c);
+    rp_pair_functions(c, base, head, file);
+    rp_pair_diags(c, base, head, file);
     return c;
 }
 
-void an_comparison_free(an_comparison *c)
+void rp_comparison_free(rp_comparison *c)
 {
     if (!c)
         return;

@@ -1,5 +1,5 @@
 /*
- * an_verify.h: join the runtime's allocation trace with the static report.
+ * vf_verify.h: join the runtime's allocation trace with the static report.
  *
  * The analyzer's event log of a root function and the trace's call and
  * error records are both in execution order; they are walked side by side.
@@ -22,8 +22,8 @@
  * (where those are lower bounds, a run below them disagrees and one at or
  * above them is not compared).  What was unknown is never counted as agreement.
  */
-#ifndef TL_AN_VERIFY_H
-#define TL_AN_VERIFY_H
+#ifndef TL_VF_VERIFY_H
+#define TL_VF_VERIFY_H
 
 #include <stdio.h>
 
@@ -80,4 +80,4 @@ bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt
 int vf_iteration_counts(const an_report *r, const char *trace_path, const char *function,
                         char ***names, int64_t **values);
 
-#endif /* TL_AN_VERIFY_H */
+#endif /* TL_VF_VERIFY_H */

@@ -1,5 +1,5 @@
 /*
- * an_locate.c: where a diagnostic is, in words that survive unrelated
+ * rp_locate.c: where a diagnostic is, in words that survive unrelated
  * edits: the function that contains it and the text of the call it points
  * at.  A baseline matches diagnostics on these (and the check), never on
  * line numbers, so a change that shifts lines above a warning leaves the
@@ -13,7 +13,7 @@
  * not start a call gives the rest of the statement, normalised the same way.
  */
 #define _GNU_SOURCE /* open_memstream */
-#include "an_report.h"
+#include "rp_report.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,9 +22,9 @@
 
 #include "xalloc.h"
 
-enum { AN_CALL_TEXT_MAX = 240 }; /* bytes kept of a call's text; longer is cut with "..." */
+enum { RP_CALL_TEXT_MAX = 240 }; /* bytes kept of a call's text; longer is cut with "..." */
 
-const char *an_line_function(const an_report *r, int line)
+const char *rp_line_function(const an_report *r, int line)
 {
     const ir_unit *u = r->unit;
     for (int k = 0; u && k < u->n_funcs; k++) {
@@ -35,7 +35,7 @@ const char *an_line_function(const an_report *r, int line)
     return NULL;
 }
 
-static char *an_file_read(const char *path, size_t *size)
+static char *rp_file_read(const char *path, size_t *size)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f)
@@ -60,9 +60,9 @@ static char *an_file_read(const char *path, size_t *size)
 
 /* The source over text (taken), its lines indexed once so that a call's
  * text is found without scanning the file again for each diagnostic. */
-static an_source *an_source_take(char *text, size_t size)
+static rp_source *rp_source_take(char *text, size_t size)
 {
-    an_source *s = tl_xcalloc(1, sizeof *s);
+    rp_source *s = tl_xcalloc(1, sizeof *s);
     size_t n_lines = 1;
     for (size_t k = 0; k < size; k++)
         n_lines += text[k] == '\n';
@@ -77,31 +77,31 @@ static an_source *an_source_take(char *text, size_t size)
     return s;
 }
 
-an_source *an_source_load(const char *path)
+rp_source *rp_source_load(const char *path)
 {
     size_t size = 0;
-    char *text = an_file_read(path, &size);
-    return text ? an_source_take(text, size) : NULL;
+    char *text = rp_file_read(path, &size);
+    return text ? rp_source_take(text, size) : NULL;
 }
 
-an_source *an_source_load_unit(const ir_unit *u)
+rp_source *rp_source_load_unit(const ir_unit *u)
 {
     size_t size = 0;
     if (u->n_files == 0)
-        return an_source_load(u->path);
+        return rp_source_load(u->path);
     char *text = ir_unit_program_text(u, &size);
-    return text ? an_source_take(text, size) : NULL;
+    return text ? rp_source_take(text, size) : NULL;
 }
 
-an_source *an_source_of(const char *text, size_t size)
+rp_source *rp_source_of(const char *text, size_t size)
 {
     char *copy = tl_xmalloc(size + 1);
     memcpy(copy, text, size);
     copy[size] = '\0';
-    return an_source_take(copy, size);
+    return rp_source_take(copy, size);
 }
 
-void an_source_free(an_source *s)
+void rp_source_free(rp_source *s)
 {
     if (!s)
         return;
@@ -111,7 +111,7 @@ void an_source_free(an_source *s)
 }
 
 /* The offset of line:col, or -1 when it is outside the text. */
-static long an_offset_of(const an_source *s, int line, int col)
+static long rp_offset_of(const rp_source *s, int line, int col)
 {
     if (line < 1 || line > s->n_lines || col < 1)
         return -1;
@@ -121,7 +121,7 @@ static long an_offset_of(const an_source *s, int line, int col)
 
 /* Appends c to the normalised text: blanks as one space, none next to
  * parentheses, brackets and before commas. */
-static void an_put_norm(FILE *m, char c, char *last, bool *pending_space)
+static void rp_put_norm(FILE *m, char c, char *last, bool *pending_space)
 {
     if (isspace((unsigned char)c)) {
         *pending_space = *last != '\0';
@@ -135,7 +135,7 @@ static void an_put_norm(FILE *m, char c, char *last, bool *pending_space)
 }
 
 /* Skips a literal or comment starting at text[k]; returns the offset after it, or k. */
-static size_t an_skip_literal(const char *text, size_t size, size_t k, FILE *m, char *last,
+static size_t rp_skip_literal(const char *text, size_t size, size_t k, FILE *m, char *last,
                               bool *space)
 {
     if (text[k] == '/' && k + 1 < size && (text[k + 1] == '/' || text[k + 1] == '*')) {
@@ -147,7 +147,7 @@ static size_t an_skip_literal(const char *text, size_t size, size_t k, FILE *m, 
     if (text[k] != '"' && text[k] != '\'')
         return k;
     char q = text[k];
-    an_put_norm(m, q, last, space);
+    rp_put_norm(m, q, last, space);
     for (k++; k < size && text[k] != q && text[k] != '\n'; k++) {
         if (text[k] == '\\' && k + 1 < size)
             fputc(text[k++], m);
@@ -159,9 +159,9 @@ static size_t an_skip_literal(const char *text, size_t size, size_t k, FILE *m, 
     return k + 1;
 }
 
-char *an_source_call_text(const an_source *src, int line, int col)
+char *rp_source_call_text(const rp_source *src, int line, int col)
 {
-    long at = src ? an_offset_of(src, line, col) : -1;
+    long at = src ? rp_offset_of(src, line, col) : -1;
     if (at < 0)
         return NULL;
     const char *text = src->text;
@@ -172,14 +172,14 @@ char *an_source_call_text(const an_source *src, int line, int col)
     int depth = 0;
     FILE *m = tl_xmemstream(&out, &len);
     for (size_t k = (size_t)at; k < size;) {
-        size_t next = an_skip_literal(text, size, k, m, &last, &space);
+        size_t next = rp_skip_literal(text, size, k, m, &last, &space);
         if (next != k) {
             k = next;
             continue;
         }
         char c = text[k++];
         if (depth == 0 && c == '}' && !call && last == '\0') {
-            an_put_norm(m, c, &last, &space); /* a scope's end: the brace is the text */
+            rp_put_norm(m, c, &last, &space); /* a scope's end: the brace is the text */
             break;
         }
         if (depth == 0 && (c == ';' || c == '{' || c == '}' || (c == ')' && call)))
@@ -188,14 +188,14 @@ char *an_source_call_text(const an_source *src, int line, int col)
             c != '(' && !isspace((unsigned char)c))
             break; /* the identifier is not followed by its argument list */
         depth += (c == '(' || c == '[') - (c == ')' || c == ']');
-        an_put_norm(m, c, &last, &space);
+        rp_put_norm(m, c, &last, &space);
         if (depth == 0 && c == ')' && call)
             break;
-        if (depth < 0 || ftell(m) > AN_CALL_TEXT_MAX)
+        if (depth < 0 || ftell(m) > RP_CALL_TEXT_MAX)
             break;
     }
     tl_xmemstream_close(m);
-    if (len > AN_CALL_TEXT_MAX)
-        strcpy(out + AN_CALL_TEXT_MAX - 3, "...");
+    if (len > RP_CALL_TEXT_MAX)
+        strcpy(out + RP_CALL_TEXT_MAX - 3, "...");
     return out;
 }

@@ -1,21 +1,21 @@
 /*
- * an_markdown.c: `report --format=markdown`, the report as a pull-request
+ * rp_markdown.c: `report --format=markdown`, the report as a pull-request
  * comment.  Per function: the peak and its line, the bytes moved, and
  * against a baseline the change of each (an arrow, the difference, the old
  * value); then the warnings (only the new ones against a baseline, with a
  * count of the unchanged), the functions renamed, added or removed, and one
  * link line per diagram the caller wrote.
  *
- * The comparison is an_compare.c's over the JSON of both reports, so the
+ * The comparison is rp_compare.c's over the JSON of both reports, so the
  * comment and `check --baseline` agree on what is new.  Text from the
  * program (messages quote calls) is escaped for Markdown.
  */
-#include "an_report.h"
+#include "rp_report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_compare.h"
+#include "rp_compare.h"
 
 /* s with Markdown's inline syntax characters escaped. */
 static void md_text(FILE *out, const char *s)
@@ -29,7 +29,7 @@ static void md_text(FILE *out, const char *s)
 
 static const char *md_bytes(char *buf, size_t size, long long bytes)
 {
-    return an_format_bytes(buf, size, bytes);
+    return rp_format_bytes(buf, size, bytes);
 }
 
 /* "▲ +4 MiB (was 12 MiB)", "▼ -2 MiB (was 8 MiB)", "= (same)". */
@@ -66,30 +66,30 @@ static void md_peak_live(FILE *out, const json_t *f)
         fprintf(out, " (%zu more)", n - shown);
 }
 
-static void md_function_row(FILE *out, const an_fn_pair *p, bool with_base)
+static void md_function_row(FILE *out, const rp_fn_pair *p, bool with_base)
 {
     char a[32], b[32];
     const json_t *f = p->head ? p->head : p->base;
-    long long line = an_json_int(f, "peak_line", 0);
-    an_claim claim = an_json_claim(f, "peak_live_bytes");
-    fprintf(out, "| %s`", p->change == AN_FN_REMOVED ? "~~" : "");
-    md_text(out, an_json_str(f, "name"));
-    fprintf(out, "`%s", p->change == AN_FN_REMOVED ? "~~ (removed)" : "");
-    if (p->change == AN_FN_RENAMED)
-        fprintf(out, " (was `%s`)", an_json_str(p->base, "name"));
-    if (p->change == AN_FN_ADDED && with_base)
+    long long line = rp_json_int(f, "peak_line", 0);
+    an_claim claim = rp_json_claim(f, "peak_live_bytes");
+    fprintf(out, "| %s`", p->change == RP_FN_REMOVED ? "~~" : "");
+    md_text(out, rp_json_str(f, "name"));
+    fprintf(out, "`%s", p->change == RP_FN_REMOVED ? "~~ (removed)" : "");
+    if (p->change == RP_FN_RENAMED)
+        fprintf(out, " (was `%s`)", rp_json_str(p->base, "name"));
+    if (p->change == RP_FN_ADDED && with_base)
         fputs(" (new)", out);
     if (!p->head) {
         fprintf(out, " | - | was %s | - | was %s |\n",
-                md_bytes(a, sizeof a, an_json_int(p->base, "peak_live_bytes", 0)),
-                md_bytes(b, sizeof b, an_json_int(p->base, "moved_bytes", 0)));
+                md_bytes(a, sizeof a, rp_json_int(p->base, "peak_live_bytes", 0)),
+                md_bytes(b, sizeof b, rp_json_int(p->base, "moved_bytes", 0)));
         return;
     }
     fprintf(out, " | %s%s%s%s", claim == AN_CLAIM_UPPER || claim == AN_CLAIM_LOWER
             ? an_claim_words(claim) : "", claim == AN_CLAIM_UPPER || claim == AN_CLAIM_LOWER
-            ? " " : "", md_bytes(a, sizeof a, an_json_int(f, "peak_live_bytes", 0)),
+            ? " " : "", md_bytes(a, sizeof a, rp_json_int(f, "peak_live_bytes", 0)),
             claim == AN_CLAIM_NONE ? " (not bounded)" : "");
-    const char *peak_file = an_json_str(f, "peak_file"); /* a program's: the line's file */
+    const char *peak_file = rp_json_str(f, "peak_file"); /* a program's: the line's file */
     if (!peak_file[0])
         peak_file = NULL; /* one file: its lines */
     const char *base = peak_file ? strrchr(peak_file, '/') : NULL;
@@ -104,23 +104,23 @@ static void md_function_row(FILE *out, const an_fn_pair *p, bool with_base)
     if (with_base) {
         fputs(" | ", out);
         if (p->base)
-            md_change(out, an_json_int(p->base, "peak_live_bytes", 0),
-                      an_json_int(f, "peak_live_bytes", 0));
+            md_change(out, rp_json_int(p->base, "peak_live_bytes", 0),
+                      rp_json_int(f, "peak_live_bytes", 0));
         else
             fputs("new", out);
     }
-    fprintf(out, " | %s", md_bytes(b, sizeof b, an_json_int(f, "moved_bytes", 0)));
+    fprintf(out, " | %s", md_bytes(b, sizeof b, rp_json_int(f, "moved_bytes", 0)));
     if (with_base) {
         fputs(" | ", out);
         if (p->base)
-            md_change(out, an_json_int(p->base, "moved_bytes", 0), an_json_int(f, "moved_bytes", 0));
+            md_change(out, rp_json_int(p->base, "moved_bytes", 0), rp_json_int(f, "moved_bytes", 0));
         else
             fputs("new", out);
     }
     fputs(" |\n", out);
 }
 
-static void md_table(FILE *out, const an_comparison *c, bool with_base)
+static void md_table(FILE *out, const rp_comparison *c, bool with_base)
 {
     if (c->n_pairs == 0) {
         fputs("No function uses the tensor API.\n", out);
@@ -135,13 +135,13 @@ static void md_table(FILE *out, const an_comparison *c, bool with_base)
 
 static void md_diag(FILE *out, const json_t *d)
 {
-    fprintf(out, "- **%s** `%s:%lld:%lld` ", an_json_str(d, "severity"), an_json_str(d, "file"),
-            an_json_int(d, "line", 0), an_json_int(d, "column", 0));
-    md_text(out, an_json_str(d, "message"));
-    fprintf(out, " [`%s`]\n", an_json_str(d, "check"));
+    fprintf(out, "- **%s** `%s:%lld:%lld` ", rp_json_str(d, "severity"), rp_json_str(d, "file"),
+            rp_json_int(d, "line", 0), rp_json_int(d, "column", 0));
+    md_text(out, rp_json_str(d, "message"));
+    fprintf(out, " [`%s`]\n", rp_json_str(d, "check"));
 }
 
-static void md_diags(FILE *out, const json_t *head, const json_t *base, const an_comparison *c)
+static void md_diags(FILE *out, const json_t *head, const json_t *base, const rp_comparison *c)
 {
     bool with_base = base != NULL;
     const json_t *diags = json_object_get(head, "diagnostics");
@@ -149,7 +149,7 @@ static void md_diags(FILE *out, const json_t *head, const json_t *base, const an
     fprintf(out, "\n### %s\n\n", with_base ? "New warnings" : "Warnings");
     for (int k = 0; k < c->n_head_diags; k++) {
         const json_t *d = json_array_get(diags, (size_t)k);
-        if (strcmp(an_json_str(d, "severity"), "note") == 0)
+        if (strcmp(rp_json_str(d, "severity"), "note") == 0)
             continue;
         if (with_base && c->head_match[k] >= 0) {
             unchanged++;
@@ -160,7 +160,7 @@ static void md_diags(FILE *out, const json_t *head, const json_t *base, const an
     }
     for (int b = 0; with_base && b < c->n_base_diags; b++)
         absent += c->base_in_file[b] && !c->base_matched[b] &&
-                  strcmp(an_json_str(json_array_get(json_object_get(base, "diagnostics"),
+                  strcmp(rp_json_str(json_array_get(json_object_get(base, "diagnostics"),
                                                     (size_t)b), "severity"), "note") != 0;
     if (shown == 0)
         fputs("None.\n", out);
@@ -168,7 +168,7 @@ static void md_diags(FILE *out, const json_t *head, const json_t *base, const an
         fprintf(out, "\n%d unchanged (not shown); %d gone since the base.\n", unchanged, absent);
 }
 
-static void md_links(FILE *out, const an_md_options *o)
+static void md_links(FILE *out, const rp_md_options *o)
 {
     if (o->n_links == 0)
         return;
@@ -180,12 +180,12 @@ static void md_links(FILE *out, const an_md_options *o)
     }
 }
 
-int an_report_write_markdown(FILE *out, const an_report *r, const an_md_options *o)
+int rp_report_write_markdown(FILE *out, const an_report *r, const rp_md_options *o)
 {
-    json_t *head = an_report_json(r);
+    json_t *head = rp_report_json(r);
     json_t *none = json_pack("{s:i,s:[],s:[]}", "schema", 1, "functions", "diagnostics");
     bool with_base = o->base != NULL;
-    an_comparison *c = an_compare(with_base ? o->base : none, head, r->unit->path);
+    rp_comparison *c = rp_compare(with_base ? o->base : none, head, r->unit->path);
     fputs("## tensorlint: `", out);
     md_text(out, r->unit->path);
     fputs("`\n\n", out);
@@ -194,7 +194,7 @@ int an_report_write_markdown(FILE *out, const an_report *r, const an_md_options 
     md_table(out, c, with_base);
     md_diags(out, head, o->base, c);
     md_links(out, o);
-    an_comparison_free(c);
+    rp_comparison_free(c);
     json_decref(head);
     json_decref(none);
     return 0;

@@ -1,5 +1,5 @@
 /*
- * an_text.c: the report a person reads: per function, the seed worksheet's
+ * rp_text.c: the report a person reads: per function, the seed worksheet's
  * table (one row per call site), the storages with their lifetimes, live
  * bytes at the end, the peak with its line and the storages live there,
  * bytes moved; then the diagnostics, clang style.
@@ -14,8 +14,8 @@
  * both buffers are reused for every function of the report.  The few
  * per-function lines (totals) and the diagnostics keep fprintf.
  */
-#include "an_report.h"
-#include "an_textbuf.h"
+#include "rp_report.h"
+#include "rp_textbuf.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@
 
 enum {
     INT_CHARS = 20,     /* "-9223372036854775808" */
-    BYTES_CHARS = 32,   /* room for any an_format_bytes text (11 bytes at most) */
+    BYTES_CHARS = 32,   /* room for any rp_format_bytes text (11 bytes at most) */
 };
 
 /* Writes v in decimal at p; returns the end.  The magnitude is taken as
@@ -53,7 +53,7 @@ static char *put_str(char *p, const char *s)
     return p + n;
 }
 
-/* an_format_bytes's text at p (at most BYTES_CHARS bytes, no NUL); returns the end. */
+/* rp_format_bytes's text at p (at most BYTES_CHARS bytes, no NUL); returns the end. */
 static char *put_bytes(char *p, int64_t bytes)
 {
     static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -77,7 +77,7 @@ static char *put_bytes(char *p, int64_t bytes)
     return p + snprintf(p, BYTES_CHARS, "%.2f %s", v, units[u]);
 }
 
-const char *an_format_bytes(char *buf, size_t size, int64_t bytes)
+const char *rp_format_bytes(char *buf, size_t size, int64_t bytes)
 {
     char text[BYTES_CHARS];
     size_t n = (size_t)(put_bytes(text, bytes) - text);
@@ -89,21 +89,21 @@ const char *an_format_bytes(char *buf, size_t size, int64_t bytes)
     return buf;
 }
 
-static void tb_int(an_textbuf *b, int64_t v)
+static void tb_int(rp_textbuf *b, int64_t v)
 {
-    an_tb_commit(b, put_int(an_tb_room(b, INT_CHARS), v));
+    rp_tb_commit(b, put_int(rp_tb_room(b, INT_CHARS), v));
 }
 
-static void tb_bytes(an_textbuf *b, int64_t bytes)
+static void tb_bytes(rp_textbuf *b, int64_t bytes)
 {
-    an_tb_commit(b, put_bytes(an_tb_room(b, BYTES_CHARS), bytes));
+    rp_tb_commit(b, put_bytes(rp_tb_room(b, BYTES_CHARS), bytes));
 }
 
 /* The buffers one report is formatted with. */
 typedef struct text_writer {
     FILE *out;
-    an_textbuf cells; /* one table's cells */
-    an_textbuf lines; /* lines not yet written */
+    rp_textbuf cells; /* one table's cells */
+    rp_textbuf lines; /* lines not yet written */
 } text_writer;
 
 enum { COL_LINE, COL_NAME, COL_OP, COL_SHAPE, COL_STRIDES, COL_OFFSET, COL_DTYPE, COL_DEVICE,
@@ -122,25 +122,25 @@ typedef struct cell {
 typedef struct cell_row { cell col[N_COLS]; } cell_row;
 
 /* The cell of everything appended to c since offset at. */
-static cell cell_since(const an_textbuf *c, size_t at) { return (cell){at, (int)(c->len - at)}; }
+static cell cell_since(const rp_textbuf *c, size_t at) { return (cell){at, (int)(c->len - at)}; }
 
-static cell cell_str(an_textbuf *c, const char *s)
+static cell cell_str(rp_textbuf *c, const char *s)
 {
     size_t at = c->len;
-    an_tb_str(c, s);
+    rp_tb_str(c, s);
     return cell_since(c, at);
 }
 
 /* prefix, then v in decimal. */
-static cell cell_int(an_textbuf *c, const char *prefix, int64_t v)
+static cell cell_int(rp_textbuf *c, const char *prefix, int64_t v)
 {
     size_t at = c->len;
-    an_tb_str(c, prefix);
+    rp_tb_str(c, prefix);
     tb_int(c, v);
     return cell_since(c, at);
 }
 
-static cell cell_bytes(an_textbuf *c, int64_t bytes)
+static cell cell_bytes(rp_textbuf *c, int64_t bytes)
 {
     size_t at = c->len;
     tb_bytes(c, bytes);
@@ -148,20 +148,20 @@ static cell cell_bytes(an_textbuf *c, int64_t bytes)
 }
 
 /* Python's tuple: "()", "(4,)", "(4, 8)". */
-static cell cell_tuple(an_textbuf *c, int n, const int64_t *v)
+static cell cell_tuple(rp_textbuf *c, int n, const int64_t *v)
 {
     size_t at = c->len;
-    an_tb_str(c, "(");
+    rp_tb_str(c, "(");
     for (int k = 0; k < n; k++) {
         if (k)
-            an_tb_str(c, ", ");
+            rp_tb_str(c, ", ");
         tb_int(c, v[k]);
     }
-    an_tb_str(c, n == 1 ? ",)" : ")");
+    rp_tb_str(c, n == 1 ? ",)" : ")");
     return cell_since(c, at);
 }
 
-static void fill_known(an_textbuf *c, cell_row *row, const an_report *r, const an_value *v)
+static void fill_known(rp_textbuf *c, cell_row *row, const an_report *r, const an_value *v)
 {
     const an_storage *s = v->storage >= 0 ? &r->storages[v->storage] : NULL;
     row->col[COL_SHAPE] = cell_tuple(c, v->l.ndim, v->l.shape);
@@ -172,15 +172,15 @@ static void fill_known(an_textbuf *c, cell_row *row, const an_report *r, const a
     if (v->kind == MT_KIND_VIEW && s) {
         const an_value *base = v->view_of >= 0 ? &r->values[v->view_of] : NULL;
         size_t at = c->len;
-        an_tb_str(c, "view of ");
-        an_tb_str(c, base && base->name ? base->name : "its input");
+        rp_tb_str(c, "view of ");
+        rp_tb_str(c, base && base->name ? base->name : "its input");
         row->col[COL_KIND] = cell_since(c, at);
         at = c->len;
-        an_tb_str(c, "S");
+        rp_tb_str(c, "S");
         tb_int(c, s->id);
-        an_tb_str(c, " (");
+        rp_tb_str(c, " (");
         tb_bytes(c, s->nbytes);
-        an_tb_str(c, ")");
+        rp_tb_str(c, ")");
         row->col[COL_ALIVE] = cell_since(c, at);
         row->col[COL_BYTES] = cell_str(c, "0");
     } else {
@@ -191,43 +191,43 @@ static void fill_known(an_textbuf *c, cell_row *row, const an_report *r, const a
 }
 
 /* A size that may be a formula: "4096" or "4*config.dim". */
-static void tb_sx(an_textbuf *c, sx_int v)
+static void tb_sx(rp_textbuf *c, sx_int v)
 {
     if (v.e == 0) {
         tb_int(c, v.c);
         return;
     }
     char *text = sx_strdup(v);
-    an_tb_str(c, text);
+    rp_tb_str(c, text);
     free(text);
 }
 
 /* Bytes that may be a formula: "1 MiB", or "4*B*S bytes". */
-static void tb_sx_bytes(an_textbuf *c, sx_int v)
+static void tb_sx_bytes(rp_textbuf *c, sx_int v)
 {
     if (v.e == 0) {
         tb_bytes(c, v.c);
         return;
     }
     tb_sx(c, v);
-    an_tb_str(c, " B");
+    rp_tb_str(c, " B");
 }
 
-static cell cell_sx_tuple(an_textbuf *c, int n, const sx_int *v)
+static cell cell_sx_tuple(rp_textbuf *c, int n, const sx_int *v)
 {
     size_t at = c->len;
-    an_tb_str(c, "(");
+    rp_tb_str(c, "(");
     for (int k = 0; k < n; k++) {
         if (k)
-            an_tb_str(c, ", ");
+            rp_tb_str(c, ", ");
         tb_sx(c, v[k]);
     }
-    an_tb_str(c, n == 1 ? ",)" : ")");
+    rp_tb_str(c, n == 1 ? ",)" : ")");
     return cell_since(c, at);
 }
 
 /* A row whose layout is over run-time symbols (formulas). */
-static void fill_symbolic(an_textbuf *c, cell_row *row, const an_report *r, const an_value *v)
+static void fill_symbolic(rp_textbuf *c, cell_row *row, const an_report *r, const an_value *v)
 {
     const an_slayout *l = &r->slayouts[v->sl - 1];
     const an_storage *s = v->storage >= 0 ? &r->storages[v->storage] : NULL;
@@ -242,18 +242,18 @@ static void fill_symbolic(an_textbuf *c, cell_row *row, const an_report *r, cons
     if (v->kind == MT_KIND_VIEW && s) {
         const an_value *base = v->view_of >= 0 ? &r->values[v->view_of] : NULL;
         at = c->len;
-        an_tb_str(c, "view of ");
-        an_tb_str(c, base && base->name ? base->name : "its input");
+        rp_tb_str(c, "view of ");
+        rp_tb_str(c, base && base->name ? base->name : "its input");
         row->col[COL_KIND] = cell_since(c, at);
         at = c->len;
-        an_tb_str(c, "S");
+        rp_tb_str(c, "S");
         tb_int(c, s->id);
-        an_tb_str(c, " (");
+        rp_tb_str(c, " (");
         if (s->symbolic)
             tb_sx_bytes(c, s->nbytes_sx);
         else
             tb_bytes(c, s->nbytes);
-        an_tb_str(c, ")");
+        rp_tb_str(c, ")");
         row->col[COL_ALIVE] = cell_since(c, at);
         row->col[COL_BYTES] = cell_str(c, "0");
     } else {
@@ -268,7 +268,7 @@ static void fill_symbolic(an_textbuf *c, cell_row *row, const an_report *r, cons
     }
 }
 
-static void fill_row(an_textbuf *c, cell_row *row, const an_report *r, int id)
+static void fill_row(rp_textbuf *c, cell_row *row, const an_report *r, int id)
 {
     const an_value *v = &r->values[id];
     for (int k = 0; k < N_COLS; k++)
@@ -303,13 +303,13 @@ static void append_row(text_writer *tw, const cell_row *row, const int *w)
 {
     for (int k = 0; k < N_COLS; k++) {
         const cell *x = &row->col[k];
-        an_tb_mem(&tw->lines, tw->cells.buf + x->at, (size_t)x->len);
+        rp_tb_mem(&tw->lines, tw->cells.buf + x->at, (size_t)x->len);
         if (k < N_COLS - 1)
-            an_tb_spaces(&tw->lines, w[k] - x->len + 2);
+            rp_tb_spaces(&tw->lines, w[k] - x->len + 2);
     }
-    an_tb_str(&tw->lines, "\n");
-    if (tw->lines.len >= AN_TB_FLUSH_AT)
-        an_tb_flush(&tw->lines, tw->out);
+    rp_tb_str(&tw->lines, "\n");
+    if (tw->lines.len >= RP_TB_FLUSH_AT)
+        rp_tb_flush(&tw->lines, tw->out);
 }
 
 /* The header row first, then one row per call site. */
@@ -327,7 +327,7 @@ static void print_table(text_writer *tw, const an_report *r, const an_func_repor
             w[k] = rows[j].col[k].len > w[k] ? rows[j].col[k].len : w[k];
     for (int j = 0; j < n_rows; j++)
         append_row(tw, &rows[j], w);
-    an_tb_flush(&tw->lines, tw->out);
+    rp_tb_flush(&tw->lines, tw->out);
     free(rows);
 }
 
@@ -346,15 +346,15 @@ static const char *line_text(char *buf, size_t size, const ir_unit *u, int line)
     return buf;
 }
 
-static void tb_line(an_textbuf *b, const ir_unit *u, int line)
+static void tb_line(rp_textbuf *b, const ir_unit *u, int line)
 {
     char at[LINE_TEXT_CHARS];
-    an_tb_str(b, line_text(at, sizeof at, u, line));
+    rp_tb_str(b, line_text(at, sizeof at, u, line));
 }
 
 /* "  S5        1 MiB  cpu   allocated line 35 (matmul q)  freed line 61":
  * printf's "  S%-3d %10s  %-4s  allocated line %d (%s%s%s)  ", then the end. */
-static void append_storage(an_textbuf *b, const an_report *r, const an_storage *s)
+static void append_storage(rp_textbuf *b, const an_report *r, const an_storage *s)
 {
     const an_value *v = s->value >= 0 ? &r->values[s->value] : NULL;
     char known[64], *bytes = known;
@@ -368,63 +368,63 @@ static void append_storage(an_textbuf *b, const an_report *r, const an_storage *
     } else {
         n_bytes = (size_t)(put_bytes(known, s->nbytes) - known);
     }
-    an_tb_str(b, "  S");
+    rp_tb_str(b, "  S");
     size_t at = b->len;
     tb_int(b, s->id);
-    an_tb_spaces(b, 3 - (int)(b->len - at)); /* %-3d */
-    an_tb_str(b, " ");
-    an_tb_spaces(b, 10 - (int)n_bytes); /* %10s */
-    an_tb_mem(b, bytes, n_bytes);
-    an_tb_str(b, "  ");
+    rp_tb_spaces(b, 3 - (int)(b->len - at)); /* %-3d */
+    rp_tb_str(b, " ");
+    rp_tb_spaces(b, 10 - (int)n_bytes); /* %10s */
+    rp_tb_mem(b, bytes, n_bytes);
+    rp_tb_str(b, "  ");
     at = b->len;
-    an_tb_str(b, mt_device_name(s->device));
-    an_tb_spaces(b, 4 - (int)(b->len - at)); /* %-4s */
-    an_tb_str(b, s->external ? "  external, made line " : "  allocated line ");
+    rp_tb_str(b, mt_device_name(s->device));
+    rp_tb_spaces(b, 4 - (int)(b->len - at)); /* %-4s */
+    rp_tb_str(b, s->external ? "  external, made line " : "  allocated line ");
     tb_line(b, r->unit, s->alloc_line);
-    an_tb_str(b, " (");
-    an_tb_str(b, v ? mt_ops[v->op].name : "?");
+    rp_tb_str(b, " (");
+    rp_tb_str(b, v ? mt_ops[v->op].name : "?");
     if (v && v->name) {
-        an_tb_str(b, " ");
-        an_tb_str(b, v->name);
+        rp_tb_str(b, " ");
+        rp_tb_str(b, v->name);
     }
-    an_tb_str(b, ")  ");
+    rp_tb_str(b, ")  ");
     if (s->external) {
-        an_tb_str(b, "the caller's ");
+        rp_tb_str(b, "the caller's ");
         if (s->external_nbytes >= 0) {
             tb_bytes(b, s->external_nbytes);
         } else {
             char *f = sx_strdup(s->external_sx);
-            an_tb_str(b, f);
-            an_tb_str(b, " B");
+            rp_tb_str(b, f);
+            rp_tb_str(b, " B");
             free(f);
         }
-        an_tb_str(b, ", never allocated or freed by the runtime");
+        rp_tb_str(b, ", never allocated or freed by the runtime");
     } else if (s->discarded) {
-        an_tb_str(b, "on the branch arm not kept");
+        rp_tb_str(b, "on the branch arm not kept");
     } else if (s->free_line > 0) {
-        an_tb_str(b, "freed line ");
+        rp_tb_str(b, "freed line ");
         tb_line(b, r->unit, s->free_line);
     } else {
-        an_tb_str(b, "never freed");
+        rp_tb_str(b, "never freed");
     }
     if (s->device == TL_CUDA) {
-        an_tb_str(b, "  block ");
+        rp_tb_str(b, "  block ");
         tb_bytes(b, s->alloc_bytes);
     }
-    an_tb_str(b, "\n");
+    rp_tb_str(b, "\n");
     if (bytes != known)
         free(bytes);
 }
 
 static void print_storages(text_writer *tw, const an_report *r, const an_func_report *f)
 {
-    an_tb_str(&tw->lines, "storages:\n");
+    rp_tb_str(&tw->lines, "storages:\n");
     for (int k = 0; k < f->n_storages; k++) {
         append_storage(&tw->lines, r, &r->storages[f->storages[k]]);
-        if (tw->lines.len >= AN_TB_FLUSH_AT)
-            an_tb_flush(&tw->lines, tw->out);
+        if (tw->lines.len >= RP_TB_FLUSH_AT)
+            rp_tb_flush(&tw->lines, tw->out);
     }
-    an_tb_flush(&tw->lines, tw->out);
+    rp_tb_flush(&tw->lines, tw->out);
 }
 
 static void print_storage_list(FILE *out, const an_report *r, int n, const int *ids)
@@ -432,12 +432,12 @@ static void print_storage_list(FILE *out, const an_report *r, int n, const int *
     char b[BYTES_CHARS];
     for (int k = 0; k < n; k++) {
         const an_storage *s = &r->storages[ids[k]];
-        fprintf(out, "%sS%d %s", k ? ", " : "", s->id, an_format_bytes(b, sizeof b, s->nbytes));
+        fprintf(out, "%sS%d %s", k ? ", " : "", s->id, rp_format_bytes(b, sizeof b, s->nbytes));
     }
 }
 
-/* Whether storage x comes before y at the peak (an_peak_order). */
-#define AN_PEAK_NAMES 4 /* names the text lists per storage; the rest are counted */
+/* Whether storage x comes before y at the peak (rp_peak_order). */
+#define RP_PEAK_NAMES 4 /* names the text lists per storage; the rest are counted */
 
 static bool peak_before(const an_storage *x, const an_storage *y)
 {
@@ -448,7 +448,7 @@ static bool peak_before(const an_storage *x, const an_storage *y)
     return x->id < y->id;
 }
 
-int *an_peak_order(const an_report *r, const an_func_report *f)
+int *rp_peak_order(const an_report *r, const an_func_report *f)
 {
     int *order = tl_xmalloc(sizeof(int) * ((size_t)f->n_peak_storages + 1));
     for (int j = 0; j < f->n_peak_storages; j++) { /* (insertion: stable, no context needed) */
@@ -461,7 +461,7 @@ int *an_peak_order(const an_report *r, const an_func_report *f)
     return order;
 }
 
-/* The names of peak entry k, ", " between them, the first AN_PEAK_NAMES of them, to out. */
+/* The names of peak entry k, ", " between them, the first RP_PEAK_NAMES of them, to out. */
 static void put_peak_names(FILE *out, const an_func_report *f, int k)
 {
     const char *n = f->peak_names ? f->peak_names[k] : NULL;
@@ -471,7 +471,7 @@ static void put_peak_names(FILE *out, const an_func_report *f, int k)
     }
     int shown = 1, more = 0;
     for (; *n; n++) {
-        if (*n == AN_NAME_SEP && shown == AN_PEAK_NAMES)
+        if (*n == AN_NAME_SEP && shown == RP_PEAK_NAMES)
             more++;
         else if (*n == AN_NAME_SEP)
             shown++, fputs(", ", out);
@@ -492,7 +492,7 @@ static void print_peak_listing(FILE *out, const an_report *r, const an_func_repo
     if (f->n_peak_storages == 0)
         return;
     char b[BYTES_CHARS], at[LINE_TEXT_CHARS];
-    int *order = an_peak_order(r, f);
+    int *order = rp_peak_order(r, f);
     bool any_sx = false;
     for (int j = 0; j < f->n_peak_storages; j++)
         any_sx = any_sx || r->storages[f->peak_storages[j]].symbolic;
@@ -503,7 +503,7 @@ static void print_peak_listing(FILE *out, const an_report *r, const an_func_repo
     bool rest_sx = false, rest_unknown = false;
     for (int j = 0; j < f->n_peak_storages; j++) {
         const an_storage *s = &r->storages[f->peak_storages[order[j]]];
-        if (j >= AN_PEAK_LISTED) {
+        if (j >= RP_PEAK_LISTED) {
             rest += s->nbytes > 0 ? s->nbytes : 0;
             rest_sx = rest_sx || s->symbolic;
             rest_unknown = rest_unknown || (s->nbytes < 0 && !s->symbolic);
@@ -514,15 +514,15 @@ static void print_peak_listing(FILE *out, const an_report *r, const an_func_repo
             put_sx(out, s->nbytes_sx);
             fputs(" B", out);
         } else {
-            fprintf(out, "%9s", s->nbytes < 0 ? "unknown" : an_format_bytes(b, sizeof b, s->nbytes));
+            fprintf(out, "%9s", s->nbytes < 0 ? "unknown" : rp_format_bytes(b, sizeof b, s->nbytes));
         }
         fprintf(out, "  made line %-5s  ", line_text(at, sizeof at, r->unit, s->alloc_line));
         put_peak_names(out, f, order[j]);
         fputc('\n', out);
     }
-    if (f->n_peak_storages > AN_PEAK_LISTED)
-        fprintf(out, "    and %d more (%s%s)\n", f->n_peak_storages - AN_PEAK_LISTED,
-                rest_sx || rest_unknown ? "at least " : "", an_format_bytes(b, sizeof b, rest));
+    if (f->n_peak_storages > RP_PEAK_LISTED)
+        fprintf(out, "    and %d more (%s%s)\n", f->n_peak_storages - RP_PEAK_LISTED,
+                rest_sx || rest_unknown ? "at least " : "", rp_format_bytes(b, sizeof b, rest));
     free(order);
 }
 
@@ -533,13 +533,13 @@ static const char *total_text(char *b, size_t size, int64_t bytes, an_claim clai
 {
     char n[BYTES_CHARS];
     if (claim == AN_CLAIM_EXACT)
-        return an_format_bytes(b, size, bytes);
+        return rp_format_bytes(b, size, bytes);
     if (bytes == 0 && sizes_unknown && claim != AN_CLAIM_UPPER)
         snprintf(b, size, "unknown");
     else if (claim == AN_CLAIM_NONE)
-        snprintf(b, size, "%s (%s)", an_format_bytes(n, sizeof n, bytes), an_claim_words(claim));
+        snprintf(b, size, "%s (%s)", rp_format_bytes(n, sizeof n, bytes), an_claim_words(claim));
     else
-        snprintf(b, size, "%s %s", an_claim_words(claim), an_format_bytes(n, sizeof n, bytes));
+        snprintf(b, size, "%s %s", an_claim_words(claim), rp_format_bytes(n, sizeof n, bytes));
     return b;
 }
 
@@ -554,7 +554,7 @@ static void put_total_sx(FILE *out, sx_int v, an_claim claim)
         fprintf(out, " (%s)", an_claim_words(claim));
 }
 
-char *an_total_str(const an_func_report *f, an_total t)
+char *rp_total_str(const an_func_report *f, an_total t)
 {
     char *text = NULL, b[BYTES_CHARS * 2];
     size_t len = 0;
@@ -578,7 +578,7 @@ static void print_claims_note(FILE *out, const an_func_report *f)
 }
 
 /* Totals over run-time symbols: formulas, the peak as a max of candidates. */
-const char *an_peak_when(const an_func_report *f, int k, char *buf, size_t size)
+const char *rp_peak_when(const an_func_report *f, int k, char *buf, size_t size)
 {
     size_t len = 0;
     static _Thread_local char c[1 << 14];
@@ -614,7 +614,7 @@ static void print_totals_sx(FILE *out, const an_report *r, const an_func_report 
             fputs("  ", out);
             put_sx(out, f->peak_cand[k]);
             fprintf(out, " B at line %s, when %s\n", line_text(at, sizeof at, r->unit, f->peak_cand_line[k]),
-                    an_peak_when(f, k, when, sizeof when));
+                    rp_peak_when(f, k, when, sizeof when));
         }
     } else if (f->peak_line > 0) {
         fprintf(out, " at line %s\n", line_text(at, sizeof at, r->unit, f->peak_line));
@@ -669,8 +669,8 @@ static void print_totals(FILE *out, const an_report *r, const an_func_report *f)
         char b2[BYTES_CHARS];
         fprintf(out, "cuda: peak %s in blocks, %s reserved by the caching allocator "
                 "(PyTorch's rules: 512-byte blocks, 2/20 MiB segments)\n",
-                an_format_bytes(b, sizeof b, f->cuda_allocated_peak),
-                an_format_bytes(b2, sizeof b2, f->cuda_reserved_peak));
+                rp_format_bytes(b, sizeof b, f->cuda_allocated_peak),
+                rp_format_bytes(b2, sizeof b2, f->cuda_reserved_peak));
     }
     print_claims_note(out, f);
     free(live);
@@ -702,7 +702,7 @@ static void print_indirect(FILE *out, const an_report *r, const an_func_report *
     }
 }
 
-void an_diag_write_text(FILE *out, const an_diag *d)
+void rp_diag_write_text(FILE *out, const an_diag *d)
 {
     fprintf(out, "%s:%d:%d: %s: %s [%s]\n", d->file, d->line, d->col,
             an_severity_name(d->severity), d->message, d->check);
@@ -812,7 +812,7 @@ static void print_symbols(FILE *out, const an_report *r)
     fprintf(out, "%s\n", shown || r->n_paths ? "" : n ? " nothing else" : " nothing");
 }
 
-void an_report_write_text(FILE *out, const an_report *r, const an_text_options *opt)
+void rp_report_write_text(FILE *out, const an_report *r, const rp_text_options *opt)
 {
     text_writer tw = {out, {0}, {0}};
     for (int k = 0; k < r->n_funcs; k++) {
@@ -830,8 +830,8 @@ void an_report_write_text(FILE *out, const an_report *r, const an_text_options *
         mark_symbols(r, f);
     }
     print_symbols(out, r);
-    an_tb_free(&tw.cells);
-    an_tb_free(&tw.lines);
+    rp_tb_free(&tw.cells);
+    rp_tb_free(&tw.lines);
     if (r->n_diags)
         fputc('\n', out);
     for (int k = 0; k < r->n_diags; k++)
