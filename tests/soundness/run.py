@@ -47,6 +47,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import gen  # noqa: E402
 from formula import evaluate  # noqa: E402
+from assumptions import assumption_faults  # noqa: E402
 
 TOTALS = {"peak_live_bytes": "peak_bytes", "end_live_bytes": "live_bytes"}
 TIMEOUT = 300
@@ -211,6 +212,9 @@ def one_program(args):
         exe = os.path.join(work, "prog")
         build(opt, src, exe)
         base = report(opt, src, {})
+        for fault in assumption_faults(base):
+            result["lies"].append({"kind": "an assumption listed that no input falsifies",
+                                   "message": fault})
         r = random.Random(seed * 7919 + 1)
         for k in range(opt.runs):
             vals, given = gen.values(prog, r, same=(k % 2 == 1))
