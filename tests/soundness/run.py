@@ -16,6 +16,8 @@ test can name a value for.  Against each run (its trace's exit record):
   refused  a name the report without --bind lists that --bind refuses (every
            name a report prints must bind its symbol): a failure, and the run
            is compared with the other names bound.
+  assumed  an assumption over symbols the report lists that no input can make
+           false, or that another listed one implies (tests/lib/assumptions.py).
 
 A formula is evaluated at the run's values when every symbol in it names an
 input (by its variable or field, a `#k` suffix dropped; a helper's local
