@@ -289,11 +289,13 @@ bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int st
         if (!step_peaks(cx, ls, &sc, at_s1, k))
             goto out;
     }
+    ok = true;
     if (!step_exact_at_zero(cx, ls, &sc, at_s1)) { /* else: assumed more than one iteration */
         sx_set_site(ls->s->loc.line);
-        (void)sx_cmp(sc.dist, SX_GT, sc.m);
+        ok = sx_cmp(sc.dist, SX_GT, sc.m); /* (not when the generic values say one) */
+        if (!ok)
+            lp_fail(ls, "its first iteration may be its last, and then ends otherwise");
     }
-    ok = true;
 out:
     sx_forget_facts(facts);
     an_frs_free(cx, at_s1);

@@ -445,7 +445,7 @@ static void assumptions_write(rp_jw *w, const char *key, const an_report *r)
 {
     rp_jw_array(w, key);
     for (int k = 0; k < sx_n_symbols(); k++) { /* sizes are >= 1 (not loop counters, values) */
-        if (!sx_symbol_used(k) || !sx_symbol_is_size(k))
+        if (!sx_symbol_used(k) || !sx_symbol_is_size(k) || !sx_size_floor_listed(k))
             continue;
         char text[300];
         snprintf(text, sizeof text, "%s >= 1", sx_symbol_name(k));

@@ -735,6 +735,12 @@ sx_int sx_symbol(const char *name, const char *origin, int line, int col)
     return atom_expr(atom_intern(k));
 }
 
+sx_int sx_symbol_expr(int i)
+{
+    atom k = {A_SYM, i, {0, 0}, {0, 0}, 0, 0};
+    return atom_expr(atom_intern(k));
+}
+
 int sx_n_symbols(void) { return (int)S.syms.n; }
 const char *sx_symbol_name(int i) { return S.syms.items[i].name; }
 const char *sx_symbol_origin(int i) { return S.syms.items[i].origin; }

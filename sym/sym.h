@@ -63,6 +63,7 @@ sx_int sx_symbol(const char *name, const char *origin, int line, int col);
  * a tensor): no lower bound, so comparisons on it stay undecided. */
 sx_int sx_symbol_value(const char *name, const char *origin, int line, int col);
 int sx_n_symbols(void);
+sx_int sx_symbol_expr(int i); /* symbol i as an expression */
 const char *sx_symbol_name(int i);
 const char *sx_symbol_origin(int i);
 int sx_symbol_line(int i);
@@ -151,6 +152,9 @@ int sx_assumption_line(int i);
  * products' fitting in 64 bits is said once), nor one over a loop's counter
  * in one iteration (no run has a value for it). */
 bool sx_assumption_listed(int i);
+/* Whether a report lists "name >= 1" of size symbol i: not when a listed
+ * assumption implies it (name > 1, name == 4). */
+bool sx_size_floor_listed(int i);
 /* Drop the assumptions recorded after the first n (a trial that is undone). */
 void sx_forget_assumptions(int n);
 /* Assumption i as the condition "d op 0" (op: "<", "<=", ">", ">=", "=="). */

@@ -741,10 +741,45 @@ static bool as_nonneg(size_t i, sx_int *f)
     return !big(*f);
 }
 
+/* Assumption j an equation "s == v" of one symbol s (d = s - v or v - s):
+ * f with s replaced by v. */
+static bool as_equation_fixes(size_t j, sx_int f, sx_int *out)
+{
+    const assumption *a = &S.assumptions.items[j];
+    uint32_t n;
+    int64_t c;
+    if (a->op[0] != '=')
+        return false;
+    (void)terms_of(a->d, &n, &c);
+    sx_int rest = sx_sub(a->d, (sx_int){c, 0});
+    if (sx_symbol_of(rest) >= 0)
+        *out = sx_subst(f, rest, (sx_int){-c, 0});
+    else if (sx_symbol_of(sx_neg(rest)) >= 0)
+        *out = sx_subst(f, sx_neg(rest), (sx_int){c, 0});
+    else
+        return false;
+    return !big(*out);
+}
+
+/* Whether "f >= 0" follows from assumption j (j != skip), which is listed
+ * or, when both say the same, comes first (j < skip). */
+static bool as_implies(size_t j, sx_int f, size_t skip)
+{
+    sx_int g, k;
+    if (j == skip)
+        return false;
+    if (as_equation_fixes(j, f, &k)) /* n == 4 implies n >= 1, n > 2 */
+        return k.e == 0 && k.c >= 0;
+    if (!as_nonneg(j, &g)) /* implied by another: g >= 0, f = g + k */
+        return false;
+    k = sx_sub(f, g);
+    return !big(k) && k.e == 0 && k.c >= 0 && (k.c > 0 || j < skip);
+}
+
 bool sx_assumption_listed(int i)
 {
     const assumption *a = &S.assumptions.items[i];
-    sx_int f, g;
+    sx_int f;
     uint32_t n;
     int64_t c;
     if (sx_mentions_origin(a->d, "loop"))
@@ -752,15 +787,26 @@ bool sx_assumption_listed(int i)
     (void)terms_of(a->d, &n, &c);
     if (c >= INT64_C(1) << 62 || c <= -(INT64_C(1) << 62))
         return false; /* n < 2^63 - 1: the products' fitting in 64 bits, said once */
-    if (!as_nonneg((size_t)i, &f))
+    if (!as_nonneg((size_t)i, &f)) {
+        for (size_t j = 0; j < (size_t)i; j++) /* the same equation twice */
+            if (S.assumptions.items[j].op[0] == '=' &&
+                sx_sub(a->d, S.assumptions.items[j].d).e == 0 &&
+                sx_sub(a->d, S.assumptions.items[j].d).c == 0)
+                return false;
         return true;
-    for (size_t j = 0; j < S.assumptions.n; j++) { /* implied by another: g >= 0, f = g + k */
-        if (j == (size_t)i || !as_nonneg(j, &g))
-            continue;
-        sx_int k = sx_sub(f, g);
-        if (!big(k) && k.e == 0 && k.c >= 0 && (k.c > 0 || j < (size_t)i))
-            return false;
     }
+    for (size_t j = 0; j < S.assumptions.n; j++)
+        if (as_implies(j, f, (size_t)i))
+            return false;
+    return true;
+}
+
+bool sx_size_floor_listed(int i)
+{
+    sx_int f = sx_sub(sx_symbol_expr(i), (sx_int){1, 0});
+    for (size_t j = 0; j < S.assumptions.n; j++)
+        if (sx_assumption_listed((int)j) && as_implies(j, f, S.assumptions.n))
+            return false;
     return true;
 }
 

@@ -17,11 +17,15 @@ Styles (STYLES, each can be chosen alone with --styles):
   optloop   an option loop over argv whose else arm calls usage() (exit)
   getopt    getopt with a default: arm calling usage()
   env       a helper env_int(name, default) called several times
-  header    a config struct read with fread from a file the test writes
+  header    a config struct read with fread from a file the test writes, copied
+            by value into a model struct and read back by a helper taking it
+            by value (tensors sized through each spelling are added together)
   parse     a comma list counted with strtok, a string counted with while (*p),
             a "n=N" setting read with sscanf (an error exit when malformed)
   helpers   tensor helpers called several times (make, consume)
-  macros    function-like macros: expression, statement, do-while(0), assignment
+  macros    function-like macros: expression, statement, do-while(0), assignment,
+            nested (a do-while(0) macro in another, a macro in an argument), an
+            argument with a side effect, two statements in one macro
   structs   a dims struct copied by value into a helper
   loops     loops over a size, loops of unknown trip count that break on a
             value read back from a tensor
@@ -32,6 +36,7 @@ Styles (STYLES, each can be chosen alone with --styles):
             releasing some of the tensors (the others live at the exit)
 """
 import random
+import re
 
 STYLES = ["argv", "optloop", "getopt", "env", "header", "parse", "helpers", "macros",
           "structs", "loops", "branches", "views", "inplace", "exits"]
@@ -78,6 +83,7 @@ class Gen:
         self.live = []      # tensors: dict(var, shape, contig, scope)
         self.sizes = []     # C expressions of sizes usable in shapes (each >= 1)
         self.uses = set()   # helpers and macros that main uses
+        self.aliases = {}   # a size's other spellings (a struct copy, a helper's result)
 
     # ---- output ----
     def emit(self, line):
@@ -197,6 +203,24 @@ class Gen:
         for k, f in enumerate(fields):
             self.add_input(Input("config." + f, ["config." + f, f], "header", k), size=False)
             self.sizes.append("config." + f)
+        if self.r.random() < 0.6:
+            self.header_copies(fields)
+
+    def header_copies(self, fields):
+        """The config copied by value into a model struct and read back by a
+        helper that takes it by value: every spelling is the same run-time
+        value (one symbol), so tensors sized through either may be added."""
+        f = self.r.choice(fields)
+        self.top_once("Model", ["typedef struct Model {", "    int version;", "    Config config;",
+                                "} Model;"])
+        self.top_once("cfg_" + f, ["static int cfg_%s(Config c)" % f, "{", "    return c.%s;" % f,
+                                   "}"])
+        v = self.tmp("h")
+        self.emit("Model model;")
+        self.emit("model.version = 1;")
+        self.emit("model.config = config;")
+        self.emit("int %s = cfg_%s(model.config);" % (v, f))
+        self.aliases["config." + f] = ["model.config." + f, v]
 
     def in_parse(self):
         pick = self.r.random()
@@ -306,6 +330,10 @@ class Gen:
         e, st = self.alloc_expr(shape)
         if st:
             self.p.styles.add(st)
+        for size, other in self.aliases.items():  # the same value, spelled another way
+            if self.r.random() < 0.5:
+                e = re.sub(r"(?<![\w.])%s(?!\w)" % re.escape(size), self.r.choice(other), e)
+                self.p.styles.add("structs")
         self.emit("tl_tensor *%s = %s;" % (v, e))
         t = {"var": v, "shape": tuple(shape), "contig": True, "depth": self.indent}
         self.live.append(t)
@@ -386,7 +414,9 @@ class Gen:
         if not t:
             return self.s_new()
         self.p.styles.add("macros")
-        form = r.randint(0, 2)
+        form = r.randint(0, 6)
+        if form >= 3:
+            return self.macros_more(t, form)
         if form == 0:
             self.top_once("SWAP_IN", [
                 "#define SWAP_IN(h, e) do { tl_tensor *t_ = (e); tl_release(h); h = t_; } while (0)"])
@@ -405,6 +435,42 @@ class Gen:
             v = self.tmp()
             self.emit("tl_tensor *%s = SCALE(%s, 0.5);" % (v, t["var"]))
             self.live.append({"var": v, "shape": t["shape"], "contig": True, "depth": self.indent})
+
+    def macros_more(self, t, form):
+        """Nested macros, an argument with a side effect, a macro of two
+        statements: each must be lowered as the same code written out."""
+        if form == 3:  # a do-while(0) macro inside another macro
+            self.top_once("SWAP_IN", [
+                "#define SWAP_IN(h, e) do { tl_tensor *t_ = (e); tl_release(h); h = t_; } while (0)"])
+            self.top_once("RELU_IN", ["#define RELU_IN(h) SWAP_IN(h, tl_relu(h))"])
+            self.emit("RELU_IN(%s);" % t["var"])
+            t["contig"] = True
+        elif form == 4:  # an expression macro whose argument is another macro's expansion
+            self.top_once("NEW_MAT", ["#define NEW_T(...) tl_zeros(TL_SHAPE(__VA_ARGS__), TL_F32, TL_CPU)"])
+            self.top_once("TWICE", ["#define TWICE(x) (2 * (x))"])
+            self.top_once("NEW_WIDE", ["#define NEW_WIDE(r, c) NEW_T(r, TWICE(c))"])
+            a, b = self.size(), self.size()
+            v = self.tmp()
+            self.emit("tl_tensor *%s = NEW_WIDE(%s, %s);" % (v, a, b))
+            self.live.append({"var": v, "shape": (a, "2 * (%s)" % b), "contig": True,
+                              "depth": self.indent})
+        elif form == 5:  # an argument with a side effect, evaluated once
+            self.top_once("NEW_MAT", ["#define NEW_T(...) tl_zeros(TL_SHAPE(__VA_ARGS__), TL_F32, TL_CPU)"])
+            self.top_once("NEXT", ["#define NEXT(v) (++(v))"])
+            k, a = self.tmp("k"), self.size()
+            self.emit("int %s = %s;" % (k, a))
+            v = self.tmp()
+            self.emit("tl_tensor *%s = NEW_T(NEXT(%s));" % (v, k))
+            self.live.append({"var": v, "shape": ("(%s) + 1" % a,), "contig": True,
+                              "depth": self.indent})
+        else:  # two statements, no do-while: released together
+            u = self.pick(lambda x: x["depth"] == self.indent and x is not t)
+            if not u:
+                return self.release(t)
+            self.top_once("DROP2", ["#define DROP2(a, b) tl_release(a); tl_release(b)"])
+            self.emit("DROP2(%s, %s);" % (t["var"], u["var"]))
+            self.live.remove(t)
+            self.live.remove(u)
 
     def s_views(self):
         r = self.r

@@ -16,6 +16,8 @@ test can name a value for.  Against each run (its trace's exit record):
   refused  a name the report without --bind lists that --bind refuses (every
            name a report prints must bind its symbol): a failure, and the run
            is compared with the other names bound.
+  assumed  an assumption over symbols the report lists that no input can make
+           false, or that another listed one implies (tests/lib/assumptions.py).
 
 A formula is evaluated at the run's values when every symbol in it names an
 input (by its variable or field, a `#k` suffix dropped; a helper's local
@@ -47,6 +49,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import gen  # noqa: E402
 from formula import evaluate  # noqa: E402
+from assumptions import assumption_faults  # noqa: E402
 
 TOTALS = {"peak_live_bytes": "peak_bytes", "end_live_bytes": "live_bytes"}
 TIMEOUT = 300
@@ -211,6 +214,9 @@ def one_program(args):
         exe = os.path.join(work, "prog")
         build(opt, src, exe)
         base = report(opt, src, {})
+        for fault in assumption_faults(base):
+            result["lies"].append({"kind": "an assumption listed that no input falsifies",
+                                   "message": fault})
         r = random.Random(seed * 7919 + 1)
         for k in range(opt.runs):
             vals, given = gen.values(prog, r, same=(k % 2 == 1))

@@ -33,7 +33,9 @@ must leave uncompared exactly the totals the bound report marks as not
 bounded (and the live bytes after the calls that verify finds not exact: a
 loop analysed once).  Every assumption the report lists must
 hold at each set of values (an assumption on the run's path, "kind":
-"path", is met by the run: verify says where a run does not).  A `// symbols: NAME ...`
+"path", is met by the run: verify says where a run does not), and be false
+for some input (none with no symbol or past 2^62, none that another listed
+one implies: tests/lib/assumptions.py).  A `// symbols: NAME ...`
 line says which symbols the report must list, no more (one per run-time
 value, whatever copies it went through).  Once per file, a `--bind` of a
 name no symbol has must exit 2 listing every symbol's name, and binding the
@@ -52,6 +54,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from formula import evaluate as evaluate_formula  # noqa: E402
+from assumptions import assumption_faults  # noqa: E402
 
 
 def evaluate(expr, values):
@@ -162,6 +165,10 @@ def main():
                 print("FAIL %s: with %s bound the symbols are %s, unbound %s (names must not "
                       "change with --bind)" % (name, binds[0], sorted(left), sorted(known)))
                 failed += 1
+        for fault in assumption_faults(rep):  # each listed one false for some input
+            print("FAIL %s: an assumption no input falsifies: %s" % (name, fault))
+            failed += 1
+        checked += 1
         for group in groups:
             values = {b: int(v) for b, v in zip(binds, group)}
             bind_args = ["--bind=%s=%d" % kv for kv in values.items()]

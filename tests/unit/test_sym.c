@@ -364,6 +364,26 @@ static void listed_assumptions(void **state)
     assert_string_equal(sx_assumption_text(1), "n > 32");
     assert_false(sx_assumption_listed(2));
     assert_true(sx_assumption_listed(3));
+    /* the floor every size has is not listed beside a bound above it: n > 32
+     * implies n >= 1; m <= 5 does not */
+    assert_false(sx_size_floor_listed(sx_symbol_of(n)));
+    assert_true(sx_size_floor_listed(sx_symbol_of(m)));
+}
+
+/* An equation of one symbol implies every bound it meets, and is listed once. */
+static void equation_assumptions(void **state)
+{
+    (void)state;
+    sx_int k = sx_symbol("k", "argv", 1, 1);
+    sx_assume(sx_sub(k, K(4)), "==");                   /* k == 4 */
+    sx_assume(sx_sub(k, K(2)), ">");                    /* k > 2: k == 4 implies it */
+    sx_assume(sx_sub(K(4), k), "==");                   /* 4 - k == 0: the same equation */
+    sx_assume(sx_sub(k, K(5)), "<");                    /* k < 5: implied */
+    assert_int_equal(sx_n_assumptions(), 4);
+    assert_true(sx_assumption_listed(0));
+    assert_false(sx_assumption_listed(1));
+    assert_false(sx_assumption_listed(3));
+    assert_false(sx_size_floor_listed(sx_symbol_of(k)));
 }
 
 int main(void)
@@ -384,6 +404,7 @@ int main(void)
         cmocka_unit_test_setup(plain_conditions_and_origins, setup),
         cmocka_unit_test_setup(generic_point_limits, setup),
         cmocka_unit_test_setup(listed_assumptions, setup),
+        cmocka_unit_test_setup(equation_assumptions, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     sx_reset();
