@@ -132,6 +132,8 @@ bool lp_steady_handles(void *ctx, int a, int b)
     an_ctx *cx = sc->cx;
     if (a < 0 || b < 0 || a >= sc->then->n_handles)
         return a == b;
+    if (a != b) /* one place, another handle each iteration: which one is not known */
+        cx->handles[b].ident_unsure = true;
     const an_handle *x = &sc->then->handles[a], *y = &cx->handles[b];
     if (x->released != y->released)
         return false;
