@@ -14,6 +14,7 @@
 #include "an_loop_internal.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,8 +167,27 @@ bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
         return mine->seg == theirs->seg && mine->ptr == theirs->ptr &&
                (mine->kind == AN_CELL_INT ? mine->known == theirs->known && mine->i == theirs->i
                                           : mine->handle == theirs->handle);
+    if (mine->kind == AN_CELL_INT && (mine->known != theirs->known || mine->i != theirs->i)) {
+        /* A value of its own each iteration (a random state, a value read
+         * back): a run-time value after the loop, as a variable's is
+         * (steady_int); what the iterations computed from it is compared
+         * with their effects.  One that steps (known, or a formula in the
+         * symbols it had) is the growth summary's. */
+        const steady_ctx *sc = ctx;
+        sx_int xm, xt;
+        if (sc->own_from == 0)
+            return false;
+        bool own = !an_int_get(mine->known, mine->i, &xm) ||
+                   !an_int_get(theirs->known, theirs->i, &xt) ||
+                   sx_mentions_newer(sx_sub(xm, xt), sc->own_from - 1);
+        if (!own)
+            return false;
+        mine->known = false;
+        mine->i = an_unknown_token(sc->cx);
+        return true;
+    }
     if (mine->kind == AN_CELL_INT)
-        return mine->known == theirs->known && mine->i == theirs->i;
+        return true;
     return lp_steady_handles(ctx, theirs->handle, mine->handle);
 }
 
@@ -208,7 +228,8 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
     if (cx->depth != a->depth || cx->depth != s1->depth || (s0 && s0->depth != cx->depth))
         return false;
     *first_differs = false;
-    steady_ctx at_a = {cx, a}, at_s1 = {cx, s1};
+    /* (an integer in memory of its own each iteration: from the first probe's counter on) */
+    steady_ctx at_a = {cx, a, sx_symbol_of((sx_int){0, la}) + 1}, at_s1 = {cx, s1, 0};
     for (int k = 0; k < cx->depth; k++) {
         an_frame *fr = cx->stack[k];
         const int *ids = cx->func_vars[fr->func];
