@@ -198,7 +198,8 @@ static void run_rounds(ew_case *c, int n)
     free(warm);
 }
 
-int main(int argc, char **argv)
+/* The options: a SIMD variant, the cases to run; false after a message. */
+static bool parse_args(int argc, char **argv)
 {
     for (int k = 1; k < argc; k++) {
         if (strncmp(argv[k], "--simd=", 7) == 0) {
@@ -207,16 +208,23 @@ int main(int argc, char **argv)
                 s++;
             if (strcmp(argv[k] + 7, rt_simd_name(s)) != 0) {
                 fprintf(stderr, "bench_runtime: %s: not a variant this CPU runs\n", argv[k]);
-                return 2;
+                return false;
             }
             rt_simd_use(s);
         } else if (strncmp(argv[k], "--only=", 7) == 0) {
             only = argv[k] + 7;
         } else {
             fprintf(stderr, "usage: bench_runtime [--simd=base|avx2|avx512] [--only=TEXT]\n");
-            return 2;
+            return false;
         }
     }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    if (!parse_args(argc, argv))
+        return 2;
     tl_tensor *x = tl_randn(TL_SHAPE(16, 1024, 4096), TL_F16, TL_CPU);
     tl_tensor *xt = tl_transpose(x, 1, 2);
     int64_t n = tl_numel(x);

@@ -347,6 +347,33 @@ static int64_t fe_pointee_size(CXType t)
     return n > 0 ? n : 0;
 }
 
+/* c ? p : q, as an IF that assigns a temporary; NULL when c is not one. */
+static ir_ptr *fe_ptr_cond(fe_ctx *fx, CXCursor c)
+{
+    CXCursor k3[3];
+    if (fe_children(c, k3, 3) != 3)
+        return NULL;
+    ir_loc loc = fe_loc(fx, c);
+    int tmp = ir_var_new(fx->u, "<tmp>", IR_VAR_OTHER, fx->func, loc);
+    fx->u->vars[tmp].is_temp = true;
+    ir_stmt *s = ir_stmt_new(fx->u, IR_IF, loc);
+    s->branch.cond = fe_lower_int(fx, k3[0]);
+    ir_block *saved = fx->cur;
+    for (int arm = 1; arm <= 2; arm++) {
+        fx->cur = ir_block_new(fx->u);
+        fe_store_ptr(fx, loc, fe_place_of_var(fx, tmp), fe_lower_ptr(fx, k3[arm]));
+        if (arm == 1)
+            s->branch.then_blk = fx->cur;
+        else
+            s->branch.else_blk = fx->cur;
+    }
+    fx->cur = saved;
+    fe_push(fx, s);
+    ir_ptr *r = fe_ptr_new(fx, IR_PTR_LOAD);
+    r->place = fe_place_of_var(fx, tmp);
+    return r;
+}
+
 ir_ptr *fe_lower_ptr(fe_ctx *fx, CXCursor c)
 {
     CXCursor kids[2], base, off, decl;
@@ -399,29 +426,11 @@ ir_ptr *fe_lower_ptr(fe_ctx *fx, CXCursor c)
         }
         fe_lower_effects(fx, c);
         return fe_ptr_unknown(fx, ir_strfmt(fx->u, "pointer returned by %s", fe_text(fx, c)));
-    case CXCursor_ConditionalOperator: { /* c ? p : q, as an IF that assigns a temporary */
-        CXCursor k3[3];
-        if (fe_children(c, k3, 3) != 3)
-            break;
-        ir_loc loc = fe_loc(fx, c);
-        int tmp = ir_var_new(fx->u, "<tmp>", IR_VAR_OTHER, fx->func, loc);
-        fx->u->vars[tmp].is_temp = true;
-        ir_stmt *s = ir_stmt_new(fx->u, IR_IF, loc);
-        s->branch.cond = fe_lower_int(fx, k3[0]);
-        ir_block *saved = fx->cur;
-        for (int arm = 1; arm <= 2; arm++) {
-            fx->cur = ir_block_new(fx->u);
-            fe_store_ptr(fx, loc, fe_place_of_var(fx, tmp), fe_lower_ptr(fx, k3[arm]));
-            if (arm == 1)
-                s->branch.then_blk = fx->cur;
-            else
-                s->branch.else_blk = fx->cur;
-        }
-        fx->cur = saved;
-        fe_push(fx, s);
-        ir_ptr *r = fe_ptr_new(fx, IR_PTR_LOAD);
-        r->place = fe_place_of_var(fx, tmp);
-        return r;
+    case CXCursor_ConditionalOperator: {
+        ir_ptr *r = fe_ptr_cond(fx, c);
+        if (r)
+            return r;
+        break;
     }
     case CXCursor_BinaryOperator:
         if (fe_pointer_sum(fx, c, &base, &off, &minus)) {

@@ -808,6 +808,39 @@ static void ir_loop_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int dept
     ir_labelled_block(out, u, "body", s->loop.body, depth + 1);
 }
 
+static void ir_return_dump(FILE *out, const ir_unit *u, const ir_stmt *s)
+{
+    fputs("return", out);
+    if (s->ret.var != IR_NO_VAR) {
+        fputc(' ', out);
+        ir_var_print(out, u, s->ret.var);
+    } else if (s->ret.value) {
+        fputc(' ', out);
+        ir_expr_print(out, u, s->ret.value);
+    } else if (s->ret.ptr) {
+        fputc(' ', out);
+        ir_ptr_print(out, u, s->ret.ptr);
+    } else if (s->ret.place) {
+        fputs(" copy ", out);
+        ir_place_print(out, u, s->ret.place);
+    }
+    fputc('\n', out);
+}
+
+static void ir_store_dump(FILE *out, const ir_unit *u, const ir_stmt *s)
+{
+    fputs("store ", out);
+    ir_place_print(out, u, s->store.dst);
+    fputs(" = ", out);
+    if (s->store.kind == IR_VAR_TENSOR)
+        ir_var_print(out, u, s->store.src);
+    else if (s->store.kind == IR_VAR_INT)
+        ir_expr_print(out, u, s->store.value);
+    else
+        ir_ptr_print(out, u, s->store.ptr);
+    fputs(s->store.move ? " (move)\n" : "\n", out);
+}
+
 static void ir_stmt_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int depth)
 {
     ir_indent(out, depth);
@@ -851,41 +884,14 @@ static void ir_stmt_dump(FILE *out, const ir_unit *u, const ir_stmt *s, int dept
         if (s->user_call.ext && s->user_call.ext->n_stmts)
             ir_labelled_block(out, u, "if not defined in the file", s->user_call.ext, depth + 1);
         break;
-    case IR_RETURN:
-        fputs("return", out);
-        if (s->ret.var != IR_NO_VAR) {
-            fputc(' ', out);
-            ir_var_print(out, u, s->ret.var);
-        } else if (s->ret.value) {
-            fputc(' ', out);
-            ir_expr_print(out, u, s->ret.value);
-        } else if (s->ret.ptr) {
-            fputc(' ', out);
-            ir_ptr_print(out, u, s->ret.ptr);
-        } else if (s->ret.place) {
-            fputs(" copy ", out);
-            ir_place_print(out, u, s->ret.place);
-        }
-        fputc('\n', out);
-        break;
+    case IR_RETURN: ir_return_dump(out, u, s); break;
     case IR_LOAD:
         fputs("load ", out);
         ir_result_print(out, u, s->load.dst);
         ir_place_print(out, u, s->load.src);
         fputc('\n', out);
         break;
-    case IR_STORE:
-        fputs("store ", out);
-        ir_place_print(out, u, s->store.dst);
-        fputs(" = ", out);
-        if (s->store.kind == IR_VAR_TENSOR)
-            ir_var_print(out, u, s->store.src);
-        else if (s->store.kind == IR_VAR_INT)
-            ir_expr_print(out, u, s->store.value);
-        else
-            ir_ptr_print(out, u, s->store.ptr);
-        fputs(s->store.move ? " (move)\n" : "\n", out);
-        break;
+    case IR_STORE: ir_store_dump(out, u, s); break;
     case IR_COPY:
         fputs("copy ", out);
         ir_place_print(out, u, s->copy.dst);

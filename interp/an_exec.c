@@ -536,6 +536,254 @@ static void path_exit_record(an_ctx *cx, int path_id, int line, int64_t from, in
     r->n_alt_events += to - from;
 }
 
+/* One arm's run: how it left, and what it added (from the branch's start). */
+typedef struct br_arm {
+    an_flow flow;
+    int label;           /* cx->goto_label after it */
+    an_leave leave;      /* cx->leave after it */
+    int ex;              /* r->n_exits after it */
+    int64_t peak;        /* its peak of live bytes (cx->arm_peak) */
+    int64_t moved, sym;  /* the bytes it moved, the symbolic events it made */
+} br_arm;
+
+/* What exec_unknown_if keeps between its steps; it owns the snapshots and
+ * saved totals, which br_free gives back (on the heap: else-if chains nest
+ * one per arm). */
+typedef struct br_run {
+    const ir_stmt *s;
+    snapshot before, after_then;
+    an_fr_saved *t0, *t_then; /* the totals before the branch, after then (paths only) */
+    int64_t outer_peak;       /* cx->arm_peak before the branch */
+    bool paths;               /* outside the function's loops (but loops that touch no tensor) */
+    int ex0;                  /* r->n_exits before the branch */
+    int64_t moved0, sym0;
+    sx_int ca, cb;            /* the condition's comparison, when compares */
+    ir_op cop;
+    bool compares;
+    br_arm then, els;
+    bool then_left;           /* paths, and the then arm left (return, goto, exit) */
+    bool one_leaves;          /* the arms flow out differently (but a counted exit) */
+    bool only_next;           /* an arm continues the loop */
+    int64_t else_live;
+    int64_t b0, t1, e1;       /* the events' ends: before, after then, after else */
+} br_run;
+
+static void br_free(an_ctx *cx, br_run *b)
+{
+    an_frs_free(cx, b->t0);
+    an_frs_free(cx, b->t_then);
+    an_snap_free(&b->before);
+    an_snap_free(&b->after_then);
+    free(b);
+}
+
+/* The state before the branch, its totals, and its condition's comparison. */
+static br_run *br_begin(an_ctx *cx, const ir_stmt *s)
+{
+    br_run *b = tl_xcalloc(1, sizeof *b);
+    an_report *r = cx->r;
+    b->s = s;
+    b->outer_peak = cx->arm_peak;
+    b->paths = an_top(cx)->loops == an_top(cx)->host_loops; /* (loops that touch no tensor) */
+    b->ex0 = r->n_exits;
+    if (b->paths) {
+        an_settle_peaks(cx);
+        b->t0 = an_frs_save(cx);
+    }
+    an_snap_take(cx, &b->before);
+    cx->arm_peak = cx->live;
+    b->moved0 = cx->moved_total;
+    b->sym0 = cx->sym_events;
+    b->compares = cond_compare(cx, s->branch.cond, &b->ca, &b->cb, &b->cop);
+    return b;
+}
+
+/* Run one arm from the state now; what it did, counted from the branch's
+ * start less what the arms before it did (prev). */
+static void br_arm_run(an_ctx *cx, br_run *b, const ir_block *blk, const br_arm *prev,
+                       br_arm *a)
+{
+    a->flow = an_exec_block(cx, blk);
+    a->label = cx->goto_label;
+    a->ex = cx->r->n_exits;
+    a->leave = cx->leave;
+    a->peak = cx->arm_peak;
+    a->moved = cx->moved_total - b->moved0 - (prev ? prev->moved : 0);
+    a->sym = cx->sym_events - b->sym0 - (prev ? prev->sym : 0);
+}
+
+/* The then arm, then the else arm from the state before the branch. */
+static void br_run_arms(an_ctx *cx, br_run *b)
+{
+    const ir_stmt *s = b->s;
+    cx->if_depth++;
+    br_arm_run(cx, b, s->branch.then_blk, NULL, &b->then);
+    b->then_left = b->paths && leave_rank(b->then.flow) > 0;
+    if (b->paths) {
+        an_settle_peaks(cx);
+        b->t_then = an_frs_save(cx);
+        if (b->then_left) /* the else arm counts from the totals before the branch */
+            an_frs_put(cx, b->t0);
+    }
+    an_snap_take(cx, &b->after_then);
+    an_snap_restore(cx, &b->before);
+    cx->arm_peak = cx->live;
+    br_arm_run(cx, b, s->branch.else_blk, &b->then, &b->els);
+    an_flow ft = b->then.flow, fe = b->els.flow;
+    /* (an exit the loop's count of iterations accounts for: the run goes on at every
+     * iteration the count has, and leaves after the last) */
+    b->one_leaves = ft != fe && cx->counted_exit != s;
+    if (cx->counted_exit == s)
+        cx->counted_exit_met = true;
+    /* in a loop, the run may leave there and the analysis goes on (below): what runs
+     * after it runs at most as often as counted, to the end of the loop (break,
+     * continue) or of the function (return, goto).  (Outside loops the analysis
+     * follows the run that goes on, as its totals do.) */
+    if (b->one_leaves && an_top(cx)->loops > an_top(cx)->host_loops) {
+        bool func = ft == AN_FLOW_RETURN || ft == AN_FLOW_GOTO || ft == AN_FLOW_STOP ||
+                    ft == AN_FLOW_EXIT || fe == AN_FLOW_RETURN || fe == AN_FLOW_GOTO ||
+                    fe == AN_FLOW_STOP || fe == AN_FLOW_EXIT;
+        if (func)
+            cx->upper_func = true;
+        else
+            cx->upper_loop = true;
+    }
+    b->only_next = ft == AN_FLOW_CONTINUE || fe == AN_FLOW_CONTINUE;
+    cx->if_depth--;
+    b->else_live = cx->live;
+    b->b0 = b->before.n_events;
+    b->t1 = b->after_then.n_events;
+    b->e1 = cx->r->n_events;
+}
+
+/* Outside loops, one arm leaves where the other goes on (or leaves less:
+ * a goto, not a return; two gotos to different labels). */
+static bool br_one_path(const br_run *b)
+{
+    int rt = leave_rank(b->then.flow), re = leave_rank(b->els.flow);
+    return b->paths && rt >= 0 && re >= 0 &&
+           (rt != re || (rt == 1 && b->then.label != b->els.label));
+}
+
+/* The run is assumed to go on: the arm that leaves less is followed alone,
+ * the other's events dropped and recorded as a path (for verify). */
+static an_flow br_follow_one(an_ctx *cx, br_run *b)
+{
+    bool keep_then = leave_rank(b->then.flow) < leave_rank(b->els.flow);
+    const br_arm *kept = keep_then ? &b->then : &b->els, *gone = keep_then ? &b->els : &b->then;
+    if (keep_then) {
+        an_snap_restore(cx, &b->after_then);
+        an_frs_put(cx, b->t_then);
+        rebase_exits(cx, b->then.ex, b->els.ex, b->t1, b->b0, b->ex0);
+    } else {
+        rebase_exits(cx, b->ex0, b->then.ex, b->b0, b->b0, b->ex0);
+    }
+    cx->moved_total -= gone->moved;
+    cx->sym_events -= gone->sym;
+    int id = path_assume(cx, b->s, !keep_then, &gone->leave);
+    int64_t from = keep_then ? b->t1 : b->b0, to = keep_then ? b->e1 : b->t1;
+    path_exit_record(cx, id, b->s->loc.line, from, to, b->b0);
+    an_drop_events(cx, from, to);
+    cx->arm_peak = b->outer_peak > kept->peak ? b->outer_peak : kept->peak;
+    if (cx->arm_peak < cx->live)
+        cx->arm_peak = cx->live;
+    cx->goto_label = kept->label;
+    cx->leave = kept->leave;
+    return kept->flow;
+}
+
+/* Both arms go on (or leave alike): the larger is kept, what differs in
+ * the other weakened, and what then holds for one arm only is a bound;
+ * how the run flows on from the kept arm. */
+static an_flow br_join(an_ctx *cx, br_run *b)
+{
+    const ir_stmt *s = b->s;
+    snapshot *after_then = &b->after_then;
+    if (b->then_left) /* both arms leave alike: both count */
+        an_frs_merge(cx, b->t0, b->t_then);
+    if (b->compares) /* the integers one arm set to a side of the comparison: min or max */
+        select_ints(cx, after_then, b->cop, b->ca, b->cb);
+    /* bytes that are formulas: the arms are not compared, so what they touch is a bound */
+    bool sym_live_differs = !sx_same(after_then->live_sx, cx->live_sx);
+    bool sym_arms = b->then.sym > 0 || b->els.sym > 0;
+    bool ge;
+    bool keep_then = after_then->live > cx->live ||
+                     (after_then->live == cx->live && b->then.peak > b->els.peak) ||
+                     (after_then->live == cx->live && sym_live_differs &&
+                      sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge) && ge);
+    /* the kept arm is the larger (an upper bound) only where the arms' live
+     * bytes compare: formulas that no proof orders can go either way */
+    bool ge_kept = false;
+    bool larger_kept = !sym_live_differs ||
+                       ((keep_then ? sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge_kept)
+                                   : sx_prove(cx->live_sx, SX_GE, after_then->live_sx, &ge_kept)) &&
+                        ge_kept);
+    cx->arm_peak = b->outer_peak > b->then.peak ? b->outer_peak : b->then.peak;
+    if (cx->arm_peak < cx->live)
+        cx->arm_peak = cx->live;
+    bool same_live = after_then->live == b->else_live;
+    if (keep_then) {
+        snapshot after_else;
+        an_snap_take(cx, &after_else);
+        an_snap_restore(cx, after_then);
+        join_vars(cx, &after_else);
+        an_snap_free(&after_else);
+        rebase_exits(cx, b->then.ex, b->els.ex, b->t1, b->b0, b->ex0);
+        keep_alternative(cx, b->t1, b->e1, b->b0, b->t1 - b->b0, same_live);
+        an_drop_events(cx, b->t1, b->e1);
+        cx->goto_label = b->then.label;
+        cx->leave = b->then.leave;
+    } else {
+        join_vars(cx, after_then);
+        rebase_exits(cx, b->ex0, b->then.ex, b->b0, b->b0, b->ex0);
+        keep_alternative(cx, b->b0, b->t1, b->b0, b->e1 - b->t1, same_live);
+        an_drop_events(cx, b->b0, b->t1);
+    }
+    /* what holds for one arm only: the peak (the larger is kept), the live
+     * bytes from here on, and the bytes moved (both arms are counted) */
+    bool live_differs = after_then->live != b->else_live || sym_live_differs;
+    unsigned bound = (b->then.peak != b->els.peak || sym_arms ? AN_BOUND_PEAK : 0u) |
+                     (live_differs ? AN_BOUND_PEAK | AN_BOUND_END : 0u) |
+                     (b->then.moved || b->els.moved || sym_arms ? AN_BOUND_MOVED : 0u);
+    if (bound & (AN_BOUND_PEAK | AN_BOUND_END))
+        an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
+                    "the condition is not known statically and its arms %s: the larger arm is "
+                    "kept, and the byte totals after it are bounds",
+                    live_differs ? "leave different live bytes" : "reach different peaks");
+    if (bound) /* the larger arm kept, both arms' bytes moved counted */
+        an_mark_claim(cx, bound, larger_kept ? AN_CLAIM_UPPER : AN_CLAIM_NONE);
+    if (!keep_then)
+        return b->els.flow;
+    return b->then.flow == b->els.flow ? b->then.flow : AN_FLOW_NEXT;
+}
+
+/* A return or break in only one arm: continue as if it fell through.  In
+ * a loop, the run may leave it (or the iteration) there: what follows
+ * counts iterations it may not run, so the totals are bounds (said at the
+ * loop when it is being summarised, its totals kept as formulas). */
+static void br_early_exit(an_ctx *cx, const br_run *b)
+{
+    an_report *r = cx->r;
+    const ir_stmt *s = b->s;
+    if (!b->one_leaves || an_top(cx)->loops <= an_top(cx)->host_loops)
+        return;
+    if (cx->if_depth == 0 && cx->log_events && !r->n_events_dropped) {
+        r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
+        r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->loop_depth,
+                                           .iteration = b->only_next, .line = s->loc.line};
+    }
+    if (cx->summarising > 0) {
+        if (!cx->early_exit_line)
+            cx->early_exit_line = s->loc.line;
+    } else {
+        an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
+                    "the condition is not known statically and one arm leaves the loop "
+                    "(or the iteration) early: the analysis goes on as if the run does "
+                    "not, so the byte totals after it are upper bounds");
+        an_mark_claim(cx, AN_BOUND_ALL, AN_CLAIM_UPPER);
+    }
+}
+
 /* Both arms run from one state; the arm that ends with more live bytes (on
  * a tie, the one that peaks higher) is kept and what differs in the other
  * is weakened (join_vars).  When the arms leave different live bytes or
@@ -551,179 +799,17 @@ static void path_exit_record(an_ctx *cx, int path_id, int line, int64_t from, in
  * both counted, as any two arms are. */
 static an_flow exec_unknown_if(an_ctx *cx, const ir_stmt *s)
 {
-    snapshot *sv = tl_xmalloc(sizeof *sv * 3); /* on the heap: else-if chains nest one per arm */
-    snapshot *before = &sv[0], *after_then = &sv[1], *after_else = &sv[2];
-    an_report *r = cx->r;
-    int64_t outer_peak = cx->arm_peak;
-    bool paths = an_top(cx)->loops == an_top(cx)->host_loops; /* (loops that touch no tensor) */
-    an_fr_saved *t0 = NULL, *t_then = NULL; /* the totals before the branch, after then */
-    int ex0 = r->n_exits;
-    if (paths) {
-        an_settle_peaks(cx);
-        t0 = an_frs_save(cx);
-    }
-    an_snap_take(cx, before);
-    cx->arm_peak = cx->live;
-    int64_t moved0 = cx->moved_total, sym0 = cx->sym_events;
-    sx_int ca, cb;
-    ir_op cop;
-    bool compares = cond_compare(cx, s->branch.cond, &ca, &cb, &cop);
-    cx->if_depth++;
-    an_flow f_then = an_exec_block(cx, s->branch.then_blk);
-    int then_label = cx->goto_label, ex1 = r->n_exits;
-    an_leave then_leave = cx->leave;
-    int64_t then_peak = cx->arm_peak, then_moved = cx->moved_total - moved0;
-    int64_t then_sym = cx->sym_events - sym0;
-    bool then_left = paths && leave_rank(f_then) > 0;
-    if (paths) {
-        an_settle_peaks(cx);
-        t_then = an_frs_save(cx);
-        if (then_left) /* the else arm counts from the totals before the branch */
-            an_frs_put(cx, t0);
-    }
-    an_snap_take(cx, after_then);
-    an_snap_restore(cx, before);
-    cx->arm_peak = cx->live;
-    an_flow f_else = an_exec_block(cx, s->branch.else_blk);
-    int else_label = cx->goto_label, ex2 = r->n_exits;
-    an_leave else_leave = cx->leave;
-    /* (an exit the loop's count of iterations accounts for: the run goes on at every
-     * iteration the count has, and leaves after the last) */
-    bool one_leaves = f_then != f_else && cx->counted_exit != s;
-    if (cx->counted_exit == s)
-        cx->counted_exit_met = true;
-    /* in a loop, the run may leave there and the analysis goes on (below): what runs
-     * after it runs at most as often as counted, to the end of the loop (break,
-     * continue) or of the function (return, goto).  (Outside loops the analysis
-     * follows the run that goes on, as its totals do.) */
-    if (one_leaves && an_top(cx)->loops > an_top(cx)->host_loops) {
-        bool func = f_then == AN_FLOW_RETURN || f_then == AN_FLOW_GOTO ||
-                    f_then == AN_FLOW_STOP || f_then == AN_FLOW_EXIT ||
-                    f_else == AN_FLOW_RETURN || f_else == AN_FLOW_GOTO ||
-                    f_else == AN_FLOW_STOP || f_else == AN_FLOW_EXIT;
-        if (func)
-            cx->upper_func = true;
-        else
-            cx->upper_loop = true;
-    }
-    bool only_next = f_then == AN_FLOW_CONTINUE || f_else == AN_FLOW_CONTINUE;
-    cx->if_depth--;
-    int64_t else_peak = cx->arm_peak, else_live = cx->live;
-    int64_t else_moved = cx->moved_total - moved0 - then_moved;
-    int64_t else_sym = cx->sym_events - sym0 - then_sym;
-    int rt = leave_rank(f_then), re = leave_rank(f_else);
-    int64_t b0 = before->n_events, t1 = after_then->n_events, e1 = r->n_events;
-    if (paths && rt >= 0 && re >= 0 && (rt != re || (rt == 1 && then_label != else_label))) {
-        /* one arm leaves where the other goes on: the run is assumed to go on */
-        bool keep_then = rt < re; /* (two gotos to different labels: the else arm's) */
-        if (keep_then) {
-            an_snap_restore(cx, after_then);
-            an_frs_put(cx, t_then);
-            rebase_exits(cx, ex1, ex2, t1, b0, ex0);
-            cx->moved_total -= else_moved;
-            cx->sym_events -= else_sym;
-        } else {
-            rebase_exits(cx, ex0, ex1, b0, b0, ex0);
-            cx->moved_total -= then_moved;
-            cx->sym_events -= then_sym;
-        }
-        int id = path_assume(cx, s, !keep_then, keep_then ? &else_leave : &then_leave);
-        int64_t from = keep_then ? t1 : b0, to = keep_then ? e1 : t1;
-        int64_t kept_peak = keep_then ? then_peak : else_peak;
-        path_exit_record(cx, id, s->loc.line, from, to, b0);
-        an_drop_events(cx, from, to);
-        cx->arm_peak = outer_peak > kept_peak ? outer_peak : kept_peak;
-        if (cx->arm_peak < cx->live)
-            cx->arm_peak = cx->live;
-        cx->goto_label = keep_then ? then_label : else_label;
-        cx->leave = keep_then ? then_leave : else_leave;
-        an_frs_free(cx, t0);
-        an_frs_free(cx, t_then);
-        an_snap_free(before);
-        an_snap_free(after_then);
-        free(sv);
-        return keep_then ? f_then : f_else;
-    }
-    if (then_left) /* both arms leave alike: both count */
-        an_frs_merge(cx, t0, t_then);
-    an_frs_free(cx, t0);
-    an_frs_free(cx, t_then);
-    if (compares) /* the integers one arm set to a side of the comparison: min or max */
-        select_ints(cx, after_then, cop, ca, cb);
-    /* bytes that are formulas: the arms are not compared, so what they touch is a bound */
-    bool sym_live_differs = !sx_same(after_then->live_sx, cx->live_sx);
-    bool sym_arms = then_sym > 0 || else_sym > 0;
-    bool ge;
-    bool keep_then = after_then->live > cx->live ||
-                     (after_then->live == cx->live && then_peak > else_peak) ||
-                     (after_then->live == cx->live && sym_live_differs &&
-                      sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge) && ge);
-    /* the kept arm is the larger (an upper bound) only where the arms' live
-     * bytes compare: formulas that no proof orders can go either way */
-    bool ge_kept = false;
-    bool larger_kept = !sym_live_differs ||
-                       ((keep_then ? sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge_kept)
-                                   : sx_prove(cx->live_sx, SX_GE, after_then->live_sx, &ge_kept)) &&
-                        ge_kept);
-    cx->arm_peak = outer_peak > then_peak ? outer_peak : then_peak;
-    if (cx->arm_peak < cx->live)
-        cx->arm_peak = cx->live;
-    bool same_live = after_then->live == else_live;
-    if (keep_then) {
-        an_snap_take(cx, after_else);
-        an_snap_restore(cx, after_then);
-        join_vars(cx, after_else);
-        an_snap_free(after_else);
-        rebase_exits(cx, ex1, ex2, t1, b0, ex0);
-        keep_alternative(cx, t1, e1, b0, t1 - b0, same_live);
-        an_drop_events(cx, t1, e1);
-        cx->goto_label = then_label;
-        cx->leave = then_leave;
+    br_run *b = br_begin(cx, s);
+    br_run_arms(cx, b);
+    an_flow f;
+    if (br_one_path(b)) {
+        f = br_follow_one(cx, b);
     } else {
-        join_vars(cx, after_then);
-        rebase_exits(cx, ex0, ex1, b0, b0, ex0);
-        keep_alternative(cx, b0, t1, b0, e1 - t1, same_live);
-        an_drop_events(cx, b0, t1);
-        f_then = f_else;
+        f = br_join(cx, b);
+        br_early_exit(cx, b);
     }
-    /* what holds for one arm only: the peak (the larger is kept), the live
-     * bytes from here on, and the bytes moved (both arms are counted) */
-    bool live_differs = after_then->live != else_live || sym_live_differs;
-    unsigned bound = (then_peak != else_peak || sym_arms ? AN_BOUND_PEAK : 0u) |
-                     (live_differs ? AN_BOUND_PEAK | AN_BOUND_END : 0u) |
-                     (then_moved || else_moved || sym_arms ? AN_BOUND_MOVED : 0u);
-    if (bound & (AN_BOUND_PEAK | AN_BOUND_END))
-        an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
-                    "the condition is not known statically and its arms %s: the larger arm is "
-                    "kept, and the byte totals after it are bounds",
-                    live_differs ? "leave different live bytes" : "reach different peaks");
-    if (bound) /* the larger arm kept, both arms' bytes moved counted */
-        an_mark_claim(cx, bound, larger_kept ? AN_CLAIM_UPPER : AN_CLAIM_NONE);
-    an_snap_free(before);
-    an_snap_free(after_then);
-    free(sv);
-    /* a return or break in only one arm: continue as if it fell through.  In
-     * a loop, the run may leave it (or the iteration) there: what follows
-     * counts iterations it may not run, so the totals are bounds (said at
-     * the loop when it is being summarised, its totals kept as formulas) */
-    if (one_leaves && an_top(cx)->loops > an_top(cx)->host_loops) {
-        if (cx->if_depth == 0 && cx->log_events && !r->n_events_dropped) {
-            r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
-            r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->loop_depth,
-                                               .iteration = only_next, .line = s->loc.line};
-        }
-        if (cx->summarising > 0) {
-            if (!cx->early_exit_line)
-                cx->early_exit_line = s->loc.line;
-        } else {
-            an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
-                        "the condition is not known statically and one arm leaves the loop "
-                        "(or the iteration) early: the analysis goes on as if the run does "
-                        "not, so the byte totals after it are upper bounds");
-            an_mark_claim(cx, AN_BOUND_ALL, AN_CLAIM_UPPER);
-        }
-    }
-    return f_then == f_else ? f_then : AN_FLOW_NEXT;
+    br_free(cx, b);
+    return f;
 }
 
 static an_flow exec_if(an_ctx *cx, const ir_stmt *s)

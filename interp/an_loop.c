@@ -757,195 +757,264 @@ static bool loop_runs(an_ctx *cx, const ir_stmt *s, sx_int trips)
     return sx_cmp(trips, SX_GE, (sx_int){1, 0});
 }
 
+/* What summarise_loop keeps between its steps; sum_free gives back what
+ * it owns (the snapshots and per-function arrays of ls, the class). */
+typedef struct loop_try {
+    const loop_exit *ex;  /* the loop's counted exit, or NULL */
+    loop_sum ls;
+    loop_class cls;       /* an `if` on the counter's class, when classed */
+    loop_trial t;         /* from before iteration 1: the whole loop's */
+    bool stepped;         /* its counter steps by a stride (lp_stepped_summary) */
+    bool classed;         /* two kinds of iteration (lp_class_summary) */
+    bool steady, first_differs;
+    bool taken_s1, taken_a;
+    int64_t probe_event;  /* the first probe's first event */
+    char **why;
+} loop_try;
+
+/* A counted loop that may run: its counter, first value and trip count
+ * (the run's, at most the test's, when it is left at a counted exit). */
+static bool sum_counted(an_ctx *cx, loop_try *lt)
+{
+    loop_sum *ls = &lt->ls;
+    const loop_exit *ex = lt->ex;
+    if (!an_func_report_of(cx, an_top(cx)->func) || cx->if_depth > 0)
+        return false;
+    /* (a loop left at its counted exit runs a symbol's times, whatever its test's count) */
+    if (!lp_counted_loop(cx, ls->s, &ls->var, &ls->v0, &ls->trips, &ls->dir) &&
+        !(ex && ls->var >= 0 && ls->trips.e == 0 && ls->trips.c >= 1))
+        return false;
+    bool ge1;
+    if (sx_prove(ls->trips, SX_GE, (sx_int){1, 0}, &ge1) && !ge1)
+        return false;
+    if (ex) { /* the run's count: at most the test's */
+        sx_fact_push(sx_sub(ls->trips, ex->runs));
+        ls->trips = ex->runs;
+    }
+    return true;
+}
+
+/* The trial of the whole loop begins; the per-function arrays, the
+ * counter's values in iterations 2..trips. */
+static void sum_begin(an_ctx *cx, loop_try *lt)
+{
+    loop_sum *ls = &lt->ls;
+    lp_trial_begin(cx, &lt->t);
+    ls->runs0 = lp_runs_take(cx);
+    int n = ls->n = cx->r->n_funcs;
+    ls->eff = tl_xmalloc(sizeof *ls->eff * 6 * (size_t)(n + 1));
+    ls->peak1 = tl_xmalloc(sizeof *ls->peak1 * (size_t)(n + 1));
+    ls->sum = tl_xmalloc(sizeof *ls->sum * 2 * (size_t)(n + 1));
+    ls->pk = tl_xmalloc(sizeof *ls->pk * (size_t)(n + 1));
+    sx_int second = sx_add(ls->v0, (sx_int){ls->dir, 0});
+    sx_int last = sx_add(ls->v0, sx_mul((sx_int){ls->dir, 0}, sx_sub(ls->trips, (sx_int){1, 0})));
+    ls->lo = ls->dir > 0 ? second : last;
+    ls->hi = ls->dir > 0 ? last : second;
+}
+
+/* Iteration 1, and what the summary compares the next ones with; false
+ * when it left the loop or the counted exit decided it. */
+static bool sum_first(an_ctx *cx, loop_try *lt)
+{
+    loop_sum *ls = &lt->ls;
+    bool leave;
+    ls->n_diags1 = cx->r->n_diags;
+    an_flow fl = lp_loop_body(cx, ls->s, &leave);
+    if (fl != AN_FLOW_NEXT || leave || cx->stopped)
+        return lp_fail(ls, LOOP_LEAVES);
+    if (lt->ex && !cx->counted_exit_met) /* decided there: iterations the analysis can follow */
+        return false;
+    an_snap_take(cx, &ls->s1);
+    lt->taken_s1 = true;
+    lt->probe_event = cx->r->n_events;
+    ls->marks1 = cx->n_bound_marks;
+    ls->assumptions1 = sx_n_assumptions();
+    ls->n_storages1 = cx->r->n_storages;
+    ls->n_values1 = cx->r->n_values;
+    ls->exec1 = tl_xmalloc(sizeof *ls->exec1 * ((size_t)ls->n_values1 + 1));
+    for (int v = 0; v < ls->n_values1; v++)
+        ls->exec1[v] = cx->r->values[v].n_exec;
+    ls->runs1 = lp_runs_take(cx);
+    for (int k = 0; k < ls->n; k++) {
+        lp_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k], &ls->eff[6 * k + 1]);
+        ls->peak1[k] = cx->r->funcs[k].symbolic ? cx->r->funcs[k].peak_sx
+                                                : (sx_int){cx->r->funcs[k].peak_live_bytes, 0};
+    }
+    ls->step = (sx_int){ls->dir, 0};
+    return true;
+}
+
+/* Iteration 1 stepped the counter by other than dir: a loop of its own
+ * kind (lp_stepped_summary), but not at a counted exit (its count is not
+ * the run's).  False: not a stride. */
+static bool sum_strided(an_ctx *cx, loop_try *lt, bool *ok)
+{
+    loop_sum *ls = &lt->ls;
+    sx_int dist = ls->trips, after;
+    bool *counter_known;
+    int64_t *counter = an_int_slot(cx, ls->var, &counter_known);
+    if (!an_int_get(*counter_known, *counter, &after) || !sx_usable(sx_sub(after, ls->v0)) ||
+        sx_same(sx_sub(after, ls->v0), ls->step))
+        return false;
+    ls->step = sx_sub(after, ls->v0);
+    lt->stepped = true;
+    *ok = false;
+    if (lt->ex)
+        return true;
+    ls->n_diags1 = cx->r->n_diags;
+    *ok = lp_stepped_summary(cx, ls, &lt->t, ls->step, &lt->taken_a);
+    if (*ok)
+        *ok = loop_runs(cx, ls->s, dist);
+    return true;
+}
+
+/* No steady summary: a growth summary, forward from the probe's state
+ * (taken_a), else backward from the state before the loop. */
+static bool sum_growth(an_ctx *cx, loop_try *lt, loop_trial *t1)
+{
+    loop_sum *ls = &lt->ls;
+    bool ok = false;
+    if (lt->taken_a) { /* forward from the probe's state */
+        lp_trial_begin(cx, t1);
+        ls->n_diags1 = cx->r->n_diags;
+        ls->why = NULL; /* the growth summary's reason is the one to give */
+        ok = lp_growth_summary(cx, ls, &lt->t.s0, false);
+        if (ok) {
+            lp_trial_keep(cx, t1);
+        } else {
+            free(*lt->why);
+            *lt->why = loop_why(cx, ls);
+            lp_trial_undo(cx, t1);
+        }
+    }
+    if (!ok) { /* backward from the state before the loop */
+        ls->n_diags1 = cx->r->n_diags;
+        ls->why = NULL;
+        ok = lp_growth_summary(cx, ls, &lt->t.s0, true);
+    }
+    return ok;
+}
+
+/* The probes from the end of iteration 1: a steady summary (of a loop of
+ * two kinds too), else a growth summary. */
+static bool sum_probes(an_ctx *cx, loop_try *lt)
+{
+    loop_sum *ls = &lt->ls;
+    const ir_stmt *s = ls->s;
+    bool ok = false;
+    loop_trial t1;
+    lp_trial_begin(cx, &t1);
+    ls->n_diags1 = cx->r->n_diags;
+    /* (two kinds of iteration: the probes run those that do not take the arm) */
+    lt->classed = ls->dir > 0 && ls->v0.e == 0 && ls->v0.c >= 0 && ls->v0.c <= INT32_MAX &&
+                  lp_class_find(s, ls->var, ls->v0.c, &lt->cls);
+    cx->forced_if = lt->classed ? lt->cls.s : NULL;
+    if (!probe(cx, s, ls->var, ls->v0, ls->dir, ls->lo, ls->hi, &ls->la))
+        lp_fail(ls, LOOP_NOT_COUNTED);
+    else if (lp_probe_plain(cx, ls)) {
+        an_snap_take(cx, &ls->a);
+        lt->taken_a = true;
+        for (int k = 0; k < ls->n; k++)
+            lp_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
+        ls->runsa = lp_runs_take(cx);
+        ok = lt->steady = steady_summary(cx, ls, &lt->first_differs);
+        if (ok && lt->classed)
+            ok = lt->steady = lp_class_summary(cx, ls, &lt->cls);
+    }
+    cx->forced_if = NULL;
+    if (ok) {
+        lp_trial_keep(cx, &t1);
+    } else if (lt->classed) {
+        lp_trial_undo(cx, &t1); /* (no growth summary of a loop of two kinds) */
+    } else {
+        if (!lt->taken_a)
+            *lt->why = loop_why(cx, ls);
+        lp_trial_undo(cx, &t1); /* back to the end of iteration 1 */
+        ok = sum_growth(cx, lt, &t1);
+    }
+    if (ok)
+        ok = loop_runs(cx, s, ls->trips);
+    return ok;
+}
+
+/* The summary holds: its totals, the counter after the loop, the calls and
+ * storages it summarised, the chart's record of it. */
+static void sum_commit(an_ctx *cx, loop_try *lt)
+{
+    loop_sum *ls = &lt->ls;
+    free(*lt->why); /* a reason an earlier attempt gave */
+    *lt->why = NULL;
+    if (!lt->stepped) { /* (a stepped loop's last iteration left the totals and counter) */
+        commit_totals(cx, ls->trips, ls->sum, ls->pk, ls->peak1, lt->first_differs);
+        commit_runs(cx, ls, lt->steady);
+        if (lt->classed)
+            lp_class_commit(cx, ls, &lt->cls);
+    }
+    for (int st = ls->n_storages1; st < cx->r->n_storages; st++)
+        cx->r->storages[st].summarised = true;
+    for (int v = 0; v < cx->r->n_values; v++) /* the call sites the probes ran */
+        if (v >= ls->n_values1 || cx->r->values[v].n_exec != ls->exec1[v])
+            cx->r->values[v].summarised = true;
+    bool *known;
+    int64_t *slot = an_int_slot(cx, ls->var, &known);
+    if (!lt->stepped)
+        an_int_put(true, sx_add(ls->v0, sx_mul((sx_int){ls->dir, 0}, ls->trips)), known, slot);
+    /* a steady loop's peak is taken at hi (loop_peaks); a growing one's state at its end */
+    if (lt->stepped) { /* the probes' index J at q - 1: the counter v0 + step*(q - 1) */
+        sx_int q1 = sx_sub(ls->trips, (sx_int){2, 0});
+        record_loop(cx, ls, lt->t.n_events, lt->probe_event, q1,
+                    sx_add(ls->v0, sx_mul(ls->step, q1)));
+    } else {
+        sx_int at = lt->steady || ls->dir > 0 ? ls->hi : ls->lo;
+        record_loop(cx, ls, lt->t.n_events, lt->probe_event, at, at);
+    }
+    if (lt->ex)
+        lp_forget_after_exit(cx, ls->s, lt->ex->at, &lt->t.s0);
+    lp_trial_keep(cx, &lt->t);
+}
+
+static void sum_free(loop_try *lt)
+{
+    loop_sum *ls = &lt->ls;
+    if (lt->taken_s1)
+        an_snap_free(&ls->s1);
+    if (lt->taken_a)
+        an_snap_free(&ls->a);
+    free(ls->eff);
+    free(ls->peak1);
+    free(ls->sum);
+    free(ls->pk);
+    free(ls->exec1);
+    free(ls->runs0);
+    free(ls->runs1);
+    free(ls->runsa);
+    free(ls->runsb);
+    lp_class_free(&lt->cls);
+}
+
 /* Summarise the loop; false (the state as before the loop's first
  * iteration) when it is not a counted loop with a steady or stepping body:
  * then *why says why when the trip count was a formula (NULL otherwise). */
 static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
                            char **why)
 {
-    loop_sum ls = {.s = s, .var = -1};
-    loop_class cls = {0}; /* an `if` on the counter's class, when classed */
-    bool stepped = false, classed = false;
+    loop_try lt = {.ex = ex, .ls = {.s = s, .var = -1}, .why = why};
     *why = NULL;
-    an_func_report *top = an_func_report_of(cx, an_top(cx)->func);
     *out = AN_FLOW_NEXT;
-    if (!top || cx->if_depth > 0)
+    if (!sum_counted(cx, &lt))
         return false;
-    /* (a loop left at its counted exit runs a symbol's times, whatever its test's count) */
-    if (!lp_counted_loop(cx, s, &ls.var, &ls.v0, &ls.trips, &ls.dir) &&
-        !(ex && ls.var >= 0 && ls.trips.e == 0 && ls.trips.c >= 1))
-        return false;
-    bool ge1;
-    if (sx_prove(ls.trips, SX_GE, (sx_int){1, 0}, &ge1) && !ge1)
-        return false;
-    if (ex) { /* the run's count: at most the test's */
-        sx_fact_push(sx_sub(ls.trips, ex->runs));
-        ls.trips = ex->runs;
-    }
-    loop_trial t = {.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
-                    .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
-                    .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
-                    .n_handles = cx->n_handles, .n_exits = cx->r->n_exits,
-                    .n_paths = cx->r->n_paths, .names = an_symbol_names_mark(cx)};
-    an_snap_take(cx, &t.s0);
-    t.r0 = an_frs_save(cx);
-    t.values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
-    ls.runs0 = lp_runs_take(cx);
-    int n = ls.n = cx->r->n_funcs;
-    ls.eff = tl_xmalloc(sizeof *ls.eff * 6 * (size_t)(n + 1));
-    ls.peak1 = tl_xmalloc(sizeof *ls.peak1 * (size_t)(n + 1));
-    ls.sum = tl_xmalloc(sizeof *ls.sum * 2 * (size_t)(n + 1));
-    ls.pk = tl_xmalloc(sizeof *ls.pk * (size_t)(n + 1));
-    /* the counter's values in iterations 2..trips */
-    sx_int second = sx_add(ls.v0, (sx_int){ls.dir, 0});
-    sx_int last = sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, sx_sub(ls.trips, (sx_int){1, 0})));
-    ls.lo = ls.dir > 0 ? second : last;
-    ls.hi = ls.dir > 0 ? last : second;
-    bool ok = false, taken_s1 = false, taken_a = false, first_differs = false, steady = false;
-    int64_t probe_event = 0; /* the first probe's first event */
-    bool leave;
-    ls.n_diags1 = cx->r->n_diags;
-    an_flow fl = lp_loop_body(cx, s, &leave); /* iteration 1 */
-    if (fl != AN_FLOW_NEXT || leave || cx->stopped) {
-        lp_fail(&ls, LOOP_LEAVES);
-        goto undo;
-    }
-    if (ex && !cx->counted_exit_met) /* decided there: iterations the analysis can follow */
-        goto undo;
-    an_snap_take(cx, &ls.s1);
-    taken_s1 = true;
-    probe_event = cx->r->n_events;
-    ls.marks1 = cx->n_bound_marks;
-    ls.assumptions1 = sx_n_assumptions();
-    ls.n_storages1 = cx->r->n_storages;
-    ls.n_values1 = cx->r->n_values;
-    ls.exec1 = tl_xmalloc(sizeof *ls.exec1 * ((size_t)ls.n_values1 + 1));
-    for (int v = 0; v < ls.n_values1; v++)
-        ls.exec1[v] = cx->r->values[v].n_exec;
-    ls.runs1 = lp_runs_take(cx);
-    for (int k = 0; k < n; k++) {
-        lp_fr_effect(&cx->r->funcs[k], &ls.eff[6 * k], &ls.eff[6 * k + 1]);
-        ls.peak1[k] = cx->r->funcs[k].symbolic ? cx->r->funcs[k].peak_sx
-                                               : (sx_int){cx->r->funcs[k].peak_live_bytes, 0};
-    }
-    ls.step = (sx_int){ls.dir, 0};
-    sx_int dist = ls.trips, after;
-    bool *counter_known;
-    int64_t *counter = an_int_slot(cx, ls.var, &counter_known);
-    if (an_int_get(*counter_known, *counter, &after) && sx_usable(sx_sub(after, ls.v0)) &&
-        !sx_same(sx_sub(after, ls.v0), ls.step)) { /* a stride: a loop of its own kind */
-        ls.step = sx_sub(after, ls.v0);
-        stepped = true;
-        if (ex) /* (its count is not the run's: not summarised so) */
-            goto undo;
-        ls.n_diags1 = cx->r->n_diags;
-        ok = lp_stepped_summary(cx, &ls, &t, ls.step, &taken_a);
-        if (ok)
-            ok = loop_runs(cx, s, dist);
-        goto undo;
-    }
-    loop_trial t1;
-    lp_trial_begin(cx, &t1);
-    ls.n_diags1 = cx->r->n_diags;
-    /* (two kinds of iteration: the probes run those that do not take the arm) */
-    classed = ls.dir > 0 && ls.v0.e == 0 && ls.v0.c >= 0 && ls.v0.c <= INT32_MAX &&
-              lp_class_find(s, ls.var, ls.v0.c, &cls);
-    cx->forced_if = classed ? cls.s : NULL;
-    if (!probe(cx, s, ls.var, ls.v0, ls.dir, ls.lo, ls.hi, &ls.la))
-        lp_fail(&ls, LOOP_NOT_COUNTED);
-    else if (lp_probe_plain(cx, &ls)) {
-        an_snap_take(cx, &ls.a);
-        taken_a = true;
-        for (int k = 0; k < n; k++)
-            lp_fr_effect(&cx->r->funcs[k], &ls.eff[6 * k + 2], &ls.eff[6 * k + 3]);
-        ls.runsa = lp_runs_take(cx);
-        ok = steady = steady_summary(cx, &ls, &first_differs);
-        if (ok && classed)
-            ok = steady = lp_class_summary(cx, &ls, &cls);
-    }
-    cx->forced_if = NULL;
+    sum_begin(cx, &lt);
+    bool ok = false;
+    if (sum_first(cx, &lt) && !sum_strided(cx, &lt, &ok))
+        ok = sum_probes(cx, &lt);
     if (ok) {
-        lp_trial_keep(cx, &t1);
-    } else if (classed) {
-        lp_trial_undo(cx, &t1); /* (no growth summary of a loop of two kinds) */
-    } else {
-        if (!taken_a)
-            *why = loop_why(cx, &ls);
-        lp_trial_undo(cx, &t1); /* back to the end of iteration 1 */
-        if (taken_a) { /* forward from the probe's state */
-            lp_trial_begin(cx, &t1);
-            ls.n_diags1 = cx->r->n_diags;
-            ls.why = NULL; /* the growth summary's reason is the one to give */
-            ok = lp_growth_summary(cx, &ls, &t.s0, false);
-            if (ok) {
-                lp_trial_keep(cx, &t1);
-            } else {
-                free(*why);
-                *why = loop_why(cx, &ls);
-                lp_trial_undo(cx, &t1);
-            }
-        }
-        if (!ok) { /* backward from the state before the loop */
-            ls.n_diags1 = cx->r->n_diags;
-            ls.why = NULL;
-            ok = lp_growth_summary(cx, &ls, &t.s0, true);
-        }
-    }
-    if (ok)
-        ok = loop_runs(cx, s, ls.trips);
-undo:
-    if (!ok) {
+        sum_commit(cx, &lt);
+    } else { /* the state, the totals and the report as before the loop */
         if (!*why)
-            *why = loop_why(cx, &ls);
-        lp_trial_undo(cx, &t);
-    } else {
-        free(*why); /* a reason an earlier attempt gave */
-        *why = NULL;
-        if (!stepped) { /* (a stepped loop's last iteration left the totals and counter) */
-            commit_totals(cx, ls.trips, ls.sum, ls.pk, ls.peak1, first_differs);
-            commit_runs(cx, &ls, steady);
-            if (classed)
-                lp_class_commit(cx, &ls, &cls);
-        }
-        for (int st = ls.n_storages1; st < cx->r->n_storages; st++)
-            cx->r->storages[st].summarised = true;
-        for (int v = 0; v < cx->r->n_values; v++) /* the call sites the probes ran */
-            if (v >= ls.n_values1 || cx->r->values[v].n_exec != ls.exec1[v])
-                cx->r->values[v].summarised = true;
-        bool *known;
-        int64_t *slot = an_int_slot(cx, ls.var, &known);
-        if (!stepped)
-            an_int_put(true, sx_add(ls.v0, sx_mul((sx_int){ls.dir, 0}, ls.trips)), known, slot);
-        /* a steady loop's peak is taken at hi (loop_peaks); a growing one's state at its end */
-        if (stepped) { /* the probes' index J at q - 1: the counter v0 + step*(q - 1) */
-            sx_int q1 = sx_sub(ls.trips, (sx_int){2, 0});
-            record_loop(cx, &ls, t.n_events, probe_event, q1,
-                        sx_add(ls.v0, sx_mul(ls.step, q1)));
-        } else {
-            sx_int at = steady || ls.dir > 0 ? ls.hi : ls.lo;
-            record_loop(cx, &ls, t.n_events, probe_event, at, at);
-        }
-        if (ex)
-            lp_forget_after_exit(cx, s, ex->at, &t.s0);
-        an_snap_free(&t.s0);
-        an_frs_free(cx, t.r0);
-        free(t.values0);
-        an_symbol_names_unmark(&t.names);
+            *why = loop_why(cx, &lt.ls);
+        lp_trial_undo(cx, &lt.t);
     }
-    if (taken_s1)
-        an_snap_free(&ls.s1);
-    if (taken_a)
-        an_snap_free(&ls.a);
-    free(ls.eff);
-    free(ls.peak1);
-    free(ls.sum);
-    free(ls.pk);
-    free(ls.exec1);
-    free(ls.runs0);
-    free(ls.runs1);
-    free(ls.runsa);
-    free(ls.runsb);
-    lp_class_free(&cls);
+    sum_free(&lt);
     return ok;
 }
 

@@ -10,8 +10,7 @@
  * summed by halving (lane i plus lane i + w/2, w = VF_LANES/2 down to 1),
  * and the tail of n % VF_LANES elements added one by one.  This is the
  * order in which GCC vectorises llama2.c's `val += w[i * n + j] * x[j]` at
- * -Ofast, so on the same instruction set the two agree bit for bit.  Four
- * rows run together to read each chunk of x once.
+ * -Ofast, so on the same instruction set the two agree bit for bit.
  *
  * Column products (y[j] = sum over r of x[r] w[r, j]): y starts at 0 and
  * takes one fused multiply-add per row, rows in order, as llama2.c's
@@ -35,16 +34,6 @@ static inline float sd_madd(float a, float b, float c)
 #endif
 }
 
-static inline float sd_hsum(vf acc)
-{
-    float s[VF_LANES];
-    vf_store(s, acc);
-    for (int w = VF_LANES / 2; w >= 1; w /= 2)
-        for (int i = 0; i < w; i++)
-            s[i] = s[i + w] + s[i];
-    return s[0];
-}
-
 /* One row's product, the order above. */
 static inline float sd_dot(const float *w, const float *x, int64_t n)
 {
@@ -52,38 +41,20 @@ static inline float sd_dot(const float *w, const float *x, int64_t n)
     vf a = vf_set(0.0f);
     for (int64_t k = 0; k < nv; k += VF_LANES)
         a = vf_fma(vf_load(w + k), vf_load(x + k), a);
-    float s = sd_hsum(a);
+    float s = vf_hsum(a);
     for (int64_t k = nv; k < n; k++)
         s = sd_madd(w[k], x[k], s);
     return s;
 }
 
-/* y[r * incy] = w[r * ld + 0 .. n) . x[0 .. n) for r in [r0, r1). */
+/* y[r * incy] = w[r * ld + 0 .. n) . x[0 .. n) for r in [r0, r1), a row at a
+ * time: the weights stream from memory once per token, so the loop is bound
+ * by their bandwidth, and one stream at a time is what the prefetchers
+ * follow best (four rows interleaved measured slower, bench/llama2c.sh). */
 static void sd_rows(const float *w, int64_t ld, const float *x, int64_t n, float *y, int64_t incy,
                     int64_t r0, int64_t r1)
 {
-    int64_t nv = n - n % VF_LANES, r = r0;
-    for (; r + 4 <= r1; r += 4) {
-        const float *w0 = w + r * ld, *w1 = w0 + ld, *w2 = w1 + ld, *w3 = w2 + ld;
-        vf a0 = vf_set(0.0f), a1 = a0, a2 = a0, a3 = a0;
-        for (int64_t k = 0; k < nv; k += VF_LANES) {
-            vf xv = vf_load(x + k);
-            a0 = vf_fma(vf_load(w0 + k), xv, a0);
-            a1 = vf_fma(vf_load(w1 + k), xv, a1);
-            a2 = vf_fma(vf_load(w2 + k), xv, a2);
-            a3 = vf_fma(vf_load(w3 + k), xv, a3);
-        }
-        float s[4] = {sd_hsum(a0), sd_hsum(a1), sd_hsum(a2), sd_hsum(a3)};
-        for (int64_t k = nv; k < n; k++) {
-            s[0] = sd_madd(w0[k], x[k], s[0]);
-            s[1] = sd_madd(w1[k], x[k], s[1]);
-            s[2] = sd_madd(w2[k], x[k], s[2]);
-            s[3] = sd_madd(w3[k], x[k], s[3]);
-        }
-        for (int i = 0; i < 4; i++)
-            y[(r + i) * incy] = s[i];
-    }
-    for (; r < r1; r++)
+    for (int64_t r = r0; r < r1; r++)
         y[r * incy] = sd_dot(w + r * ld, x, n);
 }
 

@@ -71,6 +71,18 @@ static inline vf vf_square(vf a, vf *lo)
     return hi;
 }
 
+/* The lanes' sum, halving (lane i plus lane i + w/2, w = 16 down to 2):
+ * the order GCC's vectorised reductions end in, kept in registers. */
+static inline float vf_hsum(vf a)
+{
+    __m256 lo = _mm512_castps512_ps256(a);
+    __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a), 1));
+    __m256 s8 = _mm256_add_ps(hi, lo);
+    __m128 s4 = _mm_add_ps(_mm256_extractf128_ps(s8, 1), _mm256_castps256_ps128(s8));
+    __m128 s2 = _mm_add_ps(_mm_movehl_ps(s4, s4), s4);
+    return _mm_cvtss_f32(_mm_add_ss(_mm_shuffle_ps(s2, s2, 1), s2));
+}
+
 #elif defined(__AVX2__) && defined(__FMA__) && !defined(SM_LANES_PORTABLE)
 #include <immintrin.h>
 
@@ -114,6 +126,14 @@ static inline vf vf_square(vf a, vf *lo)
     return hi;
 }
 
+/* The lanes' sum, halving (lane i plus lane i + w/2, w = 8 down to 2). */
+static inline float vf_hsum(vf a)
+{
+    __m128 s4 = _mm_add_ps(_mm256_extractf128_ps(a, 1), _mm256_castps256_ps128(a));
+    __m128 s2 = _mm_add_ps(_mm_movehl_ps(s4, s4), s4);
+    return _mm_cvtss_f32(_mm_add_ss(_mm_shuffle_ps(s2, s2, 1), s2));
+}
+
 #elif defined(__SSE2__) && !defined(SM_LANES_PORTABLE)
 #include <emmintrin.h>
 
@@ -153,6 +173,13 @@ static inline vi vi_sub(vi a, vi b) { return _mm_sub_epi32(a, b); }
 static inline vi vi_half(vi a) { return _mm_srai_epi32(a, 1); }
 static inline vf vi_exponent_bits(vi a) { return _mm_castsi128_ps(_mm_slli_epi32(a, 23)); }
 
+/* The lanes' sum, halving (lane i plus lane i + w/2, w = 4 down to 2). */
+static inline float vf_hsum(vf a)
+{
+    __m128 s2 = _mm_add_ps(_mm_movehl_ps(a, a), a);
+    return _mm_cvtss_f32(_mm_add_ss(_mm_shuffle_ps(s2, s2, 1), s2));
+}
+
 #else
 
 enum { VF_LANES = 1 };
@@ -189,6 +216,7 @@ static inline vi vi_add(vi a, vi b) { return a + b; }
 static inline vi vi_sub(vi a, vi b) { return a - b; }
 static inline vi vi_half(vi a) { return a >= 0 ? a / 2 : -((1 - a) / 2); } /* floor(a / 2) */
 static inline vf vi_exponent_bits(vi a) { return vf_from_bits((uint32_t)a << 23); }
+static inline float vf_hsum(vf a) { return a; }
 
 #endif
 
