@@ -778,7 +778,9 @@ static bool sum_counted(an_ctx *cx, loop_try *lt)
 {
     loop_sum *ls = &lt->ls;
     const loop_exit *ex = lt->ex;
-    if (!an_func_report_of(cx, an_top(cx)->func) || cx->if_depth > 0)
+    /* (in an arm of a condition not known statically as anywhere else: the
+     * branch joins the arms' summaries as it joins any two arms) */
+    if (!an_func_report_of(cx, an_top(cx)->func))
         return false;
     /* (a loop left at its counted exit runs a symbol's times, whatever its test's count) */
     if (!lp_counted_loop(cx, ls->s, &ls->var, &ls->v0, &ls->trips, &ls->dir) &&
