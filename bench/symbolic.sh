@@ -7,7 +7,9 @@
 # decoder_layers.c: the same with per-layer arrays filled and emptied in
 # loops, summarised as segments) and 100 and
 # 1,000 chained reshapes of run-time sizes (bench/gen_reshapes.py), with the
-# longest formula of each report, to show the expressions stay bounded.
+# longest formula of each report, to show the expressions stay bounded;
+# and two whole programs, the llama2.c-style inference sample and the
+# llm.c-style training sample (issue: at most 1.5x the parse).
 # 9 rounds, the commands in turn; medians of wall and CPU time.
 # usage: bench/symbolic.sh [BUILD_DIR]
 set -euo pipefail
@@ -66,14 +68,19 @@ cases = [
       "config.vocab_size=128", "config.seq_len=32", "steps=12"]),
     (os.path.join(work, "reshapes_100.c"), ["B=3", "S=5", "d=7"]),
     (os.path.join(work, "reshapes_1000.c"), ["B=3", "S=5", "d=7"]),
+    # whole programs (no --bind column: their sizes are the checkpoint's, or concrete)
+    ("samples/llama2/run.c", None),
+    ("samples/train/train_gpt2.c", None),
 ]
 print("| file | clang -fsyntax-only ms | report ms | ratio | ratio, CPU | all bound (--bind) ms | longest formula, chars | assumptions |")
 print("|---|---|---|---|---|---|---|---|")
 for f, binds in cases:
-    (pw, pc), (tw, tc), (bw, _) = rounds([["clang-14", "-fsyntax-only", "-I", inc, f],
-                                          [tool, "report", f],
-                                          [tool, "report"] + ["--bind=" + b for b in binds] + [f]])
+    cmds = [["clang-14", "-fsyntax-only", "-I", inc, f], [tool, "report", f]]
+    if binds is not None:
+        cmds.append([tool, "report"] + ["--bind=" + b for b in binds] + [f])
+    (pw, pc), (tw, tc), *bound = rounds(cmds)
     chars, n_assume = longest(f)
+    bw = f"{bound[0][0]*1e3:.1f}" if bound else "-"
     print(f"| {os.path.basename(f)} | {pw*1e3:.1f} | {tw*1e3:.1f} | {tw/pw:.2f}x | {tc/pc:.2f}x | "
-          f"{bw*1e3:.1f} | {chars} | {n_assume} |")
+          f"{bw} | {chars} | {n_assume} |")
 PY

@@ -78,6 +78,16 @@ static void index_rebuild(an_mem *m, int cap)
     }
 }
 
+/* After removals: the removed entries stay where they are (in the index no
+ * location matches them) until they are half of the map, then the map is
+ * compacted.  A rebuild per removal made a program of many helper calls
+ * with struct locals quadratic (every frame exit rebuilt the whole map). */
+static void index_tidy(an_mem *m)
+{
+    if (m->n_dead * 2 > m->n)
+        index_rebuild(m, m->index_cap ? m->index_cap : 64);
+}
+
 /* The entry at l, or -1; *slot is its index slot (or the free one). */
 static int mem_find(const an_mem *m, const an_loc *l, int *slot)
 {
@@ -170,10 +180,8 @@ static int mem_remove_under(an_mem *m, const an_loc *p, bool self, int *handles,
         e->loc.frame = DEAD;
         gone++;
     }
-    if (gone) {
-        m->n_dead += gone;
-        index_rebuild(m, m->index_cap); /* dead entries leave the index */
-    }
+    m->n_dead += gone;
+    index_tidy(m);
     return gone;
 }
 
@@ -929,7 +937,7 @@ void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end)
         e->loc.frame = DEAD;
         cx->mem.n_dead++;
     }
-    index_rebuild(&cx->mem, cx->mem.index_cap ? cx->mem.index_cap : 64);
+    index_tidy(&cx->mem);
     if (!program_end)
         drop_handles(cx, handles, n, cx->u->funcs[f->func]->end.line, cx->u->funcs[f->func]->end.col,
                      "out of scope");
