@@ -52,7 +52,8 @@ static void ck_expr_walk(ck_ir_index *ms, const ir_unit *u, int func, const ir_e
 {
     if (!e)
         return;
-    if (e->kind == IR_EXPR_QUERY || e->kind == IR_EXPR_TENSOR_NULL) {
+    if (e->kind == IR_EXPR_QUERY || e->kind == IR_EXPR_TENSOR_NULL ||
+        e->kind == IR_EXPR_SAME_HANDLE) {
         ck_mention_add(ms, u, func, e->loc.line, e->var, CK_MENTION_QUERY);
         ck_mention_add(ms, u, func, e->loc.line, e->var2, CK_MENTION_QUERY);
     }

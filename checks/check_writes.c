@@ -78,10 +78,18 @@ static bool ck_may_meet(const ck_ctx *cx, const an_event *a, int ka, const an_ev
     return al <= bh && bl <= ah && al <= ah && bl <= bh;
 }
 
+static bool ck_made_as_buffer(const ck_ctx *cx, int s);
+
 /* Whether operand ka of event a reaches every element operand kb of b reaches. */
 static bool ck_covers(const ck_ctx *cx, const an_event *a, int ka, const an_event *b, int kb)
 {
     int64_t al, ah, bl, bh;
+    int s = a->in_storage[ka];
+    /* the buffer that made the storage (zeros, empty, full: dense from its
+     * start) reaches all of it, whether its spans are numbers or formulas */
+    if (s >= 0 && b->in_storage[kb] == s && a->in_value[ka] >= 0 &&
+        a->in_value[ka] == cx->r->storages[s].value && ck_made_as_buffer(cx, s))
+        return true;
     if (!ck_event_span(cx, a, ka, &al, &ah) || !ck_event_span(cx, b, kb, &bl, &bh))
         return false;
     const an_value *v = &cx->r->values[a->in_value[ka]];
@@ -103,6 +111,28 @@ static bool ck_made_as_buffer(const ck_ctx *cx, int s)
     return made == MT_OP_zeros || made == MT_OP_empty || made == MT_OP_full;
 }
 
+/* Whether reset event r's operand 0 may reach every element write event
+ * w's operand 0 writes where their spans are formulas (a loop summarised
+ * over sizes read at run time: `k = tl_select(cache, 0, pos);
+ * tl_matmul_out(k, ...); rope(k)`): in the same pass (w's call site did not
+ * write that storage between them), the reset is taken to cover the write.  The check
+ * cannot compare the spans, and a warning it cannot stand by is not given. */
+static bool ck_covers_unknown(const ck_ctx *cx, int64_t r, int64_t w)
+{
+    const an_event *re = ck_event(cx, r), *we = ck_event(cx, w);
+    int64_t lo, hi;
+    if (re->in_value[0] < 0 || we->in_value[0] < 0 ||
+        (ck_event_span(cx, re, 0, &lo, &hi) && ck_event_span(cx, we, 0, &lo, &hi)))
+        return false; /* (spans that are numbers: ck_covers) */
+    for (int64_t k = r + 1; k < w; k++) {
+        const an_event *e = ck_event(cx, k);
+        if (e->func == we->func && e->line == we->line && e->col == we->col && e->n_in > 0 &&
+            e->in_storage[0] == we->in_storage[0])
+            return false;
+    }
+    return true;
+}
+
 /* The last event before w on storage s that overwrote, without reading,
  * every element w's operand 0 writes (copy_, fill_, zero_, an out=), or -1. */
 static int64_t ck_last_reset(const ck_ctx *cx, int64_t w, int s)
@@ -113,7 +143,7 @@ static int64_t ck_last_reset(const ck_ctx *cx, int64_t w, int s)
     for (int64_t k = 0; k < n && uses[k] < w; k++) {
         const an_event *e = ck_event(cx, uses[k]);
         if (e->kind == AN_EV_CALL && e->n_in > 0 && e->in_storage[0] == s && ck_resets(e, 0) &&
-            ck_covers(cx, e, 0, we, 0))
+            (ck_covers(cx, e, 0, we, 0) || ck_covers_unknown(cx, uses[k], w)))
             last = uses[k];
     }
     return last;

@@ -264,9 +264,12 @@ static ir_expr *fe_handle_compare(fe_ctx *fx, CXCursor c, CXCursor a, CXCursor b
         ir_expr *isnull = ir_expr_tensor_null(fx->u, loc, var);
         return op == IR_OP_EQ ? isnull : ir_expr_unary(fx->u, loc, IR_OP_NOT, isnull);
     }
-    fe_lower_effects(fx, a);
-    fe_lower_effects(fx, b);
-    return ir_expr_unknown(fx->u, loc, "comparison of handles");
+    /* two handles: the interpreter knows whether they are one */
+    int va = fe_lower_tensor(fx, a, IR_NO_VAR), vb = fe_lower_tensor(fx, b, IR_NO_VAR);
+    if (va == IR_NO_VAR || vb == IR_NO_VAR)
+        return ir_expr_unknown(fx->u, loc, "comparison of handles");
+    ir_expr *same = ir_expr_same_handle(fx->u, loc, va, vb);
+    return op == IR_OP_EQ ? same : ir_expr_unary(fx->u, loc, IR_OP_NOT, same);
 }
 
 static ir_expr *fe_binary(fe_ctx *fx, CXCursor c)

@@ -42,9 +42,39 @@ static const an_handle *query_handle(an_ctx *cx, int var)
     return &cx->handles[h];
 }
 
+/* a == b on two handles: one handle is one pointer; two handles that are
+ * live, each standing for one tensor of the run, are two (every call that
+ * returns a handle returns a new one).  Not known where a handle may stand
+ * for another at run time (an_handle.ident_unsure: two arms or iterations
+ * joined), for an element of a segment (each read a handle of its own), or
+ * for a released tensor (its memory may be another's now). */
+static bool same_handle(an_ctx *cx, const ir_expr *q, int64_t *out)
+{
+    int a = an_tensor_of(cx, q->var), b = an_tensor_of(cx, q->var2);
+    if (a == AN_UNKNOWN || b == AN_UNKNOWN)
+        return false;
+    if (a == AN_UNSET || b == AN_UNSET) { /* null: equal only to null */
+        *out = a == b;
+        return true;
+    }
+    const an_handle *x = &cx->handles[a], *y = &cx->handles[b];
+    if (x->ident_unsure || y->ident_unsure || x->seg_elem || y->seg_elem)
+        return false;
+    if (a == b) {
+        *out = 1;
+        return true;
+    }
+    if (x->released || y->released)
+        return false;
+    *out = 0;
+    return true;
+}
+
 static bool env_query(void *ctx, const ir_expr *q, int64_t *out)
 {
     an_ctx *cx = ctx;
+    if (q->kind == IR_EXPR_SAME_HANDLE)
+        return same_handle(cx, q, out);
     const an_handle *h = query_handle(cx, q->var);
     int64_t a = 0, d;
     if (q->query == IR_Q_ELEMENT_SIZE)

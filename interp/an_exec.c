@@ -250,6 +250,7 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
 {
     int mine = *tensor;
     if (mine != theirs && mine >= 0) {
+        cx->handles[mine].ident_unsure = true; /* (the other arm held another) */
         const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs] : NULL;
         if (!h || !h->known || !an_same_layout(&h->l, &cx->handles[mine].l))
             cx->handles[mine].known = false;

@@ -30,6 +30,8 @@ typedef struct an_handle {
     int sl;         /* not known, but over symbols: cx->r->slayouts[sl - 1] (0: none) */
     bool seg_elem;  /* an element read from a segment (its place: cx->ptrs[seg_place]) */
     int seg_place;
+    bool ident_unsure; /* it may stand for another handle at run time (two arms or two
+                        * iterations joined): a == b on it is not known */
 } an_handle;
 
 /* ---- the abstract memory (an_mem.c) ---- */
@@ -285,6 +287,9 @@ static inline void an_int_put(bool ok, sx_int v, bool *known, int64_t *i)
 
 /* an_state.c */
 int an_handle_new(an_ctx *cx, const an_handle *h);
+/* After iterations not followed one by one (a loop analysed once): any cell
+ * may hold another handle at run time, so no handle's identity is known. */
+void an_handles_unsure(an_ctx *cx);
 int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device dev,
                    int64_t nbytes);
 void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col);

@@ -14,6 +14,7 @@
 #include "an_loop_internal.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,8 @@ bool lp_steady_handles(void *ctx, int a, int b)
     an_ctx *cx = sc->cx;
     if (a < 0 || b < 0 || a >= sc->then->n_handles)
         return a == b;
+    if (a != b) /* one place, another handle each iteration: which one is not known */
+        cx->handles[b].ident_unsure = true;
     const an_handle *x = &sc->then->handles[a], *y = &cx->handles[b];
     if (x->released != y->released)
         return false;
@@ -164,8 +167,27 @@ bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
         return mine->seg == theirs->seg && mine->ptr == theirs->ptr &&
                (mine->kind == AN_CELL_INT ? mine->known == theirs->known && mine->i == theirs->i
                                           : mine->handle == theirs->handle);
+    if (mine->kind == AN_CELL_INT && (mine->known != theirs->known || mine->i != theirs->i)) {
+        /* A value of its own each iteration (a random state, a value read
+         * back): a run-time value after the loop, as a variable's is
+         * (steady_int); what the iterations computed from it is compared
+         * with their effects.  One that steps (known, or a formula in the
+         * symbols it had) is the growth summary's. */
+        const steady_ctx *sc = ctx;
+        sx_int xm, xt;
+        if (sc->own_from == 0)
+            return false;
+        bool own = !an_int_get(mine->known, mine->i, &xm) ||
+                   !an_int_get(theirs->known, theirs->i, &xt) ||
+                   sx_mentions_newer(sx_sub(xm, xt), sc->own_from - 1);
+        if (!own)
+            return false;
+        mine->known = false;
+        mine->i = an_unknown_token(sc->cx);
+        return true;
+    }
     if (mine->kind == AN_CELL_INT)
-        return mine->known == theirs->known && mine->i == theirs->i;
+        return true;
     return lp_steady_handles(ctx, theirs->handle, mine->handle);
 }
 
@@ -206,7 +228,8 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
     if (cx->depth != a->depth || cx->depth != s1->depth || (s0 && s0->depth != cx->depth))
         return false;
     *first_differs = false;
-    steady_ctx at_a = {cx, a}, at_s1 = {cx, s1};
+    /* (an integer in memory of its own each iteration: from the first probe's counter on) */
+    steady_ctx at_a = {cx, a, sx_symbol_of((sx_int){0, la}) + 1}, at_s1 = {cx, s1, 0};
     for (int k = 0; k < cx->depth; k++) {
         an_frame *fr = cx->stack[k];
         const int *ids = cx->func_vars[fr->func];
@@ -755,7 +778,9 @@ static bool sum_counted(an_ctx *cx, loop_try *lt)
 {
     loop_sum *ls = &lt->ls;
     const loop_exit *ex = lt->ex;
-    if (!an_func_report_of(cx, an_top(cx)->func) || cx->if_depth > 0)
+    /* (in an arm of a condition not known statically as anywhere else: the
+     * branch joins the arms' summaries as it joins any two arms) */
+    if (!an_func_report_of(cx, an_top(cx)->func))
         return false;
     /* (a loop left at its counted exit runs a symbol's times, whatever its test's count) */
     if (!lp_counted_loop(cx, ls->s, &ls->var, &ls->v0, &ls->trips, &ls->dir) &&

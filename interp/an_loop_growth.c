@@ -209,6 +209,7 @@ static int gen_handle(gen_ctx *g, int h1, int ho)
         ok = gen_value(g, X.shape[d], Y.shape[d], &G.shape[d]) &&
              gen_value(g, X.strides[d], Y.strides[d], &G.strides[d]);
     an_handle nh = *x;
+    nh.ident_unsure = true; /* (the handle of whichever iteration made it) */
     nh.known = false;
     nh.sl = an_slayout_add(cx, &G);
     if (ok && x->seg_elem) /* an element read from an array: the element read at lb */
@@ -389,6 +390,7 @@ static bool form_view_segment(gen_ctx *g, an_mem *other, const an_loc *first, co
     if (!sx_usable(at) || !sx_same(sx_subst(at, idx, k1), X1.offset))
         return false;
     an_handle rep = cx->handles[c1.handle];
+    rep.ident_unsure = true;
     X1.offset = at;
     rep.known = false;
     rep.sl = an_slayout_add(cx, &X1);
@@ -464,6 +466,7 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
         sc1.seg = true;
         if (c1.kind == AN_CELL_TENSOR) { /* one handle, one storage for the elements so far */
             an_handle rep = cx->handles[c1.handle];
+            rep.ident_unsure = true;
             const an_storage first_st = cx->r->storages[st];
             retire_storage(cx, st);
             sg.storage = rep.storage =

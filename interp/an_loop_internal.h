@@ -14,6 +14,9 @@
 typedef struct steady_ctx {
     an_ctx *cx;
     const snapshot *then;
+    int own_from; /* 1 + the index of the first symbol the probes made (an integer in
+                   * memory that differs by one of them is a value of its own each
+                   * iteration: lp_steady_cell); 0: every integer must be the same */
 } steady_ctx;
 
 typedef struct loop_trial {

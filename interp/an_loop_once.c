@@ -139,6 +139,8 @@ an_flow lp_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
     lp_record_repeat(cx, s, first);
     cx->runs_unknown--;
     lp_forget_written(cx, s, &before);
+    if (!host)
+        an_handles_unsure(cx);
     an_snap_free(&before);
     return fl;
 }
@@ -153,5 +155,6 @@ void lp_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0)
         if (cx->r->values[v].runs_stamp > clock0)
             cx->r->values[v].runs_unknown = true;
     lp_forget_written(cx, s, NULL);
+    an_handles_unsure(cx);
 }
 

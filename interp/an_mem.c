@@ -972,6 +972,7 @@ static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs)
     if (mine->seg || theirs->seg) /* which elements are left differs: none is known */
         return (an_cell){.kind = AN_CELL_UNKNOWN};
     if (mine->kind == AN_CELL_TENSOR && mine->handle >= 0) {
+        cx->handles[mine->handle].ident_unsure = true; /* (the other arm held another) */
         if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
             !an_same_layout_handles(cx, mine->handle, theirs->handle))
             cx->handles[mine->handle].known = false;

@@ -36,6 +36,12 @@ int an_handle_new(an_ctx *cx, const an_handle *h)
     return (int)cx->n_handles++;
 }
 
+void an_handles_unsure(an_ctx *cx)
+{
+    for (int h = 0; h < cx->n_handles; h++)
+        cx->handles[h].ident_unsure = true;
+}
+
 an_func_report *an_func_report_of(an_ctx *cx, int func)
 {
     int k = func >= 0 ? cx->report_of[func] : -1;

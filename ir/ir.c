@@ -316,6 +316,14 @@ ir_expr *ir_expr_tensor_null(ir_unit *u, ir_loc loc, int var)
     return e;
 }
 
+ir_expr *ir_expr_same_handle(ir_unit *u, ir_loc loc, int a, int b)
+{
+    ir_expr *e = ir_expr_new(u, IR_EXPR_SAME_HANDLE, loc);
+    e->var = a;
+    e->var2 = b;
+    return e;
+}
+
 ir_expr *ir_expr_unknown(ir_unit *u, ir_loc loc, const char *reason)
 {
     ir_expr *e = ir_expr_new(u, IR_EXPR_UNKNOWN, loc);
@@ -472,7 +480,8 @@ bool ir_expr_eval(const ir_expr *e, const ir_env *env, int64_t *out)
             return false;
         return ir_expr_eval(a ? e->b : e->c, env, out);
     case IR_EXPR_QUERY:
-    case IR_EXPR_TENSOR_NULL: return env && env->query && env->query(env->ctx, e, out);
+    case IR_EXPR_TENSOR_NULL:
+    case IR_EXPR_SAME_HANDLE: return env && env->query && env->query(env->ctx, e, out);
     case IR_EXPR_PLACE: return env && env->place && env->place(env->ctx, e->place, out);
     case IR_EXPR_PTR_CMP: return env && env->ptr_cmp && env->ptr_cmp(env->ctx, e, out);
     case IR_EXPR_UNKNOWN: return false;
@@ -594,6 +603,13 @@ void ir_expr_print(FILE *out, const ir_unit *u, const ir_expr *e)
     case IR_EXPR_TENSOR_NULL:
         fputs("isnull(", out);
         ir_var_print(out, u, e->var);
+        fputc(')', out);
+        break;
+    case IR_EXPR_SAME_HANDLE:
+        fputs("same(", out);
+        ir_var_print(out, u, e->var);
+        fputs(", ", out);
+        ir_var_print(out, u, e->var2);
         fputc(')', out);
         break;
     case IR_EXPR_UNKNOWN: fprintf(out, "?(%s)", e->reason ? e->reason : ""); break;

@@ -145,6 +145,7 @@ typedef enum ir_expr_kind {
     IR_EXPR_TENSOR_NULL, /* 1 when the handle in tensor var is null, else 0 */
     IR_EXPR_PLACE,       /* read of the integer held in place */
     IR_EXPR_PTR_CMP,     /* pa op pb on two pointer values (== != < <= > >=) */
+    IR_EXPR_SAME_HANDLE, /* 1 when tensor vars var and var2 hold one handle (a == b), else 0 */
     IR_EXPR_UNKNOWN      /* not computable by the front end; reason says why */
 } ir_expr_kind;
 
@@ -182,8 +183,9 @@ struct ir_expr {
     ir_expr_kind kind;
     ir_loc loc;
     int64_t value;      /* CONST */
-    int var;            /* VAR, QUERY, TENSOR_NULL */
-    int var2;           /* QUERY: the second tensor of SHARES_STORAGE, else IR_NO_VAR */
+    int var;            /* VAR, QUERY, TENSOR_NULL, SAME_HANDLE */
+    int var2;           /* QUERY: the second tensor of SHARES_STORAGE; SAME_HANDLE: the other
+                         * side; else IR_NO_VAR */
     ir_op op;           /* UNARY, BINARY */
     ir_query query;     /* QUERY */
     ir_expr *a, *b, *c; /* operands; QUERY: a is the integer argument or NULL */
@@ -492,6 +494,7 @@ ir_expr *ir_expr_binary(ir_unit *u, ir_loc loc, ir_op op, ir_expr *a, ir_expr *b
 ir_expr *ir_expr_cond(ir_unit *u, ir_loc loc, ir_expr *a, ir_expr *b, ir_expr *c);
 ir_expr *ir_expr_query(ir_unit *u, ir_loc loc, ir_query q, int var, int var2, ir_expr *a);
 ir_expr *ir_expr_tensor_null(ir_unit *u, ir_loc loc, int var);
+ir_expr *ir_expr_same_handle(ir_unit *u, ir_loc loc, int a, int b);
 ir_expr *ir_expr_unknown(ir_unit *u, ir_loc loc, const char *reason);
 ir_expr *ir_expr_place(ir_unit *u, ir_loc loc, const ir_place *p);
 ir_expr *ir_expr_ptr_cmp(ir_unit *u, ir_loc loc, ir_op op, const ir_ptr *a, const ir_ptr *b);
@@ -509,7 +512,8 @@ bool ir_op_unary(ir_op op, int64_t a, int64_t *out);
 bool ir_op_binary(ir_op op, int64_t a, int64_t b, int64_t *out);
 
 /* The interpreter's view of the state: the value of integer variable var, or
- * of an IR_EXPR_QUERY / IR_EXPR_TENSOR_NULL expression q; return false when
+ * of an IR_EXPR_QUERY / IR_EXPR_TENSOR_NULL / IR_EXPR_SAME_HANDLE expression
+ * q; return false when
  * unknown.  query may be NULL (all queries unknown). */
 typedef struct ir_env {
     bool (*var)(void *ctx, int var, int64_t *out);

@@ -131,6 +131,8 @@ bool sx_shares_symbol(sx_int a, sx_int b);
 /* Whether a mentions a symbol of that origin ("loop": a probe's counter);
  * unlike sx_symbols_of, it marks nothing as used. */
 bool sx_mentions_origin(sx_int a, const char *origin);
+/* Whether a mentions a symbol made at or after index from (marks nothing used). */
+bool sx_mentions_newer(sx_int a, int from);
 /* a with the symbol sym replaced by v. */
 sx_int sx_subst(sx_int a, sx_int sym, sx_int v);
 /* a rebuilt under the facts now: each min, max (and floor division) decided

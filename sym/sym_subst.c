@@ -209,3 +209,12 @@ static bool has_origin(uint32_t id, const void *ctx)
 }
 
 bool sx_mentions_origin(sx_int a, const char *origin) { return any_atom(a, has_origin, origin); }
+
+/* Whether atom id is a symbol of index *ctx or later. */
+static bool is_newer(uint32_t id, const void *ctx)
+{
+    const atom *a = &S.atoms.items[id];
+    return a->kind == A_SYM && a->sym >= *(const int *)ctx;
+}
+
+bool sx_mentions_newer(sx_int a, int from) { return any_atom(a, is_newer, &from); }

@@ -1,5 +1,6 @@
 /* write-through-view: an in-place update through a view changes a tensor read later. */
 // CHECK-OPTIONS: --checks=-*,write-through-view
+#include <stdlib.h>
 #include <tensorlint/tensor.h>
 
 static void fires(void)
@@ -212,8 +213,50 @@ static void partial_alias_of_a_result(void)
     tl_release(logits);
 }
 
-int main(void)
+/* llama2.c's attention at sizes read at run time (the loop summarised, the
+ * spans of its calls formulas): each position's query and key row are
+ * written whole (out=), rotated in place through a view, then read with
+ * the cache.  What is read is what the same pass wrote: silent. */
+static void rotate(tl_tensor *vec, int dim)
 {
+    tl_tensor *pairs = tl_view(vec, TL_SHAPE(dim / 2, 2));
+    tl_mul_scalar_(pairs, 0.5);
+    tl_release(pairs);
+}
+
+static void rotated_rows_of_a_cache(int steps, int dim)
+{
+    tl_tensor *cache = tl_zeros(TL_SHAPE(steps, dim), TL_F32, TL_CPU);
+    tl_tensor *q = tl_zeros(TL_SHAPE(dim), TL_F32, TL_CPU);
+    tl_tensor *w = tl_randn(TL_SHAPE(dim, dim), TL_F32, TL_CPU);
+    tl_tensor *x = tl_randn(TL_SHAPE(dim), TL_F32, TL_CPU);
+    for (int pos = 0; pos < steps; pos++) {
+        tl_tensor *k = tl_select(cache, 0, pos);
+        tl_matmul_out(q, w, x);
+        tl_matmul_out(k, w, x);
+        rotate(q, dim);
+        rotate(k, dim);
+        tl_tensor *qh = tl_view(q, TL_SHAPE(1, dim));
+        tl_tensor *kc = tl_narrow(cache, 0, 0, pos + 1);
+        tl_tensor *kt = tl_transpose(kc, 0, 1);
+        tl_tensor *scores = tl_matmul(qh, kt);
+        tl_release(scores);
+        tl_release(kt);
+        tl_release(kc);
+        tl_release(qh);
+        tl_release(k);
+    }
+    tl_release(x);
+    tl_release(w);
+    tl_release(q);
+    tl_release(cache);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3)
+        return 2;
+    rotated_rows_of_a_cache(atoi(argv[1]), 2 * atoi(argv[2]));
     fires();
     fires_across_epochs();
     accumulate_into_zeroed_output();

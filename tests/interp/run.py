@@ -502,7 +502,7 @@ def check_value_run(tr, rep, target, name, pairs, errors, where, bind):
            "exec": tr.count[keys[0]]}
     for key, rel, val in pairs:
         if key == "exec" and rel == "<=" and val != "?":
-            if got["exec"] > int(val):
+            if got["exec"] > evaluate(exec_want(val), bind):
                 errors.append(f"{where}: exec: expected at most {val}, but the run has "
                               f"{got['exec']} (line {target}, tl_{r['op']})")
             continue
