@@ -140,7 +140,9 @@ static void rd_expr_need(fe_rd *r, const ir_expr *e)
     case IR_EXPR_COND: rd_need(r, e->a && e->b && e->c); return;
     case IR_EXPR_PLACE: rd_need(r, e->place != NULL); return;
     case IR_EXPR_PTR_CMP: rd_need(r, e->pa && e->pb); return;
-    case IR_EXPR_SAME_HANDLE: rd_need(r, e->var >= 0 && e->var2 >= 0); return;
+    /* (an operand the front end does not follow is IR_UNKNOWN_TENSOR: the
+     * interpreter answers "not known" for it) */
+    case IR_EXPR_SAME_HANDLE: rd_need(r, e->var != IR_NO_VAR && e->var2 != IR_NO_VAR); return;
     default: return;
     }
 }

@@ -24,6 +24,9 @@ if(TARGET tensorlint_cli)
   tl_frontend_cli_test(dump_ir_missing_file 2 "\"$0\" dump-ir /nonexistent/x.c 2>&1 | grep -q 'x.c: no such file'; test $? -eq 0 && \"$0\" dump-ir /nonexistent/x.c 2>/dev/null")
   tl_frontend_cli_test(dump_ir_ok 0 "\"$0\" dump-ir ${TL_FE_DIR}/calls.c | grep -q 'call x#2 = tl_randn'")
   tl_frontend_cli_test(dump_ir_compiler_args 0 "\"$0\" dump-ir ${TL_FE_DIR}/calls.c -- -DUNUSED=1 -std=c11 >/dev/null")
+  add_test(NAME frontend.capture_all
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/frontend/capture_all.sh ${TL_FE_CLI} ${PROJECT_SOURCE_DIR})
+  set_tests_properties(frontend.capture_all PROPERTIES LABELS "frontend" TIMEOUT 600)
   tl_frontend_cli_test(dump_ir_clang_error 2 "\"$0\" dump-ir ${TL_FE_DIR}/errors.c 2>&1 >/dev/null | grep -q 'errors.c:11:18: error: expected'; test $? -eq 0 && \"$0\" dump-ir ${TL_FE_DIR}/errors.c >/dev/null 2>&1")
 endif()
 
