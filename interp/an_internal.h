@@ -499,7 +499,7 @@ void an_claim_totals(an_func_report *fr, unsigned which, an_claim claim);
 int *an_tensor_slot(an_ctx *cx, int var);
 int64_t *an_int_slot(an_ctx *cx, int var, bool **known);
 
-/* an_exec.c: the state of a branch arm or a loop trial, saved and restored */
+/* an_snap.c: the state of a branch arm or a loop trial, saved and restored */
 typedef struct snapshot {
     int64_t n_handles, live, n_events;
     sx_int live_sx;
@@ -534,8 +534,19 @@ bool an_same_slayout(const an_ctx *cx, int a, int b);
 /* an_loop.c */
 an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s);
 
+/* an_branch.c: an if (a chain of else-ifs in a loop) */
+an_flow an_exec_if(an_ctx *cx, const ir_stmt *s);
+
+/* an_store.c: statements on memory */
+void an_exec_load(an_ctx *cx, const ir_stmt *s);
+void an_exec_store(an_ctx *cx, const ir_stmt *s);
+void an_exec_copy(an_ctx *cx, const ir_stmt *s);
+void an_exec_fill(an_ctx *cx, const ir_stmt *s);
+
 /* an_exec.c */
 an_flow an_exec_block(an_ctx *cx, const ir_block *b);
+/* A statement is about to run: false when the analysis stopped (--max-calls). */
+bool an_stmt_begin(an_ctx *cx, const ir_stmt *s);
 /* Runs func in frame f; AN_FLOW_EXIT when the program ended in it, else AN_FLOW_NEXT. */
 an_flow an_run_function(an_ctx *cx, int func, an_frame *f);
 
