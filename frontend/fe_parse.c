@@ -39,6 +39,8 @@ const char *fe_status_name(fe_status s)
     case FE_ERR_NO_ACCESS: return "cannot be read: permission denied";
     case FE_ERR_UNREADABLE: return "cannot be read (a loop of symbolic links, a name too long "
                                    "or an I/O error)";
+    case FE_ERR_INTERNAL: return "internal error of tensorlint: the unit's IR did not read "
+                                 "back (please report it)";
     }
     return "?";
 }

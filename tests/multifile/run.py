@@ -288,6 +288,14 @@ def check_captures(tool, project):
         if out != ref or n != (len(units) - 1, 1):
             errs.append("after an edit of %s: read %s, parsed %s, the same report: %s" %
                         ((units[-1],) + n + (out == ref,)))
+        # A unit's own IR that does not read back (a broken invariant, injected):
+        # a clear error and exit 2, never a signal.
+        env = dict(os.environ, TENSORLINT_TEST_READBACK_FAULT=str(len(units)))
+        p = subprocess.run([tool, "report", "-p", fresh, "--format=json"],
+                           capture_output=True, text=True, env=env)
+        if p.returncode != 2 or "internal error" not in p.stderr or p.stdout:
+            errs.append("an IR that does not read back: exit %d, stderr %r" %
+                        (p.returncode, p.stderr[-300:]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return errs
