@@ -373,7 +373,7 @@ fe_status fe_parse_program_cached(int n, const fe_program_unit *units, fe_progra
                  .fault = fe_prog_fault_unit()};
     g.force = tl_xcalloc((size_t)n + 1, sizeof *g.force);
     fe_prog_job j = {&g, FE_OK};
-    fe_run_deep(fe_prog_run, &j);
+    tl_run_deep(fe_prog_run, &j);
     free(g.force);
     *out = g.u;
     *failed = g.failed;

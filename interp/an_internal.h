@@ -265,6 +265,13 @@ typedef struct an_ctx {
     int n_fills, cap_fills;
     an_seg *segs;        /* segments, by index (append only: a change is a new one) */
     int n_segs, cap_segs;
+    int64_t n_steps;     /* statements begun in the current root (max_steps) */
+    int stop_line, stop_col; /* where the analysis stopped at a limit (cx->stopped) */
+    char *stop_why;      /* ... and why (owned): the analysis-limit warning, said when the
+                            root ends (an_stop_settle), since a loop trial the limit ends
+                            undoes the diagnostics and the claims it made */
+    int *stop_funcs;     /* the functions on the stack then, whose totals are bounds */
+    int n_stop_funcs;
 } an_ctx;
 
 /* The integer (known, i) as an sx_int; false when it is unknown. */
@@ -489,6 +496,11 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
  * an_mark_bound, of every total, not bounded (something not followed);
  * an_mark_claim, of the totals which (AN_BOUND_*), joined with claim. */
 void an_mark_bound(an_ctx *cx);
+/* The analysis stops at a limit (at line:col, why owned): the totals of the
+ * functions on the stack are bounds, and the warning is said when the root
+ * ends (an_stop_settle), whatever a loop trial undoes meanwhile. */
+void an_stop_at(an_ctx *cx, int line, int col, char *why);
+void an_stop_settle(an_ctx *cx);
 void an_mark_claim(an_ctx *cx, unsigned which, an_claim claim);
 /* The analysis stops here (a limit): the peak and the bytes moved so far are
  * lower bounds of the run's, the live bytes at the end are not bounded. */
