@@ -30,7 +30,7 @@ samples in samples/checkpoint/.
 The program's root function is main, or the file's root when it has none
 (an exported function: `// verify-flags: -DNAME` then compiles the test's
 main for the run).  Its symbolic report must mark no total as a bound,
-unless the file names the ones it must mark on an `// expect-bounds: KEY
+unless the file names the ones it must mark on an `// expected-bounds: KEY
 ...` line (a loop the analysis cannot summarise, say); those are not
 compared with the bound report; verify holds the run to a bound's side, and
 must leave uncompared exactly the totals the bound report marks as not
@@ -45,7 +45,7 @@ value, whatever copies it went through).  Once per file, a `--bind` of a
 name no symbol has must exit 2 listing every symbol's name, and binding the
 first symbol must leave the other symbols' names as they were (each a name
 that list has).
-usage: run.py TENSORLINT [--shard=K/N] [FILE.c ...]   (default: every program named above;
+usage: annotated.py symbolic TENSORLINT [--shard=K/N] [FILE.c ...]   (default: every program above;
 --shard=K/N: every N-th of them from the K-th, counted from 0)
 """
 import json
@@ -56,9 +56,10 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from formula import evaluate as evaluate_formula  # noqa: E402
 from assumptions import assumption_faults  # noqa: E402
+from dialect import read_file  # noqa: E402
 
 
 class Unbound(Exception):
@@ -163,14 +164,14 @@ def check_formulas(name, rep, main_f, bound, bf, values, want_bounds, checked, f
     return checked, failed
 
 
-def main():
-    tool = os.path.abspath(sys.argv[1])
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
+def main(argv):
+    tool = os.path.abspath(argv[1])
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    here = os.path.join(root, "tests", "symbolic")
     samples = os.path.join(root, "samples", "checkpoint")
     programs = [os.path.join(here, n) for n in sorted(os.listdir(here)) if n.endswith(".c")]
     programs += [os.path.join(samples, n) for n in sorted(os.listdir(samples)) if n.endswith(".c")]
-    args = sys.argv[2:]
+    args = argv[2:]
     shard = None
     if args and args[0].startswith("--shard="):
         # --shard=K/N: every N-th program from the K-th (ctest runs the shards side by side)
@@ -218,8 +219,8 @@ def main():
                   % (name, sorted(symbols), sorted(want_symbols.group(1).split())))
             failed += 1
             continue
-        want_bounds = re.search(r"^// expect-bounds: (.*)$", text, re.M)
-        want_bounds = sorted(want_bounds.group(1).split()) if want_bounds else []
+        want_bounds = sorted(w for a in read_file(path)[0] if a.kind == "bounds"
+                             for w in a.text.split())
         # a size only a bound depends on is passed to the program, not bound
         if not want_bounds and not set(binds) <= symbols:
             print("FAIL %s: symbols %s, the test binds %s" % (name, sorted(symbols), binds))
@@ -343,4 +344,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))
