@@ -72,8 +72,8 @@ def evaluate(expr, values):
     try:
         return evaluate_formula(expr, values)
     except KeyError as e:
-        raise Unbound("no value for symbol %r in %r: bind it (// bind: %s) or let the run "
-                      "count it" % (e.args[0], expr, e.args[0])) from None
+        raise Unbound("no value for symbol %r in %r: bind it (// bind: %s; a loop's count, "
+                      "NAME.iterations, the run may give)" % (e.args[0], expr, e.args[0])) from None
 
 
 def holds(cond, values):
