@@ -276,13 +276,17 @@ static int path_assume(an_ctx *cx, const ir_stmt *s, bool then_arm, const an_lea
     char *what = lv->callee ? tl_xasprintf("%s() ends the program", lv->callee)
                             : tl_xstrdup(lv->text ? lv->text : "it leaves");
     char *at = ir_unit_line_text(cx->u, lv->line);
-    char *cond = s->text ? tl_xasprintf("%s is %s", s->text, then_arm ? "false" : "true")
-                         : tl_xasprintf("the run does not leave at line %s", at);
+    /* the final else of a chain (a switch's default): not taking it is taking
+     * one of the chain's arms, not meeting the last condition alone */
+    const char *text = !then_arm && s->branch.else_text ? s->branch.else_text : s->text;
+    text = text && text[0] ? text : NULL;
+    char *cond = text ? tl_xasprintf("%s is %s", text, then_arm ? "false" : "true")
+                      : tl_xasprintf("the run does not leave at line %s", at);
     free(at);
     r->paths = tl_xrealloc(r->paths, sizeof *r->paths * (size_t)(r->n_paths + 1));
     r->paths[r->n_paths] = (an_path){.func = an_top(cx)->func, .line = s->loc.line,
                                      .col = s->loc.col, .then_arm = then_arm,
-                                     .leave_line = lv->line, .named = s->text != NULL,
+                                     .leave_line = lv->line, .named = text != NULL,
                                      .condition = cond, .leave = what};
     return r->n_paths++;
 }
