@@ -11,6 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An integer of the state (known, i) that may be below 1: a number below
+ * it, a formula the sizes do not keep at 1 or more, a join of such. */
+static bool below_one(const an_ctx *cx, bool known, int64_t i)
+{
+    sx_int v;
+    bool ge;
+    if (!an_int_get(known, i, &v))
+        return an_token_floorless(cx, i);
+    if (v.e == 0)
+        return v.c < 1;
+    return !sx_prove(v, SX_GE, (sx_int){1, 0}, &ge) || !ge;
+}
+
 /* One variable after the join: a tensor variable keeps the kept arm's
  * handle (so its releases are still followed) but its layout becomes
  * unknown when the other arm left a different one; integers that differ
@@ -37,8 +50,11 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
         return;
     }
     if (*known != their_known || *ints != their_int) {
+        /* unknown, not a symbol; when one arm's value may be below 1 (a status
+         * of 0 or 1, an index or -1), no size either: read, it has no floor */
+        bool floorless = below_one(cx, *known, *ints) || below_one(cx, their_known, their_int);
         *known = false;
-        *ints = 0; /* unknown, not a symbol */
+        *ints = floorless ? an_floorless_token(cx) : 0;
     }
 }
 
