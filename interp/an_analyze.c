@@ -475,6 +475,7 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
     free(cx.never_set);
     free(cx.token_value);
     free(cx.token_read);
+    free(cx.token_floorless);
     binds_met(&cx);
     free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)
