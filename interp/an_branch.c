@@ -566,8 +566,12 @@ static void br_early_exit(an_ctx *cx, const br_run *b)
 {
     an_report *r = cx->r;
     const ir_stmt *s = b->s;
-    if (!b->one_leaves || an_top(cx)->loops <= an_top(cx)->host_loops)
+    if (!b->one_leaves)
         return;
+    if (an_top(cx)->loops <= an_top(cx)->host_loops) { /* no total depends on the loop's */
+        cx->host_left_early = true; /* iterations, but what it writes does (an_loop.c) */
+        return;
+    }
     if (cx->if_depth == 0 && cx->log_events && !r->n_events_dropped) {
         r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
         r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->loop_depth,

@@ -272,6 +272,9 @@ typedef struct an_ctx {
                             undoes the diagnostics and the claims it made */
     int *stop_funcs;     /* the functions on the stack then, whose totals are bounds */
     int n_stop_funcs;
+    bool host_left_early; /* the innermost loop touching no tensor may have been left, or
+                             an iteration of it cut short, where the analysis could not
+                             tell (br_early_exit): what it wrote is not known after it */
     /* joins (an_branch.c) */
     bool *token_floorless; /* per unknown token: a join of values one of which may be below
                               1 (EXIT_SUCCESS or EXIT_FAILURE, -1 or an index): read, it is

@@ -1074,6 +1074,13 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     frame->loops++;
     frame->host_loops += host;
     an_sym_mark names = host ? an_symbol_names_mark(cx) : (an_sym_mark){0, NULL, NULL};
+    bool outer_left = cx->host_left_early;
+    snapshot *before = NULL; /* a loop touching no tensor that may be left early */
+    if (host && lp_body_may_leave(s)) {
+        before = tl_xmalloc(sizeof *before);
+        an_snap_take(cx, before);
+    }
+    cx->host_left_early = false;
     an_exec_block(cx, s->loop.init);
     int64_t runs = lp_loop_exit_runs(cx, s, &ex); /* -1: not bound */
     if (runs >= 0)
@@ -1155,6 +1162,12 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     frame->loops--;
     frame->host_loops -= host;
     an_symbol_names_unmark(&names);
+    if (before && cx->host_left_early) /* the run may have left it at any iteration */
+        lp_forget_written(cx, s, before);
+    if (before)
+        an_snap_free(before);
+    free(before);
+    cx->host_left_early = outer_left;
     cx->upper_loop = upper_loop; /* an early exit from its iterations ends with it */
     return fl;
 }

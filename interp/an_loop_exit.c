@@ -47,6 +47,12 @@ static bool block_leaves(const ir_block *b, bool nested)
     return false;
 }
 
+bool lp_body_may_leave(const ir_stmt *s)
+{
+    return block_leaves(s->loop.body, false) || block_leaves(s->loop.step, false) ||
+           block_leaves(s->loop.cond_pre, false);
+}
+
 /* An arm that leaves the loop by break and does nothing else a tensor sees. */
 static bool arm_breaks(const an_ctx *cx, const ir_block *b)
 {

@@ -160,6 +160,12 @@ typedef struct loop_exit {
 } loop_exit;
 
 void lp_forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before);
+/* What loop s wrote (its integer variables, and the scalars in memory and
+ * the globals that differ from before, when given) is not known. */
+void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before);
+/* The body or the step of loop s may leave an iteration (break, continue,
+ * return, goto, exit). */
+bool lp_body_may_leave(const ir_stmt *s);
 /* an_loop.c's test of a counted loop (its counter, start, trip count and
  * direction) and its summary of a whole loop, which the exits use too. */
 bool lp_counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,

@@ -101,7 +101,7 @@ void lp_forget_block(an_ctx *cx, const ir_block *b)
 
 /* After loop s ran for one iteration of a number not known (before: the
  * state before it, or NULL): what it wrote is not known. */
-static void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
+void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
 {
     lp_forget_block(cx, s->loop.cond_pre);
     lp_forget_block(cx, s->loop.body);
