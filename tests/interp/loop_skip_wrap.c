@@ -1,0 +1,37 @@
+/* A loader whose position steps through a buffer and wraps to its start
+ * (7 positions), in a loop that evaluates every 4 steps: the state comes
+ * back every 28 steps, the position included, and is counted from there. */
+#include <tensorlint/tensor.h>
+
+typedef struct {
+    int64_t n, pos;
+} loader;
+
+static tl_tensor *next_batch(loader *l, const float *data)
+{
+    if (l->pos + 16 > l->n)
+        l->pos = 0;
+    tl_tensor *x = tl_from_data(data + l->pos, TL_SHAPE(16), TL_F32, TL_CPU); // expect: x bytes=64 exec=10000
+    l->pos += 16;
+    return x;
+}
+
+int main(void) // expect-func: peak=128 end=0 peak-line=25 calls=22502
+{
+    static float data[112];
+    loader ld = {112, 0};
+    tl_tensor *acc = tl_zeros(TL_SHAPE(16), TL_F32, TL_CPU); // expect: acc bytes=64 exec=1
+    for (int step = 0; step < 10000; step++) {
+        tl_tensor *x = next_batch(&ld, data);
+        tl_add_(acc, x);
+        tl_release(x);
+        if (step % 4 == 3) {
+            tl_tensor *m = tl_mul(acc, acc); // expect: m bytes=64 exec=2500
+            tl_release(m);
+        }
+    }
+    tl_tensor *s = tl_sum(acc, 0, false); // expect: s bytes=4 exec=1
+    tl_release(s);
+    tl_release(acc);
+    return 0;
+}
