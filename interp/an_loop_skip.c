@@ -495,8 +495,7 @@ static bool skip_add(an_ctx *cx, const lp_skip *k, int64_t periods, int64_t cloc
     return ok && mul_add(&cx->exec_clock, periods, k->dadd[0]) &&
            mul_add(&cx->moved_total, periods, k->dadd[1]) &&
            mul_add(&cx->sym_events, periods, k->dadd[2]) &&
-           mul_add(&cx->n_gotos, periods, k->dadd[3]) &&
-           mul_add(&r->n_events_dropped, periods, k->dadd[4]);
+           mul_add(&cx->n_gotos, periods, k->dadd[3]);
 }
 
 /* Once the iterations left are whole periods: skip them all, the loop is
@@ -510,8 +509,13 @@ static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
         k->on = false;
         return false;
     }
-    if (left % P != 0)
+    an_report *r = cx->r;
+    int64_t events = k->dadd[4] + k->dadd[5], total; /* a period's, logged or dropped */
+    if (left % P != 0 || __builtin_mul_overflow(left / P, events, &total))
         return false;
+    if (cx->log_events && r->n_events < cx->opt.max_events &&
+        r->n_events + total > cx->opt.max_events)
+        return false; /* the run would fill the log: iterate until it is full (then drop) */
     int64_t last = *v + (left - 1) * k->step, at = *n - P - k->anchor_n;
     if ((k->mod > 1 && (*v < 0 || last < 0)) || at < 0) { /* (C's % of a negative) */
         k->on = false;
@@ -519,7 +523,8 @@ static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
     }
     if (!skip_add(cx, k, left / P, k->starts[2 * at + 1]))
         tl_out_of_memory(0); /* (counts past int64_t: not reachable with int counters) */
-    an_report *r = cx->r;
+    if (cx->log_events && r->n_events >= cx->opt.max_events)
+        r->n_events_dropped += total; /* as a run of every iteration drops them */
     if (cx->log_events && !r->n_events_dropped && k->starts[2 * at] < r->n_events) {
         r->repeats = tl_xrealloc(r->repeats, sizeof *r->repeats * (size_t)(r->n_repeats + 1));
         r->repeats[r->n_repeats++] = (an_repeat){

@@ -9,8 +9,9 @@ the iterations counted without running make none, so the storages listed
 and their numbers differ (docs/performance.md).  Every function's totals,
 claims and peak line, the peak's live set (sizes, lines, names), every call
 site's facts and executions, the diagnostics, symbols and assumptions must
-be the same.  The programs of tests/interp/loop_skip_*.c must be taken the
-short way (fewer storages listed), but loop_skip_break.c.
+be the same, and so must the output of `tensorlint check`.  The programs of tests/interp/loop_skip_*.c must be taken the
+short way (fewer storages listed), but loop_skip_break.c.  ctest runs it
+over tests/interp and the samples whose loops are taken so.
 
 usage: skip_same.py TENSORLINT FILE.c...
 """
@@ -28,6 +29,13 @@ def report(tool, path, skip):
     if out.returncode not in (0, 1):
         sys.exit("%s: report exited %d: %s" % (path, out.returncode, out.stderr[-400:]))
     return json.loads(out.stdout)
+
+
+def check(tool, path, skip):
+    env = dict(os.environ, TENSORLINT_LOOP_SKIP=skip)
+    out = subprocess.run([tool, "check", path], env=env, capture_output=True, text=True,
+                         timeout=300)
+    return out.returncode, re.sub(r"\bS\d+\b", "S#", out.stdout)
 
 
 def storages_listed(rep):
@@ -60,6 +68,9 @@ def main():
             b = json.dumps(off, indent=1, sort_keys=True).splitlines()
             diff = [(x, y) for x, y in zip(a, b) if x != y][:5]
             print("FAIL %s: the reports differ: %s" % (path, diff))
+            bad += 1
+        if check(tool, path, "2") != check(tool, path, "0"):
+            print("FAIL %s: the checks differ" % path)
             bad += 1
         name = os.path.basename(path)
         if name.startswith("loop_skip_") and short != (name != "loop_skip_break.c"):
