@@ -175,6 +175,13 @@ int lp_counted_exit_at(const an_ctx *cx, const ir_stmt *s);
 
 #define LP_SKIP_N_SAME 26 /* scalars of the state a period leaves as they were */
 #define LP_SKIP_N_ADD 6   /* counters a period adds to */
+#define LP_SKIP_INERT 16  /* fields no size, branch or bound reads, kept */
+
+typedef struct lp_field {   /* a struct variable's field, by its places */
+    int var;
+    int64_t key;
+    const char *name;
+} lp_field;
 
 typedef struct lp_skip {
     bool on;                /* the loop is watched */
@@ -182,6 +189,13 @@ typedef struct lp_skip {
     int64_t dadd[LP_SKIP_N_ADD]; /* what a period adds to each count, */
     int64_t *dfr, *dv;      /* to each function's moved bytes and calls, each site's runs */
     int64_t *starts;        /* per iteration from the anchor's: its first event, the clock */
+    int64_t inert[LP_SKIP_INERT]; /* fields (bit offsets, names) read only to be stored back */
+    const char *inert_name[LP_SKIP_INERT];
+    int n_inert;
+    lp_field *roots;        /* the fields of struct variables their places name */
+    int n_roots, cap_roots;
+    uint8_t *is_struct;     /* per variable: 1 when every path from it begins with a field */
+    bool inert_moved;       /* an inert field differs a period later: not known after */
     int var;                /* its counter, */
     int64_t step, mod;      /* its step, the lcm of the K of `counter % K` the body reads */
     ir_op op;               /* its test: counter op bound */

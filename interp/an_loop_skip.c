@@ -33,6 +33,7 @@
  */
 #include "an_loop_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +196,235 @@ static bool block_ok(use_walk *w, const ir_block *b)
     return true;
 }
 
+/* ---- integers no size, branch or bound depends on ----
+ *
+ * A loader's position that steps through a buffer and wraps to its start
+ * (`if (l->pos + BT + 1 > l->n) l->pos = 0; ... l->pos += BT;`) takes a
+ * value of its own in each iteration of a long cycle, yet nothing the
+ * analysis counts reads it: the field is read only to compute what is
+ * stored back into that field (a store's value, the condition of an `if`
+ * whose arms only store it), and its address is never taken.  Such a
+ * field of a struct variable (its key, the field's bit offset, on every
+ * path that reads it) may differ from a period to the next; after the
+ * skip it is not known. */
+
+#define LP_INERT_MAX 64
+
+typedef struct inert_walk {
+    int64_t key[LP_INERT_MAX];
+    const char *name[LP_INERT_MAX];
+    bool bad[LP_INERT_MAX], stored[LP_INERT_MAX];
+    int n;
+    bool full;        /* more fields than LP_INERT_MAX: none is taken */
+    uint8_t *shape;   /* per variable: 1 a path begins with a field, 2 with anything else */
+    lp_skip *k;       /* its variables' fields (k->roots) */
+} inert_walk;
+
+/* A field by its offset and name (two struct types may share both: they
+ * are taken as one, and inert only if both are). */
+static int inert_slot(inert_walk *w, int64_t key, const char *name)
+{
+    name = name ? name : "";
+    for (int j = 0; j < w->n; j++)
+        if (w->key[j] == key && !strcmp(w->name[j], name))
+            return j;
+    if (w->n == LP_INERT_MAX) {
+        w->full = true;
+        return -1;
+    }
+    w->key[w->n] = key;
+    w->name[w->n] = name;
+    w->bad[w->n] = w->stored[w->n] = false;
+    return w->n++;
+}
+
+/* The field key p ends with, or -1. */
+static int64_t last_field(const ir_place *p)
+{
+    return p && p->n_steps && p->steps[p->n_steps - 1].kind == IR_STEP_FIELD
+               ? p->steps[p->n_steps - 1].key
+               : -1;
+}
+
+static const char *last_name(const ir_place *p)
+{
+    return last_field(p) >= 0 ? p->steps[p->n_steps - 1].name : NULL;
+}
+
+static void iw_expr(inert_walk *w, const ir_expr *e, int64_t allowed);
+
+/* Variable var's field at key is named name (its places say). */
+static void k_root(inert_walk *w, int var, int64_t key, const char *name)
+{
+    lp_skip *k = w->k;
+    for (int j = 0; j < k->n_roots; j++)
+        if (k->roots[j].var == var && k->roots[j].key == key)
+            return;
+    if (k->n_roots == k->cap_roots) {
+        k->cap_roots = k->cap_roots ? 2 * k->cap_roots : 64;
+        k->roots = tl_xrealloc(k->roots, sizeof *k->roots * (size_t)k->cap_roots);
+    }
+    k->roots[k->n_roots++] = (lp_field){var, key, name ? name : ""};
+}
+
+static void iw_place(inert_walk *w, const ir_place *p, bool read, int64_t allowed)
+{
+    if (!p)
+        return;
+    if (p->var >= 0)
+        w->shape[p->var] |= p->n_steps == 0 ? 0 : p->steps[0].kind == IR_STEP_FIELD ? 1 : 2;
+    if (p->var >= 0 && p->n_steps >= 1 && p->steps[0].kind == IR_STEP_FIELD)
+        k_root(w, p->var, p->steps[0].key, p->steps[0].name);
+    int64_t key = last_field(p);
+    int j = key >= 0 ? inert_slot(w, key, last_name(p)) : -1;
+    if (j >= 0 && read && key != allowed)
+        w->bad[j] = true;
+    for (int k = 0; k < p->n_steps; k++)
+        iw_expr(w, p->steps[k].index, -1);
+}
+
+static void iw_ptr(inert_walk *w, const ir_ptr *p)
+{
+    if (!p)
+        return;
+    iw_place(w, p->place, p->kind == IR_PTR_ADDR || p->kind == IR_PTR_LOAD, -1);
+    iw_expr(w, p->offset, -1);
+    iw_ptr(w, p->old);
+    iw_expr(w, p->size, -1);
+}
+
+static void iw_expr(inert_walk *w, const ir_expr *e, int64_t allowed)
+{
+    if (!e)
+        return;
+    if (e->kind == IR_EXPR_PLACE)
+        iw_place(w, e->place, true, allowed);
+    if (e->kind == IR_EXPR_PTR_CMP) {
+        iw_ptr(w, e->pa);
+        iw_ptr(w, e->pb);
+    }
+    iw_expr(w, e->a, allowed);
+    iw_expr(w, e->b, allowed);
+    iw_expr(w, e->c, allowed);
+}
+
+/* The field every statement of b stores an integer into, or -1. */
+static int64_t stores_only(const ir_block *b)
+{
+    int64_t key = -2;
+    for (int k = 0; b && k < b->n_stmts; k++) {
+        const ir_stmt *s = b->stmts[k];
+        if (s->kind != IR_STORE || s->store.kind != IR_VAR_INT || last_field(s->store.dst) < 0 ||
+            (key != -2 && key != last_field(s->store.dst)))
+            return -1;
+        key = last_field(s->store.dst);
+    }
+    return key;
+}
+
+static void iw_block(inert_walk *w, const ir_block *b);
+
+static void iw_stmt(inert_walk *w, const ir_stmt *s)
+{
+    switch (s->kind) {
+    case IR_STORE: {
+        int64_t key = s->store.kind == IR_VAR_INT ? last_field(s->store.dst) : -1;
+        int j = key >= 0 ? inert_slot(w, key, last_name(s->store.dst)) : -1;
+        if (j >= 0)
+            w->stored[j] = true;
+        iw_place(w, s->store.dst, false, -1);
+        iw_expr(w, s->store.value, key);
+        iw_ptr(w, s->store.ptr);
+        return;
+    }
+    case IR_IF: {
+        int64_t a = stores_only(s->branch.then_blk), b = stores_only(s->branch.else_blk);
+        iw_expr(w, s->branch.cond, a >= 0 && (b == a || b == -2) ? a : -1);
+        iw_block(w, s->branch.then_blk);
+        iw_block(w, s->branch.else_blk);
+        return;
+    }
+    default:
+        break;
+    }
+    /* everything else reads what it reads for any purpose: as use_walk sees it */
+    if (s->kind == IR_BLOCK)
+        iw_block(w, s->block);
+    else if (s->kind == IR_LOOP) {
+        iw_block(w, s->loop.init);
+        iw_block(w, s->loop.cond_pre);
+        iw_expr(w, s->loop.cond, -1);
+        iw_block(w, s->loop.step);
+        iw_block(w, s->loop.body);
+    } else if (s->kind == IR_CALL) {
+        for (int j = 0; j < s->call.n_args; j++) {
+            const ir_arg *a = &s->call.args[j];
+            for (int k = 0; a->kind == IR_ARG_INTS && k < a->n; k++)
+                iw_expr(w, a->exprs[k], -1);
+            iw_expr(w, a->expr, -1);
+            iw_place(w, a->place, true, -1);
+            if (a->place) { /* a tl_ints object's fields n and v are read */
+                int jn = inert_slot(w, a->key_n, "n"), jv = inert_slot(w, a->key_v, "v");
+                if (jn >= 0)
+                    w->bad[jn] = true;
+                if (jv >= 0)
+                    w->bad[jv] = true;
+            }
+        }
+    } else if (s->kind == IR_USER_CALL) {
+        for (int j = 0; j < s->user_call.n_args; j++) {
+            iw_expr(w, s->user_call.args[j].expr, -1);
+            iw_ptr(w, s->user_call.args[j].ptr);
+            iw_place(w, s->user_call.args[j].place, true, -1);
+        }
+        iw_ptr(w, s->user_call.fn);
+        iw_block(w, s->user_call.ext);
+    } else if (s->kind == IR_ASSIGN_INT) {
+        iw_expr(w, s->assign_int.value, -1);
+    } else if (s->kind == IR_RETURN) {
+        iw_expr(w, s->ret.value, -1);
+        iw_ptr(w, s->ret.ptr);
+        iw_place(w, s->ret.place, true, -1);
+    } else if (s->kind == IR_EVAL) {
+        iw_expr(w, s->eval.expr, -1);
+    } else if (s->kind == IR_LOAD) {
+        iw_place(w, s->load.src, true, -1);
+    } else if (s->kind == IR_COPY) {
+        iw_place(w, s->copy.dst, false, -1);
+        iw_place(w, s->copy.src, true, -1);
+    } else if (s->kind == IR_FILL) {
+        iw_place(w, s->fill.dst, false, -1);
+    } else if (s->kind == IR_UNSUPPORTED) {
+        w->full = true; /* not followed: what it reads is not known */
+    }
+}
+
+static void iw_block(inert_walk *w, const ir_block *b)
+{
+    for (int k = 0; b && k < b->n_stmts; k++)
+        iw_stmt(w, b->stmts[k]);
+}
+
+/* The unit's inert fields (k->inert) and struct variables (k->is_struct). */
+static void inert_fields(const ir_unit *u, lp_skip *k)
+{
+    inert_walk *w = tl_xmalloc(sizeof *w);
+    memset(w, 0, sizeof *w);
+    w->k = k;
+    w->shape = tl_xmalloc((size_t)u->n_vars + 1);
+    memset(w->shape, 0, (size_t)u->n_vars + 1);
+    for (int f = 0; f < u->n_funcs; f++)
+        iw_block(w, u->funcs[f]->body);
+    k->n_inert = 0;
+    for (int j = 0; j < w->n && !w->full; j++)
+        if (!w->bad[j] && w->stored[j] && k->n_inert < LP_SKIP_INERT) {
+            k->inert_name[k->n_inert] = w->name[j];
+            k->inert[k->n_inert++] = w->key[j];
+        }
+    k->is_struct = w->shape; /* 1: every path from the variable begins with a field */
+    free(w);
+}
+
 /* ---- the loop: its counter, its step, what is left ---- */
 
 /* `v OP E` with E free of v, the step `v = v + c`: the loop's shape. */
@@ -255,6 +485,8 @@ bool lp_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, lp_skip *k)
         return false;
     int64_t left = trips_left(cx, k);
     k->on = left >= min && left >= 2;
+    if (k->on)
+        inert_fields(cx->u, k);
     k->gap = 1;
     return k->on;
 }
@@ -392,7 +624,52 @@ static bool same_frame_vars(skip_map *m, const lp_skip *k)
     return true;
 }
 
-static bool same_state(an_ctx *cx, const lp_skip *k)
+/* An integer field of a struct variable that only its own stores read. */
+static bool inert_loc(const lp_skip *k, const an_loc *l)
+{
+    if (l->n != 1 || l->frame < 0 || l->var < 0 || !k->is_struct || k->is_struct[l->var] != 1)
+        return false;
+    const char *name = NULL;
+    for (int j = 0; j < k->n_roots && !name; j++)
+        if (k->roots[j].var == l->var && k->roots[j].key == l->key[0])
+            name = k->roots[j].name;
+    for (int j = 0; name && j < k->n_inert; j++)
+        if (k->inert[j] == l->key[0] && !strcmp(k->inert_name[j], name))
+            return true;
+    return false;
+}
+
+/* Every memory cell now against the anchor's: the same, or an inert field. */
+static bool same_mem(skip_map *m, lp_skip *k)
+{
+    const an_mem *now = &m->cx->mem, *then = &m->sn->mem;
+    int live = 0, live_then = 0;
+    k->inert_moved = false;
+    for (int j = 0; j < now->n; j++) {
+        an_entry *e = &now->e[j];
+        if (e->loc.frame == INT_MIN) /* (removed) */
+            continue;
+        live++;
+        int t = an_mem_find(then, &e->loc);
+        if (t < 0 || then->e[t].cell.kind != e->cell.kind)
+            return false;
+        const an_cell *c = &then->e[t].cell;
+        bool ok = e->cell.kind == AN_CELL_INT || e->cell.kind == AN_CELL_TENSOR ||
+                          e->cell.kind == AN_CELL_PTR
+                      ? same_cell(m, &e->cell, c)
+                      : an_cell_same(m->cx, &e->cell, c);
+        if (!ok && e->cell.kind == AN_CELL_INT && e->cell.known && c->known && !e->cell.seg &&
+            !c->seg && inert_loc(k, &e->loc))
+            ok = k->inert_moved = true;
+        if (!ok)
+            return false;
+    }
+    for (int j = 0; j < then->n; j++)
+        live_then += then->e[j].loc.frame != INT_MIN;
+    return live == live_then;
+}
+
+static bool same_state(an_ctx *cx, lp_skip *k)
 {
     const snapshot *sn = &k->sn;
     skip_map m = {cx, sn, tl_xmalloc(sizeof(int) * (size_t)(sn->n_handles + 1)),
@@ -403,7 +680,7 @@ static bool same_state(an_ctx *cx, const lp_skip *k)
     memset(m.hb, -1, sizeof(int) * (size_t)(cx->n_handles + 1));
     memset(m.sf, -1, sizeof(int) * (size_t)(sn->n_storages + 1));
     memset(m.sb, -1, sizeof(int) * (size_t)(cx->r->n_storages + 1));
-    bool ok = same_frame_vars(&m, k) && an_mem_map(cx, &sn->mem, same_cell, &m);
+    bool ok = same_frame_vars(&m, k) && same_mem(&m, k);
     free(m.hf);
     free(m.hb);
     free(m.sf);
@@ -515,7 +792,7 @@ static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
         return false;
     if (cx->log_events && r->n_events < cx->opt.max_events &&
         r->n_events + total > cx->opt.max_events)
-        return false; /* the run would fill the log: iterate until it is full (then drop) */
+        cx->opt.max_events = r->n_events; /* iterating would fill the log: it stops here */
     int64_t last = *v + (left - 1) * k->step, at = *n - P - k->anchor_n;
     if ((k->mod > 1 && (*v < 0 || last < 0)) || at < 0) { /* (C's % of a negative) */
         k->on = false;
@@ -530,6 +807,13 @@ static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
         r->repeats[r->n_repeats++] = (an_repeat){
             .first_event = k->starts[2 * at], .end_event = r->n_events, .line = s->loc.line,
             .counted = true};
+    }
+    for (int j = 0; k->inert_moved && j < cx->mem.n; j++) { /* where they stop: not known */
+        an_entry *e = &cx->mem.e[j];
+        if (e->loc.frame != INT_MIN && e->cell.kind == AN_CELL_INT && inert_loc(k, &e->loc)) {
+            e->cell.known = false;
+            e->cell.i = 0;
+        }
     }
     *v += left * k->step;
     *n += left;
@@ -582,6 +866,10 @@ void lp_skip_end(lp_skip *k)
     free(k->dfr);
     free(k->dv);
     free(k->starts);
+    free(k->is_struct);
+    free(k->roots);
     k->dfr = k->dv = k->starts = NULL;
+    k->is_struct = NULL;
+    k->roots = NULL;
     k->on = false;
 }

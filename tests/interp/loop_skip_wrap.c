@@ -1,6 +1,8 @@
 /* A loader whose position steps through a buffer and wraps to its start
- * (7 positions), in a loop that evaluates every 4 steps: the state comes
- * back every 28 steps, the position included, and is counted from there. */
+ * (7 positions), in a loop that evaluates every 4 steps: the position is
+ * read only to compute itself (the wrap's test, its step), so the state
+ * comes back every 4 steps but for it, and is counted from there (the
+ * position is not known after the loop). */
 #include <tensorlint/tensor.h>
 
 typedef struct {
