@@ -173,7 +173,7 @@ int lp_counted_exit_at(const an_ctx *cx, const ir_stmt *s);
 
 /* ---- an_loop_skip.c: whole periods of a loop counted to a constant ---- */
 
-#define LP_SKIP_N_SAME 26 /* scalars of the state a period leaves as they were */
+#define LP_SKIP_N_SAME 27 /* scalars of the state a period leaves as they were */
 #define LP_SKIP_N_ADD 6   /* counters a period adds to */
 #define LP_SKIP_INERT 16  /* fields no size, branch or bound reads, kept */
 

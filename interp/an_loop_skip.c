@@ -439,7 +439,7 @@ static bool counted(an_ctx *cx, const ir_stmt *s, lp_skip *k)
     int v = c->a->var;
     const ir_expr *e = st->stmts[0]->assign_int.value;
     if (st->stmts[0]->assign_int.var != v || cx->u->vars[v].kind != IR_VAR_INT ||
-        cx->u->vars[v].wrap_bits || e->kind != IR_EXPR_BINARY ||
+        cx->u->vars[v].wrap_bits || cx->u->vars[v].is_global || /* (any function may read it) */ e->kind != IR_EXPR_BINARY ||
         (e->op != IR_OP_ADD && e->op != IR_OP_SUB) || e->a->kind != IR_EXPR_VAR ||
         e->a->var != v || e->b->kind != IR_EXPR_CONST || e->b->value == 0 ||
         e->b->value > INT32_MAX || e->b->value < -INT32_MAX)
@@ -502,7 +502,7 @@ static void skip_counts(an_ctx *cx, int64_t *same, int64_t *add)
         r->n_summed_loops, r->n_indirect, r->n_slayouts, sx_n_facts(), sx_n_assumptions(),
         sx_n_symbols(), cx->n_bound_marks, cx->n_segs, cx->n_fills, cx->n_unknown_tokens,
         cx->n_sym_names, cx->upper_loop, cx->upper_func, cx->runs_unknown, cx->stopped,
-        cx->live, cx->arm_peak, cx->depth, (int64_t)cx->live_sx.e * 3 + cx->live_sx.c,
+        cx->live, cx->arm_peak, cx->depth, cx->live_sx.e, cx->live_sx.c,
         r->n_alt_events};
     int64_t a[LP_SKIP_N_ADD] = {cx->exec_clock, cx->moved_total, cx->sym_events, cx->n_gotos,
                                 r->n_events_dropped, r->n_events};
