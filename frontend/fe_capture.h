@@ -31,7 +31,7 @@
 
 #include "fe_program.h"
 
-#define FE_CAPTURE_FORMAT 2
+#define FE_CAPTURE_FORMAT 3
 
 typedef struct fe_cap_sym {
     const char *name;

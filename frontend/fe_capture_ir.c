@@ -181,6 +181,7 @@ static void wr_stmt_fields(fe_wr *w, const ir_stmt *s)
         wr_expr(w, s->branch.cond);
         wr_block(w, s->branch.then_blk);
         wr_block(w, s->branch.else_blk);
+        fe_wr_str(w, s->branch.else_text);
         return;
     case IR_LOOP:
         fe_wr_u8(w, s->loop.kind);

@@ -285,6 +285,7 @@ static void rd_stmt_fields(fe_rd *r, ir_stmt *s)
         s->branch.cond = rd_expr(r);
         s->branch.then_blk = rd_block(r);
         s->branch.else_blk = rd_block(r);
+        s->branch.else_text = fe_rd_str(r);
         return;
     case IR_LOOP:
         s->loop.kind = (ir_loop_kind)rd_enum(r, IR_LOOP_DO + 1);

@@ -380,9 +380,34 @@ static ir_expr *fe_conditional(fe_ctx *fx, CXCursor c)
     return fe_fold(fx, ir_expr_cond(fx->u, fe_loc(fx, c), a, b, e));
 }
 
+/* The C library's abs, labs, llabs of an integer: max(x, -x), a formula in x
+ * (a function of the same value is the same value wherever it is taken, and
+ * of a size, the size itself); NULL for any other call.  Their names are
+ * reserved to the library (C11 7.1.3), so no program's own function is
+ * taken for them. */
+static ir_expr *fe_abs_value(fe_ctx *fx, CXCursor c, const fe_callee *ce)
+{
+    if (ce->kind != FE_CALLEE_USER || !ce->name ||
+        (strcmp(ce->name, "abs") != 0 && strcmp(ce->name, "labs") != 0 &&
+         strcmp(ce->name, "llabs") != 0) ||
+        clang_Cursor_getNumArguments(c) != 1)
+        return NULL;
+    CXCursor arg = clang_Cursor_getArgument(c, 0);
+    if (fe_type_is_float(clang_getCursorType(arg)))
+        return NULL;
+    ir_loc loc = fe_loc(fx, c);
+    ir_expr *x = fe_lower_int(fx, arg); /* lowered once: its effects happen once */
+    ir_expr *neg = ir_expr_unary(fx->u, loc, IR_OP_NEG, x);
+    return fe_fold(fx, ir_expr_cond(fx->u, loc, ir_expr_binary(fx->u, loc, IR_OP_LT, x, neg),
+                                    neg, x));
+}
+
 static ir_expr *fe_call_value(fe_ctx *fx, CXCursor c)
 {
     fe_callee ce = fe_callee_of(fx, c);
+    ir_expr *abs_x = fe_abs_value(fx, c, &ce);
+    if (abs_x)
+        return abs_x;
     switch (ce.kind) {
     case FE_CALLEE_QUERY: return fe_lower_query(fx, c, &ce);
     case FE_CALLEE_OP:

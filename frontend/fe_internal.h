@@ -27,6 +27,7 @@
 #include <clang-c/Index.h>
 
 #include "frontend.h"
+#include "deep.h"   /* parses and lowerings run on a deep stack */
 #include "xalloc.h" /* every allocation of the front end: out of memory ends the process */
 
 /* Declaration cursor -> int, open addressing on clang_hashCursor (variable
@@ -88,9 +89,6 @@ typedef struct fe_ctx {
 
 /* ---- fe_parse.c: locations, types, maps ---- */
 
-/* fn(arg) on a thread with a stack deep enough for clang's parser on deeply
- * nested statements (joined before it returns). */
-void fe_run_deep(void (*fn)(void *), void *arg);
 /* A program: parse one full command (paths absolute) without lowering it;
  * then lower it into the program's unit; then dispose of it. */
 fe_status fe_tu_parse_command(const char *path, int argc, const char *const *argv,

@@ -134,6 +134,27 @@ static CXCursor fe_lower_if_arm(fe_ctx *fx, CXCursor c, ir_stmt **made)
     return n == 3 ? kids[2] : clang_getNullCursor();
 }
 
+/* c, as an operand of ||: parenthesised when it has an operator that binds
+ * less tightly (||, ?:, an assignment). */
+static const char *fe_or_operand(fe_ctx *fx, const char *c)
+{
+    bool loose = strstr(c, "||") || strchr(c, '?');
+    for (const char *p = strchr(c, '='); p && !loose; p = strchr(p + 1, '='))
+        loose = p[1] != '=' && (p == c || !strchr("=!<>", p[-1]));
+    return loose ? ir_strfmt(fx->u, "(%s)", c) : c;
+}
+
+/* The chain's text so far, or-ed with one more condition's ("" for good once
+ * one has none); a case's text (its labels' equalities or-ed) is its own
+ * operand (sw). */
+static const char *fe_chain_or(fe_ctx *fx, const char *chain, const char *c, bool sw)
+{
+    if (!c || (chain && !chain[0]))
+        return "";
+    c = sw ? c : fe_or_operand(fx, c);
+    return chain ? ir_strfmt(fx->u, "%s || %s", chain, c) : c;
+}
+
 /* if / else if / ... / else: the chain is walked in a loop, each `else if`
  * lowered into the else block of the if before it (as fe_lower_stmt would,
  * with its own statement number), so an else-if chain of any length takes
@@ -144,14 +165,23 @@ static void fe_lower_if(fe_ctx *fx, CXCursor c)
     int parent = fx->u->cur_stmt;
     ir_stmt *s;
     CXCursor next = fe_lower_if_arm(fx, c, &s);
+    const char *chain = s ? fe_chain_or(fx, NULL, s->text, false) : NULL;
+    bool is_chain = false;
     while (s && !clang_Cursor_isNull(next) && clang_getCursorKind(next) == CXCursor_IfStmt) {
         s->branch.else_blk = ir_block_new(fx->u);
         fx->cur = s->branch.else_blk;
         fx->u->cur_stmt = ++fx->stmt_serial;
         next = fe_lower_if_arm(fx, next, &s);
+        chain = s ? fe_chain_or(fx, chain, s->text, false) : NULL;
+        is_chain = true;
     }
-    if (s && !clang_Cursor_isNull(next))
+    if (s && !clang_Cursor_isNull(next)) {
         s->branch.else_blk = fe_body_block(fx, next);
+        /* a run not taking the final else took one of the arms: the run that
+         * reaches the last if has every earlier condition false, so its own
+         * condition alone is not what a run meant to go on meets */
+        s->branch.else_text = is_chain ? chain : NULL;
+    }
     fx->cur = outer;
     fx->u->cur_stmt = parent;
 }
@@ -477,6 +507,7 @@ static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr 
                            const char *value_text)
 {
     ir_stmt *prev = NULL;
+    const char *chain = NULL; /* the cases' conditions or-ed: what a run not taking default meets */
     for (int i = 0; i < sw->n_groups; i++) {
         const fe_case_group *g = &sw->groups[i];
         if (g->is_default)
@@ -484,6 +515,7 @@ static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr 
         ir_stmt *s = ir_stmt_new(fx->u, IR_IF, g->n_labels ? fe_loc(fx, g->labels[0]) : fe_loc(fx, c));
         s->branch.cond = fe_group_cond(fx, g, value);
         s->text = fe_group_text(fx, g, value_text);
+        chain = fe_chain_or(fx, chain, s->text, true);
         s->branch.then_blk = fe_group_block(fx, g);
         if (prev) {
             prev->branch.else_blk = ir_block_new(fx->u);
@@ -499,6 +531,7 @@ static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr 
         ir_block *b = fe_group_block(fx, &sw->groups[i]);
         if (prev) {
             prev->branch.else_blk = b;
+            prev->branch.else_text = chain;
         } else {
             ir_stmt *s = ir_stmt_new(fx->u, IR_BLOCK, fe_loc(fx, c));
             s->block = b;

@@ -39,6 +39,8 @@ const char *fe_status_name(fe_status s)
     case FE_ERR_NO_ACCESS: return "cannot be read: permission denied";
     case FE_ERR_UNREADABLE: return "cannot be read (a loop of symbolic links, a name too long "
                                    "or an I/O error)";
+    case FE_ERR_INTERNAL: return "internal error of tensorlint: the unit's IR did not read "
+                                 "back (please report it)";
     }
     return "?";
 }
@@ -79,7 +81,7 @@ static void fe_find_include_dir(void)
     /* libclang parses on a thread of its own with an 8 MiB stack, which a
      * deep nesting of statements (an else-if chain of 10,000 arms)
      * overflows; with LIBCLANG_NOTHREADS it parses on the caller's thread,
-     * which fe_run_deep gives a stack of FE_DEEP_STACK bytes.  Set once,
+     * which tl_run_deep gives a stack of TL_DEEP_STACK bytes.  Set once,
      * before any parse (every parse asks for the include directory first). */
     setenv("LIBCLANG_NOTHREADS", "1", 1);
     fe_include = fe_installed_include_dir();
@@ -93,46 +95,6 @@ const char *fe_include_dir(void)
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, fe_find_include_dir);
     return fe_include;
-}
-
-/* ---- a deep stack ---- */
-
-/* Bytes of stack for a parse and its lowering: address space reserved, not
- * memory (the pages a parse touches are the memory it uses).  clang's
- * parser recurses once per nested statement: 1 GiB holds an else-if chain
- * of 50,000 arms (docs/performance.md). */
-#define FE_DEEP_STACK ((size_t)1 << 30)
-
-typedef struct fe_deep {
-    void (*fn)(void *);
-    void *arg;
-} fe_deep;
-
-static void *fe_deep_main(void *data)
-{
-    fe_deep *d = data;
-    d->fn(d->arg);
-    return NULL;
-}
-
-/* fn(arg) on a thread with FE_DEEP_STACK bytes of stack, joined before it
- * returns; on the calling thread when no such thread can be made (the
- * address space is limited), where only a shallower nesting parses. */
-void fe_run_deep(void (*fn)(void *), void *arg)
-{
-    fe_deep d = {fn, arg};
-    pthread_attr_t attr;
-    pthread_t thread;
-    bool made = pthread_attr_init(&attr) == 0;
-    if (made) {
-        made = pthread_attr_setstacksize(&attr, FE_DEEP_STACK) == 0 &&
-               pthread_create(&thread, &attr, fe_deep_main, &d) == 0;
-        pthread_attr_destroy(&attr);
-    }
-    if (made)
-        pthread_join(thread, NULL);
-    else
-        fn(arg);
 }
 
 /* ---- locations and types ---- */
@@ -922,7 +884,7 @@ static fe_status fe_readable(const char *path)
     return access(path, R_OK) != 0 ? fe_errno_status(errno) : FE_OK;
 }
 
-/* One parse's arguments and results, for fe_run_deep. */
+/* One parse's arguments and results, for tl_run_deep. */
 typedef struct fe_parse_job {
     const char *path, *directory;
     int argc;
@@ -951,7 +913,7 @@ static void fe_parse_command_job(void *data)
 fe_status fe_parse_file(const char *path, int argc, const char *const *argv, ir_unit **out)
 {
     fe_parse_job j = {.path = path, .argc = argc, .argv = argv, .out = out};
-    fe_run_deep(fe_parse_file_job, &j);
+    tl_run_deep(fe_parse_file_job, &j);
     return j.st;
 }
 
@@ -959,7 +921,7 @@ fe_status fe_parse_command(const char *path, const char *directory, int argc,
                            const char *const *argv, ir_unit **out)
 {
     fe_parse_job j = {.path = path, .directory = directory, .argc = argc, .argv = argv, .out = out};
-    fe_run_deep(fe_parse_command_job, &j);
+    tl_run_deep(fe_parse_command_job, &j);
     return j.st;
 }
 

@@ -157,6 +157,15 @@ static void fe_link(ir_unit *u)
 
 /* ---- the program ---- */
 
+/* Tests only: TENSORLINT_TEST_READBACK_FAULT=K makes the K-th unit's own IR
+ * (counted from 1) fail to read back, the broken invariant fe_prog_link
+ * survives; 0 when unset. */
+static int fe_prog_fault_unit(void)
+{
+    const char *v = getenv("TENSORLINT_TEST_READBACK_FAULT");
+    return v ? atoi(v) : 0;
+}
+
 typedef struct fe_prog {
     int n;
     const fe_program_unit *units;
@@ -171,6 +180,7 @@ typedef struct fe_prog {
     fe_symtab t;
     int failed;           /* the unit whose parse failed */
     int bad;              /* a unit whose capture's IR could not be read, or -1 */
+    int fault;            /* fe_prog_fault_unit() */
 } fe_prog;
 
 /* The current capture of unit k, or NULL. */
@@ -275,7 +285,10 @@ static fe_status fe_prog_units(fe_prog *g)
 
 /* Every unit's IR read into the program, in the units' order.  A capture
  * read from a file whose IR does not read is g->bad (to parse again); one
- * made by this lowering always reads (a broken invariant otherwise). */
+ * made by this lowering always reads: when it does not (a broken
+ * invariant), the unit is g->failed with FE_ERR_INTERNAL, said on stderr,
+ * and the caller goes on without the program (the language server then
+ * analyses the document alone) rather than the process dying. */
 static bool fe_prog_link(fe_prog *g)
 {
     fe_func_map globals = {0};
@@ -287,10 +300,11 @@ static bool fe_prog_link(fe_prog *g)
         ok = fe_rd_unit(&r, g->units[k].path, &globals, &serial);
         if (!ok && g->loaded[k]) {
             g->bad = k;
-        } else if (!ok) {
+        } else if (!ok || g->fault == k + 1) {
             fprintf(stderr, "tensorlint: internal error: the IR of %s does not read back: %s\n",
-                    g->units[k].path, r.why);
-            abort();
+                    g->units[k].path, ok ? "a fault injected by a test" : r.why);
+            g->failed = k;
+            ok = false;
         }
     }
     fe_func_map_free(&globals);
@@ -328,7 +342,7 @@ static fe_status fe_prog_try(fe_prog *g)
         g->cache->n_read = g->cache->n_parsed = 0;
     fe_status st = fe_prog_units(g);
     if (st == FE_OK && !fe_prog_link(g))
-        st = FE_ERR_LIBCLANG; /* g->bad: tried again */
+        st = g->bad >= 0 ? FE_ERR_LIBCLANG /* tried again */ : FE_ERR_INTERNAL;
     fe_prog_clear(g);
     if (st != FE_OK) {
         ir_unit_free(g->u);
@@ -355,10 +369,11 @@ static void fe_prog_run(void *arg)
 fe_status fe_parse_program_cached(int n, const fe_program_unit *units, fe_program_cache *cache,
                                   ir_unit **out, int *failed)
 {
-    fe_prog g = {.n = n, .units = units, .cache = cache, .failed = -1, .bad = -1};
+    fe_prog g = {.n = n, .units = units, .cache = cache, .failed = -1, .bad = -1,
+                 .fault = fe_prog_fault_unit()};
     g.force = tl_xcalloc((size_t)n + 1, sizeof *g.force);
     fe_prog_job j = {&g, FE_OK};
-    fe_run_deep(fe_prog_run, &j);
+    tl_run_deep(fe_prog_run, &j);
     free(g.force);
     *out = g.u;
     *failed = g.failed;

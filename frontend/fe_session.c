@@ -98,11 +98,11 @@ static void fe_session_job_run(void *data)
     j->st = fe_session_parse_here(j->s, j->text, j->len, j->out);
 }
 
-/* On a deep stack, as a one-shot parse (fe_run_deep). */
+/* On a deep stack, as a one-shot parse (tl_run_deep). */
 fe_status fe_session_parse(fe_session *s, const char *text, size_t len, ir_unit **out)
 {
     fe_session_job j = {s, text, len, out, FE_OK};
-    fe_run_deep(fe_session_job_run, &j);
+    tl_run_deep(fe_session_job_run, &j);
     return j.st;
 }
 

@@ -25,7 +25,9 @@ typedef enum fe_status {
     FE_ERR_IS_DIR,   /* the path names a directory */
     FE_ERR_LIBCLANG, /* libclang could not build a translation unit */
     FE_ERR_NO_ACCESS,  /* the file exists but this user may not read it */
-    FE_ERR_UNREADABLE  /* stat or open failed otherwise: a link loop, a name too long, I/O */
+    FE_ERR_UNREADABLE, /* stat or open failed otherwise: a link loop, a name too long, I/O */
+    FE_ERR_INTERNAL    /* a broken invariant of tensorlint (its own IR did not read back):
+                          a bug to report; the caller goes on without that result */
 } fe_status;
 
 const char *fe_status_name(fe_status s); /* "no such file" */

@@ -31,6 +31,9 @@
 typedef struct an_options {
     int64_t max_calls;       /* API calls executed per root before the analysis stops */
     int64_t max_iterations;  /* iterations of one loop execution before it stops */
+    int64_t max_steps;       /* statements executed and states saved per root (loop trials
+                                included) before it stops: nested loops of unknown trip count
+                                cost a power of their depth */
     int max_depth;           /* nesting of user-function calls */
     int64_t max_events;      /* events kept for the lifetime chart (more are summarised) */
     int n_binds;             /* --bind NAME=VALUE: a symbol named NAME is VALUE instead */

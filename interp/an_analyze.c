@@ -5,6 +5,7 @@
  * per-function lists are filled and the diagnostics sorted.
  */
 #include "an_internal.h"
+#include "deep.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ void an_options_default(an_options *o)
     *o = (an_options){0}; /* no --bind */
     o->max_calls = 2000000;
     o->max_iterations = 1000000;
+    o->max_steps = 20000000;
     o->max_depth = 32;
     o->max_events = 200000;
 }
@@ -153,6 +155,7 @@ static void reset_state(an_ctx *cx)
     cx->live = 0;
     cx->live_sx = (sx_int){0, 0};
     cx->n_calls = 0;
+    cx->n_steps = 0;
     cx->n_gotos = 0;
     cx->stopped = false;
     cx->upper_loop = cx->upper_func = false;
@@ -178,6 +181,7 @@ static void run_root(an_ctx *cx, an_func_report *fr)
     fr->first_event = cx->r->n_events;
     int64_t clock0 = cx->exec_clock;
     an_run_function(cx, fr->func, f);
+    an_stop_settle(cx); /* here: a loop trial the limit ended undid what it said */
     fr->end_event = cx->r->n_events;
     for (int v = 0; v < cx->r->n_values && cx->stopped; v++) /* they would have run more */
         if (cx->r->values[v].runs_stamp > clock0)
@@ -471,6 +475,7 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
     free(cx.never_set);
     free(cx.token_value);
     free(cx.token_read);
+    free(cx.token_floorless);
     binds_met(&cx);
     free(cx.segs);
     for (int f = 0; f < u->n_funcs; f++)
@@ -482,24 +487,46 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
     return cx.r;
 }
 
-an_report *an_analyze(const ir_unit *u, const an_options *opt)
-{
+typedef struct analyze_job {
+    const ir_unit *u;
     an_options o;
-    if (opt)
-        o = *opt;
-    else
-        an_options_default(&o);
-    if (o.n_binds == 0)
-        return analyze_once(u, &o, NULL, NULL);
+    an_report *r;
+} analyze_job;
+
+static void analyze_run(void *arg)
+{
+    analyze_job *j = arg;
+    if (j->o.n_binds == 0) {
+        j->r = analyze_once(j->u, &j->o, NULL, NULL);
+        return;
+    }
     /* the symbols' names first, as the analysis without --bind gives them:
      * a name means one origin whatever is bound */
-    an_options plain = o;
+    an_options plain = j->o;
     plain.n_binds = 0;
     an_name_map names = {0, 0, NULL, NULL, NULL};
-    an_report_free(analyze_once(u, &plain, NULL, &names));
-    an_report *r = analyze_once(u, &o, &names, NULL);
+    an_report_free(analyze_once(j->u, &plain, NULL, &names));
+    j->r = analyze_once(j->u, &j->o, &names, NULL);
     an_name_map_free(&names);
-    return r;
+}
+
+/* The interpreter recurses once per nested statement, as the parse does:
+ * it runs on a deep stack (tl_run_deep), and the report's symbolic context
+ * is made the caller's thread's current one when it returns. */
+an_report *an_analyze(const ir_unit *u, const an_options *opt)
+{
+    analyze_job j = {.u = u};
+    if (opt)
+        j.o = *opt;
+    else
+        an_options_default(&j.o);
+    /* tests give it a small stack (TENSORLINT_TEST_ANALYSIS_STACK_KIB) to show
+     * what recursion grows with the input, and the limit that stops it */
+    const char *kib = getenv("TENSORLINT_TEST_ANALYSIS_STACK_KIB");
+    tl_run_deep_size(analyze_run, &j, kib && atol(kib) > 0 ? (size_t)atol(kib) << 10
+                                                            : TL_DEEP_STACK);
+    an_report_use(j.r);
+    return j.r;
 }
 void an_diag_free(an_diag *d)
 {

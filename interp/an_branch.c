@@ -11,6 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An integer of the state (known, i) that may be below 1: a number below
+ * it, a formula the sizes do not keep at 1 or more, a join of such. */
+static bool below_one(const an_ctx *cx, bool known, int64_t i)
+{
+    sx_int v;
+    bool ge;
+    if (!an_int_get(known, i, &v))
+        return an_token_floorless(cx, i);
+    if (v.e == 0)
+        return v.c < 1;
+    return !sx_prove(v, SX_GE, (sx_int){1, 0}, &ge) || !ge;
+}
+
 /* One variable after the join: a tensor variable keeps the kept arm's
  * handle (so its releases are still followed) but its layout becomes
  * unknown when the other arm left a different one; integers that differ
@@ -37,8 +50,11 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
         return;
     }
     if (*known != their_known || *ints != their_int) {
+        /* unknown, not a symbol; when one arm's value may be below 1 (a status
+         * of 0 or 1, an index or -1), no size either: read, it has no floor */
+        bool floorless = below_one(cx, *known, *ints) || below_one(cx, their_known, their_int);
         *known = false;
-        *ints = 0; /* unknown, not a symbol */
+        *ints = floorless ? an_floorless_token(cx) : 0;
     }
 }
 
@@ -276,13 +292,17 @@ static int path_assume(an_ctx *cx, const ir_stmt *s, bool then_arm, const an_lea
     char *what = lv->callee ? tl_xasprintf("%s() ends the program", lv->callee)
                             : tl_xstrdup(lv->text ? lv->text : "it leaves");
     char *at = ir_unit_line_text(cx->u, lv->line);
-    char *cond = s->text ? tl_xasprintf("%s is %s", s->text, then_arm ? "false" : "true")
-                         : tl_xasprintf("the run does not leave at line %s", at);
+    /* the final else of a chain (a switch's default): not taking it is taking
+     * one of the chain's arms, not meeting the last condition alone */
+    const char *text = !then_arm && s->branch.else_text ? s->branch.else_text : s->text;
+    text = text && text[0] ? text : NULL;
+    char *cond = text ? tl_xasprintf("%s is %s", text, then_arm ? "false" : "true")
+                      : tl_xasprintf("the run does not leave at line %s", at);
     free(at);
     r->paths = tl_xrealloc(r->paths, sizeof *r->paths * (size_t)(r->n_paths + 1));
     r->paths[r->n_paths] = (an_path){.func = an_top(cx)->func, .line = s->loc.line,
                                      .col = s->loc.col, .then_arm = then_arm,
-                                     .leave_line = lv->line, .named = s->text != NULL,
+                                     .leave_line = lv->line, .named = text != NULL,
                                      .condition = cond, .leave = what};
     return r->n_paths++;
 }

@@ -151,7 +151,7 @@ static int *symbol_count(an_ctx *cx, const char *name)
 
 an_sym_mark an_symbol_names_mark(const an_ctx *cx)
 {
-    an_sym_mark m = {.n = 0, .names = NULL, .counts = NULL};
+    an_sym_mark m = {.n = 0, .names = NULL, .counts = NULL, .n_symbols = sx_n_symbols()};
     if (cx->n_sym_names == 0)
         return m;
     m.names = tl_xmalloc(sizeof *m.names * (size_t)cx->n_sym_names);
@@ -170,6 +170,9 @@ void an_symbol_names_back(an_ctx *cx, an_sym_mark *m)
         cx->sym_counts[k] = 0;
     for (int k = 0; k < m->n; k++)
         *symbol_count(cx, m->names[k]) = m->counts[k]; /* (names are never removed) */
+    /* the symbols made since are undone with their names: listed no more (a
+     * name given again is another symbol's), unless a formula names them */
+    sx_symbols_unuse(m->n_symbols);
     an_symbol_names_unmark(m);
 }
 
@@ -177,7 +180,7 @@ void an_symbol_names_unmark(an_sym_mark *m)
 {
     free(m->names);
     free(m->counts);
-    *m = (an_sym_mark){0, NULL, NULL};
+    *m = (an_sym_mark){0, NULL, NULL, 0};
 }
 
 void an_symbol_names_clear(an_ctx *cx)
@@ -396,9 +399,10 @@ static bool sx_of_var(an_ctx *cx, int var, int line, int col, sx_int *out)
     /* an integer variable with no known value: from here on, the symbol named after it */
     const ir_var *iv = &cx->u->vars[var];
     int64_t token = *v < 0 ? *v : 0;
+    /* (a join of values one of which may be below 1 is no size: no floor) */
     *out = iv->is_param ? an_new_symbol(cx, iv->name, "parameter", iv->loc.line, iv->loc.col)
                         : new_symbol_keyed(cx, iv->name, "run time", line, col, "var", iv->loc,
-                                           false, in_helper(cx));
+                                           an_token_floorless(cx, token), in_helper(cx));
     if (token && -token <= cx->n_unknown_tokens) { /* the value every read of it is */
         int t = (int)-token, cap = cx->cap_tokens;
         grow_per_symbol((void **)&cx->token_value, &cx->cap_tokens, sizeof *cx->token_value, t);
@@ -411,6 +415,20 @@ static bool sx_of_var(an_ctx *cx, int var, int line, int col, sx_int *out)
 }
 
 int64_t an_unknown_token(an_ctx *cx) { return -(int64_t)++cx->n_unknown_tokens; }
+
+int64_t an_floorless_token(an_ctx *cx)
+{
+    int64_t t = an_unknown_token(cx);
+    grow_per_symbol((void **)&cx->token_floorless, &cx->cap_floorless,
+                    sizeof *cx->token_floorless, (int)-t);
+    cx->token_floorless[-t] = true;
+    return t;
+}
+
+bool an_token_floorless(const an_ctx *cx, int64_t t)
+{
+    return t < 0 && -t < cx->cap_floorless && cx->token_floorless[-t];
+}
 
 bool an_unknown_is(const an_ctx *cx, bool known, int64_t i, int64_t t)
 {

@@ -6,6 +6,7 @@
  * an_loop.c's, statements on memory an_store.c's.
  */
 #include "an_internal.h"
+#include "deep.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -392,11 +393,18 @@ bool an_stmt_begin(an_ctx *cx, const ir_stmt *s)
 {
     if (cx->stopped)
         return false;
-    if (cx->n_calls >= cx->opt.max_calls) {
-        an_mark_stopped(cx);
-        an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
-                    "analysis stopped after %lld API calls (--max-calls); later totals are "
-                    "lower bounds", (long long)cx->opt.max_calls);
+    char *why = NULL;
+    if (cx->n_calls >= cx->opt.max_calls)
+        why = tl_xasprintf("analysis stopped after %lld API calls (--max-calls); later totals "
+                           "are lower bounds", (long long)cx->opt.max_calls);
+    else if (++cx->n_steps > cx->opt.max_steps)
+        why = tl_xasprintf("analysis stopped after %lld statements (--max-steps); later "
+                           "totals are lower bounds", (long long)cx->opt.max_steps);
+    else if (tl_stack_low()) /* statements nested deeper than the stack holds */
+        why = tl_xstrdup("analysis stopped: statements nested deeper than the analysis "
+                         "follows; later totals are lower bounds");
+    if (why) {
+        an_stop_at(cx, s->loc.line, s->loc.col, why);
         return false;
     }
     an_top(cx)->line = s->loc.line;

@@ -265,6 +265,18 @@ typedef struct an_ctx {
     int n_fills, cap_fills;
     an_seg *segs;        /* segments, by index (append only: a change is a new one) */
     int n_segs, cap_segs;
+    int64_t n_steps;     /* statements begun in the current root (max_steps) */
+    int stop_line, stop_col; /* where the analysis stopped at a limit (cx->stopped) */
+    char *stop_why;      /* ... and why (owned): the analysis-limit warning, said when the
+                            root ends (an_stop_settle), since a loop trial the limit ends
+                            undoes the diagnostics and the claims it made */
+    int *stop_funcs;     /* the functions on the stack then, whose totals are bounds */
+    int n_stop_funcs;
+    /* joins (an_branch.c) */
+    bool *token_floorless; /* per unknown token: a join of values one of which may be below
+                              1 (EXIT_SUCCESS or EXIT_FAILURE, -1 or an index): read, it is
+                              a run-time value with no lower bound, not a size */
+    int cap_floorless;
 } an_ctx;
 
 /* The integer (known, i) as an sx_int; false when it is unknown. */
@@ -352,6 +364,7 @@ typedef struct an_sym_mark {
     int n;
     char **names;       /* (the table's strings) */
     int *counts;
+    int n_symbols;      /* sx_n_symbols() at the mark: those made after it are undone */
 } an_sym_mark;
 an_sym_mark an_symbol_names_mark(const an_ctx *cx);
 void an_symbol_names_back(an_ctx *cx, an_sym_mark *m); /* frees m */
@@ -374,6 +387,10 @@ void an_symbol_origins_free(an_ctx *cx);
  * holds it (i < 0): every read before a write is one value, the symbol the
  * first read makes (i > 0: a symbol; 0: unknown, no identity). */
 int64_t an_unknown_token(an_ctx *cx);
+/* An unknown token for a join of values one of which may be below 1, and
+ * whether token t is one (a read of it makes a value symbol, not a size). */
+int64_t an_floorless_token(an_ctx *cx);
+bool an_token_floorless(const an_ctx *cx, int64_t t);
 /* Is the integer (known, i) the value unknown token t's first read gave (so
  * a join of the two is (known, i))? */
 bool an_unknown_is(const an_ctx *cx, bool known, int64_t i, int64_t t);
@@ -489,6 +506,11 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
  * an_mark_bound, of every total, not bounded (something not followed);
  * an_mark_claim, of the totals which (AN_BOUND_*), joined with claim. */
 void an_mark_bound(an_ctx *cx);
+/* The analysis stops at a limit (at line:col, why owned): the totals of the
+ * functions on the stack are bounds, and the warning is said when the root
+ * ends (an_stop_settle), whatever a loop trial undoes meanwhile. */
+void an_stop_at(an_ctx *cx, int line, int col, char *why);
+void an_stop_settle(an_ctx *cx);
 void an_mark_claim(an_ctx *cx, unsigned which, an_claim claim);
 /* The analysis stops here (a limit): the peak and the bytes moved so far are
  * lower bounds of the run's, the live bytes at the end are not bounded. */

@@ -1104,6 +1104,10 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
             break;
         if (t < 0 && n == 0 && lp_summarise_whole(cx, s, NULL, &fl, &why))
             break;
+        if (cx->stopped) { /* a limit ended the summary's trial: its warning says so */
+            free(why);
+            break;
+        }
         int64_t c; /* the summary's try read a variable the test could not: bound by --bind, */
         if (t < 0 && s->loop.cond && an_eval(cx, s->loop.cond, &c)) { /* it is known now */
             free(why);

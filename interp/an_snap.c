@@ -45,6 +45,7 @@ static void snap_frame(const an_ctx *cx, const an_frame *fr, int **t, int64_t **
 
 void an_snap_take(an_ctx *cx, snapshot *sn)
 {
+    cx->n_steps++; /* work --max-steps counts: nested loop trials take one per level */
     sn->n_handles = cx->n_handles;
     sn->live = cx->live;
     sn->live_sx = cx->live_sx;

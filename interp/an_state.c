@@ -599,6 +599,40 @@ void an_mark_stopped(an_ctx *cx)
     an_mark_claim(cx, AN_BOUND_END, AN_CLAIM_NONE);
 }
 
+void an_stop_at(an_ctx *cx, int line, int col, char *why)
+{
+    an_mark_stopped(cx);
+    cx->stop_line = line;
+    cx->stop_col = col;
+    free(cx->stop_why);
+    cx->stop_why = why;
+    free(cx->stop_funcs);
+    cx->stop_funcs = tl_xcalloc((size_t)cx->depth + 1, sizeof *cx->stop_funcs);
+    cx->n_stop_funcs = cx->depth;
+    for (int k = 0; k < cx->depth; k++)
+        cx->stop_funcs[k] = cx->stack[k]->func;
+}
+
+void an_stop_settle(an_ctx *cx)
+{
+    if (!cx->stop_why)
+        return;
+    for (int k = 0; k < cx->n_stop_funcs; k++) {
+        an_func_report *fr = an_func_report_of(cx, cx->stop_funcs[k]);
+        if (fr) {
+            an_claim_totals(fr, AN_BOUND_PEAK | AN_BOUND_MOVED, AN_CLAIM_LOWER);
+            an_claim_totals(fr, AN_BOUND_END, AN_CLAIM_NONE);
+        }
+    }
+    an_diag_add(cx, AN_WARNING, "analysis-limit", cx->stop_line, cx->stop_col, "%s",
+                cx->stop_why);
+    free(cx->stop_why);
+    free(cx->stop_funcs);
+    cx->stop_why = NULL;
+    cx->stop_funcs = NULL;
+    cx->n_stop_funcs = 0;
+}
+
 /* The totals in which of fr claim what they did, joined with claim. */
 void an_claim_totals(an_func_report *fr, unsigned which, an_claim claim)
 {

@@ -297,6 +297,11 @@ struct ir_stmt {
             ir_expr *cond;
             ir_block *then_blk;
             ir_block *else_blk; /* NULL when there is no else */
+            const char *else_text; /* the last if of an else-if chain or a switch that has a
+                                    * final else (default): the C condition under which the
+                                    * run takes one of the chain's arms, not that else
+                                    * ("a == 1 || a == 2"); "" when a part has no text;
+                                    * NULL otherwise (the negation of text) */
         } branch;
         struct {
             ir_loop_kind kind;

@@ -246,7 +246,9 @@ static void lsp_result_program_checks(lsp_result *r, const fe_program_unit *pu, 
  * from their captures), analyse and check the program of units[me].  False,
  * nothing analysed, when the database's units are several programs (two
  * define one external name, as a project's tools and tests each define
- * main): the document is then analysed alone, as one without a database. */
+ * main), or when the program's IR broke an invariant (FE_ERR_INTERNAL,
+ * logged as an error): the document is then analysed alone, as one without
+ * a database. */
 static bool lsp_result_program(lsp_result *r, lsp_doc *doc, const lsp_doc *docs,
                                const lsp_unit *units, int n, int me, const ck_options *ck,
                                const an_options *an)
@@ -270,9 +272,13 @@ static bool lsp_result_program(lsp_result *r, lsp_doc *doc, const lsp_doc *docs,
     r->n_read = cache.n_read;
     r->n_parsed = cache.n_parsed;
     r->file = units[me].path;
-    if (st == FE_OK && r->unit->n_link_errors > 0) {
-        lsp_log(LSP_LOG_INFO, "%s: its database's units are several programs (%d names "
-                "defined twice): analysed alone", units[me].path, r->unit->n_link_errors);
+    if (st == FE_ERR_INTERNAL)
+        lsp_log(LSP_LOG_ERROR, "%s: %s: the program of %s not analysed: analysed alone",
+                units[failed].path, fe_status_name(st), units[me].path);
+    if (st == FE_ERR_INTERNAL || (st == FE_OK && r->unit->n_link_errors > 0)) {
+        if (st == FE_OK)
+            lsp_log(LSP_LOG_INFO, "%s: its database's units are several programs (%d names "
+                    "defined twice): analysed alone", units[me].path, r->unit->n_link_errors);
         ir_unit_free(r->unit);
         r->unit = NULL;
         r->file = NULL;

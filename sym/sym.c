@@ -748,6 +748,13 @@ int sx_symbol_line(int i) { return S.syms.items[i].line; }
 int sx_symbol_col(int i) { return S.syms.items[i].col; }
 bool sx_symbol_used(int i) { return S.syms.items[i].used; }
 
+void sx_symbols_unuse(int from)
+{
+    for (size_t i = from > 0 ? (size_t)from : 0; i < S.syms.n; i++)
+        if (strcmp(S.syms.items[i].origin, "parameter") != 0)
+            S.syms.items[i].used = false;
+}
+
 bool sx_symbol_is_size(int i)
 {
     return !S.syms.items[i].value && strcmp(S.syms.items[i].origin, "loop") != 0;

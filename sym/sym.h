@@ -69,6 +69,12 @@ const char *sx_symbol_origin(int i);
 int sx_symbol_line(int i);
 int sx_symbol_col(int i);
 bool sx_symbol_used(int i); /* it appears in an expression the analysis computed with */
+/* Symbols from..n - 1 are used no more: what they were made for was undone (a
+ * trial of the analysis, a loop's iteration whose writes are forgotten); one
+ * that is used again (a formula of the report names it) is used from then on.
+ * A root's parameter (origin "parameter") stays: its value is the root's
+ * input, whatever was undone (argc, which binding unrolls an option loop). */
+void sx_symbols_unuse(int from);
 /* The index of the symbol a is, when a is one symbol alone; else -1. */
 int sx_symbol_of(sx_int a);
 /* Symbol i is printed as name from now on (a helper's local named after the

@@ -31,6 +31,10 @@ if(TARGET tensorlint_cli)
   add_test(NAME cli.else_if_chain COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bad-input/else_if_chain.sh
            $<TARGET_FILE:tensorlint_cli> 2000 512)
   set_tests_properties(cli.else_if_chain PROPERTIES LABELS "cli;bad-input" TIMEOUT 120)
+  # statements nested deeper than a thread's stack: a deep stack, then a limit, never a signal
+  add_test(NAME cli.deep_nesting COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bad-input/deep_nesting.sh
+           $<TARGET_FILE:tensorlint_cli>)
+  set_tests_properties(cli.deep_nesting PROPERTIES LABELS "cli;bad-input" TIMEOUT 300)
 endif()
 
 if(TARGET tensorlint_cli)

@@ -1,5 +1,6 @@
 # The checks of `tensorlint check` (checks/check_*.c, tools/cmd_check.c):
-# golden samples that carry their expected diagnostics as comments, clean
+# golden samples that carry their expected diagnostics as comments (the
+# annotated tests' dialect and runner, tests/README.md), clean
 # samples that must stay silent, the project's samples against
 # tests/checks/samples.expect, the checks on formulas against the same
 # checks on numbers (formulas.py), the fix-its applied, SARIF against the
@@ -12,7 +13,7 @@ if(TARGET tensorlint_cli)
   file(GLOB TL_PROJECT_SAMPLES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/samples/*/*.c)
   if(Python3_Interpreter_FOUND)
     add_test(NAME checks.golden
-             COMMAND ${Python3_EXECUTABLE} ${TL_CK_DIR}/run_checks.py $<TARGET_FILE:tensorlint_cli>
+             COMMAND ${Python3_EXECUTABLE} ${TL_ANNOTATED} checks $<TARGET_FILE:tensorlint_cli>
                      --expect ${TL_CK_DIR}/samples.expect ${TL_CK_SAMPLES} ${TL_PROJECT_SAMPLES}
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     add_test(NAME checks.fixits
@@ -43,7 +44,7 @@ endif()
 # base/head pairs of programs, and bad baselines and budgets.
 if(TARGET tensorlint_cli AND EXISTS /usr/bin/python3)
   add_test(NAME baseline.pairs
-           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/baseline/run.py
+           COMMAND /usr/bin/python3 ${TL_ANNOTATED} baseline
                    $<TARGET_FILE:tensorlint_cli> ${TL_CK_DIR}/sarif-2.1.0-rtm.5.json
                    ${CMAKE_CURRENT_SOURCE_DIR}/baseline)
   set_tests_properties(baseline.pairs PROPERTIES LABELS "checks")

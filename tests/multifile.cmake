@@ -1,4 +1,4 @@
-# Multi-file programs (tests/multifile/run.py): each folder is a project whose
+# Multi-file programs (tests/lib/folder_multifile.py): each folder is a project whose
 # units form one program through -p; the runner writes its compile database,
 # checks the annotated report and verifies it against a run.
 if(TARGET tensorlint_cli)
@@ -10,7 +10,7 @@ if(TARGET tensorlint_cli)
       if(IS_DIRECTORY ${dir})
         get_filename_component(name ${dir} NAME)
         add_test(NAME multifile.${name}
-                 COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/multifile/run.py
+                 COMMAND ${Python3_EXECUTABLE} ${TL_ANNOTATED} multifile
                          $<TARGET_FILE:tensorlint_cli> tests/multifile/${name}
                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
         # graph -p and lifetimes -p draw through Graphviz, whose own leaks are suppressed

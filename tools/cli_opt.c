@@ -146,6 +146,8 @@ const cli_opt cli_opts[] = {
      "time are symbols, and a report of formulas cannot be compared"},
     {CLI_OPT_MAX_CALLS, "max-calls", 0, "N", ANALYSING, "stop after N executed API calls per root"},
     {CLI_OPT_MAX_ITERATIONS, "max-iterations", 0, "N", ANALYSING, "stop a loop after N iterations"},
+    {CLI_OPT_MAX_STEPS, "max-steps", 0, "N", ANALYSING,
+     "stop after N executed statements per root"},
     {CLI_OPT_MAX_EVENTS, "max-events", 0, "N", C | G | L,
      "calls, releases and lost handles kept"},
     /* the language server */
@@ -364,6 +366,7 @@ bool cli_opt_take_analysis(cli_opt_id id, const char *value, an_options *an)
     case CLI_OPT_BIND: return cli_parse_bind(value, an);
     case CLI_OPT_MAX_CALLS: return cli_parse_count(value, &an->max_calls);
     case CLI_OPT_MAX_ITERATIONS: return cli_parse_count(value, &an->max_iterations);
+    case CLI_OPT_MAX_STEPS: return cli_parse_count(value, &an->max_steps);
     case CLI_OPT_MAX_EVENTS: return cli_parse_count(value, &an->max_events);
     default: break;
     }
@@ -392,6 +395,7 @@ static bool cli_opt_default(const cli_command *cmd, cli_opt_id id, int64_t *v)
     switch (id) {
     case CLI_OPT_MAX_CALLS: *v = cmd->an->max_calls; return true;
     case CLI_OPT_MAX_ITERATIONS: *v = cmd->an->max_iterations; return true;
+    case CLI_OPT_MAX_STEPS: *v = cmd->an->max_steps; return true;
     case CLI_OPT_MAX_EVENTS: *v = cmd->an->max_events; return true;
     default: return false;
     }

@@ -68,6 +68,7 @@ typedef enum cli_opt_id {
     CLI_OPT_BIND,
     CLI_OPT_MAX_CALLS,
     CLI_OPT_MAX_ITERATIONS,
+    CLI_OPT_MAX_STEPS,
     CLI_OPT_MAX_EVENTS,
     CLI_OPT_WIDTH,
     /* report */

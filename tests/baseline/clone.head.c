@@ -10,9 +10,9 @@ int main(void)
     tl_tensor *x = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
     tl_tensor *keep = tl_clone(x); // expected-note {{a copy that appeared: tl_clone 'keep' copies 4 MiB here}}
     tl_tensor *y = tl_relu(x);
-    tl_tensor *z = tl_add(y, y); // expected-warning {{peak-regression}}
+    tl_tensor *z = tl_add(y, y); // expected-warning {{[peak-regression]}}
     tl_release(z);
-    tl_release(keep); // expected-warning {{late-release}}
+    tl_release(keep); // expected-warning {{[late-release]}}
     tl_release(y);
     tl_release(x);
     return 0;

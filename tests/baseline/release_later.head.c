@@ -8,15 +8,15 @@ static void step(void)
     tl_tensor *a = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU); // expected-note {{a release that moved: the storage of tl_randn 'a' (4 MiB) was released at line 8 in the base, now at line 14}}
     tl_tensor *b = tl_relu(a);
     tl_tensor *c = tl_randn(TL_SHAPE(1024, 1024), TL_F32, TL_CPU);
-    tl_tensor *d = tl_add(b, c); // expected-warning {{peak-regression}}
+    tl_tensor *d = tl_add(b, c); // expected-warning {{[peak-regression]}}
     tl_release(d);
     tl_release(c);
-    tl_release(a); // expected-warning {{late-release}}
+    tl_release(a); // expected-warning {{[late-release]}}
     tl_release(b);
 }
 
 int main(void)
 {
-    step(); // expected-warning {{peak-regression}}
+    step(); // expected-warning {{[peak-regression]}}
     return 0;
 }

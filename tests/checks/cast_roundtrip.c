@@ -6,8 +6,8 @@ static void fires(void)
 {
     tl_tensor *h = tl_randn(TL_SHAPE(64, 64), TL_F16, TL_CPU);
     tl_tensor *f = tl_to(h, TL_F32); // expected-note {{the first cast}}
-    tl_tensor *g = tl_to(f, TL_F16); // expected-warning {{cast-roundtrip}}
-    tl_tensor *g2 = tl_to(tl_to(h, TL_F32), TL_F16); // expected-warning {{cast-roundtrip}} expected-warning {{leaked-tensor}}
+    tl_tensor *g = tl_to(f, TL_F16); // expected-warning {{[cast-roundtrip]}}
+    tl_tensor *g2 = tl_to(tl_to(h, TL_F32), TL_F16); // expected-warning {{[cast-roundtrip]}} expected-warning {{[leaked-tensor]}}
     tl_release(g2);
     tl_release(g);
     tl_release(f);

@@ -6,7 +6,7 @@ int main(void)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(8, 16, 32, 32), TL_F16, TL_CUDA); // expected-note {{convert once at the input}}
     tl_tensor *w = tl_randn(TL_SHAPE(32, 16, 3, 3), TL_F16, TL_CUDA);
-    tl_tensor *y = tl_conv2d(x, w, 1, 1); // expected-warning {{channels-first-conv}}
+    tl_tensor *y = tl_conv2d(x, w, 1, 1); // expected-warning {{[channels-first-conv]}}
     /* near misses: channels-last input; f32 on CUDA; f16 on the CPU */
     tl_tensor *x_cl = tl_to_format(x, TL_CHANNELS_LAST);
     tl_tensor *y_cl = tl_conv2d(x_cl, w, 1, 1);

@@ -21,9 +21,9 @@ static void broadcasts(int n, int d)
 {
     tl_tensor *b = tl_randn(TL_SHAPE(1, d), TL_F32, TL_CPU);
     tl_tensor *e16 = tl_expand(b, TL_SHAPE(16, d));
-    tl_tensor *c16 = tl_contiguous(e16); // expected-warning {{materialized-broadcast: tl_contiguous writes 64*d B to materialize the broadcast 'e16' (line 23), which holds 4*d B of real data (16x)$}}
+    tl_tensor *c16 = tl_contiguous(e16); // expected-warning {{tl_contiguous writes 64*d B to materialize the broadcast 'e16' (line 23), which holds 4*d B of real data (16x) [materialized-broadcast]}}
     tl_tensor *en = tl_expand(b, TL_SHAPE(n, d));
-    tl_tensor *cn = tl_clone(en); // expected-warning {{materialized-broadcast: tl_clone writes 4*n*d B to materialize the broadcast 'en' (line 25), which holds 4*d B of real data (a factor of n)$}}
+    tl_tensor *cn = tl_clone(en); // expected-warning {{tl_clone writes 4*n*d B to materialize the broadcast 'en' (line 25), which holds 4*d B of real data (a factor of n) [materialized-broadcast]}}
     tl_tensor *e1 = tl_expand(b, TL_SHAPE(1, d));
     tl_tensor *c1 = tl_contiguous(e1);
     tl_release(c1);
@@ -41,11 +41,11 @@ static void broadcasts(int n, int d)
 static void slices(int width, Config config)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(16, width), TL_F32, TL_CPU);
-    tl_tensor *c = tl_clone(x); // expected-warning {{copy-then-slice: tl_clone copies 64*width B but only 4*width B of the copy, through 'row' (line 45), is ever read: 60*width B copied for nothing; slice first, then copy$}} expected-warning {{redundant-copy}}
+    tl_tensor *c = tl_clone(x); // expected-warning {{tl_clone copies 64*width B but only 4*width B of the copy, through 'row' (line 45), is ever read: 60*width B copied for nothing; slice first, then copy [copy-then-slice]}} expected-warning {{[redundant-copy]}}
     tl_tensor *row = tl_select(c, 0, 3);
     tl_tensor *y = tl_exp(row);
     tl_tensor *m = tl_randn(TL_SHAPE(config.rows, config.cols), TL_F32, TL_CPU);
-    tl_tensor *h = tl_to(m, TL_F16); // expected-warning {{copy-then-slice: tl_to copies 2*config.rows*config.cols B but only 512*config.cols B of the copy, through 's' (line 49), is ever read: 2*config.rows*config.cols - 512*config.cols B copied for nothing; slice first, then copy (when config.rows > 256)$}}
+    tl_tensor *h = tl_to(m, TL_F16); // expected-warning {{tl_to copies 2*config.rows*config.cols B but only 512*config.cols B of the copy, through 's' (line 49), is ever read: 2*config.rows*config.cols - 512*config.cols B copied for nothing; slice first, then copy (when config.rows > 256) [copy-then-slice]}}
     tl_tensor *s = tl_narrow(h, 0, 0, 256);
     tl_tensor *z = tl_relu(s);
     tl_tensor *h2 = tl_to(m, TL_F16);
@@ -71,10 +71,10 @@ static void readers(int n, int d)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU);
     tl_tensor *w = tl_randn(TL_SHAPE(d, 8), TL_F32, TL_CPU);
-    tl_tensor *c = tl_clone(x); // expected-warning {{redundant-copy: tl_clone allocates 4*n*d B for nothing: the copy is only read, and 'x' (line 72) stays alive and unchanged until its last read$}}
+    tl_tensor *c = tl_clone(x); // expected-warning {{tl_clone allocates 4*n*d B for nothing: the copy is only read, and 'x' (line 72) stays alive and unchanged until its last read [redundant-copy]}}
     tl_tensor *y = tl_matmul(c, w);
     tl_tensor *t = tl_transpose(x, 0, 1);
-    tl_tensor *ct = tl_contiguous(t); // expected-warning {{redundant-copy: tl_contiguous allocates 4*n*d B for nothing: the copy is only read, and 't' (line 76) stays alive and unchanged until its last read (when d > 1 and n > 1)$}}
+    tl_tensor *ct = tl_contiguous(t); // expected-warning {{tl_contiguous allocates 4*n*d B for nothing: the copy is only read, and 't' (line 76) stays alive and unchanged until its last read (when d > 1 and n > 1) [redundant-copy]}}
     tl_tensor *s = tl_sum(ct, 0, false);
     tl_tensor *k = tl_clone(x);
     tl_mul_scalar_(k, 2.0);
@@ -96,10 +96,10 @@ static void passes(int n, int d)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(n, d), TL_F16, TL_CPU);
     tl_tensor *c = tl_clone(x);
-    tl_tensor *f = tl_to(c, TL_F32); // expected-warning {{double-copy: tl_to copies a fresh tl_clone of 'x' (line 97) that nothing else reads: tl_to on 'x' (line 97) gives the same tensor in one pass, saving 4*n*d B moved and a 2*n*d B allocation$}}
+    tl_tensor *f = tl_to(c, TL_F32); // expected-warning {{tl_to copies a fresh tl_clone of 'x' (line 97) that nothing else reads: tl_to on 'x' (line 97) gives the same tensor in one pass, saving 4*n*d B moved and a 2*n*d B allocation [double-copy]}}
     tl_tensor *s = tl_sum(f, 0, false);
     tl_tensor *up = tl_to(x, TL_F32);
-    tl_tensor *back = tl_to(up, TL_F16); // expected-warning {{cast-roundtrip: both passes move 12*n*d B for nothing, 'x' (line 97) already holds these values$}}
+    tl_tensor *back = tl_to(up, TL_F16); // expected-warning {{both passes move 12*n*d B for nothing, 'x' (line 97) already holds these values [cast-roundtrip]}}
     tl_tensor *r = tl_relu(back);
     tl_tensor *x32 = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU);
     tl_tensor *down = tl_to(x32, TL_F16);

@@ -5,10 +5,10 @@
 static void fires(void)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(1024, 512), TL_F32, TL_CPU);
-    tl_tensor *h = tl_to(x, TL_F16); // expected-warning {{copy-then-slice}}
+    tl_tensor *h = tl_to(x, TL_F16); // expected-warning {{[copy-then-slice]}}
     tl_tensor *s = tl_narrow(h, 0, 0, 256); // expected-note {{only this part of the copy is read}}
     tl_tensor *y = tl_relu(s);
-    tl_tensor *c = tl_clone(x); // expected-warning {{copy-then-slice}} expected-warning {{redundant-copy}}
+    tl_tensor *c = tl_clone(x); // expected-warning {{[copy-then-slice]}} expected-warning {{[redundant-copy]}}
     tl_tensor *row = tl_select(c, 0, 3);
     tl_tensor *z = tl_exp(row);
     tl_release(z);

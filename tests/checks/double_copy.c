@@ -6,9 +6,9 @@ static void fires(void)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(256, 256), TL_F16, TL_CPU);
     tl_tensor *c = tl_clone(x); // expected-note {{the first pass}}
-    tl_tensor *d = tl_to(c, TL_F32); // expected-warning {{double-copy}}
+    tl_tensor *d = tl_to(c, TL_F32); // expected-warning {{[double-copy]}}
     tl_tensor *s = tl_sum(d, 0, false);
-    tl_tensor *d2 = tl_to(tl_clone(x), TL_F32); // expected-warning {{double-copy}} expected-warning {{leaked-tensor}}
+    tl_tensor *d2 = tl_to(tl_clone(x), TL_F32); // expected-warning {{[double-copy]}} expected-warning {{[leaked-tensor]}}
     tl_release(d2);
     tl_release(s);
     tl_release(d);
@@ -20,7 +20,7 @@ static void fires(void)
 static void near_miss(void)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(256, 256), TL_F16, TL_CPU);
-    tl_tensor *c = tl_clone(x); // expected-warning {{redundant-copy}}
+    tl_tensor *c = tl_clone(x); // expected-warning {{[redundant-copy]}}
     tl_tensor *d = tl_to(c, TL_F32);
     tl_tensor *y = tl_relu(c);
     tl_tensor *t = tl_transpose(x, 0, 1);

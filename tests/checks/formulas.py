@@ -27,8 +27,8 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "symbolic"))
-from run import holds  # noqa: E402  (the report's condition syntax, evaluated)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from folder_symbolic import holds  # noqa: E402  (the report's condition syntax, evaluated)
 
 DIAG = re.compile(r"^.*?:(\d+):\d+: (warning|error): (.*) \[([a-z-]+)\]$")
 WHEN = re.compile(r" \(when (.*)\)$")

@@ -11,7 +11,7 @@ static void fires(void)
     tl_release(d);
     tl_release(c);
     tl_release(b);
-    tl_release(a); // expected-warning {{late-release}}
+    tl_release(a); // expected-warning {{[late-release]}}
 }
 
 /* Near misses: a prompt release; a late release of a small tensor; a release
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     (void)argv;
     fires();
     near_miss(argc > 1);
-    tl_tensor *x = tl_randn(TL_SHAPE(2048, 2048), TL_F32, TL_CPU); // expected-warning {{late-release}}
+    tl_tensor *x = tl_randn(TL_SHAPE(2048, 2048), TL_F32, TL_CPU); // expected-warning {{[late-release]}}
     tl_tensor *y = tl_relu(x);
     tl_tensor *z = tl_randn(TL_SHAPE(2048, 2048), TL_F32, TL_CPU);
     tl_tensor *w = tl_add(y, z);

@@ -26,7 +26,7 @@ void from_env(void)
     tl_release(e);
     tl_release(c);
     tl_release(b);
-    tl_release(a); // expected-warning {{late-release: the 1048576*width B storage of 'a' (line 22) is released here, long after its last use at line 23: releasing it there lowers the peak of from_env from 4194304*width B to 3145728*width B (saves 1048576*width B)$}}
+    tl_release(a); // expected-warning {{the 1048576*width B storage of 'a' (line 22) is released here, long after its last use at line 23: releasing it there lowers the peak of from_env from 4194304*width B to 3145728*width B (saves 1048576*width B) [late-release]}}
 }
 
 /* At most 16 rows of 4 KiB: under 1 MiB for every value. */
@@ -56,9 +56,9 @@ int from_config(FILE *f)
     tl_tensor *c = tl_randn(TL_SHAPE(config.rows, 1024), TL_F32, TL_CPU);
     tl_tensor *e = tl_add(b, b);
     tl_release(e);
-    tl_release(c); // expected-warning {{late-release: from 4096*config.rows + 12582912 B to max(12582912, 4096*config.rows + 8388608) B (saves min(4194304, 4096*config.rows) B) (when config.rows <= 7168 and config.rows >= 342)$}}
+    tl_release(c); // expected-warning {{from 4096*config.rows + 12582912 B to max(12582912, 4096*config.rows + 8388608) B (saves min(4194304, 4096*config.rows) B) (when config.rows <= 7168 and config.rows >= 342) [late-release]}}
     tl_release(b);
-    tl_release(a); // expected-warning {{late-release: releasing it there lowers the peak of from_config from 4096*config.rows + 12582912 B to 4096*config.rows + 8388608 B (saves 4 MiB) (when config.rows <= 7168)$}}
+    tl_release(a); // expected-warning {{releasing it there lowers the peak of from_config from 4096*config.rows + 12582912 B to 4096*config.rows + 8388608 B (saves 4 MiB) (when config.rows <= 7168) [late-release]}}
     return 0;
 }
 
@@ -81,7 +81,7 @@ int cache_heavy(FILE *f)
     tl_release(y);
     tl_release(w);
     tl_release(recent);
-    tl_release(cache); // expected-warning {{late-release: (saves min(4*config.seq*config.layers*config.dim, 12*config.dim + 4*config.hidden) B) (when 3*config.dim + config.hidden >= 262144 and }}
+    tl_release(cache); // expected-warning {{[late-release]}} {{(saves min(4*config.seq*config.layers*config.dim, 12*config.dim + 4*config.hidden) B) (when 3*config.dim + config.hidden >= 262144 and}}
     tl_release(x);
     return 0;
 }
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
         return 2;
     int n = atoi(argv[1]);
     int d = atoi(argv[2]);
-    tl_tensor *a = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU); // expected-warning {{late-release: 'a' (4*n*d B) is never released, though its storage is last used at line 98: releasing it there lowers the peak of main from 16*n*d B to 12*n*d B (saves 4*n*d B) (when n*d >= 262144)$}}
+    tl_tensor *a = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU); // expected-warning {{'a' (4*n*d B) is never released, though its storage is last used at line 98: releasing it there lowers the peak of main from 16*n*d B to 12*n*d B (saves 4*n*d B) (when n*d >= 262144) [late-release]}}
     tl_tensor *b = tl_relu(a);
     tl_tensor *c = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU);
     tl_tensor *e = tl_add(b, c);

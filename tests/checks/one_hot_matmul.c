@@ -17,7 +17,7 @@ static void embedding_backward(void)
     tl_tensor *hot = tl_eq(col, vocab); // expected-note {{the one-hot matrix is built here}}
     tl_tensor *onehot = tl_to(hot, TL_F32);
     tl_tensor *oht = tl_t(onehot);
-    tl_tensor *dwte = tl_matmul(oht, dout); // expected-warning {{one-hot-matmul: materialises 960 B per execution to add rows into place: tl_index_add_}}
+    tl_tensor *dwte = tl_matmul(oht, dout); // expected-warning {{[one-hot-matmul]}} {{materialises 960 B per execution to add rows into place: tl_index_add_}}
     tl_release(dwte);
     tl_release(oht);
     tl_release(onehot);
@@ -39,7 +39,7 @@ static void embedding_forward(void)
     tl_tensor *col = tl_unsqueeze(tokens, 1);
     tl_tensor *hot = tl_eq(row, col); // expected-note {{the one-hot matrix is built here}}
     tl_tensor *onehot = tl_to(hot, TL_F32);
-    tl_matmul_out(x, onehot, wte); // expected-warning {{one-hot-matmul: to select rows: tl_index_select}}
+    tl_matmul_out(x, onehot, wte); // expected-warning {{[one-hot-matmul]}} {{to select rows: tl_index_select}}
     tl_release(onehot);
     tl_release(hot);
     tl_release(col);

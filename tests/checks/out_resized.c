@@ -7,10 +7,10 @@ int main(void)
     tl_tensor *a = tl_randn(TL_SHAPE(8, 16), TL_F32, TL_CPU);
     tl_tensor *b = tl_randn(TL_SHAPE(16, 32), TL_F32, TL_CPU);
     tl_tensor *small = tl_empty(TL_SHAPE(8), TL_F32, TL_CPU);
-    tl_matmul_out(small, a, b); // expected-warning {{out-resized}}
+    tl_matmul_out(small, a, b); // expected-warning {{[out-resized]}}
     for (int i = 0; i < 4; i++) {
         tl_tensor *flat = tl_empty(TL_SHAPE(256), TL_F32, TL_CPU);
-        tl_matmul_out(flat, a, b); // expected-warning {{out-resized}}
+        tl_matmul_out(flat, a, b); // expected-warning {{[out-resized]}}
         tl_release(flat);
     }
     /* near misses: the right shape, and a right-shaped transposed out */

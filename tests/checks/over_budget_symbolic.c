@@ -11,7 +11,7 @@
 // tensorlint: budget peak 1KiB
 void always_over(int n)
 {
-    tl_tensor *x = tl_zeros(TL_SHAPE(n, 512), TL_F32, TL_CPU); // expected-error {{over-budget}}
+    tl_tensor *x = tl_zeros(TL_SHAPE(n, 512), TL_F32, TL_CPU); // expected-error {{[over-budget]}}
     tl_release(x);
 }
 
@@ -20,7 +20,7 @@ void always_over(int n)
 void over_when_large(int n, int d)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU);
-    tl_tensor *y = tl_relu(x); // expected-error {{over-budget}}
+    tl_tensor *y = tl_relu(x); // expected-error {{[over-budget]}}
     tl_release(y);
     tl_release(x);
 }
@@ -37,7 +37,7 @@ void within(int n)
 /* Moves 12*n*d B (zeros writes it, neg reads and writes it): over 4 KiB
  * when n*d > 341. */
 // tensorlint: budget moved 4KiB
-void moves(int n, int d) // expected-error {{over-budget}}
+void moves(int n, int d) // expected-error {{[over-budget]}}
 {
     tl_tensor *x = tl_zeros(TL_SHAPE(n, d), TL_F32, TL_CPU);
     tl_tensor *y = tl_neg(x);

@@ -10,7 +10,7 @@ int main(void)
     tl_tensor **arr = malloc(3 * sizeof *arr);
     for (int i = 0; i < 3; i++)
         arr[i] = tl_zeros(TL_SHAPE(16), TL_F32, TL_CPU);
-    arr = realloc(arr, 2 * sizeof *arr); // expected-warning {{leaked-tensor}}
+    arr = realloc(arr, 2 * sizeof *arr); // expected-warning {{[leaked-tensor]}}
     tl_release(arr[0]);
     tl_release(arr[1]);
     free(arr);

@@ -7,10 +7,10 @@ static void fires(void)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(256, 256), TL_F32, TL_CPU);
     tl_tensor *w = tl_randn(TL_SHAPE(256, 256), TL_F32, TL_CPU);
-    tl_tensor *c = tl_clone(x); // expected-warning {{redundant-copy}}
+    tl_tensor *c = tl_clone(x); // expected-warning {{[redundant-copy]}}
     tl_tensor *y = tl_matmul(c, w); // expected-note {{the last read of the copy}}
     tl_tensor *t = tl_transpose(x, 0, 1);
-    tl_tensor *ct = tl_contiguous(t); // expected-warning {{redundant-copy}}
+    tl_tensor *ct = tl_contiguous(t); // expected-warning {{[redundant-copy]}}
     tl_tensor *y2 = tl_matmul(ct, w);
     tl_release(y2);
     tl_release(ct);

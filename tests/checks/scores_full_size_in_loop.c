@@ -23,7 +23,7 @@ static void attend_all(tl_tensor *out, tl_tensor *q, tl_tensor *kcache, tl_tenso
     tl_tensor *qh = tl_view(q, TL_SHAPE(HEADS, 1, HS));
     tl_tensor *kv = tl_view(kcache, TL_SHAPE(SEQ, HEADS, HS));
     tl_tensor *kt = tl_permute(kv, TL_DIMS(1, 2, 0));
-    tl_tensor *scores = tl_matmul(qh, kt); // expected-warning {{scores-full-size-in-loop}}
+    tl_tensor *scores = tl_matmul(qh, kt); // expected-warning {{[scores-full-size-in-loop]}}
     tl_tensor *masked = tl_masked_fill(scores, future, -INFINITY);
     tl_tensor *att = tl_softmax(masked, -1);
     tl_tensor *vv = tl_view(vcache, TL_SHAPE(SEQ, HEADS, HS));
@@ -125,7 +125,7 @@ static void decode_out(tl_tensor *wq, tl_tensor *wk, tl_tensor *wv)
         tl_matmul_out(q, wq, x);
         tl_matmul_out(k, wk, x);
         tl_matmul_out(v, wv, x);
-        tl_matmul_out(scores, qh, kt); // expected-warning {{scores-full-size-in-loop}}
+        tl_matmul_out(scores, qh, kt); // expected-warning {{[scores-full-size-in-loop]}}
         tl_tensor *live = tl_narrow(scores, -1, 0, pos + 1);
         tl_tensor *att = tl_softmax(live, -1);
         tl_tensor *vc = tl_narrow(vcache, 0, 0, pos + 1);
@@ -169,7 +169,7 @@ static void decode_recompute(tl_tensor *emb, tl_tensor *wq, tl_tensor *wk, tl_te
         tl_tensor *ks = tl_matmul(h, wk);
         tl_tensor *vs = tl_matmul(h, wv);
         tl_tensor *kt = tl_t(ks);
-        tl_tensor *scores = tl_matmul(qs, kt); // expected-warning {{scores-full-size-in-loop}}
+        tl_tensor *scores = tl_matmul(qs, kt); // expected-warning {{[scores-full-size-in-loop]}}
         tl_tensor *masked = tl_masked_fill(scores, future, -INFINITY);
         tl_tensor *att = tl_softmax(masked, -1);
         tl_tensor *ctx = tl_matmul(att, vs);

@@ -6,7 +6,7 @@
 static void fires(void)
 {
     tl_tensor *big = tl_randn(TL_SHAPE(1024, 256), TL_F32, TL_CPU);
-    tl_tensor *row = tl_narrow(big, 0, 0, 16); // expected-warning {{slice-pins-storage}}
+    tl_tensor *row = tl_narrow(big, 0, 0, 16); // expected-warning {{[slice-pins-storage]}}
     tl_release(big); // expected-note {{the last larger handle}}
     tl_tensor *y = tl_relu(row);
     tl_release(y);

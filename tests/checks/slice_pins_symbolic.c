@@ -17,7 +17,7 @@ typedef struct Config {
 static void always(int d)
 {
     tl_tensor *big = tl_randn(TL_SHAPE(16, d), TL_F32, TL_CPU);
-    tl_tensor *row = tl_select(big, 0, 3); // expected-warning {{slice-pins-storage: keeps all 64*d B of the storage made at line 19 alive but reaches only 4*d B of it (6.2%): 60*d B pinned; clone the view so the storage can be freed$}}
+    tl_tensor *row = tl_select(big, 0, 3); // expected-warning {{keeps all 64*d B of the storage made at line 19 alive but reaches only 4*d B of it (6.2%): 60*d B pinned; clone the view so the storage can be freed [slice-pins-storage]}}
     tl_release(big); // expected-note {{the last larger handle}}
     tl_tensor *y = tl_relu(row);
     tl_release(y);
@@ -28,7 +28,7 @@ static void always(int d)
 static void when_many_rows(int n, int d)
 {
     tl_tensor *big = tl_ones(TL_SHAPE(n, d), TL_F32, TL_CPU);
-    tl_tensor *row = tl_select(big, 0, 0); // expected-warning {{slice-pins-storage: keeps all 4*n*d B of the storage made at line 30 alive but reaches only 4*d B of it (1/n): 4*n*d - 4*d B pinned; clone the view so the storage can be freed (when n > 4)$}}
+    tl_tensor *row = tl_select(big, 0, 0); // expected-warning {{keeps all 4*n*d B of the storage made at line 30 alive but reaches only 4*d B of it (1/n): 4*n*d - 4*d B pinned; clone the view so the storage can be freed (when n > 4) [slice-pins-storage]}}
     tl_release(big);
     tl_tensor *t = tl_ones(TL_SHAPE(n, d), TL_F32, TL_CPU);
     tl_tensor *u = tl_mul_scalar(t, 2.0);
@@ -61,7 +61,7 @@ static void from_env(void)
     const char *s = getenv("TL_WIDTH");
     int width = s ? atoi(s) : 8;
     tl_tensor *big = tl_zeros(TL_SHAPE(width, 1024), TL_F16, TL_CPU);
-    tl_tensor *first = tl_narrow(big, 0, 0, 1); // expected-warning {{slice-pins-storage: keeps all 2048*width B of the storage made at line 63 alive but reaches only 2 KiB of it (1/width): 2048*width - 2048 B pinned; clone the view so the storage can be freed (when width > 4)$}}
+    tl_tensor *first = tl_narrow(big, 0, 0, 1); // expected-warning {{keeps all 2048*width B of the storage made at line 63 alive but reaches only 2 KiB of it (1/width): 2048*width - 2048 B pinned; clone the view so the storage can be freed (when width > 4) [slice-pins-storage]}}
     tl_release(big);
     tl_tensor *y = tl_exp(first);
     tl_release(y);
@@ -76,7 +76,7 @@ static int from_config(FILE *f)
     if (fread(&config, sizeof config, 1, f) != 1)
         return 1;
     tl_tensor *big = tl_randn(TL_SHAPE(config.rows, config.cols), TL_F32, TL_CPU);
-    tl_tensor *two = tl_narrow(big, 0, 0, 2); // expected-warning {{slice-pins-storage: keeps all 4*config.rows*config.cols B of the storage made at line 78 alive but reaches only 8*config.cols B of it (2/config.rows): 4*config.rows*config.cols - 8*config.cols B pinned; clone the view so the storage can be freed (when config.rows > 8)$}}
+    tl_tensor *two = tl_narrow(big, 0, 0, 2); // expected-warning {{keeps all 4*config.rows*config.cols B of the storage made at line 78 alive but reaches only 8*config.cols B of it (2/config.rows): 4*config.rows*config.cols - 8*config.cols B pinned; clone the view so the storage can be freed (when config.rows > 8) [slice-pins-storage]}}
     tl_tensor *cols = tl_narrow(big, 1, 0, config.cols);
     tl_tensor *z = tl_relu(cols);
     tl_release(z);
@@ -93,7 +93,7 @@ static void in_loop(int n, int d)
 {
     for (int i = 0; i < n; i++) {
         tl_tensor *big = tl_randn(TL_SHAPE(d, 1024), TL_F32, TL_CPU);
-        tl_tensor *r = tl_select(big, 0, 0); // expected-warning {{slice-pins-storage: 4096*d - 4096 B pinned (per execution; runs n times, 4096*n*d - 4096*n B in all); clone the view so the storage can be freed (when d > 4)$}}
+        tl_tensor *r = tl_select(big, 0, 0); // expected-warning {{4096*d - 4096 B pinned (per execution; runs n times, 4096*n*d - 4096*n B in all); clone the view so the storage can be freed (when d > 4) [slice-pins-storage]}}
         tl_release(big);
         tl_tensor *e = tl_relu(r);
         tl_release(e);

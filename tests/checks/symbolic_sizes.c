@@ -10,7 +10,7 @@ void copies(int n, int d)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU);
     tl_tensor *t = tl_transpose(x, 0, 1);
-    tl_tensor *f = tl_reshape(t, TL_SHAPE(n * d)); // expected-warning {{hidden-copy}}
+    tl_tensor *f = tl_reshape(t, TL_SHAPE(n * d)); // expected-warning {{[hidden-copy]}}
     tl_tensor *v = tl_reshape(x, TL_SHAPE(d, n));  /* contiguous: a view */
     tl_release(v);
     tl_release(f);
@@ -22,7 +22,7 @@ void leaks(int n, int d)
 {
     tl_tensor *x = tl_zeros(TL_SHAPE(n, d), TL_F32, TL_CPU);
     tl_tensor *y = tl_relu(x);
-    y = tl_exp(x); // expected-warning {{leaked-tensor}}
+    y = tl_exp(x); // expected-warning {{[leaked-tensor]}}
     tl_release(y);
     tl_release(x);
 }
@@ -31,9 +31,9 @@ void leaks_in_loop(int n, int d)
 {
     for (int i = 0; i < 3; i++) {
         tl_tensor *t = tl_zeros(TL_SHAPE(n, d), TL_F32, TL_CPU);
-        tl_tensor *u = tl_exp(tl_relu(t)); // expected-warning {{leaked-tensor: keeps its own 4*n*d B storage alive (3 times, 12*n*d B in all)}}
+        tl_tensor *u = tl_exp(tl_relu(t)); // expected-warning {{[leaked-tensor]}} {{keeps its own 4*n*d B storage alive (3 times, 12*n*d B in all)}}
         tl_release(u);
-    } // expected-warning {{leaked-tensor: (3 times here, 12*n*d B in all)$}}
+    } // expected-warning {{(3 times here, 12*n*d B in all) [leaked-tensor]}}
 }
 
 /* Three copies of a formula's bytes, three masks of n*n B; then a loop
@@ -46,8 +46,8 @@ void copies_in_loops(int n, int d)
     for (int i = 0; i < 3; i++) {
         tl_tensor *x = tl_randn(TL_SHAPE(n, d), TL_F32, TL_CPU);
         tl_tensor *t = tl_transpose(x, 0, 1);
-        tl_tensor *f = tl_reshape(t, TL_SHAPE(n * d)); // expected-warning {{hidden-copy: (per execution; runs 3 times, 12*n*d B in all) (when d > 1 and n > 1)$}}
-        tl_tensor *causal = tl_triu(square, 1); // expected-warning {{mask-rebuilt-in-loop: the same (n, n) bool tensor (n*n B), in each of its 3 executions from operands that do not change: build it once before the loop (saves 2*n*n B of allocation and 4*n*n B moved)$}}
+        tl_tensor *f = tl_reshape(t, TL_SHAPE(n * d)); // expected-warning {{(per execution; runs 3 times, 12*n*d B in all) (when d > 1 and n > 1) [hidden-copy]}}
+        tl_tensor *causal = tl_triu(square, 1); // expected-warning {{the same (n, n) bool tensor (n*n B), in each of its 3 executions from operands that do not change: build it once before the loop (saves 2*n*n B of allocation and 4*n*n B moved) [mask-rebuilt-in-loop]}}
         tl_release(causal);
         tl_release(f);
         tl_release(t);
@@ -56,8 +56,8 @@ void copies_in_loops(int n, int d)
     for (int i = 0; i < n; i++) {
         tl_tensor *x = tl_randn(TL_SHAPE(d, 64), TL_F32, TL_CPU);
         tl_tensor *t = tl_transpose(x, 0, 1);
-        tl_tensor *f = tl_reshape(t, TL_SHAPE(64 * d)); // expected-warning {{hidden-copy: (per execution; runs n times, 256*n*d B in all) (when d > 1)$}}
-        tl_tensor *future = tl_triu(ones, 1); // expected-warning {{mask-rebuilt-in-loop: in each of its n executions from operands that do not change: build it once before the loop (saves 256*n - 256 B of allocation and 512*n - 512 B moved)$}}
+        tl_tensor *f = tl_reshape(t, TL_SHAPE(64 * d)); // expected-warning {{(per execution; runs n times, 256*n*d B in all) (when d > 1) [hidden-copy]}}
+        tl_tensor *future = tl_triu(ones, 1); // expected-warning {{in each of its n executions from operands that do not change: build it once before the loop (saves 256*n - 256 B of allocation and 512*n - 512 B moved) [mask-rebuilt-in-loop]}}
         tl_release(future);
         tl_release(f);
         tl_release(t);
@@ -70,7 +70,7 @@ void copies_in_loops(int n, int d)
 void widens(int n, int d)
 {
     tl_tensor *h = tl_randn(TL_SHAPE(n, d), TL_F16, TL_CPU);
-    tl_tensor *f = tl_to(h, TL_F32); // expected-warning {{upcast}}
+    tl_tensor *f = tl_to(h, TL_F32); // expected-warning {{[upcast]}}
     tl_release(f);
     tl_release(h);
 }

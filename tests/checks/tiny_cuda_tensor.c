@@ -5,10 +5,10 @@
 int main(void)
 {
     tl_tensor *x = tl_randn(TL_SHAPE(1024), TL_F32, TL_CUDA);
-    tl_tensor *s = tl_scalar(2.0, TL_F32, TL_CUDA); // expected-warning {{tiny-cuda-tensor}}
+    tl_tensor *s = tl_scalar(2.0, TL_F32, TL_CUDA); // expected-warning {{[tiny-cuda-tensor]}}
     tl_tensor *y = tl_mul(x, s);
     for (int i = 0; i < 100; i++) {
-        tl_tensor *step = tl_scalar(0.5, TL_F32, TL_CUDA); // expected-warning {{tiny-cuda-tensor}}
+        tl_tensor *step = tl_scalar(0.5, TL_F32, TL_CUDA); // expected-warning {{[tiny-cuda-tensor]}}
         tl_add_(y, step);
         tl_release(step);
     }

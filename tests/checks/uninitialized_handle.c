@@ -16,18 +16,18 @@ static tl_tensor *global_t;
 static void helper_never_set(void)
 {
     tl_tensor *h;
-    tl_release(h); // expected-error {{uninitialized-handle}}
+    tl_release(h); // expected-error {{[uninitialized-handle]}}
 }
 
 int main(int argc, char **argv)
 {
     (void)argv;
     tl_tensor *y;
-    tl_release(y); // expected-error {{uninitialized-handle}}
+    tl_release(y); // expected-error {{[uninitialized-handle]}}
     tl_tensor *v;
-    tl_tensor *r = tl_relu(v); // expected-error {{uninitialized-handle}}
+    tl_tensor *r = tl_relu(v); // expected-error {{[uninitialized-handle]}}
     tl_tensor *w;
-    tl_tensor *t = tl_transpose(w, 0, 1); // expected-error {{uninitialized-handle}}
+    tl_tensor *t = tl_transpose(w, 0, 1); // expected-error {{[uninitialized-handle]}}
     helper_never_set();
 
     tl_tensor *out; /* an out-parameter */
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     }
     tl_release(later);
     tl_tensor *maybe; /* set on one path (argc): not "never set" */
-    if (argc > 5) // expected-note {{unknown-branch}}
+    if (argc > 5) // expected-note {{[unknown-branch]}}
         maybe = tl_ones(TL_SHAPE(2), TL_F32, TL_CPU);
     else
         maybe = NULL;

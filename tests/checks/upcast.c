@@ -5,10 +5,10 @@
 static void fires(void)
 {
     tl_tensor *h = tl_randn(TL_SHAPE(1024, 1024), TL_F16, TL_CPU);
-    tl_tensor *f = tl_to(h, TL_F32); // expected-warning {{upcast}}
+    tl_tensor *f = tl_to(h, TL_F32); // expected-warning {{[upcast]}}
     tl_tensor *s = tl_sum(f, 0, false); // expected-note {{it could take the f16 tensor}}
     tl_tensor *d = tl_randn(TL_SHAPE(512, 512), TL_F32, TL_CPU);
-    tl_tensor *d64 = tl_to(d, TL_F64); // expected-warning {{upcast}}
+    tl_tensor *d64 = tl_to(d, TL_F64); // expected-warning {{[upcast]}}
     tl_release(d64);
     tl_release(d);
     tl_release(s);

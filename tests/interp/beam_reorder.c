@@ -9,18 +9,18 @@ static void reorder(tl_tensor **cache, const int *from)
 {
     tl_tensor *next[K];
     for (int k = 0; k < K; k++)
-        next[k] = tl_clone(cache[from[k]]); // expect: op=clone shape=(2, 4) bytes=32 moved=64 exec=3 freed=26
+        next[k] = tl_clone(cache[from[k]]); // expected: op=clone shape=(2, 4) bytes=32 moved=64 exec=3 freed=26
     for (int k = 0; k < K; k++) {
         tl_release(cache[k]);
         cache[k] = next[k];
     }
 }
 
-int main(void) // expect-func: peak=192 end=0 moved=288 peak-line=24 calls=6
+int main(void) // expected-func: peak=192 end=0 moved=288 peak-line=24 calls=6
 {
     tl_tensor *cache[K];
     for (int k = 0; k < K; k++)
-        cache[k] = tl_full(TL_SHAPE(2, 4), (double)k, TL_F32, TL_CPU); // expect: op=full shape=(2, 4) bytes=32 exec=3 freed=14
+        cache[k] = tl_full(TL_SHAPE(2, 4), (double)k, TL_F32, TL_CPU); // expected: op=full shape=(2, 4) bytes=32 exec=3 freed=14
     reorder(cache, parent);
     for (int k = 0; k < K; k++)
         tl_release(cache[k]);

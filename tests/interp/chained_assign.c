@@ -18,21 +18,21 @@ static void adam_release(void *obj)
     a->m = a->v = NULL;
 }
 
-int main(void) // expect-func: peak=448 end=0 moved=640 peak-line=35 calls=5
+int main(void) // expected-func: peak=448 end=0 moved=640 peak-line=35 calls=5
 {
     adam a;
     a.m = a.v = NULL;
     a.steps = a.warm = 8;
     void *objs[2];
-    tl_tensor *m = tl_zeros(TL_SHAPE(a.steps, 4), TL_F32, TL_CPU); // expect: op=zeros shape=(8, 4) bytes=128 freed=39
+    tl_tensor *m = tl_zeros(TL_SHAPE(a.steps, 4), TL_F32, TL_CPU); // expected: op=zeros shape=(8, 4) bytes=128 freed=39
     objs[0] = m;
     a.m = m;
-    a.v = tl_zeros(TL_SHAPE(a.warm, 4), TL_F32, TL_CPU); // expect: op=zeros bytes=128 freed=17
+    a.v = tl_zeros(TL_SHAPE(a.warm, 4), TL_F32, TL_CPU); // expected: op=zeros bytes=128 freed=17
     tl_tensor *n;
-    objs[1] = n = tl_ones(TL_SHAPE(2, 4), TL_F32, TL_CPU); // expect: n op=ones bytes=32 freed=40
-    tl_tensor *s = tl_add((tl_tensor *)objs[1], n); // expect: op=add shape=(2, 4) bytes=32 freed=41
+    objs[1] = n = tl_ones(TL_SHAPE(2, 4), TL_F32, TL_CPU); // expected: n op=ones bytes=32 freed=40
+    tl_tensor *s = tl_add((tl_tensor *)objs[1], n); // expected: op=add shape=(2, 4) bytes=32 freed=41
     tl_tensor *keep = a.m;
-    a.m = tl_clone(keep); // expect: op=clone bytes=128 freed=16
+    a.m = tl_clone(keep); // expected: op=clone bytes=128 freed=16
     adam_release(&a);
     if (a.m != NULL || a.v != NULL)
         return 1;

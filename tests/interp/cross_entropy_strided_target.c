@@ -6,17 +6,17 @@
  * needs no copy: the second call holds 164 over 228 live (392). */
 #include <tensorlint/tensor.h>
 
-int main(void) // expect-func: peak=520 end=0 peak-line=14
+int main(void) // expected-func: peak=520 end=0 peak-line=14
 {
-    tl_tensor *logits = tl_randn(TL_SHAPE(8, 5), TL_F32, TL_CPU); // expect: bytes=160
-    tl_tensor *all = tl_randint(0, 5, TL_SHAPE(16), TL_CPU); // expect: bytes=128
-    tl_tensor *targets = tl_slice(all, 0, 0, 16, 2); // expect: shape=(8,) strides=(2,) kind=view
-    tl_tensor *loss = tl_cross_entropy(logits, targets, -100); // expect: shape=() kind=new bytes=4
+    tl_tensor *logits = tl_randn(TL_SHAPE(8, 5), TL_F32, TL_CPU); // expected: bytes=160
+    tl_tensor *all = tl_randint(0, 5, TL_SHAPE(16), TL_CPU); // expected: bytes=128
+    tl_tensor *targets = tl_slice(all, 0, 0, 16, 2); // expected: shape=(8,) strides=(2,) kind=view
+    tl_tensor *loss = tl_cross_entropy(logits, targets, -100); // expected: shape=() kind=new bytes=4
     tl_release(loss);
-    tl_tensor *dense = tl_contiguous(targets); // expect: strides=(1,) kind=new bytes=64
+    tl_tensor *dense = tl_contiguous(targets); // expected: strides=(1,) kind=new bytes=64
     tl_release(targets);
     tl_release(all);
-    tl_tensor *loss2 = tl_cross_entropy(logits, dense, -100); // expect: shape=() kind=new bytes=4
+    tl_tensor *loss2 = tl_cross_entropy(logits, dense, -100); // expected: shape=() kind=new bytes=4
     tl_release(loss2);
     tl_release(dense);
     tl_release(logits);

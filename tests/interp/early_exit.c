@@ -7,13 +7,13 @@
 #include <stdint.h>
 #include <tensorlint/tensor.h>
 
-int main(void) // expect-func: peak=152 end=0 peak-line=16
+int main(void) // expected-func: peak=152 end=0 peak-line=16
 {
-    tl_tensor *cache = tl_zeros(TL_SHAPE(8, 4), TL_F32, TL_CPU); // expect: cache bytes=128 freed=25 exec=1
+    tl_tensor *cache = tl_zeros(TL_SHAPE(8, 4), TL_F32, TL_CPU); // expected: cache bytes=128 freed=25 exec=1
     for (int pos = 0; pos < 8; pos++) {
-        tl_tensor *row = tl_select(cache, 0, pos); // expect: row kind=view view-of=cache exec=pos.iterations
-        tl_tensor *y = tl_exp(row); // expect: y shape=(4,) bytes=16 exec=pos.iterations
-        tl_tensor *best = tl_argmax(y, 0, false); // expect: best dtype=i64 bytes=8 exec=pos.iterations
+        tl_tensor *row = tl_select(cache, 0, pos); // expected: row kind=view view-of=cache exec=pos.iterations
+        tl_tensor *y = tl_exp(row); // expected: y shape=(4,) bytes=16 exec=pos.iterations
+        tl_tensor *best = tl_argmax(y, 0, false); // expected: best dtype=i64 bytes=8 exec=pos.iterations
         int64_t token = -1;
         tl_copy_to_host(best, &token, sizeof token);
         tl_release(best);

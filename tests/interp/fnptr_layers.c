@@ -13,20 +13,20 @@ struct layer {
 
 static tl_tensor *dense_forward(layer *l, tl_tensor *x)
 {
-    return tl_matmul(x, l->w); // expect: - op=matmul shape=(2, 8) bytes=64 moved=384 exec=2
+    return tl_matmul(x, l->w); // expected: - op=matmul shape=(2, 8) bytes=64 moved=384 exec=2
 }
 
 static tl_tensor *relu_forward(layer *l, tl_tensor *x)
 {
     (void)l;
-    return tl_relu(x); // expect: - op=relu shape=(2, 8) bytes=64 moved=128 exec=2
+    return tl_relu(x); // expected: - op=relu shape=(2, 8) bytes=64 moved=128 exec=2
 }
 
 static void make_layers(layer *ls, int n)
 {
     for (int i = 0; i < n; i++) {
         if (i % 2 == 0) {
-            ls[i].w = tl_randn(TL_SHAPE(8, 8), TL_F32, TL_CPU); // expect: ls[i].w bytes=256 exec=2 freed=52
+            ls[i].w = tl_randn(TL_SHAPE(8, 8), TL_F32, TL_CPU); // expected: ls[i].w bytes=256 exec=2 freed=52
             ls[i].forward = dense_forward;
         } else {
             ls[i].w = NULL;
@@ -35,11 +35,11 @@ static void make_layers(layer *ls, int n)
     }
 }
 
-int main(void) // expect-func: peak=640 end=0 moved=1600 peak-line=45 calls=7
+int main(void) // expected-func: peak=640 end=0 moved=1600 peak-line=45 calls=7
 {
     layer *layers = malloc(4 * sizeof *layers);
     make_layers(layers, 4);
-    tl_tensor *x = tl_ones(TL_SHAPE(2, 8), TL_F32, TL_CPU); // expect: x bytes=64 freed=46
+    tl_tensor *x = tl_ones(TL_SHAPE(2, 8), TL_F32, TL_CPU); // expected: x bytes=64 freed=46
     for (int i = 0; i < 4; i++) {
         layer *l = &layers[i];
         tl_tensor *y = l->forward(l, x);

@@ -5,15 +5,15 @@
  * minutes for this file). */
 #include <tensorlint/tensor.h>
 
-int main(void) // expect-func: peak~=52 end~=0 moved~=60
+int main(void) // expected-func: peak~=52 end~=0 moved~=60
 {
-    tl_tensor *t = tl_zeros(TL_SHAPE(4, 3), TL_F32, TL_CPU); // expect: op=zeros bytes=48 freed=22
-    for (int i = 0;; i++) { // expect-note {{the loop ends only where a condition not known statically leaves it}} [unknown-trip-count]
-        tl_tensor *m = tl_full(TL_SHAPE(1), (double)i, TL_F32, TL_CPU); // expect: op=full bytes=4 exec~=1
+    tl_tensor *t = tl_zeros(TL_SHAPE(4, 3), TL_F32, TL_CPU); // expected: op=zeros bytes=48 freed=22
+    for (int i = 0;; i++) { // expected-note {{the loop ends only where a condition not known statically leaves it}} {{[unknown-trip-count]}}
+        tl_tensor *m = tl_full(TL_SHAPE(1), (double)i, TL_F32, TL_CPU); // expected: op=full bytes=4 exec~=1
         float f = 0;
         tl_copy_to_host(m, &f, sizeof f);
         tl_release(m);
-        if (f + 1 >= 6) // expect-note {{one arm leaves the loop}} [unknown-branch]
+        if (f + 1 >= 6) // expected-note {{one arm leaves the loop}} {{[unknown-branch]}}
             break;
     }
     while (1) { // a test that never ends the loop, and an exit the analysis decides: counted

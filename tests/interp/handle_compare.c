@@ -8,9 +8,9 @@
 /* o = x * x, o may be x (the copy only when it is not) */
 static void square(tl_tensor *o, tl_tensor *x)
 {
-    tl_tensor *x2 = tl_mul(x, x); // expect: x2 exec=2*n
+    tl_tensor *x2 = tl_mul(x, x); // expected: x2 exec=2*n
     if (o != x) {
-        tl_tensor *d = tl_add(x, x); // expect: d exec=n
+        tl_tensor *d = tl_add(x, x); // expected: d exec=n
         tl_copy_(o, d);
         tl_release(d);
     }
@@ -18,9 +18,9 @@ static void square(tl_tensor *o, tl_tensor *x)
     tl_release(x2);
 }
 
-int main(int argc, char **argv) // expect-func: peak<=16KiB
+int main(int argc, char **argv) // expected-func: peak<=16KiB
 {
-    if (argc < 2) // expect-assumption {{argc < 2 is false}}
+    if (argc < 2) // expected-assumption {{argc < 2 is false}}
         return 2;
     int n = atoi(argv[1]);
     tl_tensor *x = tl_ones(TL_SHAPE(1024), TL_F32, TL_CPU);
@@ -38,14 +38,14 @@ int main(int argc, char **argv) // expect-func: peak<=16KiB
         a = b;
         b = t;
     }
-    if (a == x) { // expect-note {{arms reach different peaks}} [unknown-branch]
-        tl_tensor *c = tl_clone(a); // expect: c exec<=1
+    if (a == x) { // expected-note {{arms reach different peaks}} {{[unknown-branch]}}
+        tl_tensor *c = tl_clone(a); // expected: c exec<=1
         tl_release(c);
     }
     /* two arms that leave different handles in p: which one is not known */
     tl_tensor *p = argc > 5 ? x : xb;
-    if (p == x) { // expect-note {{arms reach different peaks}} [unknown-branch]
-        tl_tensor *c = tl_clone(p); // expect: c exec<=1
+    if (p == x) { // expected-note {{arms reach different peaks}} {{[unknown-branch]}}
+        tl_tensor *c = tl_clone(p); // expected: c exec<=1
         tl_release(c);
     }
     tl_release(x);

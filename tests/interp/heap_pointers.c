@@ -12,7 +12,7 @@ static Stack *stack_new(int n)
     s->n = n;
     s->w = calloc((size_t)n, sizeof *s->w);
     for (int i = 0; i < n; i++)
-        s->w[i] = tl_ones(TL_SHAPE(i + 1, 8), TL_F32, TL_CPU); // expect: s->w[i] shape=(1, 8) bytes=32 exec=3
+        s->w[i] = tl_ones(TL_SHAPE(i + 1, 8), TL_F32, TL_CPU); // expected: s->w[i] shape=(1, 8) bytes=32 exec=3
     return s;
 }
 
@@ -24,19 +24,19 @@ static void stack_free(Stack *s)
     free(s);
 }
 
-int main(void) // expect-func: peak=256 end=0 moved=928 calls=11
+int main(void) // expected-func: peak=256 end=0 moved=928 calls=11
 {
     Stack *s = stack_new(3);
-    tl_tensor *acc = tl_zeros(TL_SHAPE(8), TL_F32, TL_CPU); // expect: acc bytes=32 freed=42
+    tl_tensor *acc = tl_zeros(TL_SHAPE(8), TL_F32, TL_CPU); // expected: acc bytes=32 freed=42
     for (tl_tensor **p = s->w; p < s->w + s->n; p++) {
-        tl_tensor *r = tl_sum(*p, 0, false); // expect: r shape=(8,) exec=3
+        tl_tensor *r = tl_sum(*p, 0, false); // expected: r shape=(8,) exec=3
         tl_add_(acc, r);
         tl_release(r);
     }
     tl_tensor *copy[3];
     memcpy(copy, s->w, sizeof copy);
     tl_tensor *last = copy[2];
-    tl_tensor *m = tl_mean(last, 0, false); // expect: m shape=(8,) bytes=32
+    tl_tensor *m = tl_mean(last, 0, false); // expected: m shape=(8,) bytes=32
     tl_release(m);
     stack_free(s);
     tl_release(acc);

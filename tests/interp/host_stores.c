@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int main(int argc, char **argv) // expect-func: peak=192 end=0 moved=288 calls=4
+int main(int argc, char **argv) // expected-func: peak=192 end=0 moved=288 calls=4
 {
     int tokens[8] = {5, 6, 7, 8, 9, 10, 11, 12};
     int n = 8;
@@ -20,10 +20,10 @@ int main(int argc, char **argv) // expect-func: peak=192 end=0 moved=288 calls=4
     names[at % 4] = malloc(8);
     if (names[at % 4])
         strcpy(names[at % 4], "pair");
-    tl_tensor *x = tl_zeros(TL_SHAPE(4, 8), TL_F32, TL_CPU); // expect: x shape=(4, 8) bytes=128
-    tl_tensor *row = tl_select(x, 0, 1); // expect: row shape=(8,) kind=view
-    tl_tensor *y = tl_mul_scalar(row, 2.0); // expect: y shape=(8,) bytes=32
-    tl_tensor *z = tl_add(y, y); // expect: z shape=(8,) bytes=32
+    tl_tensor *x = tl_zeros(TL_SHAPE(4, 8), TL_F32, TL_CPU); // expected: x shape=(4, 8) bytes=128
+    tl_tensor *row = tl_select(x, 0, 1); // expected: row shape=(8,) kind=view
+    tl_tensor *y = tl_mul_scalar(row, 2.0); // expected: y shape=(8,) bytes=32
+    tl_tensor *z = tl_add(y, y); // expected: z shape=(8,) bytes=32
     tl_release(z);
     tl_release(y);
     tl_release(row);

@@ -12,13 +12,13 @@ static int hidden_of(int dim)
     return 4 * dim;
 }
 
-int main(void) // expect-func: peak=768 end=0 moved=768 peak-line=20 calls=2
+int main(void) // expected-func: peak=768 end=0 moved=768 peak-line=20 calls=2
 {
     int dim = 6;
     int64_t hidden = hidden_of(dim);
     int64_t padded = round_up(hidden, 16);
-    tl_tensor *w = tl_zeros(TL_SHAPE(dim, padded), TL_F32, TL_CPU); // expect: w shape=(6, 32) strides=(32, 1) bytes=768 freed=23
-    tl_tensor *u = tl_narrow(w, 1, 0, hidden); // expect: u shape=(6, 24) strides=(32, 1) kind=view view-of=w contiguous=no
+    tl_tensor *w = tl_zeros(TL_SHAPE(dim, padded), TL_F32, TL_CPU); // expected: w shape=(6, 32) strides=(32, 1) bytes=768 freed=23
+    tl_tensor *u = tl_narrow(w, 1, 0, hidden); // expected: u shape=(6, 24) strides=(32, 1) kind=view view-of=w contiguous=no
     tl_release(u);
     tl_release(w);
     return 0;

@@ -14,26 +14,26 @@ static tl_tensor *next_batch(loader *l, const float *data)
 {
     if (l->pos + 16 > l->n)
         l->pos = 0;
-    tl_tensor *x = tl_from_data(data + l->pos, TL_SHAPE(16), TL_F32, TL_CPU); // expect: x bytes=64 exec=10001
+    tl_tensor *x = tl_from_data(data + l->pos, TL_SHAPE(16), TL_F32, TL_CPU); // expected: x bytes=64 exec=10001
     l->pos += 16;
     return x;
 }
 
-int main(void) // expect-func: peak=132 end=0 peak-line=37 calls=22504
+int main(void) // expected-func: peak=132 end=0 peak-line=37 calls=22504
 {
     static float data[112];
     loader ld = {112, 0};
-    tl_tensor *acc = tl_zeros(TL_SHAPE(16), TL_F32, TL_CPU); // expect: acc bytes=64 exec=1
+    tl_tensor *acc = tl_zeros(TL_SHAPE(16), TL_F32, TL_CPU); // expected: acc bytes=64 exec=1
     for (int step = 0; step < 10000; step++) {
         tl_tensor *x = next_batch(&ld, data);
         tl_add_(acc, x);
         tl_release(x);
         if (step % 4 == 3) {
-            tl_tensor *m = tl_mul(acc, acc); // expect: m bytes=64 exec=2500
+            tl_tensor *m = tl_mul(acc, acc); // expected: m bytes=64 exec=2500
             tl_release(m);
         }
     }
-    tl_tensor *s = tl_sum(acc, 0, false); // expect: s bytes=4 exec=1
+    tl_tensor *s = tl_sum(acc, 0, false); // expected: s bytes=4 exec=1
     tl_tensor *last = next_batch(&ld, data); // (the position read, not known: either arm)
     tl_add_(acc, last);
     tl_release(last);

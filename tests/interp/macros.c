@@ -23,12 +23,12 @@
 #define KEEP(x) (x)
 #define SET(var, val) ((var) = (val))
 
-int main(void) // expect-func: peak=32KiB end=0 calls=5 peak-line=31
+int main(void) // expected-func: peak=32KiB end=0 calls=5 peak-line=31
 {
     int n = 4;
     ASSIGN(n, 64);
-    tl_tensor *t = tl_ones(TL_SHAPE(n, n), TL_F32, TL_CPU); // expect: t shape=(64, 64) bytes=16KiB freed=31
-    SWAP_IN(t, tl_relu(t)); // expect: t_ op=relu shape=(64, 64) bytes=16KiB freed=32
+    tl_tensor *t = tl_ones(TL_SHAPE(n, n), TL_F32, TL_CPU); // expected: t shape=(64, 64) bytes=16KiB freed=31
+    SWAP_IN(t, tl_relu(t)); // expected: t_ op=relu shape=(64, 64) bytes=16KiB freed=32
     RELEASE_AND_NULL(t);
     int m = 1;
     DOUBLE_ASSIGN(m, 3);            /* m = 6 */
@@ -37,7 +37,7 @@ int main(void) // expect-func: peak=32KiB end=0 calls=5 peak-line=31
     PRE_BUMP(m);                    /* m = 14 */
     int k = NEXT(m);                /* m = 15, k = 15 */
     int s = SQUARE(k - 13);         /* 4 */
-    tl_tensor *a = ONES(s, k); // expect: a shape=(4, 15) bytes=240 freed=50
+    tl_tensor *a = ONES(s, k); // expected: a shape=(4, 15) bytes=240 freed=50
     int j = 0;
     int w = KEEP(j++);              /* j = 1, w = 0 */
     w += KEEP(++j);                 /* j = 2, w = 2 */
@@ -48,12 +48,12 @@ int main(void) // expect-func: peak=32KiB end=0 calls=5 peak-line=31
     FOR_TIMES(i, 2)
         s += 1;                     /* s = 8 */
     tl_release(a);
-    tl_tensor *b = ONES(s, m - 90); // expect: b shape=(8, 10) bytes=320 freed=52
+    tl_tensor *b = ONES(s, m - 90); // expected: b shape=(8, 10) bytes=320 freed=52
     tl_release(b);
     int e = 0;
     while (SET(e, e + w - 1) < 3)
         ;
-    tl_tensor *c = ONES(e, 2); // expect: c shape=(3, 2) bytes=24 freed=57
+    tl_tensor *c = ONES(e, 2); // expected: c shape=(3, 2) bytes=24 freed=57
     tl_release(c);
     return 0;
 }

@@ -12,30 +12,30 @@ _Noreturn static void die(const char *why)
     exit(3);
 }
 
-int main(int argc, char **argv) // expect-func: peak=320 end=0 moved=704 peak-line=35 calls=4
+int main(int argc, char **argv) // expected-func: peak=320 end=0 moved=704 peak-line=35 calls=4
 {
     (void)argv;
-    if (argc > 4) { // expect-assumption {{argc > 4 is false}}
+    if (argc > 4) { // expected-assumption {{argc > 4 is false}}
         fprintf(stderr, "usage: path_exits\n");
         return 2;
     }
     int rc = 1;
-    tl_tensor *x = tl_ones(TL_SHAPE(4, 8), TL_F32, TL_CPU); // expect: x bytes=128 freed=45
+    tl_tensor *x = tl_ones(TL_SHAPE(4, 8), TL_F32, TL_CPU); // expected: x bytes=128 freed=45
     if (tl_numel(x) != 32) /* the sizes decide it: no assumption */
         return 1;
-    tl_tensor *h = tl_relu(x); // expect: h bytes=128 moved=256 freed=44
-    if (argc == 2) { // expect-assumption {{goto done}}
+    tl_tensor *h = tl_relu(x); // expected: h bytes=128 moved=256 freed=44
+    if (argc == 2) { // expected-assumption {{goto done}}
         tl_tensor *big = tl_zeros(TL_SHAPE(64, 64), TL_F32, TL_CPU); /* not in the run */
         tl_release(big);
         tl_release(h);
         h = NULL;
         goto done;
     }
-    tl_tensor *xt = tl_t(x); // expect: xt kind=view view-of=x freed=45
-    tl_tensor *y = tl_matmul(h, xt); // expect: y shape=(4, 4) bytes=64 moved=320 freed=40
-    if (argc == 3) // expect-assumption {{exit(4)}}
+    tl_tensor *xt = tl_t(x); // expected: xt kind=view view-of=x freed=45
+    tl_tensor *y = tl_matmul(h, xt); // expected: y shape=(4, 4) bytes=64 moved=320 freed=40
+    if (argc == 3) // expected-assumption {{exit(4)}}
         exit(4);
-    if (argc == 4) // expect-assumption {{die() ends the program}}
+    if (argc == 4) // expected-assumption {{die() ends the program}}
         die("too many arguments");
     tl_release(y);
     tl_release(xt);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <tensorlint/tensor.h>
 
-int main(void) // expect-func: peak=144 end=0 moved=176 peak-line=27 calls=9
+int main(void) // expected-func: peak=144 end=0 moved=176 peak-line=27 calls=9
 {
     int cap = 2, n = 0;
     tl_tensor **arr = malloc((size_t)cap * sizeof *arr);
@@ -19,12 +19,12 @@ int main(void) // expect-func: peak=144 end=0 moved=176 peak-line=27 calls=9
             }
             arr = grown;
         }
-        arr[n++] = tl_ones(TL_SHAPE(i + 1), TL_F32, TL_CPU); // expect: arr[n++] exec=7 freed=31
+        arr[n++] = tl_ones(TL_SHAPE(i + 1), TL_F32, TL_CPU); // expected: arr[n++] exec=7 freed=31
     }
     if (cap != 8)
         return 2;
-    tl_tensor *first = tl_clone(arr[0]); // expect: first shape=(1,) bytes=4 freed=29
-    tl_tensor *last = tl_clone(arr[n - 1]); // expect: last shape=(7,) bytes=28 freed=28
+    tl_tensor *first = tl_clone(arr[0]); // expected: first shape=(1,) bytes=4 freed=29
+    tl_tensor *last = tl_clone(arr[n - 1]); // expected: last shape=(7,) bytes=28 freed=28
     tl_release(last);
     tl_release(first);
     for (int i = 0; i < n; i++)

@@ -12,11 +12,11 @@ typedef struct entry {
 static void entry_fill(entry *e, int len)
 {
     e->len = len;
-    e->k = tl_zeros(TL_SHAPE(len, 4), TL_F32, TL_CPU); // expect: e->k exec=3 freed=32
-    e->v = tl_zeros(TL_SHAPE(len, 4), TL_F32, TL_CPU); // expect: e->v exec=3 freed=33
+    e->k = tl_zeros(TL_SHAPE(len, 4), TL_F32, TL_CPU); // expected: e->k exec=3 freed=32
+    e->v = tl_zeros(TL_SHAPE(len, 4), TL_F32, TL_CPU); // expected: e->v exec=3 freed=33
 }
 
-int main(void) // expect-func: peak=672 end=0 moved=896 peak-line=29 calls=7
+int main(void) // expected-func: peak=672 end=0 moved=896 peak-line=29 calls=7
 {
     int n = 1;
     entry *cache = calloc(1, sizeof *cache);
@@ -26,7 +26,7 @@ int main(void) // expect-func: peak=672 end=0 moved=896 peak-line=29 calls=7
         entry_fill(&cache[n], cache[n - 1].len * 2);
         n++;
     }
-    tl_tensor *kv = tl_cat(TL_LIST(cache[0].k, cache[1].v, cache[2].k), 0); // expect: kv shape=(14, 4) bytes=224 freed=30
+    tl_tensor *kv = tl_cat(TL_LIST(cache[0].k, cache[1].v, cache[2].k), 0); // expected: kv shape=(14, 4) bytes=224 freed=30
     tl_release(kv);
     for (int l = 0; l < n; l++) {
         tl_release(cache[l].k);

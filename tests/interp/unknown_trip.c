@@ -8,16 +8,16 @@
 #include <stdint.h>
 #include <tensorlint/tensor.h>
 
-int main(void) // expect-func: peak~=128 end~=0
+int main(void) // expected-func: peak~=128 end~=0
 {
     int64_t tokens[5] = {3, 2, 1, 0, 7};
-    tl_tensor *data = tl_from_blob(tokens, TL_SHAPE(5), TL_I64); // expect: data kind=new
-    tl_tensor *acc = tl_zeros(TL_SHAPE(4, 4), TL_F32, TL_CPU); // expect: acc bytes=64
+    tl_tensor *data = tl_from_blob(tokens, TL_SHAPE(5), TL_I64); // expected: data kind=new
+    tl_tensor *acc = tl_zeros(TL_SHAPE(4, 4), TL_F32, TL_CPU); // expected: acc bytes=64
     int64_t token = 1, pos = 0;
-    while (token != 0) { // expect-note {{the body is analysed for one iteration}} [unknown-trip-count]
-        tl_tensor *row = tl_select(data, 0, pos); // expect: row kind=view view-of=data
+    while (token != 0) { // expected-note {{the body is analysed for one iteration}} {{[unknown-trip-count]}}
+        tl_tensor *row = tl_select(data, 0, pos); // expected: row kind=view view-of=data
         tl_copy_to_host(row, &token, sizeof token);
-        tl_tensor *x = tl_exp(acc); // expect: x shape=(4, 4) bytes=64
+        tl_tensor *x = tl_exp(acc); // expected: x shape=(4, 4) bytes=64
         tl_release(acc);
         acc = x;
         tl_release(row);
@@ -26,7 +26,7 @@ int main(void) // expect-func: peak~=128 end~=0
     tl_tensor *last = tl_select(data, 0, 3);
     tl_copy_to_host(last, &token, sizeof token); /* 0: the next loop never runs */
     tl_release(last);
-    while (token != 0) { // expect-note {{the body is analysed for one iteration}} [unknown-trip-count]
+    while (token != 0) { // expected-note {{the body is analysed for one iteration}} {{[unknown-trip-count]}}
         tl_tensor *y = tl_mul_scalar(acc, 0.5);
         tl_release(acc);
         acc = y;
@@ -35,7 +35,7 @@ int main(void) // expect-func: peak~=128 end~=0
         tl_release(row);
         token = 0;
     }
-    tl_tensor *s = tl_sum(acc, 0, false); // expect: s shape=(4,) bytes=16
+    tl_tensor *s = tl_sum(acc, 0, false); // expected: s shape=(4,) bytes=16
     tl_release(s);
     tl_release(acc);
     tl_release(data);

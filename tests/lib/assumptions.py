@@ -1,6 +1,6 @@
 """The report's assumptions over symbols, checked for what a report must not
 list (they are few, deduplicated, each false for some input), for the test
-runners (tests/soundness/run.py, tests/symbolic/run.py)."""
+runners (tests/soundness/run.py, tests/lib/folder_symbolic.py)."""
 import re
 
 ASSUMPTION = re.compile(r"^(.+?) (>=|<=|==|>|<) (-?\d+)$")

@@ -985,6 +985,33 @@ static void test_database_of_several_programs(void **state)
     project_remove(&p);
 }
 
+/* The program's IR breaks an invariant (a unit's own IR does not read back,
+ * injected): the server logs it and analyses the document alone, never
+ * dying (it called abort() before). */
+static void test_program_readback_fault(void **state)
+{
+    (void)state;
+    project p;
+    project_make(&p);
+    const char *args[] = {"--log=info", NULL};
+    setenv("TENSORLINT_TEST_READBACK_FAULT", "2", 1);
+    lsp_child *c = child_start_logged(&p, args);
+    unsetenv("TENSORLINT_TEST_READBACK_FAULT");
+    json_decref(child_initialize(c));
+    open_uri(c, p.main_uri, prog_main, 1);
+    json_t *pub = diagnostics_of(c, p.main_uri);
+    assert_null(diag_with(pub, "not-analysed"));
+    assert_non_null(diag_with(pub, "external-call")); /* alone: drop() is not followed */
+    json_decref(pub);
+    json_t *h;
+    const char *t = hover_at(c, p.main_uri, 63, 4, 16, &h);
+    assert_non_null(strstr(t, "4 KiB"));
+    json_decref(h);
+    child_shutdown(c, 64);
+    assert_int_equal(log_count(&p, "internal error of tensorlint"), 1);
+    project_remove(&p);
+}
+
 
 /* The not-analysed diagnostic's message of the next publication for uri (to free). */
 static char *not_analysed(lsp_child *c, const char *uri)
@@ -1066,6 +1093,7 @@ int main(void)
         cmocka_unit_test(test_client_gone),
         cmocka_unit_test(test_program_of_database),
         cmocka_unit_test(test_database_of_several_programs),
+        cmocka_unit_test(test_program_readback_fault),
         cmocka_unit_test(test_database_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,13 +34,20 @@ Styles (STYLES, each can be chosen alone with --styles):
   inplace   in-place ops (add_, mul_scalar_, zero_)
   exits     early exits from main on a size: return or exit(0), after
             releasing some of the tensors (the others live at the exit)
+  switchopt an option loop over argv written as llama2.c's: a switch over the
+            option's letter whose default: arm calls usage() (exit)
+  abs       a header field read through abs() in two helpers, one into a long
+            and one into an int (llama2.c's abs(c->vocab_size)): tensors sized
+            through each spelling are added together
+  mode      a string option selecting a mode (strcmp(mode, "generate") == 0,
+            else "chat", else usage()), the arms doing different tensor work
 """
 import random
 import re
 
 STYLES = ["argv", "optloop", "getopt", "env", "header", "parse", "helpers", "macros",
-          "structs", "loops", "branches", "views", "inplace", "exits"]
-INPUT_STYLES = ["argv", "optloop", "getopt", "env", "header", "parse"]
+          "structs", "loops", "branches", "views", "inplace", "exits", "switchopt", "abs", "mode"]
+INPUT_STYLES = ["argv", "optloop", "getopt", "env", "header", "parse", "switchopt"]
 MAX_SIZE = 6
 
 
@@ -62,6 +69,7 @@ class Program:
         self.styles = set()
         self.header_fields = []  # header: the struct's fields in file order
         self.flag_env = None     # branches: an environment flag (set or not)
+        self.mode_env = None     # mode: the variable naming the mode ("chat" when the flag is set)
         self.text = ""
 
 
@@ -105,8 +113,8 @@ class Gen:
         r.shuffle(chosen)
         picked = []
         for s in chosen:  # one style reads argv: positions and options do not mix
-            if s in ("argv", "optloop", "getopt") and any(
-                    x in ("argv", "optloop", "getopt") for x in picked):
+            if s in ("argv", "optloop", "getopt", "switchopt") and any(
+                    x in ("argv", "optloop", "getopt", "switchopt") for x in picked):
                 continue
             picked.append(s)
         for s in picked[: r.randint(1, min(3, len(picked)))]:
@@ -162,6 +170,26 @@ class Gen:
         for v, d, c in vs:
             self.add_input(Input(v, [v], "opt", "-" + c, default=d))
 
+    def in_switchopt(self):
+        """llama2.c's option loop: pairs of a one-letter flag and its value, a
+        switch over the letter, usage() in its default: arm."""
+        vs = self.opt_vars(self.r.randint(1, 3))
+        self.use_usage()
+        self.emit("for (int i = 1; i < argc; i += 2) {")
+        self.emit("    if (i + 1 >= argc || argv[i][0] != '-' || strlen(argv[i]) != 2)")
+        self.emit("        usage();")
+        self.emit("    const char *val = argv[i + 1];")
+        self.emit("    switch (argv[i][1]) {")
+        for v, d, c in vs:
+            self.emit("    case '%s': %s = atoi(val); break;" % (c, v))
+        if self.r.random() < 0.5:  # an option the program takes and ignores
+            self.emit("    case 'q': break;")
+        self.emit("    default: usage();")
+        self.emit("    }")
+        self.emit("}")
+        for v, d, c in vs:
+            self.add_input(Input(v, [v], "opt", "-" + c, default=d))
+
     def in_env(self):
         self.top_once("env_int", [
             "static int env_int(const char *name, int fallback)",
@@ -205,6 +233,22 @@ class Gen:
             self.sizes.append("config." + f)
         if self.r.random() < 0.6:
             self.header_copies(fields)
+        if "abs" in self.styles and self.r.random() < 0.8:
+            self.header_abs(fields)
+
+    def header_abs(self, fields):
+        """A field read through abs() in two helpers, into a long and into an
+        int: one run-time value, so tensors sized through either may be added."""
+        f = self.r.choice(fields)
+        self.top_once("abs_long_" + f, ["static long abs_long_%s(const Config *c)" % f, "{",
+                                        "    long v = abs(c->%s);" % f, "    return v;", "}"])
+        self.top_once("abs_int_" + f, ["static int abs_int_%s(Config *c)" % f, "{",
+                                       "    int v = abs(c->%s);" % f, "    return v;", "}"])
+        a, b = self.tmp("a"), self.tmp("a")
+        self.emit("long %s = abs_long_%s(&config);" % (a, f))
+        self.emit("int %s = abs_int_%s(&config);" % (b, f))
+        self.aliases.setdefault("config." + f, []).extend(["(int)" + a, b])
+        self.p.styles.add("abs")
 
     def header_copies(self, fields):
         """The config copied by value into a model struct and read back by a
@@ -598,6 +642,33 @@ class Gen:
             self.block(r.randint(1, 2))
         self.emit("}")
 
+    def mode_block(self):
+        """A string option selecting a mode, as llama2.c's -m: each arm does
+        its own tensor work (released in the arm), an unknown mode exits."""
+        r = self.r
+        self.p.styles.add("mode")
+        self.use_usage()
+        self.p.mode_env = "SOUND_MODE"
+        self.emit("const char *mode = getenv(\"SOUND_MODE\");")
+        self.emit("if (!mode)")
+        self.emit("    mode = \"generate\";")
+        for k, name in enumerate(("generate", "chat")):
+            self.emit("%s (strcmp(mode, \"%s\") == 0) {" % ("if" if k == 0 else "} else if", name))
+            self.indent += 1
+            made = [self.new_tensor() for _ in range(r.randint(1, 2 + k))]
+            if r.random() < 0.5:
+                t = made[-1]
+                v = self.tmp()
+                self.emit("tl_tensor *%s = tl_relu(%s);" % (v, t["var"]))
+                made.append({"var": v, "shape": t["shape"], "contig": True, "depth": self.indent})
+                self.live.append(made[-1])
+            for t in made:
+                self.release(t)
+            self.indent -= 1
+        self.emit("} else {")
+        self.emit("    usage();")
+        self.emit("}")
+
     def s_exits(self):
         """An early exit from main when a size has one value: some of the
         tensors released first, the others live at the exit."""
@@ -616,7 +687,11 @@ class Gen:
         r = self.r
         self.inputs()
         self.structs_prelude()
-        for _ in range(r.randint(3, 9)):
+        n = r.randint(3, 9)
+        mode_at = r.randint(0, n) if "mode" in self.styles and r.random() < 0.8 else -1
+        for k in range(n):
+            if k == mode_at:
+                self.mode_block()
             self.step()
         for t in list(self.live):
             if r.random() < 0.8:

@@ -99,6 +99,8 @@ def run(prog, exe, work, vals, given, flag):
     e.update({"TL_TRACE": trace, "ASAN_OPTIONS": "detect_leaks=0", "TL_CUDA_EMULATION": "1"})
     if flag:
         e["SOUND_FLAG"] = "1"
+    if prog.mode_env:  # the mode: the flag picks the other arm
+        e[prog.mode_env] = "chat" if flag else "generate"
     if os.path.exists(trace):
         os.unlink(trace)
     p = subprocess.run([exe] + argv, env=e, capture_output=True, text=True, timeout=TIMEOUT)

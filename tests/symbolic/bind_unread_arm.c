@@ -7,7 +7,7 @@
 // bind: config.dim config.hidden
 // values: 3 4 | 5 3 | 2 8
 // symbols: config.dim config.hidden
-// expect-bounds: moved_bytes peak_live_bytes
+// expected-bounds: moved_bytes peak_live_bytes
 #include <tensorlint/tensor.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * it are bounds (the larger arm's), with a note; the end stays exact. */
 // bind: n
 // values: 1 | 6 | 11
-// expect-bounds: peak_live_bytes moved_bytes
+// expected-bounds: peak_live_bytes moved_bytes
 #include <tensorlint/tensor.h>
 #include <stdlib.h>
 

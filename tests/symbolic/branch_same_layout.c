@@ -6,7 +6,7 @@
 // bind: n
 // values: 5 | 12
 // args: n 2
-// expect-bounds: moved_bytes peak_live_bytes
+// expected-bounds: moved_bytes peak_live_bytes
 #include <stdlib.h>
 #include <tensorlint/tensor.h>
 

@@ -6,7 +6,7 @@
  * then the other would free the bytes twice.) */
 // bind: n
 // values: 1 | 3 | 20
-// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
+// expected-bounds: end_live_bytes moved_bytes peak_live_bytes
 #include <tensorlint/tensor.h>
 #include <stdlib.h>
 

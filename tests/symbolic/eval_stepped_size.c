@@ -4,7 +4,7 @@
  * not claimed exact); never a formula that misses the later evaluations. */
 // bind: n d
 // values: 4 1 | 7 3
-// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
+// expected-bounds: end_live_bytes moved_bytes peak_live_bytes
 #include <stdlib.h>
 #include <tensorlint/tensor.h>
 

@@ -8,7 +8,7 @@
  * of the iterations not analysed; every shape is compared, z's at k = 5. */
 // bind: k
 // values: 5
-// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
+// expected-bounds: end_live_bytes moved_bytes peak_live_bytes
 #include <string.h>
 #include <tensorlint/tensor.h>
 

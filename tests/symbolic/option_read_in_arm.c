@@ -9,7 +9,7 @@
 // values: 2 4 5 | 3 3 5 | 5 1 5
 // args: -n n -d d
 // symbols: n d
-// expect-bounds: moved_bytes peak_live_bytes
+// expected-bounds: moved_bytes peak_live_bytes
 #include <stdlib.h>
 #include <tensorlint/tensor.h>
 

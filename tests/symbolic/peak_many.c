@@ -7,7 +7,7 @@
  * exactly. */
 // bind: a b
 // values: 5 2 | 1 3
-// expect-bounds: peak_live_bytes
+// expected-bounds: peak_live_bytes
 #include <stdlib.h>
 #include <tensorlint/tensor.h>
 

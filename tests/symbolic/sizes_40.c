@@ -5,7 +5,7 @@
  * (the run has none, head_size being even); the totals are bounds. */
 // bind: s0 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14 s15 s16 s17 s18 s19 s20 s21 s22 s23 s24 s25 s26 s27 s28 s29 s30 s31 s32 s33 s34 s35 s36 s37 c.dim c.n_heads
 // values: 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 4 2 | 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 24 4 | 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 3 5 2 4 1 12 3
-// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
+// expected-bounds: end_live_bytes moved_bytes peak_live_bytes
 #include <tensorlint/tensor.h>
 #include <stdlib.h>
 

@@ -5,7 +5,7 @@
  * note at the loop that says why. */
 // bind: n dim
 // values: 1 4 | 3 5 | 8 3
-// expect-bounds: end_live_bytes moved_bytes peak_live_bytes
+// expected-bounds: end_live_bytes moved_bytes peak_live_bytes
 #include <tensorlint/tensor.h>
 #include <stdlib.h>
 

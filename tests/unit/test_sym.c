@@ -370,6 +370,26 @@ static void listed_assumptions(void **state)
     assert_true(sx_size_floor_listed(sx_symbol_of(m)));
 }
 
+/* Symbols made by work the analysis undid are used no more (unlisted),
+ * a root's parameter aside; one a formula names again is used again. */
+static void unused_after_undo(void **state)
+{
+    (void)state;
+    sx_int n = sx_symbol("n", "atoi", 1, 1);
+    sx_int w = sx_symbol("w", "strlen", 2, 1);
+    sx_int argc = sx_symbol("argc", "parameter", 3, 1);
+    sx_int d = sx_symbol("d", "atoi", 4, 1);
+    sx_symbols_of(sx_add(sx_add(n, w), sx_add(argc, d)), NULL);
+    assert_true(sx_symbol_used(0) && sx_symbol_used(1) && sx_symbol_used(2) && sx_symbol_used(3));
+    sx_symbols_unuse(1);
+    assert_true(sx_symbol_used(0));  /* made before the mark */
+    assert_false(sx_symbol_used(1)); /* made by what was undone */
+    assert_true(sx_symbol_used(2));  /* a parameter: the root's input */
+    assert_false(sx_symbol_used(3));
+    sx_symbols_of(sx_mul(d, K(2)), NULL); /* a formula of the report names it */
+    assert_true(sx_symbol_used(3));
+}
+
 /* An equation of one symbol implies every bound it meets, and is listed once. */
 static void equation_assumptions(void **state)
 {
@@ -405,6 +425,7 @@ int main(void)
         cmocka_unit_test_setup(generic_point_limits, setup),
         cmocka_unit_test_setup(listed_assumptions, setup),
         cmocka_unit_test_setup(equation_assumptions, setup),
+        cmocka_unit_test_setup(unused_after_undo, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     sx_reset();

@@ -1,11 +1,11 @@
 /* The driver: a batch through the model, everything released. */
 #include "model.h"
 
-int main(void) // expect-func: peak=8704 end=0 calls=6
+int main(void) // expected-func: peak=8704 end=0 calls=6
 {
     model m;
     model_init(&m, 16, 32);
-    tl_tensor *x = tl_ones(TL_SHAPE(8, 16), TL_F32, TL_CPU); // expect: x op=ones bytes=512 freed=main.c:10
+    tl_tensor *x = tl_ones(TL_SHAPE(8, 16), TL_F32, TL_CPU); // expected: x op=ones bytes=512 freed=main.c:10
     tl_tensor *y = model_forward(&m, x);
     tl_release(x);
     tl_release(y);

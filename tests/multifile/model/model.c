@@ -3,8 +3,8 @@
 
 void model_init(model *m, int d, int h)
 {
-    m->w1 = tl_randn(TL_SHAPE(d, h), TL_F32, TL_CPU); // expect: op=randn shape=(16, 32) bytes=2048 freed=model.c:12
-    m->w2 = tl_randn(TL_SHAPE(h, h), TL_F32, TL_CPU); // expect: op=randn shape=(32, 32) bytes=4096 freed=model.c:13
+    m->w1 = tl_randn(TL_SHAPE(d, h), TL_F32, TL_CPU); // expected: op=randn shape=(16, 32) bytes=2048 freed=model.c:12
+    m->w2 = tl_randn(TL_SHAPE(h, h), TL_F32, TL_CPU); // expected: op=randn shape=(32, 32) bytes=4096 freed=model.c:13
 }
 
 void model_free(model *m)

@@ -8,7 +8,7 @@ void drop(tl_tensor *t)
 
 tl_tensor *relu_take(tl_tensor *t)
 {
-    tl_tensor *y = tl_relu(t); // expect: y op=relu shape=(64, 64) bytes=16384 exec=2 freed=helpers.c:6
+    tl_tensor *y = tl_relu(t); // expected: y op=relu shape=(64, 64) bytes=16384 exec=2 freed=helpers.c:6
     drop(t);
     return y;
 }

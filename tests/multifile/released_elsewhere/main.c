@@ -4,9 +4,9 @@
 
 int main(void)
 {
-    tl_tensor *x = tl_ones(TL_SHAPE(4, 4), TL_F32, TL_CPU); // expect: x op=ones bytes=64 freed=helpers.c:6
+    tl_tensor *x = tl_ones(TL_SHAPE(4, 4), TL_F32, TL_CPU); // expected: x op=ones bytes=64 freed=helpers.c:6
     drop(x);
-    tl_tensor *y = tl_relu(x); // expect-error {{uses 'x' after it was released}} [use-after-release]
+    tl_tensor *y = tl_relu(x); // expected-error {{uses 'x' after it was released}} {{[use-after-release]}}
     tl_release(y);
     return 0;
 }

@@ -3,7 +3,7 @@
 
 static tl_tensor *make(void)
 {
-    return tl_zeros(TL_SHAPE(3, 5), TL_F64, TL_CPU); // expect: op=zeros shape=(3, 5) bytes=120 freed=main.c:12
+    return tl_zeros(TL_SHAPE(3, 5), TL_F64, TL_CPU); // expected: op=zeros shape=(3, 5) bytes=120 freed=main.c:12
 }
 
 tl_tensor *make_b(void)

@@ -4,7 +4,7 @@
 tl_tensor *make_a(void);
 tl_tensor *make_b(void);
 
-int main(void) // expect-func: peak=136 end=0 calls=2
+int main(void) // expected-func: peak=136 end=0 calls=2
 {
     tl_tensor *a = make_a();
     tl_tensor *b = make_b();

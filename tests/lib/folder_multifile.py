@@ -24,21 +24,22 @@ then checks, with the facts written beside the lines they describe:
      is the report from parsing, byte for byte; after one unit is edited
      only it is parsed again; damaged captures are parsed again.
 
-Annotations (in // comments, in any file of the project):
+Annotations, in the dialect of tests/README.md, in any file of the project:
 
-  // expect: [NAME] key=value ...      the tensor-returning call on this line
+  // expected: [NAME] key=value ...     the tensor-returning call on this line
         op=relu shape=(2, 3) strides=(3, 1) bytes=N kind=new|view exec=N
         freed=FILE:LINE (the release that frees its storage; freed=? never)
-  // expect-func: peak=N end=N moved=N calls=N   on the line naming the function
+  // expected-func: peak=N end=N moved=N calls=N   on the line naming the function
         (exact numbers: the report must not mark them as bounds)
-  // expect-error {{text}} [check]     a diagnostic here (expect-warning,
-  // expect-note {{text}}              expect-note likewise; a note is one of
-                                       any diagnostic's notes)
-  // expect-link-error {{text}}        the program does not link: report exits
-                                       2 and says text, naming this file:line
-  // no-verify: REASON                 the program is not run
+  // expected-error {{text}} {{[check]}}  a diagnostic here (expected-warning,
+  // expected-note {{text}}              expected-note likewise; a note is one of
+                                         any diagnostic's notes, and every one
+                                         of them must be expected)
+  // expected-link-error {{text}}        the program does not link: report exits
+                                         2 and says text, naming this file:line
+  // no-verify: REASON                   the program is not run
 
-usage: run.py TENSORLINT PROJECT_DIR
+usage: annotated.py multifile TENSORLINT PROJECT_DIR
 """
 import json
 import os
@@ -48,8 +49,8 @@ import subprocess
 import sys
 import tempfile
 
-ANNOT = re.compile(r'\b(expect(?:-func|-error|-warning|-note|-link-error)?)\b:?')
-TEXT = re.compile(r'\{\{(.*?)\}\}')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dialect import SEVERITIES, match_diagnostics, read_file  # noqa: E402
 
 
 def fail(msg):
@@ -58,20 +59,16 @@ def fail(msg):
 
 
 def read_annotations(project):
-    """[(file, line, kind, body)] and the no-verify reason (or None)."""
+    """[(file, Annotation)] and the no-verify reason (or None)."""
     out, no_verify = [], None
     for name in sorted(os.listdir(project)):
         if not name.endswith(('.c', '.h')):
             continue
-        with open(os.path.join(project, name)) as f:
-            for k, text in enumerate(f, 1):
-                comment = text.split('//', 1)[1] if '//' in text else ''
-                marks = list(ANNOT.finditer(comment))  # several may share a line
-                for i, m in enumerate(marks):
-                    end = marks[i + 1].start() if i + 1 < len(marks) else len(comment)
-                    out.append((name, k, m.group(1), comment[m.end():end].strip()))
-                if 'no-verify:' in text:
-                    no_verify = text.split('no-verify:', 1)[1].strip()
+        found, lines = read_file(os.path.join(project, name))
+        out += [(name, a) for a in found]
+        for text in lines:
+            if 'no-verify:' in text:
+                no_verify = text.split('no-verify:', 1)[1].strip()
     return out, no_verify
 
 
@@ -160,10 +157,10 @@ def check_func(rep, file, line, body):
 def report_diags(rep):
     got = []
     for d in rep["diagnostics"]:
-        got.append((os.path.basename(d["file"]), d["line"], d["severity"], d["check"], d["message"]))
+        got.append((os.path.basename(d["file"]), d["line"], d["severity"], d["message"], d["check"]))
         for n in d.get("notes", []):
-            got.append((os.path.basename(n.get("file") or d["file"]), n["line"], "note", None,
-                        n["message"]))
+            got.append((os.path.basename(n.get("file") or d["file"]), n["line"], "note",
+                        n["message"], None))
     return got
 
 
@@ -177,31 +174,14 @@ def check_output_diags(text):
         m = CHECK_LINE.match(line)
         if m:
             got.append((os.path.basename(m.group(1)), int(m.group(2)), m.group(3),
-                        m.group(5), m.group(4)))
+                        m.group(4), m.group(5)))
     return got
 
 
 def check_diags(got, annots, who):
     """Every expected diagnostic is there; every one there is expected."""
-    errs, used = [], set()
-    for file, line, kind, body in annots:
-        if kind not in ('expect-error', 'expect-warning', 'expect-note'):
-            continue
-        sev = kind.split('-')[1]
-        text = TEXT.search(body)
-        check = re.search(r'\[([\w-]+)\]', TEXT.sub('', body))
-        hit = [k for k, g in enumerate(got) if k not in used and g[:3] == (file, line, sev) and
-               (not text or text.group(1) in g[4]) and (not check or g[3] == check.group(1))]
-        if not hit:
-            errs.append("%s:%d: expected %s %s: not in %s" % (file, line, sev, body, who))
-        else:
-            used.add(hit[0])
-    for k, g in enumerate(got):
-        if k not in used:
-            errs.append("%s:%s: unexpected %s%s in %s: %s" % (g[0], g[1], g[2],
-                                                              " [%s]" % g[3] if g[3] else "",
-                                                              who, g[4]))
-    return errs
+    want = [(file, a) for file, a in annots if a.kind in SEVERITIES]
+    return [f"{e} (in {who})" for e in match_diagnostics(want, got)]
 
 
 def run_link_error(tool, build, annots):
@@ -210,14 +190,14 @@ def run_link_error(tool, build, annots):
         p = subprocess.run([tool] + cmd, capture_output=True, text=True)
         if p.returncode != 2:
             errs.append("%s exited %d, expected 2" % (" ".join(cmd[:1] + cmd[2:]), p.returncode))
-        for file, line, kind, body in annots:
-            if kind != 'expect-link-error':
+        for file, a in annots:
+            if a.kind != 'link-error':
                 continue
-            text = TEXT.search(body).group(1)
-            if not re.search(r'%s:%d:\d+: error: .*%s' % (re.escape(file), line, re.escape(text)),
-                             p.stdout + p.stderr):
-                errs.append("%s: %s:%d: expected the link error {{%s}} here; output:\n%s%s" %
-                            (cmd[0], file, line, text, p.stdout, p.stderr))
+            said = [ln for ln in (p.stdout + p.stderr).splitlines()
+                    if re.search(r'\b%s:%d:\d+: error: ' % (re.escape(file), a.line), ln)]
+            if not any(all(c in ln.split(': error: ', 1)[1] for c in a.contents) for ln in said):
+                errs.append("%s: %s:%d: expected the link error %s here; output:\n%s%s" %
+                            (cmd[0], file, a.line, a.contents, p.stdout, p.stderr))
     return errs
 
 
@@ -288,6 +268,14 @@ def check_captures(tool, project):
         if out != ref or n != (len(units) - 1, 1):
             errs.append("after an edit of %s: read %s, parsed %s, the same report: %s" %
                         ((units[-1],) + n + (out == ref,)))
+        # A unit's own IR that does not read back (a broken invariant, injected):
+        # a clear error and exit 2, never a signal.
+        env = dict(os.environ, TENSORLINT_TEST_READBACK_FAULT=str(len(units)))
+        p = subprocess.run([tool, "report", "-p", fresh, "--format=json"],
+                           capture_output=True, text=True, env=env)
+        if p.returncode != 2 or "internal error" not in p.stderr or p.stdout:
+            errs.append("an IR that does not read back: exit %d, stderr %r" %
+                        (p.returncode, p.stderr[-300:]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return errs
@@ -344,9 +332,9 @@ def check_drawings(tool, build, rep):
     return errs
 
 
-def main():
+def main(argv):
     global PROJECT
-    tool, PROJECT = sys.argv[1], sys.argv[2]
+    tool, PROJECT = argv[1], argv[2]
     annots, no_verify = read_annotations(PROJECT)
     errs = check_captures(tool, PROJECT)
     if errs:
@@ -354,7 +342,7 @@ def main():
     build = tempfile.mkdtemp(prefix="tl-multifile-")
     try:
         write_database(PROJECT, build)
-        if any(a[2] == 'expect-link-error' for a in annots):
+        if any(a.kind == 'link-error' for _, a in annots):
             errs = run_link_error(tool, build, annots)
             return fail("\n".join(errs)) if errs else print("ok: link error") or 0
         p = subprocess.run([tool, "report", "-p", build, "--format=json"], capture_output=True,
@@ -370,15 +358,15 @@ def main():
             errs.append("check -p --program exited %d:\n%s" % (c.returncode, c.stderr))
         errs += check_diags(check_output_diags(c.stdout + c.stderr), annots, "check --program")
         n = 0
-        for file, line, kind, body in annots:
-            if kind == 'expect':
-                errs += check_value(rep, storages, file, line, body)
+        for file, a in annots:
+            if a.kind == 'value':
+                errs += check_value(rep, storages, file, a.line, a.text)
                 n += 1
-            elif kind == 'expect-func':
-                errs += check_func(rep, file, line, body)
+            elif a.kind == 'func':
+                errs += check_func(rep, file, a.at, a.text)
                 n += 1
         if n == 0:
-            errs.append("no expect: or expect-func: annotation: the test asserts nothing")
+            errs.append("no expected: or expected-func: annotation: the test asserts nothing")
         errs += check_drawings(tool, build, rep)
         if not no_verify and not errs:
             v = subprocess.run([tool, "verify", "-p", build], capture_output=True, text=True)
@@ -394,4 +382,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

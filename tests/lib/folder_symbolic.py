@@ -15,7 +15,11 @@ symbols named on `// bind:`, passed to the program as its arguments):
      and the peak.  A loop's count of iterations (a symbol NAME.iterations)
      is not bound there: verify reads it off the run.
 
-So formula(values) == bound report == measured run.  A file may also say
+So formula(values) == bound report == measured run.  The values are the
+run's: a loop's count (NAME.iterations) the test leaves out of `// bind:`
+is the one the run gives (verify's "the run's count"), or, where the sizes
+decide the loop, the bound report's; a formula or an assumption over a
+symbol with no value there fails, naming it.  A file may also say
 `// env: NAME` to pass the first value through the environment instead, or
 `// args: WORD ...` to pass other arguments (a bound name stands for its
 value, `{file}` for a scratch file), after `// setup: SCRIPT WORD ...` has
@@ -26,7 +30,7 @@ samples in samples/checkpoint/.
 The program's root function is main, or the file's root when it has none
 (an exported function: `// verify-flags: -DNAME` then compiles the test's
 main for the run).  Its symbolic report must mark no total as a bound,
-unless the file names the ones it must mark on an `// expect-bounds: KEY
+unless the file names the ones it must mark on an `// expected-bounds: KEY
 ...` line (a loop the analysis cannot summarise, say); those are not
 compared with the bound report; verify holds the run to a bound's side, and
 must leave uncompared exactly the totals the bound report marks as not
@@ -41,7 +45,7 @@ value, whatever copies it went through).  Once per file, a `--bind` of a
 name no symbol has must exit 2 listing every symbol's name, and binding the
 first symbol must leave the other symbols' names as they were (each a name
 that list has).
-usage: run.py TENSORLINT [--shard=K/N] [FILE.c ...]   (default: every program named above;
+usage: annotated.py symbolic TENSORLINT [--shard=K/N] [FILE.c ...]   (default: every program above;
 --shard=K/N: every N-th of them from the K-th, counted from 0)
 """
 import json
@@ -52,9 +56,15 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from formula import evaluate as evaluate_formula  # noqa: E402
 from assumptions import assumption_faults  # noqa: E402
+from dialect import read_file  # noqa: E402
+
+
+class Unbound(Exception):
+    """A formula names a symbol with no value: the test does not bind it (//
+    bind:) and the run does not count it (verify's "the run's count")."""
 
 
 def evaluate(expr, values):
@@ -62,7 +72,8 @@ def evaluate(expr, values):
     try:
         return evaluate_formula(expr, values)
     except KeyError as e:
-        raise KeyError("no value for symbol %r in %r" % (e.args[0], expr)) from None
+        raise Unbound("no value for symbol %r in %r: bind it (// bind: %s; a loop's count, "
+                      "NAME.iterations, the run may give)" % (e.args[0], expr, e.args[0])) from None
 
 
 def holds(cond, values):
@@ -71,14 +82,96 @@ def holds(cond, values):
                for part in cond.split(" and "))
 
 
-def main():
-    tool = os.path.abspath(sys.argv[1])
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
+def decided_counts(rep, bound, values):
+    """The loop counts (origin "iterations") that neither the test nor the run
+    gives, where the bound report decides the loop (sizes that give it one
+    iteration): each the bound report's executions of a call that the
+    symbolic report says runs exactly that count, as verify reads a count
+    off the run."""
+    at = {(v["line"], v["column"], v["op"]): v["executions"]
+          for f in bound["functions"] for v in f["values"]}
+    found = {}
+    for s in rep["symbols"]:
+        if s["origin"] != "iterations" or s["name"] in values:
+            continue
+        for f in rep["functions"]:
+            for v in f["values"]:
+                n = at.get((v["line"], v["column"], v["op"]))
+                if v["executions"] == s["name"] and "executions" not in v.get("not_exact", []) \
+                        and isinstance(n, int):
+                    found[s["name"]] = n
+    return found
+
+
+def check_formulas(name, rep, main_f, bound, bf, values, want_bounds, checked, failed):
+    """The symbolic report at the run's values against the bound report: the
+    assumptions hold, the peak's candidates, the totals, the executions and
+    the calls; (checked, failed) counted on."""
+    for a in rep["assumptions"]:
+        if a.get("kind") == "path":  # the run's path (the run below takes it)
+            continue
+        checked += 1
+        if not holds(a["condition"], values):
+            print("FAIL %s: the values %s break the assumption %r (line %d)"
+                  % (name, values, a["condition"], a["line"]))
+            failed += 1
+    if isinstance(main_f["peak_line"], list) and "peak_live_bytes" not in want_bounds:
+        # the candidates whose condition holds there: the run's peak is at one of them
+        lines = [c["line"] for c in main_f["peak_line"] if holds(c["when"], values)]
+        checked += 1
+        if bf["peak_line"] not in lines:
+            print("FAIL %s: at %s the peak is at line %r, the candidates whose 'when' holds"
+                  " are at %s" % (name, values, bf["peak_line"], lines))
+            failed += 1
+    for key in ("peak_live_bytes", "end_live_bytes", "moved_bytes"):
+        if key in want_bounds:
+            continue
+        got = evaluate(main_f[key], values)
+        checked += 1
+        if got != bf[key]:
+            print("FAIL %s %s: %s = %r at %s, the bound report says %r"
+                  % (name, key, main_f[key], got, values, bf[key]))
+            failed += 1
+    # how many times each call site ran: the formula at the values is the bound
+    # report's count (which verify compares with the run), marked alike
+    bound_values = {(v["line"], v["column"], v["op"]): v
+                    for f in bound["functions"] for v in f["values"]}
+    for f in rep["functions"]:
+        for v in f["values"]:
+            b = bound_values.get((v["line"], v["column"], v["op"]))
+            checked += 1
+            if b is None:
+                print("FAIL %s: no value at line %d (%s) in the bound report"
+                      % (name, v["line"], v["op"]))
+                failed += 1
+                continue
+            if "executions" in v.get("not_exact", []) and want_bounds:
+                continue  # one iteration of a loop it cannot summarise, say
+            got = evaluate(v["executions"], values)
+            if got != b["executions"] or v.get("not_exact") != b.get("not_exact"):
+                print("FAIL %s line %d tl_%s: executions %r = %r%s at %s, the bound "
+                      "report says %r%s" % (name, v["line"], v["op"], v["executions"],
+                                            got, " (not exact)" if v.get("not_exact") else "",
+                                            values, b["executions"],
+                                            " (not exact)" if b.get("not_exact") else ""))
+                failed += 1
+    checked += 1
+    if not want_bounds and evaluate(main_f["calls"], values) != bf["calls"]:
+        print("FAIL %s calls: %s = %r at %s, the bound report says %r"
+              % (name, main_f["calls"], evaluate(main_f["calls"], values), values,
+                 bf["calls"]))
+        failed += 1
+    return checked, failed
+
+
+def main(argv):
+    tool = os.path.abspath(argv[1])
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    here = os.path.join(root, "tests", "symbolic")
     samples = os.path.join(root, "samples", "checkpoint")
     programs = [os.path.join(here, n) for n in sorted(os.listdir(here)) if n.endswith(".c")]
     programs += [os.path.join(samples, n) for n in sorted(os.listdir(samples)) if n.endswith(".c")]
-    args = sys.argv[2:]
+    args = argv[2:]
     shard = None
     if args and args[0].startswith("--shard="):
         # --shard=K/N: every N-th program from the K-th (ctest runs the shards side by side)
@@ -126,8 +219,8 @@ def main():
                   % (name, sorted(symbols), sorted(want_symbols.group(1).split())))
             failed += 1
             continue
-        want_bounds = re.search(r"^// expect-bounds: (.*)$", text, re.M)
-        want_bounds = sorted(want_bounds.group(1).split()) if want_bounds else []
+        want_bounds = sorted(w for a in read_file(path)[0] if a.kind == "bounds"
+                             for w in a.text.split())
         # a size only a bound depends on is passed to the program, not bound
         if not want_bounds and not set(binds) <= symbols:
             print("FAIL %s: symbols %s, the test binds %s" % (name, sorted(symbols), binds))
@@ -172,63 +265,6 @@ def main():
         for group in groups:
             values = {b: int(v) for b, v in zip(binds, group)}
             bind_args = ["--bind=%s=%d" % kv for kv in values.items()]
-            bound = json.loads(subprocess.run([tool, "report", "--format=json", path] + bind_args,
-                                              check=True, capture_output=True, text=True).stdout)
-            bf = [f for f in bound["functions"] if f["name"] == main_f["name"]][0]
-            for a in rep["assumptions"]:
-                if a.get("kind") == "path":  # the run's path (the run below takes it)
-                    continue
-                checked += 1
-                if not holds(a["condition"], values):
-                    print("FAIL %s: the values %s break the assumption %r (line %d)"
-                          % (name, values, a["condition"], a["line"]))
-                    failed += 1
-            if isinstance(main_f["peak_line"], list) and "peak_live_bytes" not in want_bounds:
-                # the candidates whose condition holds there: the run's peak is at one of them
-                lines = [c["line"] for c in main_f["peak_line"] if holds(c["when"], values)]
-                checked += 1
-                if bf["peak_line"] not in lines:
-                    print("FAIL %s: at %s the peak is at line %r, the candidates whose 'when' holds"
-                          " are at %s" % (name, values, bf["peak_line"], lines))
-                    failed += 1
-            for key in ("peak_live_bytes", "end_live_bytes", "moved_bytes"):
-                if key in want_bounds:
-                    continue
-                got = evaluate(main_f[key], values)
-                checked += 1
-                if got != bf[key]:
-                    print("FAIL %s %s: %s = %r at %s, the bound report says %r"
-                          % (name, key, main_f[key], got, values, bf[key]))
-                    failed += 1
-            # how many times each call site ran: the formula at the values is the bound
-            # report's count (which verify compares with the run), marked alike
-            bound_values = {(v["line"], v["column"], v["op"]): v
-                            for f in bound["functions"] for v in f["values"]}
-            for f in rep["functions"]:
-                for v in f["values"]:
-                    b = bound_values.get((v["line"], v["column"], v["op"]))
-                    checked += 1
-                    if b is None:
-                        print("FAIL %s: no value at line %d (%s) in the bound report"
-                              % (name, v["line"], v["op"]))
-                        failed += 1
-                        continue
-                    if "executions" in v.get("not_exact", []) and want_bounds:
-                        continue  # one iteration of a loop it cannot summarise, say
-                    got = evaluate(v["executions"], values)
-                    if got != b["executions"] or v.get("not_exact") != b.get("not_exact"):
-                        print("FAIL %s line %d tl_%s: executions %r = %r%s at %s, the bound "
-                              "report says %r%s" % (name, v["line"], v["op"], v["executions"],
-                                                    got, " (not exact)" if v.get("not_exact") else "",
-                                                    values, b["executions"],
-                                                    " (not exact)" if b.get("not_exact") else ""))
-                        failed += 1
-            checked += 1
-            if not want_bounds and evaluate(main_f["calls"], values) != bf["calls"]:
-                print("FAIL %s calls: %s = %r at %s, the bound report says %r"
-                      % (name, main_f["calls"], evaluate(main_f["calls"], values), values,
-                         bf["calls"]))
-                failed += 1
             def word(w):
                 return os.path.join(scratch, "file") if w == "{file}" else str(values.get(w, w))
             setup = re.search(r"^// setup: (.*)$", text, re.M)
@@ -251,6 +287,32 @@ def main():
             v = subprocess.run([tool, "verify"] + run_binds + run_args +
                                [path, "--", "-DDEVICE=TL_CPU"] + flags,
                                capture_output=True, text=True, env=run_env)
+            learned = dict((m.group(1), int(m.group(2))) for m in
+                           re.finditer(r"^the run's count: (\S+) = (\d+)", v.stdout, re.M))
+            # the run's values: the test's, and the counts the run gives that the test
+            # leaves to it (a loop left early: its count is the run's to say)
+            for b in binds:
+                # (a run the sizes give one iteration needs no count: it runs once)
+                if b.endswith(".iterations") and b in symbols and (b in learned or values[b] > 1):
+                    checked += 1
+                    if learned.get(b) != values[b]:
+                        print("FAIL %s verify at %s: the run's count %s is %r, the test says %d"
+                              % (name, values, b, learned.get(b), values[b]))
+                        failed += 1
+            at = dict(values)
+            at.update((k, n) for k, n in learned.items() if k in symbols and k not in values)
+            bound = json.loads(subprocess.run(
+                [tool, "report", "--format=json", path] +
+                ["--bind=%s=%d" % kv for kv in at.items()],
+                check=True, capture_output=True, text=True).stdout)
+            bf = [f for f in bound["functions"] if f["name"] == main_f["name"]][0]
+            at.update(decided_counts(rep, bound, at))
+            try:
+                checked, failed = check_formulas(name, rep, main_f, bound, bf, at, want_bounds,
+                                                 checked, failed)
+            except Unbound as e:
+                print("FAIL %s at %s: %s" % (name, at, e))
+                failed += 1
             checked += 1
             last = (v.stdout.strip().splitlines() or ["(no output)"])[-1]
             # a bound is compared (the run on its side); a total the bound report marks as
@@ -270,16 +332,6 @@ def main():
             if any("not_exact" in v for f in bound["functions"] for v in f["values"]):
                 unchecked = re.sub(r", \d+ execution counts? not compared \(not exact\)", "",
                                    unchecked)
-            learned = dict((m.group(1), int(m.group(2))) for m in
-                           re.finditer(r"^the run's count: (\S+) = (\d+)", v.stdout, re.M))
-            for b in binds:
-                # (a run the sizes give one iteration needs no count: it runs once)
-                if b.endswith(".iterations") and b in symbols and (b in learned or values[b] > 1):
-                    checked += 1
-                    if learned.get(b) != values[b]:
-                        print("FAIL %s verify at %s: the run's count %s is %r, the test says %d"
-                              % (name, values, b, learned.get(b), values[b]))
-                        failed += 1
             if v.returncode != 0 or "0 disagreements" not in last or "not compared" in unchecked:
                 print("FAIL %s verify at %s: exit %d: %s %s" % (name, values, v.returncode, last,
                                                                  v.stderr.strip()[-300:]))
@@ -292,4 +344,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

@@ -5,9 +5,9 @@ revision) and NAME.head.c (the change).  Each is copied to base/NAME.c and
 head/NAME.c of a temporary directory, as two checkouts of one repository;
 the base's `report --format=json` is the baseline of the head's check.
 
-The head carries, as tests/checks/run_checks.py reads them, the diagnostics
-that must be printed, which against a baseline are the new ones only
-(`// expected-warning {{peak-regression}}`, notes by text), and:
+The head carries, in the dialect of tests/README.md, the diagnostics that
+must be printed, which against a baseline are the new ones only
+(`// expected-warning {{[peak-regression]}}`, notes by text), and:
 
     // BASELINE-SUMMARY: 2 new, 1 unchanged (not shown), 0 gone since the base
     // BASELINE-CHANGE: function 'a' was renamed to 'b' ...   (each line printed)
@@ -17,7 +17,7 @@ The SARIF of the same check is validated against the 2.1.0 schema and its
 baselineState counts must agree with the summary; the Markdown comment
 must list exactly the new warnings.
 
-usage: run.py TENSORLINT SARIF_SCHEMA PAIR_DIR
+usage: annotated.py baseline TENSORLINT SARIF_SCHEMA PAIR_DIR
 """
 import glob
 import json
@@ -27,8 +27,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "checks"))
-import run_checks  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import folder_checks  # noqa: E402
+from dialect import match_diagnostics  # noqa: E402
 
 SUMMARY = re.compile(r"BASELINE-SUMMARY: (.*)$")
 CHANGE = re.compile(r"BASELINE-CHANGE: (.*)$")
@@ -95,16 +96,10 @@ def run_pair(tool, schema, head_path, tmp):
     with open(os.path.join(tmp, "base.json"), "w") as f:
         f.write(rep.stdout)
     head_dir = os.path.join(tmp, "head")
-    want, want_notes, options = run_checks.annotations(head_path)
+    want, options = folder_checks.annotations(head_path)
     proc = tool_run(tool, ["check", "--baseline=../base.json", *options, name + ".c"], head_dir)
-    got, notes = [], []
-    for line in proc.stderr.splitlines():
-        m = run_checks.DIAG.match(line)
-        if m and m.group(6):
-            got.append((int(m.group(2)), m.group(4), m.group(6), m.group(5)))
-        elif m:
-            notes.append((int(m.group(2)), m.group(5)))
-    errors = run_checks.compare(name, want, got, want_notes, notes)
+    got, notes = folder_checks.diagnostics(proc.stderr)
+    errors = match_diagnostics(want, got, notes, where=f"{name}:")
     if proc.returncode not in (0, 1):
         errors.append(f"{name}: check --baseline failed ({proc.returncode}): {proc.stderr}")
     summary, changes, messages = directives(head_path)
@@ -123,9 +118,9 @@ def run_pair(tool, schema, head_path, tmp):
                         if int(v) > 0}:
         errors.append(f"{name}: SARIF baselineState counts {counts}, summary says '{summary}'")
     md = markdown_new(tool, name, head_dir, errors)
-    if md != sorted(w[0] for w in want if w[1] != "note"):
+    if md != sorted(a.line for _, a in want if a.kind != "note"):
         errors.append(f"{name}: markdown's new warnings at lines {md}, want "
-                      f"{sorted(w[0] for w in want)}")
+                      f"{sorted(a.line for _, a in want)}")
     return errors
 
 

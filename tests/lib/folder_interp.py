@@ -9,11 +9,12 @@ claims that the run's allocation trace can show must be true of the run
 (this holds even in an xfail file: a wrong expectation always fails).
 See tests/interp/README.md.
 
-usage: run.py TENSORLINT FILE.c...      (ctest runs one file per test)
+usage: annotated.py interp TENSORLINT FILE.c...      (ctest runs one file per test)
 
-Annotations (in // comments; several may share a line):
+Annotations (in // comments, the dialect of tests/README.md; several may
+share a line):
 
-  // expect: NAME key=value ...
+  // expected: NAME key=value ...
       Facts of the value (the tensor-returning call) on this line.  NAME,
       optional, is the variable the handle is assigned to (`-` for a call
       whose result has no name, a temporary); with no NAME the line must
@@ -48,9 +49,9 @@ Annotations (in // comments; several may share a line):
                                 trip count is not known): N as analysed,
                                 marked not exact; the run is not compared
         reason={{text}}         the report's `why` contains text
-  // expect@+N: ... / expect@-N: ...   the same for the line N below/above.
+  // expected@+N: ... / expected@-N: ...   the same for the line N below/above.
 
-  // expect-func: peak=BYTES end=BYTES moved=BYTES peak-line=N calls=N
+  // expected-func: peak=BYTES end=BYTES moved=BYTES peak-line=N calls=N
       On the line that holds the function's name (its definition).
       `KEY=BYTES` claims an exact number: it must equal the report's and
       the report must not mark it as a bound.  `KEY>=BYTES` claims a lower
@@ -64,20 +65,21 @@ Annotations (in // comments; several may share a line):
 
   BYTES: an integer, or with a binary suffix and no space: 24, 1.5KiB, 2MiB.
 
-  // expect-assumption {{text}}       (also @+N / @-N)
+  // expected-assumption {{text}}       (also @+N / @-N)
       On the line of an `if` whose arm that leaves (return, goto, exit) the
       report assumes the run does not take: an assumption on the run's path
       ("kind": "path" in the JSON) whose condition or way out contains text.
       Every such assumption of the report must be expected.
 
-  // expect-warning {{text}} [check]
-  // expect-error {{text}} [check]
-  // expect-note {{text}} [check]       (also @+N / @-N)
-      A diagnostic of that severity on this line whose message contains
-      text and whose check is `check`; either part may be left out.  Every
+  // expected-warning {{text}} {{[check]}}
+  // expected-error {{text}} {{[check]}}
+  // expected-note {{text}} {{[check]}}   (also @+N / @-N, a count N)
+      A diagnostic of that severity on this line, each {{...}} a substring
+      of it as printed (its message, then [check]): {{text}} asks for text
+      in the message, {{[check]}} for the check.  Every
       diagnostic of the report must be expected: a missing or an unexpected
       one fails, notes included (an analysis note such as "not analysed"
-      is a blind spot, never noise).  An expect-note that matches no
+      is a blind spot, never noise).  An expected-note that matches no
       diagnostic may match a note attached to another diagnostic.
 
   File-level:
@@ -107,16 +109,11 @@ import sys
 
 TIMEOUT = 300
 SUFFIX = {"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
-REL = r"(?:@([+-]\d+))?"
-EXPECT_VALUE = re.compile(r"expect" + REL + r":(.*?)(?=//|$)")
-EXPECT_FUNC = re.compile(r"expect-func:(.*?)(?=//|$)")
-EXPECT_DIAG = re.compile(r"expect-(warning|error|note)" + REL +
-                         r"((?:\s*\{\{.*?\}\})?(?:\s*\[[a-z0-9-]+\])?)")
-EXPECT_ASSUME = re.compile(r"expect-assumption" + REL + r"\s*\{\{(.*?)\}\}")
 FILE_LEVEL = re.compile(r"//\s*(no-verify|xfail|verify-not-compared|values):\s*(.*?)\s*(?:\*/)?$")
 TOKEN = re.compile(r"\s*([a-z-]+)(>=|<=|~=|=)(\([^)]*\)|\{\{.*?\}\}|\S+)|\s*(\S+)")
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from formula import evaluate as evaluate_formula  # noqa: E402
+from dialect import SEVERITIES, BadAnnotation, match_diagnostics, read_file  # noqa: E402
 VALUE_KEYS = {"op", "shape", "strides", "offset", "dtype", "device", "kind", "contiguous",
               "view-of", "same-storage", "bytes", "moved", "freed", "alloc", "exec", "reason"}
 FUNC_KEYS = {"peak": "peak_live_bytes", "end": "end_live_bytes", "moved": "moved_bytes",
@@ -180,46 +177,41 @@ def parse_pairs(text, keys, line):
 def read_annotations(path):
     ann = {"values": [], "funcs": [], "diags": [], "assumptions": [], "no_verify": None,
            "xfail": None, "not_compared": 0, "bind": []}
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    try:
+        found, lines = read_file(path)
+    except BadAnnotation as e:
+        raise Bad(str(e)) from None
     for n, text in enumerate(lines, 1):
-        if "//" not in text:
+        m = FILE_LEVEL.search(text) if "//" in text else None
+        if not m:
             continue
-        comment = text[text.index("//"):]
-        m = FILE_LEVEL.search(text)
-        if m:
-            if m.group(1) == "no-verify":
-                ann["no_verify"] = m.group(2) or "no reason given"
-            elif m.group(1) == "xfail":
-                ann["xfail"] = m.group(2) or "no reason given"
-            elif m.group(1) == "values":
-                for word in m.group(2).split():
-                    name, _, val = word.partition("=")
-                    if not re.fullmatch(r"-?\d+", val):
-                        raise Bad(f"line {n}: values: '{word}' is not NAME=N")
-                    ann["bind"].append((name, int(val)))
-            else:
-                ann["not_compared"] = int(m.group(2))
+        if m.group(1) == "no-verify":
+            ann["no_verify"] = m.group(2) or "no reason given"
+        elif m.group(1) == "xfail":
+            ann["xfail"] = m.group(2) or "no reason given"
+        elif m.group(1) == "values":
+            for word in m.group(2).split():
+                name, _, val = word.partition("=")
+                if not re.fullmatch(r"-?\d+", val):
+                    raise Bad(f"line {n}: values: '{word}' is not NAME=N")
+                ann["bind"].append((name, int(val)))
+        else:
+            ann["not_compared"] = int(m.group(2))
+    for a in found:
+        if FILE_LEVEL.search(lines[a.at - 1]):
             continue
-        for m in EXPECT_FUNC.finditer(comment):
-            _, pairs = parse_pairs(m.group(1), FUNC_KEYS, n)
-            ann["funcs"].append((n, pairs))
-        for m in EXPECT_VALUE.finditer(comment):
-            target = n + int(m.group(1)) if m.group(1) else n
-            name, pairs = parse_pairs(m.group(2), VALUE_KEYS, n)
-            ann["values"].append((target, n, name, pairs))
-        for m in EXPECT_ASSUME.finditer(comment):
-            target = n + int(m.group(1)) if m.group(1) else n
-            ann["assumptions"].append((target, m.group(2)))
-        for m in EXPECT_DIAG.finditer(comment):
-            target = n + int(m.group(2)) if m.group(2) else n
-            body = m.group(3)
-            t = re.search(r"\{\{(.*?)\}\}", body)
-            c = re.search(r"\[([a-z0-9-]+)\]", body)
-            if not t and not c:
-                raise Bad(f"line {n}: expect-{m.group(1)} needs {{{{text}}}} or [check]")
-            ann["diags"].append((target, m.group(1), t.group(1) if t else None,
-                                 c.group(1) if c else None))
+        if a.kind == "func":
+            _, pairs = parse_pairs(a.text, FUNC_KEYS, a.at)
+            ann["funcs"].append((a.at, pairs))
+        elif a.kind == "value":
+            name, pairs = parse_pairs(a.text, VALUE_KEYS, a.at)
+            ann["values"].append((a.line, a.at, name, pairs))
+        elif a.kind == "assumption":
+            ann["assumptions"].append((a.line, a.contents))
+        elif a.kind in SEVERITIES:
+            ann["diags"].append((None, a))
+        else:
+            raise Bad(f"line {a.at}: expected-{a.kind} is not read in tests/interp")
     return ann, lines
 
 
@@ -291,7 +283,7 @@ def check_value(rep, target, name, pairs, errors, where):
             check_claim(errors, f"{label}: exec", rel, side, got, exp, marked, "not exact")
             continue
         if rel != "=":
-            raise Bad(f"{where}: '{key}{rel}' is only for expect-func totals and exec")
+            raise Bad(f"{where}: '{key}{rel}' is only for expected-func totals and exec")
         if key == "reason":
             text = want[2:-2]
             if text not in (v["reason"] or ""):
@@ -400,37 +392,27 @@ def check_claim(errors, label, rel, side, got, exp, marked, mark):
 
 
 def check_diags(rep, path, want, errors, name):
-    got = [d for d in rep.data["diagnostics"]]
-    pending = list(got)
-    attached = [(n["line"], n["message"]) for d in got for n in d.get("notes", [])]
-    for line, sev, text, check in want:
-        match = next((d for d in pending if d["line"] == line and d["severity"] == sev and
-                      (text is None or text in d["message"]) and
-                      (check is None or d["check"] == check)), None)
-        if match:
-            pending.remove(match)
-        elif sev == "note" and check is None and any(
-                ln == line and text in msg for ln, msg in attached):
-            pass
-        else:
-            errors.append(f"{name}:{line}: missing {sev}"
-                          f"{' {{' + text + '}}' if text else ''}{' [' + check + ']' if check else ''}")
-    for d in pending:
-        errors.append(f"{name}:{d['line']}: unexpected {d['severity']}: {d['message']} "
-                      f"[{d['check']}]")
+    """Every diagnostic of the report expected, notes included; an
+    expected-note may also match a note attached to one."""
+    got = [(None, d["line"], d["severity"], d["message"], d["check"])
+           for d in rep.data["diagnostics"]]
+    attached = [(None, n["line"], n["message"]) for d in rep.data["diagnostics"]
+                for n in d.get("notes", [])]
+    errors += match_diagnostics(want, got, attached, where=f"{name}:")
 
 
 def check_assumptions(rep, want, errors, name):
     """The report's assumptions on the run's path ("kind": "path"), each at
-    the line of its branch, against the expect-assumption annotations."""
+    the line of its branch, against the expected-assumption annotations."""
     pending = [a for a in rep.data["assumptions"] if a.get("kind") == "path"]
-    for line, text in want:
+    for line, contents in want:
         match = next((a for a in pending if a["line"] == line and
-                      (text in a["condition"] or text in a["leave"])), None)
+                      all(c in a["condition"] or c in a["leave"] for c in contents)), None)
         if match:
             pending.remove(match)
         else:
-            errors.append(f"{name}:{line}: missing assumption {{{{{text}}}}}")
+            errors.append(f"{name}:{line}: missing assumption "
+                          + " ".join("{{" + c + "}}" for c in contents))
     for a in pending:
         errors.append(f"{name}:{a['line']}: unexpected assumption: {a['condition']} (else the "
                       f"run leaves at line {a['leave_line']}: {a['leave']})")
@@ -649,7 +631,7 @@ def check_file(tool, path):
     try:
         ann, lines = read_annotations(path)
         if not (ann["values"] or ann["funcs"] or ann["diags"]):
-            raise Bad("no expect annotations: a test must assert something")
+            raise Bad("no expected annotations: a test must assert something")
         proc = subprocess.run([tool, "report", "--format=json", path], capture_output=True,
                               text=True, timeout=TIMEOUT)
         rep = None
