@@ -1085,6 +1085,11 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     int64_t runs = lp_loop_exit_runs(cx, s, &ex); /* -1: not bound */
     if (runs >= 0)
         cx->counted_exit = s->loop.body->stmts[ex.at];
+    lp_skip sk; /* iterations that repeat a period are counted, not run (an_loop_skip.c) */
+    if (runs < 0)
+        lp_skip_begin(cx, s, host, &sk);
+    else
+        sk = (lp_skip){.anchor_n = -1};
     if (s->loop.kind == IR_LOOP_DO) {
         fl = lp_loop_body(cx, s, &leave);
         n++;
@@ -1134,6 +1139,8 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                 an_symbol_names_back(cx, &names);
             break;
         }
+        if (lp_skip_iteration(cx, s, &sk, &n))
+            break; /* the iterations left repeat a period: counted, not run */
         if (n++ >= cx->opt.max_iterations) {
             an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
                         "loop stopped after %lld iterations (--max-iterations); later totals "
@@ -1157,6 +1164,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
             break;
         }
     }
+    lp_skip_end(&sk);
     cx->counted_exit = outer_exit;
     cx->loop_depth--;
     frame->loops--;

@@ -177,4 +177,54 @@ bool lp_loop_once_only(an_ctx *cx, const ir_stmt *s);
 int64_t lp_loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex);
 int lp_counted_exit_at(const an_ctx *cx, const ir_stmt *s);
 
+/* ---- an_loop_skip.c: whole periods of a loop counted to a constant ---- */
+
+#define LP_SKIP_N_SAME 27 /* scalars of the state a period leaves as they were */
+#define LP_SKIP_N_ADD 6   /* counters a period adds to */
+#define LP_SKIP_INERT 16  /* fields no size, branch or bound reads, kept */
+
+typedef struct lp_field {   /* a struct variable's field, by its places */
+    int var;
+    int64_t key;
+    const char *name;
+} lp_field;
+
+typedef struct lp_skip {
+    bool on;                /* the loop is watched */
+    int64_t period;         /* found: iterations; 0 while looked for */
+    int64_t dadd[LP_SKIP_N_ADD]; /* what a period adds to each count, */
+    int64_t *dfr, *dv;      /* to each function's moved bytes and calls, each site's runs */
+    int64_t *starts;        /* per iteration from the anchor's: its first event, the clock */
+    int64_t inert[LP_SKIP_INERT]; /* fields (bit offsets, names) read only to be stored back */
+    const char *inert_name[LP_SKIP_INERT];
+    int n_inert;
+    lp_field *roots;        /* the fields of struct variables their places name */
+    int n_roots, cap_roots;
+    uint8_t *is_struct;     /* per variable: 1 when every path from it begins with a field */
+    bool inert_moved;       /* an inert field differs a period later: not known after */
+    int var;                /* its counter, */
+    int64_t step, mod;      /* its step, the lcm of the K of `counter % K` the body reads */
+    ir_op op;               /* its test: counter op bound */
+    const ir_expr *bound;
+    int64_t anchor_n, gap;  /* the anchor: before iteration anchor_n + 1; the next at + gap */
+    snapshot sn;            /* the state there (anchor_n >= 0) */
+    an_func_report *fr0;    /* the function reports, call sites, per function state there */
+    int n_fr;
+    an_value *v0;
+    int n_v0;
+    an_fstate *fs0;
+    int64_t counter0;
+    int n_storages0;
+    int64_t same0[LP_SKIP_N_SAME];
+    int64_t add0[LP_SKIP_N_ADD];
+} lp_skip;
+
+/* Whether loop s (its init run) is watched; lp_skip_iteration before each
+ * iteration (*n: the iterations run): true when the iterations left were
+ * skipped, the counter and *n moved past them (the loop ends); lp_skip_end
+ * frees. */
+bool lp_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, lp_skip *k);
+bool lp_skip_iteration(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n);
+void lp_skip_end(lp_skip *k);
+
 #endif /* TL_AN_LOOP_INTERNAL_H */

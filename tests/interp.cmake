@@ -22,6 +22,15 @@ if(TARGET tensorlint_cli)
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(annotated.runner PROPERTIES LABELS "interp;checks" TIMEOUT 600
       ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/diagrams/lsan.supp:print_suppressions=0")
+    # loops counted a period at a time report what iterating them reports
+    file(GLOB TL_SKIP_SAME CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/interp/*.c)
+    list(APPEND TL_SKIP_SAME ${PROJECT_SOURCE_DIR}/samples/models/layer_fn.c
+         ${PROJECT_SOURCE_DIR}/samples/models/layers40.c)
+    add_test(NAME interp.loop_skip_same
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/interp/skip_same.py
+                     $<TARGET_FILE:tensorlint_cli> ${TL_SKIP_SAME}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(interp.loop_skip_same PROPERTIES LABELS "interp" TIMEOUT 600)
   endif()
 endif()
 
