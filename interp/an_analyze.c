@@ -100,28 +100,28 @@ static void collect_calls(const ir_block *b, int func, bool *called, int n_funcs
 static void index_vars(an_ctx *cx)
 {
     const ir_unit *u = cx->u;
-    cx->n_func_vars = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(int));
-    cx->func_vars = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(int *));
+    cx->vars.n_func_vars = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(int));
+    cx->vars.func_vars = tl_xcalloc((size_t)u->n_funcs + 1, sizeof(int *));
     for (int v = 0; v < u->n_vars; v++)
         if (u->vars[v].func >= 0 && u->vars[v].func < u->n_funcs)
-            cx->n_func_vars[u->vars[v].func]++;
+            cx->vars.n_func_vars[u->vars[v].func]++;
     for (int f = 0; f < u->n_funcs; f++) {
-        cx->func_vars[f] = tl_xmalloc(sizeof(int) * (size_t)(cx->n_func_vars[f] + 1));
-        cx->n_func_vars[f] = 0;
+        cx->vars.func_vars[f] = tl_xmalloc(sizeof(int) * (size_t)(cx->vars.n_func_vars[f] + 1));
+        cx->vars.n_func_vars[f] = 0;
     }
-    cx->slot = tl_xmalloc(sizeof(int) * (size_t)(u->n_vars + 1));
-    cx->n_globals = 0;
-    cx->global_vars = tl_xmalloc(sizeof(int) * (size_t)(u->n_vars + 1));
+    cx->vars.slot = tl_xmalloc(sizeof(int) * (size_t)(u->n_vars + 1));
+    cx->vars.n_globals = 0;
+    cx->vars.global_vars = tl_xmalloc(sizeof(int) * (size_t)(u->n_vars + 1));
     for (int v = 0; v < u->n_vars; v++)
         if (u->vars[v].func < 0 || u->vars[v].func >= u->n_funcs) {
-            cx->global_vars[cx->n_globals] = v;
-            cx->slot[v] = cx->n_globals++;
+            cx->vars.global_vars[cx->vars.n_globals] = v;
+            cx->vars.slot[v] = cx->vars.n_globals++;
         }
     for (int v = 0; v < u->n_vars; v++) {
         int f = u->vars[v].func;
         if (f >= 0 && f < u->n_funcs) {
-            cx->slot[v] = cx->n_globals + cx->n_func_vars[f];
-            cx->func_vars[f][cx->n_func_vars[f]++] = v;
+            cx->vars.slot[v] = cx->vars.n_globals + cx->vars.n_func_vars[f];
+            cx->vars.func_vars[f][cx->vars.n_func_vars[f]++] = v;
         }
     }
 }
@@ -129,19 +129,19 @@ static void index_vars(an_ctx *cx)
 static void setup(an_ctx *cx)
 {
     const ir_unit *u = cx->u;
-    cx->site_value = tl_xmalloc(sizeof(int) * (size_t)(u->n_call_sites + 1));
-    cx->fs = tl_xcalloc((size_t)(u->n_funcs + 1), sizeof *cx->fs);
-    cx->report_of = tl_xmalloc(sizeof(int) * (size_t)(u->n_funcs + 1));
+    cx->out.site_value = tl_xmalloc(sizeof(int) * (size_t)(u->n_call_sites + 1));
+    cx->acct.fs = tl_xcalloc((size_t)(u->n_funcs + 1), sizeof *cx->acct.fs);
+    cx->out.report_of = tl_xmalloc(sizeof(int) * (size_t)(u->n_funcs + 1));
     index_vars(cx);
     cx->r->funcs = tl_xcalloc((size_t)(u->n_funcs + 1), sizeof *cx->r->funcs);
     for (int k = 0; k < u->n_call_sites; k++)
-        cx->site_value[k] = -1;
+        cx->out.site_value[k] = -1;
     for (int f = 0; f < u->n_funcs; f++)
-        cx->report_of[f] = -1;
+        cx->out.report_of[f] = -1;
     for (int f = 0; f < u->n_funcs; f++) {
         if (!u->funcs[f]->has_tensor_code)
             continue;
-        cx->report_of[f] = cx->r->n_funcs;
+        cx->out.report_of[f] = cx->r->n_funcs;
         an_func_report *fr = &cx->r->funcs[cx->r->n_funcs++];
         fr->func = f;
         fr->name = u->funcs[f]->name;
@@ -151,21 +151,21 @@ static void setup(an_ctx *cx)
 
 static void reset_state(an_ctx *cx)
 {
-    cx->n_handles = 0;
-    cx->live = 0;
-    cx->live_sx = (sx_int){0, 0};
-    cx->n_calls = 0;
-    cx->n_steps = 0;
-    cx->n_gotos = 0;
-    cx->stopped = false;
-    cx->upper_loop = cx->upper_func = false;
-    cx->runs_unknown = 0;
-    an_mem_free(&cx->mem);
-    an_frame_free(cx->gframe);
-    cx->gframe = an_frame_new(cx, -1);
-    for (int s = cx->root_first_storage; s < cx->r->n_storages; s++)
-        cx->live_storage[s] = false;
-    cx->root_first_storage = cx->r->n_storages; /* (a unit of many roots stays linear) */
+    cx->tens.n_handles = 0;
+    cx->acct.live = 0;
+    cx->acct.live_sx = (sx_int){0, 0};
+    cx->acct.n_calls = 0;
+    cx->acct.n_steps = 0;
+    cx->ctl.n_gotos = 0;
+    cx->ctl.stopped = false;
+    cx->ctl.upper_loop = cx->ctl.upper_func = false;
+    cx->ctl.runs_unknown = 0;
+    an_mem_free(&cx->mem.cells);
+    an_frame_free(cx->ctl.gframe);
+    cx->ctl.gframe = an_frame_new(cx, -1);
+    for (int s = cx->tens.root_first_storage; s < cx->r->n_storages; s++)
+        cx->tens.live_storage[s] = false;
+    cx->tens.root_first_storage = cx->r->n_storages; /* (a unit of many roots stays linear) */
 }
 
 static void run_root(an_ctx *cx, an_func_report *fr)
@@ -173,29 +173,29 @@ static void run_root(an_ctx *cx, an_func_report *fr)
     ca_config cfg = ca_config_default();
     ca_stats st;
     reset_state(cx);
-    cx->cuda = ca_new(&cfg);
+    cx->tens.cuda = ca_new(&cfg);
     fr->is_root = true;
-    cx->root = fr->func;
+    cx->ctl.root = fr->func;
     an_symbol_names_clear(cx); /* names are told apart within a root */
     an_frame *f = an_frame_new(cx, fr->func);
     fr->first_event = cx->r->n_events;
-    int64_t clock0 = cx->exec_clock;
+    int64_t clock0 = cx->acct.exec_clock;
     an_run_function(cx, fr->func, f);
     an_stop_settle(cx); /* here: a loop trial the limit ended undid what it said */
     fr->end_event = cx->r->n_events;
-    for (int v = 0; v < cx->r->n_values && cx->stopped; v++) /* they would have run more */
+    for (int v = 0; v < cx->r->n_values && cx->ctl.stopped; v++) /* they would have run more */
         if (cx->r->values[v].runs_stamp > clock0)
             cx->r->values[v].runs_unknown = true;
-    fr->end_live_bytes = cx->live;
-    fr->end_sx = cx->live_sx;
+    fr->end_live_bytes = cx->acct.live;
+    fr->end_sx = cx->acct.live_sx;
     an_frame_free(f);
-    if (cx->cuda) {
-        ca_stats_get(cx->cuda, CA_SCOPE_ALL, &st);
+    if (cx->tens.cuda) {
+        ca_stats_get(cx->tens.cuda, CA_SCOPE_ALL, &st);
         fr->cuda_allocated_peak = st.allocated_bytes.peak;
         fr->cuda_reserved_peak = st.reserved_bytes.peak;
         fr->cuda_reserved_end = st.reserved_bytes.current;
-        ca_free(cx->cuda);
-        cx->cuda = NULL;
+        ca_free(cx->tens.cuda);
+        cx->tens.cuda = NULL;
     }
 }
 
@@ -358,17 +358,17 @@ static void sort_paths(an_report *r)
 static void binds_met(an_ctx *cx)
 {
     an_report *r = cx->r;
-    const an_name_map *m = cx->names_from;
+    const an_name_map *m = cx->sym.names_from;
     for (int k = 0; k < cx->opt.n_binds; k++) {
-        for (int j = 0; m && j < m->n && !cx->bind_used[k]; j++)
-            cx->bind_used[k] = strcmp(m->names[j], cx->opt.bind_names[k]) == 0;
-        char ***names = cx->bind_used[k] ? &r->bind_names : &r->bind_unknown;
-        int *n = cx->bind_used[k] ? &r->n_bind_names : &r->n_bind_unknown;
+        for (int j = 0; m && j < m->n && !cx->sym.bind_used[k]; j++)
+            cx->sym.bind_used[k] = strcmp(m->names[j], cx->opt.bind_names[k]) == 0;
+        char ***names = cx->sym.bind_used[k] ? &r->bind_names : &r->bind_unknown;
+        int *n = cx->sym.bind_used[k] ? &r->n_bind_names : &r->n_bind_unknown;
         *names = tl_xreallocarray(*names, (size_t)*n + 1, sizeof **names);
         (*names)[(*n)++] = tl_xstrdup(cx->opt.bind_names[k]);
     }
-    free(cx->bind_used);
-    cx->bind_used = NULL;
+    free(cx->sym.bind_used);
+    cx->sym.bind_used = NULL;
 }
 
 /* Is name one of names[0 .. n)? */
@@ -415,14 +415,14 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
     memset(&cx, 0, sizeof cx);
     cx.u = u;
     cx.opt = *opt;
-    cx.names_from = names_from;
-    cx.never_set = an_uninit_scan(u);
+    cx.sym.names_from = names_from;
+    cx.vars.never_set = an_uninit_scan(u);
     cx.r = tl_xcalloc(1, sizeof *cx.r);
     if (!cx.r)
         return NULL;
     cx.r->unit = u;
-    cx.log_events = true;
-    cx.bind_used = tl_xcalloc((size_t)cx.opt.n_binds + 1, sizeof *cx.bind_used);
+    cx.out.log_events = true;
+    cx.sym.bind_used = tl_xcalloc((size_t)cx.opt.n_binds + 1, sizeof *cx.sym.bind_used);
     cx.r->sx = sx_state_new(); /* symbols, expressions and assumptions are the report's */
     sx_state_use(cx.r->sx);
     setup(&cx);
@@ -438,7 +438,7 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
     for (int k = 0; k < cx.r->n_funcs; k++)
         if (!any_root || !called[cx.r->funcs[k].func])
             run_root(&cx, &cx.r->funcs[k]);
-    fill_lists(cx.r, cx.report_of);
+    fill_lists(cx.r, cx.out.report_of);
     for (int k = 0; k < cx.r->n_funcs; k++) { /* symbolic totals: the known parts joined in */
         an_func_report *fr = &cx.r->funcs[k];
         if (!fr->symbolic && !fr->end_sx.e && !fr->end_sx.c && !fr->moved_sx.e && !fr->moved_sx.c)
@@ -452,38 +452,38 @@ static an_report *analyze_once(const ir_unit *u, const an_options *opt,
         qsort(cx.r->diags, (size_t)cx.r->n_diags, sizeof *cx.r->diags, cmp_diag);
     sort_paths(cx.r);
     free(called);
-    free(cx.handles);
-    free(cx.refs);
-    free(cx.live_storage);
-    for (int k = 0; k < cx.n_fills; k++) {
-        free(cx.fills[k].origin);
-        free(cx.fills[k].reads);
+    free(cx.tens.handles);
+    free(cx.tens.refs);
+    free(cx.tens.live_storage);
+    for (int k = 0; k < cx.mem.n_fills; k++) {
+        free(cx.mem.fills[k].origin);
+        free(cx.mem.fills[k].reads);
     }
-    free(cx.fills);
-    free(cx.site_value);
-    free(cx.fs);
-    free(cx.cuda_block);
-    free(cx.report_of);
-    an_mem_free(&cx.mem);
-    an_frame_free(cx.gframe);
-    free(cx.ptrs);
+    free(cx.mem.fills);
+    free(cx.out.site_value);
+    free(cx.acct.fs);
+    free(cx.tens.cuda_block);
+    free(cx.out.report_of);
+    an_mem_free(&cx.mem.cells);
+    an_frame_free(cx.ctl.gframe);
+    free(cx.mem.ptrs);
     an_symbol_names_clear(&cx);
-    free(cx.sym_local);
+    free(cx.sym.local);
     if (harvest)
         an_symbol_names_harvest(&cx, harvest);
     an_symbol_origins_free(&cx);
-    free(cx.never_set);
-    free(cx.token_value);
-    free(cx.token_read);
-    free(cx.token_floorless);
+    free(cx.vars.never_set);
+    free(cx.sym.token_value);
+    free(cx.sym.token_read);
+    free(cx.sym.token_floorless);
     binds_met(&cx);
-    free(cx.segs);
+    free(cx.mem.segs);
     for (int f = 0; f < u->n_funcs; f++)
-        free(cx.func_vars[f]);
-    free(cx.func_vars);
-    free(cx.n_func_vars);
-    free(cx.slot);
-    free(cx.global_vars);
+        free(cx.vars.func_vars[f]);
+    free(cx.vars.func_vars);
+    free(cx.vars.n_func_vars);
+    free(cx.vars.slot);
+    free(cx.vars.global_vars);
     return cx.r;
 }
 

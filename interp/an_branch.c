@@ -33,12 +33,12 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
 {
     int mine = *tensor;
     if (mine != theirs && mine >= 0) {
-        cx->handles[mine].ident_unsure = true; /* (the other arm held another) */
+        cx->tens.handles[mine].ident_unsure = true; /* (the other arm held another) */
         const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs] : NULL;
-        if (!h || !h->known || !an_same_layout(&h->l, &cx->handles[mine].l))
-            cx->handles[mine].known = false;
-        if (!h || !an_same_slayout(cx, h->sl, cx->handles[mine].sl))
-            cx->handles[mine].sl = 0; /* (two arms that leave one layout keep it) */
+        if (!h || !h->known || !an_same_layout(&h->l, &cx->tens.handles[mine].l))
+            cx->tens.handles[mine].known = false;
+        if (!h || !an_same_slayout(cx, h->sl, cx->tens.handles[mine].sl))
+            cx->tens.handles[mine].sl = 0; /* (two arms that leave one layout keep it) */
     } else if (mine != theirs) {
         *tensor = AN_UNKNOWN;
     }
@@ -60,15 +60,15 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
 
 static void join_vars(an_ctx *cx, const snapshot *other)
 {
-    int k = cx->depth - 1;
+    int k = cx->ctl.depth - 1;
     an_frame *f = an_top(cx);
-    for (int j = 0; j < cx->n_func_vars[f->func]; j++) {
-        int v = cx->slot[cx->func_vars[f->func][j]];
+    for (int j = 0; j < cx->vars.n_func_vars[f->func]; j++) {
+        int v = cx->vars.slot[cx->vars.func_vars[f->func][j]];
         join_slot(cx, other, &f->tensor[v], &f->ints[v], &f->int_known[v], other->tensors[k][j],
                   other->ints[k][j], other->known[k][j]);
     }
-    an_frame *g = cx->gframe;
-    for (int v = 0; v < cx->n_globals; v++)
+    an_frame *g = cx->ctl.gframe;
+    for (int v = 0; v < cx->vars.n_globals; v++)
         join_slot(cx, other, &g->tensor[v], &g->ints[v], &g->int_known[v], other->g_tensor[v],
                   other->g_ints[v], other->g_known[v]);
     an_mem_join(cx, &other->mem);
@@ -149,7 +149,7 @@ static void keep_alternative(an_ctx *cx, int64_t from, int64_t to, int64_t at, i
                              bool same_live)
 {
     an_report *r = cx->r;
-    if (cx->if_depth > 0 || !cx->log_events || r->n_events_dropped)
+    if (cx->ctl.if_depth > 0 || !cx->out.log_events || r->n_events_dropped)
         return; /* nested, or the log is incomplete */
     an_event *ev = tl_xrealloc(r->alt_events, sizeof *ev * (size_t)(r->n_alt_events + (to - from) + 1));
     an_alt *alts = tl_xrealloc(r->alts, sizeof *alts * (size_t)(r->n_alts + 1));
@@ -211,20 +211,21 @@ static bool select_int(ir_op op, sx_int a, sx_int b, bool *kt, int64_t *vt, bool
 /* select_int over every integer the arms left different. */
 static void select_ints(an_ctx *cx, snapshot *then, ir_op op, sx_int a, sx_int b)
 {
-    for (int k = 0; k < cx->depth && k < then->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
+    for (int k = 0; k < cx->ctl.depth && k < then->depth; k++) {
+        an_frame *fr = cx->ctl.stack[k];
+        const int *ids = cx->vars.func_vars[fr->func];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
+            int sl = cx->vars.slot[ids[j]];
             if (then->known[k][j] != fr->int_known[sl] || then->ints[k][j] != fr->ints[sl])
                 select_int(op, a, b, &then->known[k][j], &then->ints[k][j], &fr->int_known[sl],
                            &fr->ints[sl]);
         }
     }
-    for (int g = 0; g < cx->n_globals; g++)
-        if (then->g_known[g] != cx->gframe->int_known[g] || then->g_ints[g] != cx->gframe->ints[g])
-            select_int(op, a, b, &then->g_known[g], &then->g_ints[g], &cx->gframe->int_known[g],
-                       &cx->gframe->ints[g]);
+    for (int g = 0; g < cx->vars.n_globals; g++)
+        if (then->g_known[g] != cx->ctl.gframe->int_known[g] ||
+            then->g_ints[g] != cx->ctl.gframe->ints[g])
+            select_int(op, a, b, &then->g_known[g], &then->g_ints[g], &cx->ctl.gframe->int_known[g],
+                       &cx->ctl.gframe->ints[g]);
 }
 
 /* How much of the run a flow out of an arm skips: the rest of the block
@@ -313,7 +314,7 @@ static void path_exit_record(an_ctx *cx, int path_id, int line, int64_t from, in
                              int64_t at)
 {
     an_report *r = cx->r;
-    if (!cx->log_events || r->n_events_dropped)
+    if (!cx->out.log_events || r->n_events_dropped)
         return; /* the log is incomplete */
     r->alt_events = tl_xrealloc(r->alt_events,
                                 sizeof *r->alt_events * (size_t)(r->n_alt_events + (to - from) + 1));
@@ -321,7 +322,7 @@ static void path_exit_record(an_ctx *cx, int path_id, int line, int64_t from, in
         memcpy(r->alt_events + r->n_alt_events, r->events + from,
                sizeof *r->alt_events * (size_t)(to - from));
     r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
-    r->exits[r->n_exits++] = (an_exit){.at = at, .loop_depth = cx->loop_depth, .line = line,
+    r->exits[r->n_exits++] = (an_exit){.at = at, .loop_depth = cx->ctl.loop_depth, .line = line,
                                        .path = true, .path_id = path_id,
                                        .alt = r->n_alt_events, .alt_len = to - from};
     r->n_alt_events += to - from;
@@ -330,10 +331,10 @@ static void path_exit_record(an_ctx *cx, int path_id, int line, int64_t from, in
 /* One arm's run: how it left, and what it added (from the branch's start). */
 typedef struct br_arm {
     an_flow flow;
-    int label;           /* cx->goto_label after it */
-    an_leave leave;      /* cx->leave after it */
+    int label;           /* cx->ctl.goto_label after it */
+    an_leave leave;      /* cx->ctl.leave after it */
     int ex;              /* r->n_exits after it */
-    int64_t peak;        /* its peak of live bytes (cx->arm_peak) */
+    int64_t peak;        /* its peak of live bytes (cx->acct.arm_peak) */
     int64_t moved, sym;  /* the bytes it moved, the symbolic events it made */
 } br_arm;
 
@@ -345,7 +346,7 @@ typedef struct br_run {
     const ir_stmt *s;
     snapshot *before, *after_then; /* (one allocation) */
     an_fr_saved *t0, *t_then; /* the totals before the branch, after then (paths only) */
-    int64_t outer_peak;       /* cx->arm_peak before the branch */
+    int64_t outer_peak;       /* cx->acct.arm_peak before the branch */
     bool paths;               /* outside the function's loops (but loops that touch no tensor) */
     int ex0;                  /* r->n_exits before the branch */
     int64_t moved0, sym0;
@@ -378,7 +379,7 @@ static br_run *br_begin(an_ctx *cx, const ir_stmt *s)
     b->s = s;
     b->before = tl_xmalloc(sizeof *b->before * 2);
     b->after_then = b->before + 1;
-    b->outer_peak = cx->arm_peak;
+    b->outer_peak = cx->acct.arm_peak;
     b->paths = an_top(cx)->loops == an_top(cx)->host_loops; /* (loops that touch no tensor) */
     b->ex0 = r->n_exits;
     if (b->paths) {
@@ -386,9 +387,9 @@ static br_run *br_begin(an_ctx *cx, const ir_stmt *s)
         b->t0 = an_frs_save(cx);
     }
     an_snap_take(cx, b->before);
-    cx->arm_peak = cx->live;
-    b->moved0 = cx->moved_total;
-    b->sym0 = cx->sym_events;
+    cx->acct.arm_peak = cx->acct.live;
+    b->moved0 = cx->acct.moved_total;
+    b->sym0 = cx->acct.sym_events;
     b->compares = cond_compare(cx, s->branch.cond, &b->ca, &b->cb, &b->cop);
     return b;
 }
@@ -399,18 +400,18 @@ static br_run *br_begin(an_ctx *cx, const ir_stmt *s)
 static void br_arm_done(an_ctx *cx, br_run *b, an_flow flow, const br_arm *prev, br_arm *a)
 {
     a->flow = flow;
-    a->label = cx->goto_label;
+    a->label = cx->ctl.goto_label;
     a->ex = cx->r->n_exits;
-    a->leave = cx->leave;
-    a->peak = cx->arm_peak;
-    a->moved = cx->moved_total - b->moved0 - (prev ? prev->moved : 0);
-    a->sym = cx->sym_events - b->sym0 - (prev ? prev->sym : 0);
+    a->leave = cx->ctl.leave;
+    a->peak = cx->acct.arm_peak;
+    a->moved = cx->acct.moved_total - b->moved0 - (prev ? prev->moved : 0);
+    a->sym = cx->acct.sym_events - b->sym0 - (prev ? prev->sym : 0);
 }
 
 /* The then arm, and the state before the branch back for the else arm. */
 static void br_then(an_ctx *cx, br_run *b)
 {
-    cx->if_depth++;
+    cx->ctl.if_depth++;
     br_arm_done(cx, b, an_exec_block(cx, b->s->branch.then_blk), NULL, &b->then);
     b->then_left = b->paths && leave_rank(b->then.flow) > 0;
     if (b->paths) {
@@ -421,7 +422,7 @@ static void br_then(an_ctx *cx, br_run *b)
     }
     an_snap_take(cx, b->after_then);
     an_snap_restore(cx, b->before);
-    cx->arm_peak = cx->live;
+    cx->acct.arm_peak = cx->acct.live;
 }
 
 /* The else arm ran (from the state before the branch) and flowed out by
@@ -433,9 +434,9 @@ static void br_else_done(an_ctx *cx, br_run *b, an_flow flow)
     an_flow ft = b->then.flow, fe = b->els.flow;
     /* (an exit the loop's count of iterations accounts for: the run goes on at every
      * iteration the count has, and leaves after the last) */
-    b->one_leaves = ft != fe && cx->counted_exit != s;
-    if (cx->counted_exit == s)
-        cx->counted_exit_met = true;
+    b->one_leaves = ft != fe && cx->ctl.counted_exit != s;
+    if (cx->ctl.counted_exit == s)
+        cx->ctl.counted_exit_met = true;
     /* in a loop, the run may leave there and the analysis goes on (below): what runs
      * after it runs at most as often as counted, to the end of the loop (break,
      * continue) or of the function (return, goto).  (Outside loops the analysis
@@ -445,13 +446,13 @@ static void br_else_done(an_ctx *cx, br_run *b, an_flow flow)
                     ft == AN_FLOW_EXIT || fe == AN_FLOW_RETURN || fe == AN_FLOW_GOTO ||
                     fe == AN_FLOW_STOP || fe == AN_FLOW_EXIT;
         if (func)
-            cx->upper_func = true;
+            cx->ctl.upper_func = true;
         else
-            cx->upper_loop = true;
+            cx->ctl.upper_loop = true;
     }
     b->only_next = ft == AN_FLOW_CONTINUE || fe == AN_FLOW_CONTINUE;
-    cx->if_depth--;
-    b->else_live = cx->live;
+    cx->ctl.if_depth--;
+    b->else_live = cx->acct.live;
     b->b0 = b->before->n_events;
     b->t1 = b->after_then->n_events;
     b->e1 = cx->r->n_events;
@@ -479,17 +480,17 @@ static an_flow br_follow_one(an_ctx *cx, br_run *b)
     } else {
         rebase_exits(cx, b->ex0, b->then.ex, b->b0, b->b0, b->ex0);
     }
-    cx->moved_total -= gone->moved;
-    cx->sym_events -= gone->sym;
+    cx->acct.moved_total -= gone->moved;
+    cx->acct.sym_events -= gone->sym;
     int id = path_assume(cx, b->s, !keep_then, &gone->leave);
     int64_t from = keep_then ? b->t1 : b->b0, to = keep_then ? b->e1 : b->t1;
     path_exit_record(cx, id, b->s->loc.line, from, to, b->b0);
     an_drop_events(cx, from, to);
-    cx->arm_peak = b->outer_peak > kept->peak ? b->outer_peak : kept->peak;
-    if (cx->arm_peak < cx->live)
-        cx->arm_peak = cx->live;
-    cx->goto_label = kept->label;
-    cx->leave = kept->leave;
+    cx->acct.arm_peak = b->outer_peak > kept->peak ? b->outer_peak : kept->peak;
+    if (cx->acct.arm_peak < cx->acct.live)
+        cx->acct.arm_peak = cx->acct.live;
+    cx->ctl.goto_label = kept->label;
+    cx->ctl.leave = kept->leave;
     return kept->flow;
 }
 
@@ -505,23 +506,23 @@ static an_flow br_join(an_ctx *cx, br_run *b)
     if (b->compares) /* the integers one arm set to a side of the comparison: min or max */
         select_ints(cx, after_then, b->cop, b->ca, b->cb);
     /* bytes that are formulas: the arms are not compared, so what they touch is a bound */
-    bool sym_live_differs = !sx_same(after_then->live_sx, cx->live_sx);
+    bool sym_live_differs = !sx_same(after_then->live_sx, cx->acct.live_sx);
     bool sym_arms = b->then.sym > 0 || b->els.sym > 0;
     bool ge;
-    bool keep_then = after_then->live > cx->live ||
-                     (after_then->live == cx->live && b->then.peak > b->els.peak) ||
-                     (after_then->live == cx->live && sym_live_differs &&
-                      sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge) && ge);
+    bool keep_then = after_then->live > cx->acct.live ||
+                     (after_then->live == cx->acct.live && b->then.peak > b->els.peak) ||
+                     (after_then->live == cx->acct.live && sym_live_differs &&
+                      sx_prove(after_then->live_sx, SX_GE, cx->acct.live_sx, &ge) && ge);
     /* the kept arm is the larger (an upper bound) only where the arms' live
      * bytes compare: formulas that no proof orders can go either way */
     bool ge_kept = false;
     bool larger_kept = !sym_live_differs ||
-                       ((keep_then ? sx_prove(after_then->live_sx, SX_GE, cx->live_sx, &ge_kept)
-                                   : sx_prove(cx->live_sx, SX_GE, after_then->live_sx, &ge_kept)) &&
-                        ge_kept);
-    cx->arm_peak = b->outer_peak > b->then.peak ? b->outer_peak : b->then.peak;
-    if (cx->arm_peak < cx->live)
-        cx->arm_peak = cx->live;
+        ((keep_then ? sx_prove(after_then->live_sx, SX_GE, cx->acct.live_sx, &ge_kept)
+                    : sx_prove(cx->acct.live_sx, SX_GE, after_then->live_sx, &ge_kept)) &&
+         ge_kept);
+    cx->acct.arm_peak = b->outer_peak > b->then.peak ? b->outer_peak : b->then.peak;
+    if (cx->acct.arm_peak < cx->acct.live)
+        cx->acct.arm_peak = cx->acct.live;
     bool same_live = after_then->live == b->else_live;
     if (keep_then) {
         snapshot after_else;
@@ -532,8 +533,8 @@ static an_flow br_join(an_ctx *cx, br_run *b)
         rebase_exits(cx, b->then.ex, b->els.ex, b->t1, b->b0, b->ex0);
         keep_alternative(cx, b->t1, b->e1, b->b0, b->t1 - b->b0, same_live);
         an_drop_events(cx, b->t1, b->e1);
-        cx->goto_label = b->then.label;
-        cx->leave = b->then.leave;
+        cx->ctl.goto_label = b->then.label;
+        cx->ctl.leave = b->then.leave;
     } else {
         join_vars(cx, after_then);
         rebase_exits(cx, b->ex0, b->then.ex, b->b0, b->b0, b->ex0);
@@ -569,17 +570,17 @@ static void br_early_exit(an_ctx *cx, const br_run *b)
     if (!b->one_leaves)
         return;
     if (an_top(cx)->loops <= an_top(cx)->host_loops) { /* no total depends on the loop's */
-        cx->host_left_early = true; /* iterations, but what it writes does (an_loop.c) */
+        cx->ctl.host_left_early = true; /* iterations, but what it writes does (an_loop.c) */
         return;
     }
-    if (cx->if_depth == 0 && cx->log_events && !r->n_events_dropped) {
+    if (cx->ctl.if_depth == 0 && cx->out.log_events && !r->n_events_dropped) {
         r->exits = tl_xrealloc(r->exits, sizeof *r->exits * (size_t)(r->n_exits + 1));
-        r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->loop_depth,
+        r->exits[r->n_exits++] = (an_exit){.at = r->n_events, .loop_depth = cx->ctl.loop_depth,
                                            .iteration = b->only_next, .line = s->loc.line};
     }
-    if (cx->summarising > 0) {
-        if (!cx->early_exit_line)
-            cx->early_exit_line = s->loc.line;
+    if (cx->ctl.summarising > 0) {
+        if (!cx->ctl.early_exit_line)
+            cx->ctl.early_exit_line = s->loc.line;
     } else {
         an_diag_add(cx, AN_NOTE, "unknown-branch", s->loc.line, s->loc.col,
                     "the condition is not known statically and one arm leaves the loop "
@@ -620,8 +621,8 @@ static int if_decided(an_ctx *cx, const ir_stmt *s)
 {
     int64_t c;
     sx_int x;
-    if (cx->forced_if == s) /* (an iteration of one kind: an_loop.c) */
-        return cx->forced_then ? 1 : 0;
+    if (cx->ctl.forced_if == s) /* (an iteration of one kind: an_loop.c) */
+        return cx->ctl.forced_then ? 1 : 0;
     if (an_eval(cx, s->branch.cond, &c))
         return c ? 1 : 0;
     if (an_eval_sx(cx, s->branch.cond, &x) && x.e == 0) /* the sizes decide it (n > 0) */

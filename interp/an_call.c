@@ -37,9 +37,9 @@ static bool env_place(void *ctx, const ir_place *p, int64_t *out)
 static const an_handle *query_handle(an_ctx *cx, int var)
 {
     int h = an_tensor_of(cx, var);
-    if (h < 0 || cx->handles[h].released || !cx->handles[h].known)
+    if (h < 0 || cx->tens.handles[h].released || !cx->tens.handles[h].known)
         return NULL;
-    return &cx->handles[h];
+    return &cx->tens.handles[h];
 }
 
 /* a == b on two handles: one handle is one pointer; two handles that are
@@ -57,7 +57,7 @@ static bool same_handle(an_ctx *cx, const ir_expr *q, int64_t *out)
         *out = a == b;
         return true;
     }
-    const an_handle *x = &cx->handles[a], *y = &cx->handles[b];
+    const an_handle *x = &cx->tens.handles[a], *y = &cx->tens.handles[b];
     if (x->ident_unsure || y->ident_unsure || x->seg_elem || y->seg_elem)
         return false;
     if (a == b) {
@@ -120,54 +120,54 @@ bool an_eval(an_ctx *cx, const ir_expr *e, int64_t *out)
 /* How many symbols of this root are named name (or name#k): its counter. */
 static int *symbol_count(an_ctx *cx, const char *name)
 {
-    if (2 * (cx->n_sym_names + 1) > cx->sym_cap) { /* grow and rehash */
-        int cap = cx->sym_cap ? 2 * cx->sym_cap : 64;
+    if (2 * (cx->sym.n_names + 1) > cx->sym.cap) { /* grow and rehash */
+        int cap = cx->sym.cap ? 2 * cx->sym.cap : 64;
         char **names = tl_xcalloc((size_t)cap, sizeof *names);
         int *counts = tl_xcalloc((size_t)cap, sizeof *counts);
-        for (int k = 0; k < cx->sym_cap; k++) {
-            if (!cx->sym_names[k])
+        for (int k = 0; k < cx->sym.cap; k++) {
+            if (!cx->sym.names[k])
                 continue;
-            size_t h = an_hash_str(cx->sym_names[k]) & (size_t)(cap - 1);
+            size_t h = an_hash_str(cx->sym.names[k]) & (size_t)(cap - 1);
             while (names[h])
                 h = (h + 1) & (size_t)(cap - 1);
-            names[h] = cx->sym_names[k];
-            counts[h] = cx->sym_counts[k];
+            names[h] = cx->sym.names[k];
+            counts[h] = cx->sym.counts[k];
         }
-        free(cx->sym_names);
-        free(cx->sym_counts);
-        cx->sym_names = names;
-        cx->sym_counts = counts;
-        cx->sym_cap = cap;
+        free(cx->sym.names);
+        free(cx->sym.counts);
+        cx->sym.names = names;
+        cx->sym.counts = counts;
+        cx->sym.cap = cap;
     }
-    size_t h = an_hash_str(name) & (size_t)(cx->sym_cap - 1);
-    while (cx->sym_names[h] && strcmp(cx->sym_names[h], name) != 0)
-        h = (h + 1) & (size_t)(cx->sym_cap - 1);
-    if (!cx->sym_names[h]) {
-        cx->sym_names[h] = tl_xstrdup(name);
-        cx->n_sym_names++;
+    size_t h = an_hash_str(name) & (size_t)(cx->sym.cap - 1);
+    while (cx->sym.names[h] && strcmp(cx->sym.names[h], name) != 0)
+        h = (h + 1) & (size_t)(cx->sym.cap - 1);
+    if (!cx->sym.names[h]) {
+        cx->sym.names[h] = tl_xstrdup(name);
+        cx->sym.n_names++;
     }
-    return &cx->sym_counts[h];
+    return &cx->sym.counts[h];
 }
 
 an_sym_mark an_symbol_names_mark(const an_ctx *cx)
 {
     an_sym_mark m = {.n = 0, .names = NULL, .counts = NULL, .n_symbols = sx_n_symbols()};
-    if (cx->n_sym_names == 0)
+    if (cx->sym.n_names == 0)
         return m;
-    m.names = tl_xmalloc(sizeof *m.names * (size_t)cx->n_sym_names);
-    m.counts = tl_xmalloc(sizeof *m.counts * (size_t)cx->n_sym_names);
-    for (int k = 0; k < cx->sym_cap; k++)
-        if (cx->sym_names[k]) {
-            m.names[m.n] = cx->sym_names[k];
-            m.counts[m.n++] = cx->sym_counts[k];
+    m.names = tl_xmalloc(sizeof *m.names * (size_t)cx->sym.n_names);
+    m.counts = tl_xmalloc(sizeof *m.counts * (size_t)cx->sym.n_names);
+    for (int k = 0; k < cx->sym.cap; k++)
+        if (cx->sym.names[k]) {
+            m.names[m.n] = cx->sym.names[k];
+            m.counts[m.n++] = cx->sym.counts[k];
         }
     return m;
 }
 
 void an_symbol_names_back(an_ctx *cx, an_sym_mark *m)
 {
-    for (int k = 0; k < cx->sym_cap; k++)
-        cx->sym_counts[k] = 0;
+    for (int k = 0; k < cx->sym.cap; k++)
+        cx->sym.counts[k] = 0;
     for (int k = 0; k < m->n; k++)
         *symbol_count(cx, m->names[k]) = m->counts[k]; /* (names are never removed) */
     /* the symbols made since are undone with their names: listed no more (a
@@ -185,13 +185,13 @@ void an_symbol_names_unmark(an_sym_mark *m)
 
 void an_symbol_names_clear(an_ctx *cx)
 {
-    for (int k = 0; k < cx->sym_cap; k++)
-        free(cx->sym_names[k]);
-    free(cx->sym_names);
-    free(cx->sym_counts);
-    cx->sym_names = NULL;
-    cx->sym_counts = NULL;
-    cx->sym_cap = cx->n_sym_names = 0;
+    for (int k = 0; k < cx->sym.cap; k++)
+        free(cx->sym.names[k]);
+    free(cx->sym.names);
+    free(cx->sym.counts);
+    cx->sym.names = NULL;
+    cx->sym.counts = NULL;
+    cx->sym.cap = cx->sym.n_names = 0;
 }
 
 /* The value --bind gives name: true, and the bind is marked as met. */
@@ -199,8 +199,8 @@ static bool bound_value(an_ctx *cx, const char *name, int64_t *v)
 {
     for (int k = 0; k < cx->opt.n_binds; k++)
         if (strcmp(cx->opt.bind_names[k], name) == 0) {
-            if (cx->bind_used)
-                cx->bind_used[k] = true;
+            if (cx->sym.bind_used)
+                cx->sym.bind_used[k] = true;
             *v = cx->opt.bind_values[k];
             return true;
         }
@@ -221,9 +221,9 @@ static const char *unique_name(an_ctx *cx, const char *name, char *buf, size_t s
             s = buf;
         }
         bool taken = false;
-        const an_name_map *m = cx->names_from;
+        const an_name_map *m = cx->sym.names_from;
         for (int k = 0; m && k < m->n && !taken; k++)
-            taken = m->roots[k] == cx->root && strcmp(m->names[k], s) == 0;
+            taken = m->roots[k] == cx->ctl.root && strcmp(m->names[k], s) == 0;
         if (!taken)
             return s;
     }
@@ -245,8 +245,8 @@ static void mark_local(an_ctx *cx, int sym, bool local)
 {
     if (sym < 0)
         return;
-    grow_per_symbol((void **)&cx->sym_local, &cx->cap_sym_local, sizeof *cx->sym_local, sym);
-    cx->sym_local[sym] = local;
+    grow_per_symbol((void **)&cx->sym.local, &cx->sym.cap_local, sizeof *cx->sym.local, sym);
+    cx->sym.local[sym] = local;
 }
 
 /* The origin of the next symbol spelled name made at line:col: the root,
@@ -256,13 +256,13 @@ static void origin_key(an_ctx *cx, const char *name, int line, int col, char *ke
 {
     snprintf(key, size, "\x01%d:%d:%s", line, col, name);
     int nth = ++*symbol_count(cx, key);
-    snprintf(key, size, "%d:%d:%d:%s#%d", cx->root, line, col, name, nth);
+    snprintf(key, size, "%d:%d:%d:%s#%d", cx->ctl.root, line, col, name, nth);
 }
 
 /* The name the analysis without --bind gave the symbol of that origin, or NULL. */
 static const char *name_given(const an_ctx *cx, const char *key)
 {
-    const an_name_map *m = cx->names_from;
+    const an_name_map *m = cx->sym.names_from;
     for (int k = 0; m && k < m->n; k++)
         if (strcmp(m->origins[k], key) == 0)
             return m->names[k];
@@ -270,7 +270,7 @@ static const char *name_given(const an_ctx *cx, const char *key)
 }
 
 /* Is the function running now a helper (not the root)? */
-static bool in_helper(an_ctx *cx) { return cx->depth > 0 && an_top(cx)->func != cx->root; }
+static bool in_helper(an_ctx *cx) { return cx->ctl.depth > 0 && an_top(cx)->func != cx->ctl.root; }
 
 /* A symbol named name made at line:col, its origin keyed at the site
  * (site: "", line:col) or at the variable whose unknown value it is (site:
@@ -293,10 +293,10 @@ static sx_int new_symbol_keyed(an_ctx *cx, const char *name, const char *origin,
     if (local && !given) /* (a name given is final: returning the value renames nothing) */
         mark_local(cx, sym, true);
     if (sym >= 0) {
-        grow_per_symbol((void **)&cx->sym_origin, &cx->cap_sym_origin, sizeof *cx->sym_origin,
+        grow_per_symbol((void **)&cx->sym.origin, &cx->sym.cap_origin, sizeof *cx->sym.origin,
                         sym);
-        free(cx->sym_origin[sym]);
-        cx->sym_origin[sym] = tl_xstrdup(key);
+        free(cx->sym.origin[sym]);
+        cx->sym.origin[sym] = tl_xstrdup(key);
     }
     return s;
 }
@@ -310,8 +310,8 @@ static sx_int new_symbol(an_ctx *cx, const char *name, const char *origin, int l
 
 void an_symbol_names_harvest(an_ctx *cx, an_name_map *m)
 {
-    for (int k = 0; k < cx->cap_sym_origin && k < sx_n_symbols(); k++) {
-        if (!cx->sym_origin[k])
+    for (int k = 0; k < cx->sym.cap_origin && k < sx_n_symbols(); k++) {
+        if (!cx->sym.origin[k])
             continue;
         if (m->n == m->cap) {
             m->cap = m->cap ? 2 * m->cap : 16;
@@ -319,8 +319,8 @@ void an_symbol_names_harvest(an_ctx *cx, an_name_map *m)
             m->origins = tl_xreallocarray(m->origins, (size_t)m->cap, sizeof *m->origins);
             m->names = tl_xreallocarray(m->names, (size_t)m->cap, sizeof *m->names);
         }
-        m->roots[m->n] = atoi(cx->sym_origin[k]); /* (the key begins with its root) */
-        m->origins[m->n] = tl_xstrdup(cx->sym_origin[k]);
+        m->roots[m->n] = atoi(cx->sym.origin[k]); /* (the key begins with its root) */
+        m->origins[m->n] = tl_xstrdup(cx->sym.origin[k]);
         m->names[m->n++] = tl_xstrdup(sx_symbol_name(k));
     }
 }
@@ -342,7 +342,7 @@ sx_int an_new_value_symbol(an_ctx *cx, const char *name, const char *origin, int
 static void name_returned(an_ctx *cx, const char *name, sx_int *v)
 {
     int sym = sx_symbol_of(*v);
-    if (!name || sym < 0 || sym >= cx->cap_sym_local || !cx->sym_local[sym])
+    if (!name || sym < 0 || sym >= cx->sym.cap_local || !cx->sym.local[sym])
         return;
     char buf[300];
     int64_t b;
@@ -367,11 +367,11 @@ void an_name_map_free(an_name_map *m)
 
 void an_symbol_origins_free(an_ctx *cx)
 {
-    for (int k = 0; k < cx->cap_sym_origin; k++)
-        free(cx->sym_origin[k]);
-    free(cx->sym_origin);
-    cx->sym_origin = NULL;
-    cx->cap_sym_origin = 0;
+    for (int k = 0; k < cx->sym.cap_origin; k++)
+        free(cx->sym.origin[k]);
+    free(cx->sym.origin);
+    cx->sym.origin = NULL;
+    cx->sym.cap_origin = 0;
 }
 
 /* "atoi" from "call of atoi()", "fread" from "cfg written by fread()". */
@@ -403,39 +403,40 @@ static bool sx_of_var(an_ctx *cx, int var, int line, int col, sx_int *out)
     *out = iv->is_param ? an_new_symbol(cx, iv->name, "parameter", iv->loc.line, iv->loc.col)
                         : new_symbol_keyed(cx, iv->name, "run time", line, col, "var", iv->loc,
                                            an_token_floorless(cx, token), in_helper(cx));
-    if (token && -token <= cx->n_unknown_tokens) { /* the value every read of it is */
-        int t = (int)-token, cap = cx->cap_tokens;
-        grow_per_symbol((void **)&cx->token_value, &cx->cap_tokens, sizeof *cx->token_value, t);
-        grow_per_symbol((void **)&cx->token_read, &cap, sizeof *cx->token_read, t);
-        cx->token_value[t] = *out;
-        cx->token_read[t] = true;
+    if (token && -token <= cx->sym.n_unknown_tokens) { /* the value every read of it is */
+        int t = (int)-token, cap = cx->sym.cap_tokens;
+        grow_per_symbol((void **)&cx->sym.token_value, &cx->sym.cap_tokens,
+                        sizeof *cx->sym.token_value, t);
+        grow_per_symbol((void **)&cx->sym.token_read, &cap, sizeof *cx->sym.token_read, t);
+        cx->sym.token_value[t] = *out;
+        cx->sym.token_read[t] = true;
     }
     an_int_put(true, *out, known, v);
     return true;
 }
 
-int64_t an_unknown_token(an_ctx *cx) { return -(int64_t)++cx->n_unknown_tokens; }
+int64_t an_unknown_token(an_ctx *cx) { return -(int64_t)++cx->sym.n_unknown_tokens; }
 
 int64_t an_floorless_token(an_ctx *cx)
 {
     int64_t t = an_unknown_token(cx);
-    grow_per_symbol((void **)&cx->token_floorless, &cx->cap_floorless,
-                    sizeof *cx->token_floorless, (int)-t);
-    cx->token_floorless[-t] = true;
+    grow_per_symbol((void **)&cx->sym.token_floorless, &cx->sym.cap_floorless,
+                    sizeof *cx->sym.token_floorless, (int)-t);
+    cx->sym.token_floorless[-t] = true;
     return t;
 }
 
 bool an_token_floorless(const an_ctx *cx, int64_t t)
 {
-    return t < 0 && -t < cx->cap_floorless && cx->token_floorless[-t];
+    return t < 0 && -t < cx->sym.cap_floorless && cx->sym.token_floorless[-t];
 }
 
 bool an_unknown_is(const an_ctx *cx, bool known, int64_t i, int64_t t)
 {
     sx_int v;
-    if (t >= 0 || -t >= cx->cap_tokens || !an_int_get(known, i, &v))
+    if (t >= 0 || -t >= cx->sym.cap_tokens || !an_int_get(known, i, &v))
         return false;
-    return cx->token_read[-t] && sx_same(cx->token_value[-t], v);
+    return cx->sym.token_read[-t] && sx_same(cx->sym.token_value[-t], v);
 }
 
 static bool sx_binary(ir_op op, sx_int a, sx_int b, sx_int *out)
@@ -643,7 +644,7 @@ static void tensor_arg(an_ctx *cx, const ir_stmt *s, call_args *a, int var)
                                  : tl_xasprintf("%s cannot be followed", var_name(cx, var));
         return;
     }
-    an_handle *hd = &cx->handles[h];
+    an_handle *hd = &cx->tens.handles[h];
     if (hd->released) {
         an_diag *d = an_diag_add(cx, AN_ERROR, "use-after-release", s->loc.line, s->loc.col,
                                  "tl_%s uses '%s' after it was released", mt_ops[s->call.op].name,
@@ -875,11 +876,11 @@ static void log_call(an_ctx *cx, const ir_stmt *s, const call_args *a, int value
     e->poison = a->poison;
     for (int k = 0; k < a->n_handles && k < AN_EV_MAX_IN; k++) {
         int h = a->handle[k];
-        e->in_value[k] = h >= 0 ? cx->handles[h].value : -1;
-        e->in_storage[k] = h >= 0 ? cx->handles[h].storage : -1;
-        e->in_offset[k] = h >= 0 && cx->handles[h].known && !cx->handles[h].offset_unknown
-                              ? cx->handles[h].l.offset : -1;
-        e->in_reach[k] = e->in_offset[k] >= 0 ? layout_reach(&cx->handles[h].l) : -2;
+        e->in_value[k] = h >= 0 ? cx->tens.handles[h].value : -1;
+        e->in_storage[k] = h >= 0 ? cx->tens.handles[h].storage : -1;
+        e->in_offset[k] = h >= 0 && cx->tens.handles[h].known && !cx->tens.handles[h].offset_unknown
+                              ? cx->tens.handles[h].l.offset : -1;
+        e->in_reach[k] = e->in_offset[k] >= 0 ? layout_reach(&cx->tens.handles[h].l) : -2;
     }
 }
 
@@ -898,7 +899,7 @@ static void record_value(an_ctx *cx, int value, const an_handle *h, const mt_res
     v->storage = h->storage;
     v->kind = r ? r->kind : MT_KIND_NEW;
     if (r && r->kind == MT_KIND_VIEW && a->handle[r->view_of] >= 0)
-        v->view_of = cx->handles[a->handle[r->view_of]].value;
+        v->view_of = cx->tens.handles[a->handle[r->view_of]].value;
     v->bytes_moved = r ? r->read_bytes + r->written_bytes : 0;
     v->reason = an_strdup(r && h->known ? r->msg : why);
 }
@@ -907,8 +908,8 @@ static void record_value(an_ctx *cx, int value, const an_handle *h, const mt_res
 static tl_device operand_device(const an_ctx *cx, const call_args *a)
 {
     for (int k = 0; k < a->n_handles; k++)
-        if (a->handle[k] >= 0 && cx->handles[a->handle[k]].known)
-            return cx->handles[a->handle[k]].l.device;
+        if (a->handle[k] >= 0 && cx->tens.handles[a->handle[k]].known)
+            return cx->tens.handles[a->handle[k]].l.device;
     return a->mc.device;
 }
 
@@ -921,7 +922,7 @@ static an_handle unknown_result(an_ctx *cx, const ir_stmt *s, const call_args *a
     memset(r, 0, sizeof *r);
     r->kind = fam == MT_INPLACE || fam == MT_ACCESS ? MT_KIND_INPLACE : MT_KIND_NEW;
     if (fam == MT_VIEW && a->handle[0] >= 0) {
-        h.storage = cx->handles[a->handle[0]].storage;
+        h.storage = cx->tens.handles[a->handle[0]].storage;
         r->kind = MT_KIND_VIEW;
     } else if (!a->poison && (fam == MT_CREATE || fam == MT_COPY || fam == MT_COMPUTE)) {
         h.storage = an_storage_new(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
@@ -952,14 +953,14 @@ static void account_temp(an_ctx *cx, sx_int temp)
     if (temp.e == 0 && temp.c <= 0)
         return;
     if (temp.e == 0) {
-        cx->live += temp.c;
+        cx->acct.live += temp.c;
         an_account_live(cx);
-        cx->live -= temp.c;
+        cx->acct.live -= temp.c;
         return;
     }
-    cx->live_sx = sx_add(cx->live_sx, temp);
+    cx->acct.live_sx = sx_add(cx->acct.live_sx, temp);
     an_account_live(cx);
-    cx->live_sx = sx_sub(cx->live_sx, temp);
+    cx->acct.live_sx = sx_sub(cx->acct.live_sx, temp);
 }
 
 static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, int value,
@@ -967,7 +968,7 @@ static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, 
 {
     an_handle h = {.known = true, .l = r->out, .storage = -1, .value = value};
     if (r->kind == MT_KIND_VIEW)
-        h.storage = cx->handles[a->handle[r->view_of]].storage;
+        h.storage = cx->tens.handles[a->handle[r->view_of]].storage;
     else if (r->kind == MT_KIND_NEW)
         h.storage = an_storage_new(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
                                    r->out.device, r->alloc_nbytes);
@@ -977,7 +978,7 @@ static an_handle known_result(an_ctx *cx, const ir_stmt *s, const call_args *a, 
     }
     if (r->kind == MT_KIND_INPLACE && r->resized && a->handle[0] >= 0) {
         /* out= resized: the handle takes its new layout, its storage grows */
-        an_handle *o = &cx->handles[a->handle[0]];
+        an_handle *o = &cx->tens.handles[a->handle[0]];
         an_storage_grow(cx, o->storage, r->grow_nbytes);
         o->l = r->out;
     }
@@ -1040,7 +1041,7 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
     if (r.kind != MT_KIND_NONE && r.kind != MT_KIND_INPLACE)
         h->sl = an_slayout_add(cx, &r.out);
     if (r.kind == MT_KIND_VIEW) {
-        h->storage = cx->handles[a->handle[r.view_of]].storage;
+        h->storage = cx->tens.handles[a->handle[r.view_of]].storage;
     } else if (r.kind == MT_KIND_NEW) {
         h->storage = an_storage_new_sx(cx, an_top(cx)->func, value, s->loc.line, s->loc.col,
                                        r.out.device, r.alloc_nbytes);
@@ -1051,12 +1052,12 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
             st->external_sx = r.out.storage_nbytes;
             if (st->symbolic) { /* the caller's memory: nothing is allocated or counted */
                 st->symbolic = false;
-                cx->live_sx = sx_sub(cx->live_sx, st->nbytes_sx);
+                cx->acct.live_sx = sx_sub(cx->acct.live_sx, st->nbytes_sx);
             }
             st->nbytes = st->block_bytes = st->alloc_bytes = st->made_nbytes = 0;
         }
     } else if (r.kind == MT_KIND_INPLACE && r.resized && a->handle[0] >= 0) {
-        an_handle *o = &cx->handles[a->handle[0]]; /* out= resized to a symbolic shape */
+        an_handle *o = &cx->tens.handles[a->handle[0]]; /* out= resized to a symbolic shape */
         o->known = false;
         o->sl = an_slayout_add(cx, &r.out);
         an_mark_bound(cx);
@@ -1077,7 +1078,7 @@ static bool symbolic_call(an_ctx *cx, const ir_stmt *s, call_args *a, int value,
             v->storage = h->storage;
             v->kind = (mt_kind)r.kind;
             if (r.kind == MT_KIND_VIEW && a->handle[r.view_of] >= 0)
-                v->view_of = cx->handles[a->handle[r.view_of]].value;
+                v->view_of = cx->tens.handles[a->handle[r.view_of]].value;
             v->bytes_moved = moved.e ? -1 : moved.c;
             v->bytes_moved_sx = moved;
             v->reason = an_strdup(r.msg);
@@ -1106,7 +1107,7 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     an_handle h;
     bool failed = false, symbolic = false;
     collect_args(cx, s, &a);
-    cx->n_calls++;
+    cx->acct.n_calls++;
     if (a.too_many && !a.poison) {
         an_diag_add(cx, AN_ERROR, "invalid-argument", s->loc.line, s->loc.col,
                     "tl_%s: a tl_ints holds 0 to %d values, not %d", mt_ops[s->call.op].name,
@@ -1134,12 +1135,13 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     if (op_returns_tensor(s->call.op)) {
         int idx = an_handle_new(cx, &h);
         if (h.storage >= 0)
-            cx->refs[h.storage]++;
+            cx->tens.refs[h.storage]++;
         bind_result(cx, s, idx);
     }
     if (symbolic) { /* recorded by symbolic_call */
         int written = op_returns_tensor(s->call.op) ? h.storage
-                      : a.n_handles > 0 && a.handle[0] >= 0 ? cx->handles[a.handle[0]].storage : -1;
+            : a.n_handles > 0 && a.handle[0] >= 0   ? cx->tens.handles[a.handle[0]].storage
+                                                    : -1;
         log_call(cx, s, &a, value, written, 0, false);
         free((void *)a.why);
         return;
@@ -1151,9 +1153,10 @@ void an_exec_call(an_ctx *cx, const ir_stmt *s)
     int64_t moved = h.known || (!a.poison && a.known) ? r.read_bytes + r.written_bytes : 0;
     an_account_moved(cx, moved);
     int written = op_returns_tensor(s->call.op) ? h.storage
-                  : a.n_handles > 0 && a.handle[0] >= 0 ? cx->handles[a.handle[0]].storage : -1;
+        : a.n_handles > 0 && a.handle[0] >= 0   ? cx->tens.handles[a.handle[0]].storage
+                                                : -1;
     log_call(cx, s, &a, value, written, moved, failed);
-    if (h.known && r.resized && cx->r->n_events > 0 && cx->log_events) {
+    if (h.known && r.resized && cx->r->n_events > 0 && cx->out.log_events) {
         an_event *e = &cx->r->events[cx->r->n_events - 1];
         if (e->kind == AN_EV_CALL && e->line == s->loc.line && e->col == s->loc.col) {
             e->resized = true;
@@ -1171,13 +1174,13 @@ void an_exec_release(an_ctx *cx, const ir_stmt *s)
         an_uninit_use(cx, s, var);
     if (h < 0)
         return;
-    an_handle *hd = &cx->handles[h];
+    an_handle *hd = &cx->tens.handles[h];
     if (hd->released) {
         an_diag_add(cx, AN_ERROR, "double-release", s->loc.line, s->loc.col,
                     "'%s' is released twice", var_name(cx, var));
         return;
     }
-    bool was_live = hd->storage >= 0 && cx->live_storage[hd->storage];
+    bool was_live = hd->storage >= 0 && cx->tens.live_storage[hd->storage];
     if (hd->seg_elem) {
         an_seg_release(cx, h, s->loc.line, s->loc.col);
     } else {
@@ -1192,5 +1195,5 @@ void an_exec_release(an_ctx *cx, const ir_stmt *s)
     e->storage = hd->storage;
     e->handle_value = hd->value;
     e->var = var;
-    e->freed = was_live && !cx->live_storage[hd->storage];
+    e->freed = was_live && !cx->tens.live_storage[hd->storage];
 }

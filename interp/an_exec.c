@@ -20,8 +20,8 @@ static void scope_exit(an_ctx *cx, const ir_block *b, bool program_end)
 {
     an_frame *f = an_top(cx);
     for (int k = 0; k < b->n_decls; k++) {
-        int var = b->decls[k], h = f->tensor[cx->slot[var]];
-        f->tensor[cx->slot[var]] = AN_UNSET;
+        int var = b->decls[k], h = f->tensor[cx->vars.slot[var]];
+        f->tensor[cx->vars.slot[var]] = AN_UNSET;
         if (!program_end)
             an_handle_dropped(cx, h, var, b->end.line, b->end.col, "out of scope");
     }
@@ -47,10 +47,10 @@ static an_flow exec_block_scoped(an_ctx *cx, const ir_block *b, bool program_end
     for (int k = 0; k < b->n_stmts; k++) {
         fl = exec_stmt(cx, b->stmts[k]);
         if (fl == AN_FLOW_GOTO) {
-            int at = find_label(b, cx->goto_label);
+            int at = find_label(b, cx->ctl.goto_label);
             if (at < 0)
                 break;
-            if (++cx->n_gotos > cx->opt.max_iterations) {
+            if (++cx->ctl.n_gotos > cx->opt.max_iterations) {
                 an_diag_add(cx, AN_WARNING, "analysis-limit", b->stmts[at]->loc.line,
                             b->stmts[at]->loc.col, "stopped after %lld jumps (--max-iterations); "
                             "later totals are bounds", (long long)cx->opt.max_iterations);
@@ -77,8 +77,8 @@ an_flow an_exec_block(an_ctx *cx, const ir_block *b) { return exec_block_scoped(
 
 static bool on_stack(const an_ctx *cx, int func)
 {
-    for (int k = 0; k < cx->depth; k++)
-        if (cx->stack[k]->func == func)
+    for (int k = 0; k < cx->ctl.depth; k++)
+        if (cx->ctl.stack[k]->func == func)
             return true;
     return false;
 }
@@ -86,9 +86,9 @@ static bool on_stack(const an_ctx *cx, int func)
 static void bind_params(an_ctx *cx, const ir_stmt *s, int func, an_frame *callee)
 {
     const ir_func *fn = cx->u->funcs[func];
-    cx->pending = callee; /* its parameters are locations before it runs */
+    cx->ctl.pending = callee; /* its parameters are locations before it runs */
     for (int k = 0; k < fn->n_params && k < s->user_call.n_args; k++) {
-        int p = fn->params[k], slot = cx->slot[p];
+        int p = fn->params[k], slot = cx->vars.slot[p];
         const ir_uarg *a = &s->user_call.args[k];
         an_loc to = {.frame = callee->serial, .var = p};
         an_loc from;
@@ -107,7 +107,7 @@ static void bind_params(an_ctx *cx, const ir_stmt *s, int func, an_frame *callee
             an_mem_write(cx, &to, &(an_cell){.kind = AN_CELL_UNKNOWN});
         }
     }
-    cx->pending = NULL;
+    cx->ctl.pending = NULL;
 }
 
 /* A pointer or struct result of a call the analysis does not follow. */
@@ -212,7 +212,7 @@ static bool resolve_callee(an_ctx *cx, const ir_stmt *s, int *callee, const char
         *why = "it is null here";
         return false;
     }
-    an_loc l = cx->ptrs[c.ptr];
+    an_loc l = cx->mem.ptrs[c.ptr];
     if (l.frame != AN_FUNC || l.n != 0) {
         *why = "it points to no function the analysis knows";
         return false;
@@ -298,7 +298,7 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
             an_exec_block(cx, s->user_call.ext);
         return AN_FLOW_NEXT;
     }
-    if (on_stack(cx, callee) || cx->depth >= cx->opt.max_depth || cx->depth >= 64) {
+    if (on_stack(cx, callee) || cx->ctl.depth >= cx->opt.max_depth || cx->ctl.depth >= 64) {
         an_diag_add(cx, AN_NOTE, "recursion", s->loc.line, s->loc.col,
                     on_stack(cx, callee)
                         ? "call of '%s' not followed: it is recursive (the analysis follows each "
@@ -314,12 +314,12 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
     an_flow fl = an_run_function(cx, callee, f);
     if (fl == AN_FLOW_EXIT) { /* the program ended in it: the call does not come back */
         an_frame_free(f);
-        cx->leave = (an_leave){.line = s->loc.line, .callee = cx->u->funcs[callee]->name};
-        return cx->stopped ? AN_FLOW_STOP : AN_FLOW_EXIT;
+        cx->ctl.leave = (an_leave){.line = s->loc.line, .callee = cx->u->funcs[callee]->name};
+        return cx->ctl.stopped ? AN_FLOW_STOP : AN_FLOW_EXIT;
     }
     take_result(cx, s, f);
     an_frame_free(f);
-    return cx->stopped ? AN_FLOW_STOP : AN_FLOW_NEXT;
+    return cx->ctl.stopped ? AN_FLOW_STOP : AN_FLOW_NEXT;
 }
 
 static an_flow exec_return(an_ctx *cx, const ir_stmt *s)
@@ -338,7 +338,7 @@ static an_flow exec_return(an_ctx *cx, const ir_stmt *s)
         f->has_ret_obj = true;
         an_mem_copy(cx, &ret, &from, s->loc.line, s->loc.col);
     }
-    cx->leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "return"};
+    cx->ctl.leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "return"};
     return AN_FLOW_RETURN;
 }
 
@@ -361,7 +361,7 @@ static void exec_eval(an_ctx *cx, const ir_stmt *s)
     const ir_expr *e = s->eval.expr;
     if (e && (e->kind == IR_EXPR_QUERY) && e->var >= 0) {
         int h = an_tensor_of(cx, e->var);
-        if (h >= 0 && cx->handles[h].released)
+        if (h >= 0 && cx->tens.handles[h].released)
             an_diag_add(cx, AN_ERROR, "use-after-release", s->loc.line, s->loc.col,
                         "%s uses '%s' after it was released", ir_query_name(e->query),
                         cx->u->vars[e->var].name);
@@ -391,13 +391,13 @@ static void exec_unsupported(an_ctx *cx, const ir_stmt *s)
 /* Before any statement: false (AN_FLOW_STOP) once the analysis stopped. */
 bool an_stmt_begin(an_ctx *cx, const ir_stmt *s)
 {
-    if (cx->stopped)
+    if (cx->ctl.stopped)
         return false;
     char *why = NULL;
-    if (cx->n_calls >= cx->opt.max_calls)
+    if (cx->acct.n_calls >= cx->opt.max_calls)
         why = tl_xasprintf("analysis stopped after %lld API calls (--max-calls); later totals "
                            "are lower bounds", (long long)cx->opt.max_calls);
-    else if (++cx->n_steps > cx->opt.max_steps)
+    else if (++cx->acct.n_steps > cx->opt.max_steps)
         why = tl_xasprintf("analysis stopped after %lld statements (--max-steps); later "
                            "totals are lower bounds", (long long)cx->opt.max_steps);
     else if (tl_stack_low()) /* statements nested deeper than the stack holds */
@@ -435,11 +435,11 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
     case IR_FILL: an_exec_fill(cx, s); break;
     case IR_LABEL: break;
     case IR_GOTO:
-        cx->goto_label = s->label.id;
-        cx->leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "goto"};
+        cx->ctl.goto_label = s->label.id;
+        cx->ctl.leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "goto"};
         return AN_FLOW_GOTO;
     case IR_EXIT:
-        cx->leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "exit"};
+        cx->ctl.leave = (an_leave){.line = s->loc.line, .text = s->text ? s->text : "exit"};
         return AN_FLOW_EXIT;
     case IR_UNSUPPORTED: exec_unsupported(cx, s); break;
     default: break;
@@ -453,13 +453,13 @@ static an_flow exec_stmt(an_ctx *cx, const ir_stmt *s)
 static void init_globals(an_ctx *cx, bool is_main)
 {
     const ir_unit *u = cx->u;
-    for (int g = 0; g < cx->n_globals; g++) {
-        an_loc l = {.frame = 0, .var = cx->global_vars[g]};
+    for (int g = 0; g < cx->vars.n_globals; g++) {
+        an_loc l = {.frame = 0, .var = cx->vars.global_vars[g]};
         an_mem_write(cx, &l, &(an_cell){.kind = AN_CELL_ZERO});
     }
     an_exec_block(cx, u->globals_init);
-    for (int g = 0; g < cx->n_globals && !is_main; g++) {
-        int v = cx->global_vars[g];
+    for (int g = 0; g < cx->vars.n_globals && !is_main; g++) {
+        int v = cx->vars.global_vars[g];
         if (!u->vars[v].is_const && !u->vars[v].is_temp) {
             an_loc l = {.frame = 0, .var = v};
             an_mem_fill(cx, &l, false, 0, 0);
@@ -470,14 +470,14 @@ static void init_globals(an_ctx *cx, bool is_main)
 an_flow an_run_function(an_ctx *cx, int func, an_frame *f)
 {
     an_func_report *fr = an_func_report_of(cx, func);
-    bool upper_loop = cx->upper_loop, upper_func = cx->upper_func;
-    cx->stack[cx->depth++] = f;
+    bool upper_loop = cx->ctl.upper_loop, upper_func = cx->ctl.upper_func;
+    cx->ctl.stack[cx->ctl.depth++] = f;
     f->line = cx->u->funcs[func]->loc.line;
     if (fr)
         fr->executed = true;
     an_account_live(cx); /* what is live on entry counts toward the callee's peak */
-    bool program_end = cx->depth == 1 && strcmp(cx->u->funcs[func]->name, "main") == 0;
-    if (cx->depth == 1)
+    bool program_end = cx->ctl.depth == 1 && strcmp(cx->u->funcs[func]->name, "main") == 0;
+    if (cx->ctl.depth == 1)
         init_globals(cx, program_end);
     an_flow fl = exec_block_scoped(cx, cx->u->funcs[func]->body, program_end);
     if (fl == AN_FLOW_GOTO) {
@@ -489,14 +489,14 @@ an_flow an_run_function(an_ctx *cx, int func, an_frame *f)
     }
     an_settle_peaks(cx); /* the peak's names: the frame's variables still hold theirs */
     an_mem_frame_exit(cx, f, program_end || fl == AN_FLOW_EXIT);
-    if (fr && !cx->fs[func].done_first) {
-        cx->fs[func].done_first = true;
-        fr->end_live_bytes = cx->live;
-        fr->end_sx = cx->live_sx;
+    if (fr && !cx->acct.fs[func].done_first) {
+        cx->acct.fs[func].done_first = true;
+        fr->end_live_bytes = cx->acct.live;
+        fr->end_sx = cx->acct.live_sx;
     }
     an_settle_peaks(cx);
-    cx->depth--;
-    cx->upper_loop = upper_loop; /* an early exit inside it ends here */
-    cx->upper_func = upper_func;
+    cx->ctl.depth--;
+    cx->ctl.upper_loop = upper_loop; /* an early exit inside it ends here */
+    cx->ctl.upper_func = upper_func;
     return fl == AN_FLOW_EXIT ? AN_FLOW_EXIT : AN_FLOW_NEXT;
 }

@@ -28,7 +28,7 @@ typedef struct an_handle {
     int storage;    /* storage id, -1 when unknown */
     int value;      /* value id of the call that made it, -1 */
     int sl;         /* not known, but over symbols: cx->r->slayouts[sl - 1] (0: none) */
-    bool seg_elem;  /* an element read from a segment (its place: cx->ptrs[seg_place]) */
+    bool seg_elem;  /* an element read from a segment (its place: cx->mem.ptrs[seg_place]) */
     int seg_place;
     bool ident_unsure; /* it may stand for another handle at run time (two arms or two
                         * iterations joined): a == b on it is not known */
@@ -46,7 +46,7 @@ typedef struct an_handle {
  * symbols (AN_KEY_SYM + its sx id: the counter of a loop being summarised,
  * say), or AN_KEY_SEG: the segment of the array, one cell standing for a
  * run of elements whose bounds are formulas (its cell's ptr indexes
- * cx->segs).  Known indices past AN_KEY_MAX are not followed. */
+ * cx->mem.segs).  Known indices past AN_KEY_MAX are not followed. */
 #define AN_KEY_SYM (INT64_C(1) << 62)
 #define AN_KEY_SEG (INT64_MIN + 1)
 #define AN_KEY_MAX (INT64_C(1) << 61)
@@ -96,11 +96,11 @@ typedef enum an_cell_kind {
 typedef struct an_cell {
     an_cell_kind kind;
     bool known;      /* INT: i is known; PTR: the pointer is known (ptr -1: NULL) */
-    bool seg;        /* INT, TENSOR: a segment's cell (ptr: its index in cx->segs) */
+    bool seg;        /* INT, TENSOR: a segment's cell (ptr: its index in cx->mem.segs) */
     int64_t i;       /* INT: the value, or the symbolic expression; UNKNOWN marker: its
-                      * fill source + 1 in cx->fills (0: none) */
+                      * fill source + 1 in cx->mem.fills (0: none) */
     int handle;      /* TENSOR: handle index, AN_UNSET or AN_UNKNOWN */
-    int ptr;         /* PTR: index in cx->ptrs, -1 for NULL; a segment's: cx->segs */
+    int ptr;         /* PTR: index in cx->mem.ptrs, -1 for NULL; a segment's: cx->mem.segs */
     const char *place; /* TENSOR written by a store: the place's C spelling ("a->ln1"), for
                           the peak's names; NULL otherwise (a copy, a fill) */
 } an_cell;
@@ -143,7 +143,7 @@ typedef struct an_frame {
 
 typedef enum an_flow {
     AN_FLOW_NEXT, AN_FLOW_BREAK, AN_FLOW_CONTINUE, AN_FLOW_RETURN, AN_FLOW_STOP,
-    AN_FLOW_GOTO, /* a goto looks for its label (cx->goto_label) in the enclosing blocks */
+    AN_FLOW_GOTO, /* a goto looks for its label (cx->ctl.goto_label) in the enclosing blocks */
     AN_FLOW_EXIT  /* the program ends (exit, abort): every block, loop and call is left */
 } an_flow;
 
@@ -182,63 +182,76 @@ typedef struct an_fill_src {
     int n_reads, cap_reads;
 } an_fill_src;
 
-typedef struct an_ctx {
-    const ir_unit *u;
-    an_options opt;
-    an_report *r;
+/* an_ctx.out, the report being written: its tables' capacities and indexes into them. */
+typedef struct an_out {
     int cap_values, cap_storages, cap_diags, cap_summed_loops;
     int64_t cap_events;
+    int *site_value;     /* per call site (ir_stmt.call.site): its value id, or -1 */
+    int cap_slayouts;
+    int *report_of;      /* per function: index in r->funcs, or -1 */
+    bool log_events;     /* events are kept for the first root only */
+} an_out;
+
+/* an_ctx.vars, where each variable of the unit lives in a frame (fixed after setup). */
+typedef struct an_vars {
+    int **func_vars;     /* per function: its variable ids */
+    int *n_func_vars;
+    int *slot;           /* per variable: its index in a frame's arrays */
+    int n_globals;       /* variables outside any function (slots 0 .. n_globals-1) */
+    int *global_vars;    /* their ids, by slot */
+    bool *never_set;     /* per variable: a tensor local declared uninitialized and never
+                            set (an_uninit.c): every use is an error */
+} an_vars;
+
+/* an_ctx.tens, handles and the per-storage state of the storages they point into. */
+typedef struct an_tensors {
     an_handle *handles;
     int64_t n_handles, cap_handles;
     int64_t *refs;       /* per storage: live handles */
     bool *live_storage;  /* per storage: counted in live bytes */
     int root_first_storage; /* storages before it belong to earlier roots: never live */
     int cap_refs;
-    int *site_value;     /* per call site (ir_stmt.call.site): its value id, or -1 */
+    ca_allocator *cuda;  /* the caching allocator, simulated for CUDA storages (per root) */
+    int64_t *cuda_block; /* per storage: the simulated block id, 0 for none */
+    int64_t cap_cuda_block;
+} an_tensors;
+
+/* an_ctx.acct, the accounting: bytes live and moved, counters of the run. */
+typedef struct an_acct {
     int64_t live;        /* bytes */
     sx_int live_sx;      /* bytes of live storages whose size is symbolic */
-    int cap_slayouts;
     int64_t moved_total; /* bytes moved by every call executed, both arms of branches included */
     int64_t arm_peak;    /* bytes: the most live since the current branch arm began */
     int64_t n_calls;     /* in the current root */
     int64_t n_bound_marks; /* an_mark_claim calls: a trial sees whether it made a bound */
     int64_t sym_events;  /* calls, storages and frees whose bytes are formulas, so far */
-    an_frame *stack[64];
-    int depth;
-    int loop_depth;
     an_fstate *fs;       /* per function */
-    int *report_of;      /* per function: index in r->funcs, or -1 */
-    int **func_vars;     /* per function: its variable ids */
-    int *n_func_vars;
-    int *slot;           /* per variable: its index in a frame's arrays */
-    int n_globals;       /* variables outside any function (slots 0 .. n_globals-1) */
-    int *global_vars;    /* their ids, by slot */
-    int root;            /* function index of the current root */
-    char **sym_names;    /* the names given to symbols in the current root (open addressing) */
-    int *sym_counts;     /* per name: how many symbols have it (the next is name#count+1) */
-    int sym_cap, n_sym_names;
-    bool *sym_local;     /* per symbol: named after a helper's local (its caller's variable
-                            names it when it is returned there) */
-    int cap_sym_local;
-    char **sym_origin;   /* per symbol: its origin (root, site, spelling, nth there) */
-    int cap_sym_origin;
-    const struct an_name_map *names_from; /* the names the analysis without --bind gave */
-    bool *bind_used;     /* per --bind: a symbol of its name was met */
-    sx_int *token_value; /* per unknown token (an_unknown_token): the value its first read
-                            gave (a symbol, or what --bind gave it) */
-    bool *token_read;
-    int cap_tokens, n_unknown_tokens;
-    bool *never_set;     /* per variable: a tensor local declared uninitialized and never
-                            set (an_uninit.c): every use is an error */
-    bool stopped;        /* the call budget ran out */
-    bool log_events;     /* events are kept for the first root only */
-    an_frame *gframe;    /* the globals (and static locals): one for the whole run */
-    an_frame *pending;   /* a callee frame being bound, not yet on the stack */
-    int next_serial;
-    an_mem mem;          /* structs, arrays, pointers, the heap */
+    int64_t exec_clock;  /* value executions so far (an_value.runs_stamp); never undone */
+    int64_t n_steps;     /* statements begun in the current root (max_steps) */
+} an_acct;
+
+/* an_ctx.mem, the memory: cells of structs, arrays and the heap, what points where. */
+typedef struct an_memory {
+    an_mem cells;        /* structs, arrays, pointers, the heap */
     an_loc *ptrs;        /* pointer targets, by index (append only) */
     int n_ptrs, cap_ptrs;
     int n_heap;          /* heap blocks made */
+    an_fill_src *fills;  /* sources of unknown contents (markers' i - 1) */
+    int n_fills, cap_fills;
+    an_seg *segs;        /* segments, by index (append only: a change is a new one) */
+    int n_segs, cap_segs;
+} an_memory;
+
+/* an_ctx.ctl, the control: the call stack, the flow followed, branches and loops open. */
+typedef struct an_control {
+    an_frame *stack[64];
+    int depth;
+    int loop_depth;
+    int root;            /* function index of the current root */
+    bool stopped;        /* the call budget ran out */
+    an_frame *gframe;    /* the globals (and static locals): one for the whole run */
+    an_frame *pending;   /* a callee frame being bound, not yet on the stack */
+    int next_serial;
     int goto_label;      /* AN_FLOW_GOTO: the label looked for */
     an_leave leave;      /* AN_FLOW_RETURN, _GOTO, _EXIT: the statement that left */
     int64_t n_gotos;     /* gotos taken in the current root */
@@ -257,16 +270,7 @@ typedef struct an_ctx {
                             continue) earlier: counts are upper bounds to the loop's end */
     bool upper_func;     /* ... may have left the function (return, goto): to its end */
     int runs_unknown;    /* loops analysed for one iteration of a trip count not known */
-    int64_t exec_clock;  /* value executions so far (an_value.runs_stamp); never undone */
-    ca_allocator *cuda;  /* the caching allocator, simulated for CUDA storages (per root) */
-    int64_t *cuda_block; /* per storage: the simulated block id, 0 for none */
-    int64_t cap_cuda_block;
-    an_fill_src *fills;  /* sources of unknown contents (markers' i - 1) */
-    int n_fills, cap_fills;
-    an_seg *segs;        /* segments, by index (append only: a change is a new one) */
-    int n_segs, cap_segs;
-    int64_t n_steps;     /* statements begun in the current root (max_steps) */
-    int stop_line, stop_col; /* where the analysis stopped at a limit (cx->stopped) */
+    int stop_line, stop_col; /* where the analysis stopped at a limit (cx->ctl.stopped) */
     char *stop_why;      /* ... and why (owned): the analysis-limit warning, said when the
                             root ends (an_stop_settle), since a loop trial the limit ends
                             undoes the diagnostics and the claims it made */
@@ -275,11 +279,42 @@ typedef struct an_ctx {
     bool host_left_early; /* the innermost loop touching no tensor may have been left, or
                              an iteration of it cut short, where the analysis could not
                              tell (br_early_exit): what it wrote is not known after it */
+} an_control;
+
+/* an_ctx.sym, the symbols: names given in the current root, unknown tokens, --bind. */
+typedef struct an_symbols {
+    char **names;        /* the names given to symbols in the current root (open addressing) */
+    int *counts;         /* per name: how many symbols have it (the next is name#count+1) */
+    int cap, n_names;
+    bool *local;         /* per symbol: named after a helper's local (its caller's variable
+                            names it when it is returned there) */
+    int cap_local;
+    char **origin;       /* per symbol: its origin (root, site, spelling, nth there) */
+    int cap_origin;
+    const struct an_name_map *names_from; /* the names the analysis without --bind gave */
+    bool *bind_used;     /* per --bind: a symbol of its name was met */
+    sx_int *token_value; /* per unknown token (an_unknown_token): the value its first read
+                            gave (a symbol, or what --bind gave it) */
+    bool *token_read;
+    int cap_tokens, n_unknown_tokens;
     /* joins (an_branch.c) */
     bool *token_floorless; /* per unknown token: a join of values one of which may be below
                               1 (EXIT_SUCCESS or EXIT_FAILURE, -1 or an index): read, it is
                               a run-time value with no lower bound, not a size */
     int cap_floorless;
+} an_symbols;
+
+typedef struct an_ctx {
+    const ir_unit *u;
+    an_options opt;
+    an_report *r;
+    an_out out;
+    an_vars vars;
+    an_tensors tens;
+    an_acct acct;
+    an_memory mem;
+    an_control ctl;
+    an_symbols sym;
 } an_ctx;
 
 /* The integer (known, i) as an sx_int; false when it is unknown. */
@@ -434,7 +469,7 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out);
 bool an_ptr_compare(void *cx, const ir_expr *e, int64_t *out);
 int an_ptr_intern(an_ctx *cx, const an_loc *l);
 void an_mem_fill(an_ctx *cx, const an_loc *l, bool zero, int line, int col);
-/* The same, the unknown contents named after src (a fill by fread): index in cx->fills. */
+/* The same, the unknown contents named after src (a fill by fread): index in cx->mem.fills. */
 void an_mem_fill_from(an_ctx *cx, const an_loc *l, int src, int line, int col);
 /* The integer at l as an sx_int (p: the place read, for the symbol's name);
  * an unknown one becomes a symbol, written back.  False when not an integer. */
@@ -447,7 +482,7 @@ bool an_mem_holds_handles(an_ctx *cx, const an_loc *l);
 void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end);
 bool an_mem_holds(const an_ctx *cx, int h);
 /* Who holds each live storage now, for the peak's listing: names[s - first]
- * (first: cx->root_first_storage) gets the names of the variables and places
+ * (first: cx->tens.root_first_storage) gets the names of the variables and places
  * whose handles keep storage s alive, AN_NAME_SEP between them, a view's as
  * "v (view of x)"; NULL where none has a name. */
 void an_mem_holder_names(an_ctx *cx, char **names);

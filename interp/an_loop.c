@@ -63,19 +63,19 @@ static void body_locals_end(an_ctx *cx, const ir_stmt *s)
         return;
     ir_loc from = header_end(s);
     an_frame *fr = an_top(cx);
-    const int *ids = cx->func_vars[fr->func];
-    for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
+    const int *ids = cx->vars.func_vars[fr->func];
+    for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
         const ir_var *v = &cx->u->vars[ids[j]];
         if (v->is_global || v->is_param || !loc_before(from, v->loc) || !loc_before(v->loc, b->end))
             continue;
         an_loc whole = {.frame = fr->serial, .var = ids[j]};
         if (an_mem_holds_handles(cx, &whole))
             continue;
-        fr->int_known[cx->slot[ids[j]]] = false;
-        fr->ints[cx->slot[ids[j]]] = 0;
-        for (int k = 0; k < cx->mem.n; k++)
-            if (cx->mem.e[k].loc.frame == fr->serial && cx->mem.e[k].loc.var == ids[j])
-                an_mem_remove(&cx->mem, &cx->mem.e[k].loc);
+        fr->int_known[cx->vars.slot[ids[j]]] = false;
+        fr->ints[cx->vars.slot[ids[j]]] = 0;
+        for (int k = 0; k < cx->mem.cells.n; k++)
+            if (cx->mem.cells.e[k].loc.frame == fr->serial && cx->mem.cells.e[k].loc.var == ids[j])
+                an_mem_remove(&cx->mem.cells, &cx->mem.cells.e[k].loc);
     }
 }
 
@@ -134,8 +134,8 @@ bool lp_steady_handles(void *ctx, int a, int b)
     if (a < 0 || b < 0 || a >= sc->then->n_handles)
         return a == b;
     if (a != b) /* one place, another handle each iteration: which one is not known */
-        cx->handles[b].ident_unsure = true;
-    const an_handle *x = &sc->then->handles[a], *y = &cx->handles[b];
+        cx->tens.handles[b].ident_unsure = true;
+    const an_handle *x = &sc->then->handles[a], *y = &cx->tens.handles[b];
     if (x->released != y->released)
         return false;
     if (x->released)
@@ -225,16 +225,17 @@ static void steady_int(sx_int trips, uint32_t la, uint32_t lb, const bool *k0, c
 bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const snapshot *a,
                          sx_int trips, uint32_t la, uint32_t lb, int counter, bool *first_differs)
 {
-    if (cx->depth != a->depth || cx->depth != s1->depth || (s0 && s0->depth != cx->depth))
+    if (cx->ctl.depth != a->depth || cx->ctl.depth != s1->depth ||
+        (s0 && s0->depth != cx->ctl.depth))
         return false;
     *first_differs = false;
     /* (an integer in memory of its own each iteration: from the first probe's counter on) */
     steady_ctx at_a = {cx, a, sx_symbol_of((sx_int){0, la}) + 1}, at_s1 = {cx, s1, 0};
-    for (int k = 0; k < cx->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        an_frame *fr = cx->ctl.stack[k];
+        const int *ids = cx->vars.func_vars[fr->func];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
+            int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
             if (!lp_steady_handles(&at_a, a->tensors[k][j], fr->tensor[sl]))
@@ -247,15 +248,15 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
                            a->known[k][j], a->ints[k][j], &fr->int_known[sl], &fr->ints[sl]);
         }
     }
-    for (int g = 0; g < cx->n_globals; g++) {
-        if (!lp_steady_handles(&at_a, a->g_tensor[g], cx->gframe->tensor[g]))
+    for (int g = 0; g < cx->vars.n_globals; g++) {
+        if (!lp_steady_handles(&at_a, a->g_tensor[g], cx->ctl.gframe->tensor[g]))
             return false;
-        if (!lp_steady_handles(&at_s1, s1->g_tensor[g], cx->gframe->tensor[g]))
+        if (!lp_steady_handles(&at_s1, s1->g_tensor[g], cx->ctl.gframe->tensor[g]))
             *first_differs = true;
-        if (cx->global_vars[g] != counter)
+        if (cx->vars.global_vars[g] != counter)
             steady_int(trips, la, lb, s0 ? &s0->g_known[g] : NULL, s0 ? &s0->g_ints[g] : NULL,
                        s1->g_known[g], s1->g_ints[g], a->g_known[g], a->g_ints[g],
-                       &cx->gframe->int_known[g], &cx->gframe->ints[g]);
+                       &cx->ctl.gframe->int_known[g], &cx->ctl.gframe->ints[g]);
     }
     return an_mem_map(cx, &a->mem, lp_steady_cell, &at_a);
 }
@@ -300,7 +301,7 @@ void lp_trial_begin(an_ctx *cx, loop_trial *t)
     *t = (loop_trial){.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
                       .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
                       .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
-                      .n_handles = cx->n_handles, .n_exits = cx->r->n_exits,
+                      .n_handles = cx->tens.n_handles, .n_exits = cx->r->n_exits,
                       .n_paths = cx->r->n_paths, .names = an_symbol_names_mark(cx)};
     an_snap_take(cx, &t->s0);
     t->r0 = an_frs_save(cx);
@@ -346,13 +347,13 @@ void lp_trial_undo(an_ctx *cx, loop_trial *t)
     }
     an_drop_events(cx, t->n_events, r->n_events);
     for (int k = 0; k < cx->u->n_call_sites; k++)
-        if (cx->site_value[k] >= t->n_values)
-            cx->site_value[k] = -1;
+        if (cx->out.site_value[k] >= t->n_values)
+            cx->out.site_value[k] = -1;
     while (r->n_values > t->n_values)
         free(r->values[--r->n_values].reason);
     values_restore(cx, t->values0, t->n_values);
     r->n_storages = t->n_storages;
-    cx->n_handles = t->n_handles;
+    cx->tens.n_handles = t->n_handles;
     sx_forget_assumptions(t->n_assumptions);
     sx_forget_facts(t->n_facts);
     an_symbol_names_back(cx, &t->names);
@@ -385,7 +386,7 @@ bool lp_probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step)
     an_flow fl = lp_loop_body(cx, s, &leave);
     sx_int after;
     slot = an_int_slot(cx, var, &known);
-    return fl == AN_FLOW_NEXT && !leave && !cx->stopped &&
+    return fl == AN_FLOW_NEXT && !leave && !cx->ctl.stopped &&
            an_int_get(*known, *slot, &after) && sx_same(after, sx_add(l, step));
 }
 
@@ -627,7 +628,7 @@ bool lp_sum_effects(an_ctx *cx, loop_sum *ls, int from, bool renamed)
  * simulated for known counts), nothing became a bound. */
 bool lp_probe_plain(const an_ctx *cx, loop_sum *ls)
 {
-    if (cx->n_bound_marks != ls->marks1)
+    if (cx->acct.n_bound_marks != ls->marks1)
         return lp_fail(ls, LOOP_NOT_FOLLOWED);
     for (int st = ls->n_storages1; st < cx->r->n_storages; st++)
         if (cx->r->storages[st].device == TL_CUDA)
@@ -645,7 +646,7 @@ static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
         return false;
     sx_int l1 = live_total(ls->s1.live, ls->s1.live_sx);
     if (!sx_same(l1, live_total(ls->a.live, ls->a.live_sx)) ||
-        !sx_same(l1, live_total(cx->live, cx->live_sx)))
+        !sx_same(l1, live_total(cx->acct.live, cx->acct.live_sx)))
         return false;
     return lp_sum_effects(cx, ls, 1, true) &&
            lp_steady_state(cx, NULL, &ls->s1, &ls->a, ls->trips, ls->la, ls->lb, ls->var,
@@ -822,14 +823,14 @@ static bool sum_first(an_ctx *cx, loop_try *lt)
     bool leave;
     ls->n_diags1 = cx->r->n_diags;
     an_flow fl = lp_loop_body(cx, ls->s, &leave);
-    if (fl != AN_FLOW_NEXT || leave || cx->stopped)
+    if (fl != AN_FLOW_NEXT || leave || cx->ctl.stopped)
         return lp_fail(ls, LOOP_LEAVES);
-    if (lt->ex && !cx->counted_exit_met) /* decided there: iterations the analysis can follow */
+    if (lt->ex && !cx->ctl.counted_exit_met) /* decided there: iterations the analysis can follow */
         return false;
     an_snap_take(cx, &ls->s1);
     lt->taken_s1 = true;
     lt->probe_event = cx->r->n_events;
-    ls->marks1 = cx->n_bound_marks;
+    ls->marks1 = cx->acct.n_bound_marks;
     ls->assumptions1 = sx_n_assumptions();
     ls->n_storages1 = cx->r->n_storages;
     ls->n_values1 = cx->r->n_values;
@@ -910,7 +911,7 @@ static bool sum_probes(an_ctx *cx, loop_try *lt)
     /* (two kinds of iteration: the probes run those that do not take the arm) */
     lt->classed = ls->dir > 0 && ls->v0.e == 0 && ls->v0.c >= 0 && ls->v0.c <= INT32_MAX &&
                   lp_class_find(s, ls->var, ls->v0.c, &lt->cls);
-    cx->forced_if = lt->classed ? lt->cls.s : NULL;
+    cx->ctl.forced_if = lt->classed ? lt->cls.s : NULL;
     if (!probe(cx, s, ls->var, ls->v0, ls->dir, ls->lo, ls->hi, &ls->la))
         lp_fail(ls, LOOP_NOT_COUNTED);
     else if (lp_probe_plain(cx, ls)) {
@@ -923,7 +924,7 @@ static bool sum_probes(an_ctx *cx, loop_try *lt)
         if (ok && lt->classed)
             ok = lt->steady = lp_class_summary(cx, ls, &lt->cls);
     }
-    cx->forced_if = NULL;
+    cx->ctl.forced_if = NULL;
     if (ok) {
         lp_trial_keep(cx, &t1);
     } else if (lt->classed) {
@@ -1026,20 +1027,20 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
 bool lp_summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
                         char **why)
 {
-    int outer = cx->early_exit_line, facts = sx_n_facts();
-    cx->early_exit_line = 0;
-    cx->summarising++;
+    int outer = cx->ctl.early_exit_line, facts = sx_n_facts();
+    cx->ctl.early_exit_line = 0;
+    cx->ctl.summarising++;
     bool ok = summarise_loop(cx, s, ex, out, why);
     if (!ok) /* (the fact that the run's count is at most the test's) */
         sx_forget_facts(facts);
-    cx->summarising--;
-    int line = cx->early_exit_line;
-    cx->early_exit_line = outer;
+    cx->ctl.summarising--;
+    int line = cx->ctl.early_exit_line;
+    cx->ctl.early_exit_line = outer;
     if (!ok || !line)
         return ok;
-    if (cx->summarising > 0) {
-        if (!cx->early_exit_line)
-            cx->early_exit_line = line;
+    if (cx->ctl.summarising > 0) {
+        if (!cx->ctl.early_exit_line)
+            cx->ctl.early_exit_line = line;
         return ok;
     }
     char *at = ir_unit_line_text(cx->u, line);
@@ -1065,26 +1066,26 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     an_flow fl = AN_FLOW_NEXT;
     int64_t n = 0;
     an_frame *frame = an_top(cx);
-    bool upper_loop = cx->upper_loop, upper_func = cx->upper_func;
-    int64_t clock0 = cx->exec_clock;
+    bool upper_loop = cx->ctl.upper_loop, upper_func = cx->ctl.upper_func;
+    int64_t clock0 = cx->acct.exec_clock;
     bool host = lp_host_only(cx, s);
-    loop_exit ex = {.at = host || cx->loop_depth > 0 ? -1 : lp_counted_exit_at(cx, s)};
-    const ir_stmt *outer_exit = cx->counted_exit;
-    cx->loop_depth++;
+    loop_exit ex = {.at = host || cx->ctl.loop_depth > 0 ? -1 : lp_counted_exit_at(cx, s)};
+    const ir_stmt *outer_exit = cx->ctl.counted_exit;
+    cx->ctl.loop_depth++;
     frame->loops++;
     frame->host_loops += host;
     an_sym_mark names = host ? an_symbol_names_mark(cx) : (an_sym_mark){0, NULL, NULL};
-    bool outer_left = cx->host_left_early;
+    bool outer_left = cx->ctl.host_left_early;
     snapshot *before = NULL; /* a loop touching no tensor that may be left early */
     if (host && lp_body_may_leave(s)) {
         before = tl_xmalloc(sizeof *before);
         an_snap_take(cx, before);
     }
-    cx->host_left_early = false;
+    cx->ctl.host_left_early = false;
     an_exec_block(cx, s->loop.init);
     int64_t runs = lp_loop_exit_runs(cx, s, &ex); /* -1: not bound */
     if (runs >= 0)
-        cx->counted_exit = s->loop.body->stmts[ex.at];
+        cx->ctl.counted_exit = s->loop.body->stmts[ex.at];
     lp_skip sk; /* iterations that repeat a period are counted, not run (an_loop_skip.c) */
     if (runs < 0)
         lp_skip_begin(cx, s, host, &sk);
@@ -1094,7 +1095,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         fl = lp_loop_body(cx, s, &leave);
         n++;
     }
-    while (!leave && fl == AN_FLOW_NEXT && !cx->stopped) {
+    while (!leave && fl == AN_FLOW_NEXT && !cx->ctl.stopped) {
         if (runs >= 0 && n >= runs) /* the run left after its count of iterations */
             break;
         int t = loop_test(cx, s);
@@ -1105,13 +1106,13 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         char *why = NULL;
         if (n == 0 && ex.at >= 0 && runs < 0 && lp_loop_once_only(cx, s)) {
             runs = 1; /* at least once, at most once */
-            cx->counted_exit = s->loop.body->stmts[ex.at];
+            cx->ctl.counted_exit = s->loop.body->stmts[ex.at];
         }
         if (n == 0 && ex.at >= 0 && runs < 0 && lp_summarise_exit(cx, s, &ex, &fl))
             break;
         if (t < 0 && n == 0 && lp_summarise_whole(cx, s, NULL, &fl, &why))
             break;
-        if (cx->stopped) { /* a limit ended the summary's trial: its warning says so */
+        if (cx->ctl.stopped) { /* a limit ended the summary's trial: its warning says so */
             free(why);
             break;
         }
@@ -1154,7 +1155,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
          * run's count of iterations is not known (iterating on would only reach the limit,
          * each iteration costlier than the last) */
         if (loop_test_always(s) && !host && !leave && fl == AN_FLOW_NEXT &&
-            ((cx->upper_loop && !upper_loop) || (cx->upper_func && !upper_func))) {
+            ((cx->ctl.upper_loop && !upper_loop) || (cx->ctl.upper_func && !upper_func))) {
             an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
                         "the loop ends only where a condition not known statically leaves it: "
                         "its iterations are not counted, and the totals after it are not "
@@ -1165,18 +1166,18 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         }
     }
     lp_skip_end(&sk);
-    cx->counted_exit = outer_exit;
-    cx->loop_depth--;
+    cx->ctl.counted_exit = outer_exit;
+    cx->ctl.loop_depth--;
     frame->loops--;
     frame->host_loops -= host;
     an_symbol_names_unmark(&names);
-    if (before && cx->host_left_early) /* the run may have left it at any iteration */
+    if (before && cx->ctl.host_left_early) /* the run may have left it at any iteration */
         lp_forget_written(cx, s, before);
     if (before)
         an_snap_free(before);
     free(before);
-    cx->host_left_early = outer_left;
-    cx->upper_loop = upper_loop; /* an early exit from its iterations ends with it */
+    cx->ctl.host_left_early = outer_left;
+    cx->ctl.upper_loop = upper_loop; /* an early exit from its iterations ends with it */
     return fl;
 }
 

@@ -93,15 +93,15 @@ static sx_int class_count(const loop_sum *ls, const loop_class *c)
  * memory cell with the same value or layout. */
 static bool same_state(an_ctx *cx, const snapshot *d)
 {
-    if (cx->depth != d->depth ||
-        !sx_same(live_total(cx->live, cx->live_sx), live_total(d->live, d->live_sx)))
+    if (cx->ctl.depth != d->depth ||
+        !sx_same(live_total(cx->acct.live, cx->acct.live_sx), live_total(d->live, d->live_sx)))
         return false;
     steady_ctx at = {cx, d};
-    for (int k = 0; k < cx->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        an_frame *fr = cx->ctl.stack[k];
+        const int *ids = cx->vars.func_vars[fr->func];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
+            int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
             if (!lp_steady_handles(&at, d->tensors[k][j], fr->tensor[sl]) ||
@@ -110,10 +110,10 @@ static bool same_state(an_ctx *cx, const snapshot *d)
                 return false;
         }
     }
-    for (int g = 0; g < cx->n_globals; g++)
-        if (!lp_steady_handles(&at, d->g_tensor[g], cx->gframe->tensor[g]) ||
-            d->g_known[g] != cx->gframe->int_known[g] ||
-            (d->g_known[g] && d->g_ints[g] != cx->gframe->ints[g]))
+    for (int g = 0; g < cx->vars.n_globals; g++)
+        if (!lp_steady_handles(&at, d->g_tensor[g], cx->ctl.gframe->tensor[g]) ||
+            d->g_known[g] != cx->ctl.gframe->int_known[g] ||
+            (d->g_known[g] && d->g_ints[g] != cx->ctl.gframe->ints[g]))
             return false;
     return an_mem_map(cx, &d->mem, lp_steady_cell, &at);
 }
@@ -164,10 +164,10 @@ static bool class_iteration(an_ctx *cx, loop_sum *ls, const loop_class *c, sx_in
     loop_trial t;
     int values0 = cx->r->n_values;
     lp_trial_begin(cx, &t);
-    cx->forced_then = then;
+    cx->ctl.forced_then = then;
     bool ok = lp_probe_body(cx, ls->s, ls->var, l, ls->step) && lp_probe_plain(cx, ls) &&
               cx->r->n_values == values0 && (!other || same_state(cx, other));
-    cx->forced_then = false;
+    cx->ctl.forced_then = false;
     if (ok) {
         if (end)
             an_snap_take(cx, end);
@@ -205,23 +205,23 @@ static bool class_int_at(const loop_sum *ls, sx_int l, bool k1, int64_t v1, bool
 static bool class_start(an_ctx *cx, const loop_sum *ls, sx_int l)
 {
     const snapshot *s1 = &ls->s1;
-    if (s1->depth != cx->depth)
+    if (s1->depth != cx->ctl.depth)
         return false;
-    for (int k = 0; k < cx->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        an_frame *fr = cx->ctl.stack[k];
+        const int *ids = cx->vars.func_vars[fr->func];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
+            int sl = cx->vars.slot[ids[j]];
             if (ids[j] != ls->var && !borrowed(cx, ids[j]) &&
                 !class_int_at(ls, l, s1->known[k][j], s1->ints[k][j], &fr->int_known[sl],
                               &fr->ints[sl]))
                 return false;
         }
     }
-    for (int g = 0; g < cx->n_globals; g++)
-        if (cx->global_vars[g] != ls->var &&
-            !class_int_at(ls, l, s1->g_known[g], s1->g_ints[g], &cx->gframe->int_known[g],
-                          &cx->gframe->ints[g]))
+    for (int g = 0; g < cx->vars.n_globals; g++)
+        if (cx->vars.global_vars[g] != ls->var &&
+            !class_int_at(ls, l, s1->g_known[g], s1->g_ints[g], &cx->ctl.gframe->int_known[g],
+                          &cx->ctl.gframe->ints[g]))
             return false;
     return true;
 }

@@ -152,11 +152,11 @@ bool lp_loop_once_only(an_ctx *cx, const ir_stmt *s)
 bool lp_summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out)
 {
     char *why = NULL;
-    const ir_stmt *outer = cx->counted_exit;
-    cx->counted_exit = s->loop.body->stmts[ex->at];
-    cx->counted_exit_met = false;
+    const ir_stmt *outer = cx->ctl.counted_exit;
+    cx->ctl.counted_exit = s->loop.body->stmts[ex->at];
+    cx->ctl.counted_exit_met = false;
     bool ok = lp_summarise_whole(cx, s, ex, out, &why);
-    cx->counted_exit = outer;
+    cx->ctl.counted_exit = outer;
     free(why);
     return ok;
 }

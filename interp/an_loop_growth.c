@@ -105,9 +105,9 @@ static void set_storage_bytes(an_ctx *cx, int st, sx_int b)
     sx_int old;
     if (!storage_bytes(s, &old))
         return;
-    if (cx->live_storage[st]) {
-        cx->live_sx = sx_add(cx->live_sx, sx_sub(b, old));
-        cx->sym_events++;
+    if (cx->tens.live_storage[st]) {
+        cx->acct.live_sx = sx_add(cx->acct.live_sx, sx_sub(b, old));
+        cx->acct.sym_events++;
     }
     s->symbolic = true;
     s->nbytes = s->block_bytes = s->alloc_bytes = s->made_nbytes = -1;
@@ -119,13 +119,13 @@ static void set_storage_bytes(an_ctx *cx, int st, sx_int b)
 static void retire_storage(an_ctx *cx, int st)
 {
     an_storage *s = &cx->r->storages[st];
-    cx->refs[st] = 0;
-    cx->live_storage[st] = false;
+    cx->tens.refs[st] = 0;
+    cx->tens.live_storage[st] = false;
     s->retire_event = cx->r->n_events;
     if (s->symbolic)
-        cx->live_sx = sx_sub(cx->live_sx, s->nbytes_sx);
+        cx->acct.live_sx = sx_sub(cx->acct.live_sx, s->nbytes_sx);
     else
-        cx->live -= s->nbytes;
+        cx->acct.live -= s->nbytes;
 }
 
 static void made_push(gen_ctx *g, int made, int replaced)
@@ -147,7 +147,7 @@ static int gen_storage(gen_ctx *g, int st, int so)
     const snapshot *o = g->o;
     sx_int b1, bo, bg;
     int fresh = g->back ? st : so; /* the one the later iteration made */
-    if (fresh < g->n_storages_new || so >= o->n_storages || cx->refs[st] != 1 ||
+    if (fresh < g->n_storages_new || so >= o->n_storages || cx->tens.refs[st] != 1 ||
         o->refs[so] != 1 || !storage_bytes(&cx->r->storages[st], &b1) ||
         !storage_bytes(&o->storages[so], &bo) || !gen_value(g, b1, bo, &bg))
         return -1;
@@ -156,7 +156,7 @@ static int gen_storage(gen_ctx *g, int st, int so)
     int made = an_storage_new_sx(cx, sy->func, sy->value, sy->alloc_line, sy->alloc_col,
                                  sy->device, bg);
     cx->r->storages[made].summarised = true;
-    cx->refs[made] = 0;
+    cx->tens.refs[made] = 0;
     made_push(g, made, st);
     return made;
 }
@@ -165,7 +165,7 @@ static int gen_storage(gen_ctx *g, int st, int so)
  * but for keys that are the counter's formulas (layers[0].wq, layers[la].wq). */
 static bool gen_place(gen_ctx *g, int px, int py, int *out)
 {
-    an_loc a = g->cx->ptrs[px], b = g->cx->ptrs[py];
+    an_loc a = g->cx->mem.ptrs[px], b = g->cx->mem.ptrs[py];
     if (a.frame != b.frame || a.var != b.var || a.n != b.n || a.elem != b.elem)
         return false;
     for (int j = 0; j < a.n; j++) {
@@ -191,7 +191,7 @@ static int gen_handle(gen_ctx *g, int h1, int ho)
     }
     if (h1 < g->n_map && g->map[h1] >= 0)
         return g->map[h1];
-    const an_handle *x = &cx->handles[h1], *y = &g->o->handles[ho];
+    const an_handle *x = &cx->tens.handles[h1], *y = &g->o->handles[ho];
     an_slayout X, Y, G;
     if (h1 >= g->n_map || x->released || y->released || x->poison || y->poison ||
         x->seg_elem != y->seg_elem || (x->seg_elem && x->storage != y->storage) ||
@@ -220,11 +220,11 @@ static int gen_handle(gen_ctx *g, int h1, int ho)
         g->ok = false;
         return h1;
     }
-    cx->refs[nh.storage]++;
+    cx->tens.refs[nh.storage]++;
     int h = an_handle_new(cx, &nh);
-    cx->handles[h1].released = true; /* what it stood for is the new handle's */
+    cx->tens.handles[h1].released = true; /* what it stood for is the new handle's */
     if (x->storage == nh.storage)
-        cx->refs[nh.storage]--;
+        cx->tens.refs[nh.storage]--;
     g->map[h1] = h;
     return h;
 }
@@ -236,7 +236,7 @@ static bool gen_seg(gen_ctx *g, an_cell *mine, const an_cell *theirs)
     if (!theirs->seg || mine->handle != theirs->handle || mine->i != theirs->i ||
         mine->known != theirs->known)
         return false;
-    an_seg s1 = cx->segs[mine->ptr], so = cx->segs[theirs->ptr], sg = s1;
+    an_seg s1 = cx->mem.segs[mine->ptr], so = cx->mem.segs[theirs->ptr], sg = s1;
     if (!sx_same(s1.elem_bytes, so.elem_bytes) || s1.storage != so.storage ||
         !gen_value(g, s1.lo, so.lo, &sg.lo) || !gen_value(g, s1.hi, so.hi, &sg.hi) ||
         !gen_value(g, s1.full_bytes, so.full_bytes, &sg.full_bytes))
@@ -266,21 +266,21 @@ static bool gen_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 static int holders(an_ctx *cx, int h)
 {
     int n = 0;
-    for (int k = 0; k < cx->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++)
-            n += !borrowed(cx, cx->func_vars[fr->func][j]) &&
-                 fr->tensor[cx->slot[cx->func_vars[fr->func][j]]] == h;
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        an_frame *fr = cx->ctl.stack[k];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++)
+            n += !borrowed(cx, cx->vars.func_vars[fr->func][j]) &&
+                 fr->tensor[cx->vars.slot[cx->vars.func_vars[fr->func][j]]] == h;
     }
-    for (int v = 0; v < cx->n_globals; v++)
-        n += cx->gframe->tensor[v] == h;
-    for (int k = 0; k < cx->mem.n; k++)
-        n += cx->mem.e[k].loc.frame != INT_MIN && cx->mem.e[k].cell.kind == AN_CELL_TENSOR &&
-             cx->mem.e[k].cell.handle == h;
+    for (int v = 0; v < cx->vars.n_globals; v++)
+        n += cx->ctl.gframe->tensor[v] == h;
+    for (int k = 0; k < cx->mem.cells.n; k++)
+        n += cx->mem.cells.e[k].loc.frame != INT_MIN &&
+            cx->mem.cells.e[k].cell.kind == AN_CELL_TENSOR && cx->mem.cells.e[k].cell.handle == h;
     return n;
 }
 
-/* An element e (now, in cx->mem) that the iteration wrote and that becomes
+/* An element e (now, in cx->mem.cells) that the iteration wrote and that becomes
  * one more element of a segment: an integer of the segment's value, or a
  * tensor of its layout, held only there, whose storage is its own (bytes
  * *elem; 0 for a view of the segment's storage). */
@@ -293,10 +293,10 @@ static bool seg_element(an_ctx *cx, const an_cell *c, const an_cell *tmpl, sx_in
         return c->known == tmpl->known && c->i == tmpl->i && (c->known || c->i > 0);
     if (c->kind != AN_CELL_TENSOR || c->handle < 0 || tmpl->handle < 0)
         return false;
-    const an_handle *h = &cx->handles[c->handle];
+    const an_handle *h = &cx->tens.handles[c->handle];
     an_slayout X, Y;
     if (h->released || h->poison || h->seg_elem || h->offset_unknown || h->storage < 0 ||
-        !sl_form(cx, h, &X) || !sl_form(cx, &cx->handles[tmpl->handle], &Y) ||
+        !sl_form(cx, h, &X) || !sl_form(cx, &cx->tens.handles[tmpl->handle], &Y) ||
         X.ndim != Y.ndim || X.dtype != Y.dtype || X.device != Y.device || X.device == TL_CUDA ||
         !sx_same(X.offset, Y.offset) || holders(cx, c->handle) != 1)
         return false;
@@ -304,7 +304,7 @@ static bool seg_element(an_ctx *cx, const an_cell *c, const an_cell *tmpl, sx_in
         if (!sx_same(X.shape[d], Y.shape[d]) || !sx_same(X.strides[d], Y.strides[d]))
             return false;
     *storage = h->storage;
-    if (cx->refs[h->storage] != 1 || cx->r->storages[h->storage].device == TL_CUDA)
+    if (cx->tens.refs[h->storage] != 1 || cx->r->storages[h->storage].device == TL_CUDA)
         return false;
     return storage_bytes(&cx->r->storages[h->storage], elem);
 }
@@ -329,10 +329,10 @@ static bool view_element(an_ctx *cx, const an_cell *c, int tmpl, const an_seg *s
 {
     an_slayout T, X;
     if (c->seg || c->kind != AN_CELL_TENSOR || c->handle < 0 || tmpl < 0 ||
-        !sl_form(cx, &cx->handles[tmpl], &T))
+        !sl_form(cx, &cx->tens.handles[tmpl], &T))
         return false;
     T.offset = sx_subst(T.offset, sg->idx, k);
-    const an_handle *h = &cx->handles[c->handle];
+    const an_handle *h = &cx->tens.handles[c->handle];
     return view_like(cx, h, &T, sg->storage) && sl_form(cx, h, &X) &&
            sx_same(X.offset, T.offset) && holders(cx, c->handle) == 1;
 }
@@ -382,14 +382,14 @@ static bool form_view_segment(gen_ctx *g, an_mem *other, const an_loc *first, co
     const an_handle *y = &g->o->handles[ho];
     an_slayout Y, X1;
     if (y->released || y->poison || y->seg_elem || y->offset_unknown || !sl_form(cx, y, &Y) ||
-        !view_like(cx, &cx->handles[c1.handle], &Y, y->storage) ||
-        holders(cx, c1.handle) != 1 || !sl_form(cx, &cx->handles[c1.handle], &X1))
+        !view_like(cx, &cx->tens.handles[c1.handle], &Y, y->storage) ||
+        holders(cx, c1.handle) != 1 || !sl_form(cx, &cx->tens.handles[c1.handle], &X1))
         return false;
     sx_int idx = sx_symbol_near("index", "loop", line, 0, k1);
     sx_int at = sx_subst(Y.offset, g->A, sx_sub(idx, d)); /* the offset at index idx */
     if (!sx_usable(at) || !sx_same(sx_subst(at, idx, k1), X1.offset))
         return false;
-    an_handle rep = cx->handles[c1.handle];
+    an_handle rep = cx->tens.handles[c1.handle];
     rep.ident_unsure = true;
     X1.offset = at;
     rep.known = false;
@@ -398,11 +398,11 @@ static bool form_view_segment(gen_ctx *g, an_mem *other, const an_loc *first, co
                  .storage = rep.storage, .first = -1, .full_bytes = {0, 0}};
     an_cell sc = c1; /* its reference to the storage is the segment's */
     sc.seg = true;
-    cx->handles[c1.handle].released = true;
+    cx->tens.handles[c1.handle].released = true;
     sc.handle = an_handle_new(cx, &rep);
     sc.ptr = an_seg_add(cx, &sg);
-    an_mem_remove(&cx->mem, first);
-    an_mem_put(&cx->mem, seg, &sc);
+    an_mem_remove(&cx->mem.cells, first);
+    an_mem_put(&cx->mem.cells, seg, &sc);
     an_mem_remove(other, first);
     an_mem_remove(other, at_o);
     an_mem_put(other, seg, &sc);
@@ -429,15 +429,15 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
         sx_int lo = dir > 0 ? sx_add(v0, d) : sx_add(sx_add(g->L, one), d);
         sx_int hi = dir > 0 ? sx_add(g->L, d) : sx_add(sx_add(v0, one), d);
         an_loc first = loc_with_key(&e->loc, at, k1), seg = loc_with_key(&e->loc, at, kseg);
-        int f = an_mem_find(&cx->mem, &first);
-        if (f < 0 || an_mem_find(&cx->mem, &seg) >= 0)
+        int f = an_mem_find(&cx->mem.cells, &first);
+        if (f < 0 || an_mem_find(&cx->mem.cells, &seg) >= 0)
             return false;
-        an_cell c1 = cx->mem.e[f].cell;
+        an_cell c1 = cx->mem.cells.e[f].cell;
         sx_int elem = {0, 0}, elem_o = {0, 0};
         int st = -1, st_o = -1;
         if (c1.kind == AN_CELL_TENSOR && e->cell.kind == AN_CELL_TENSOR && !c1.seg &&
-            c1.handle >= 0 && e->cell.handle >= 0 && cx->handles[c1.handle].storage >= 0 &&
-            cx->handles[c1.handle].storage == g->o->handles[e->cell.handle].storage) {
+            c1.handle >= 0 && e->cell.handle >= 0 && cx->tens.handles[c1.handle].storage >= 0 &&
+            cx->tens.handles[c1.handle].storage == g->o->handles[e->cell.handle].storage) {
             an_loc at_o = e->loc;
             if (!form_view_segment(g, other, &first, &seg, &at_o, c1, e->cell.handle,
                                    sx_add(v0, d), d, lo, hi, line))
@@ -447,7 +447,8 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
         if (!seg_element(cx, &c1, &c1, &elem, &st))
             return false;
         if (c1.kind == AN_CELL_TENSOR) { /* a's element: the same layout, a storage as large */
-            const an_handle *ho = &g->o->handles[e->cell.handle], *h1 = &cx->handles[c1.handle];
+            const an_handle *ho = &g->o->handles[e->cell.handle],
+                            *h1 = &cx->tens.handles[c1.handle];
             steady_ctx sc = {cx, g->o};
             if (e->cell.kind != AN_CELL_TENSOR || e->cell.handle < 0 || ho->released ||
                 !lp_steady_handles(&sc, e->cell.handle, c1.handle) ||
@@ -465,7 +466,7 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
         an_cell sc1 = c1;
         sc1.seg = true;
         if (c1.kind == AN_CELL_TENSOR) { /* one handle, one storage for the elements so far */
-            an_handle rep = cx->handles[c1.handle];
+            an_handle rep = cx->tens.handles[c1.handle];
             rep.ident_unsure = true;
             const an_storage first_st = cx->r->storages[st];
             retire_storage(cx, st);
@@ -474,14 +475,14 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
                                   first_st.alloc_col, first_st.device,
                                   sx_mul(sx_sub(sg.hi, sg.lo), elem));
             cx->r->storages[sg.storage].summarised = true;
-            cx->refs[sg.storage] = 1;
+            cx->tens.refs[sg.storage] = 1;
             made_push(g, sg.storage, st);
-            cx->handles[c1.handle].released = true;
+            cx->tens.handles[c1.handle].released = true;
             sc1.handle = an_handle_new(cx, &rep);
         }
         sc1.ptr = an_seg_add(cx, &sg);
-        an_mem_remove(&cx->mem, &first);
-        an_mem_put(&cx->mem, &seg, &sc1);
+        an_mem_remove(&cx->mem.cells, &first);
+        an_mem_put(&cx->mem.cells, &seg, &sc1);
         an_mem_remove(other, &first);
         an_mem_remove(other, &e->loc);
         an_mem_put(other, &seg, &sc1);
@@ -493,35 +494,35 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
  * counting up, before its start counting down) joins it. */
 static void absorb_segments(an_ctx *cx, int dir)
 {
-    for (int k = 0; k < cx->mem.n; k++) {
-        an_entry *e = &cx->mem.e[k];
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame == INT_MIN || !e->cell.seg)
             continue;
-        an_seg sg = cx->segs[e->cell.ptr];
+        an_seg sg = cx->mem.segs[e->cell.ptr];
         int64_t kh;
         int at = seg_pos(&e->loc);
         sx_int next_k = dir > 0 ? sg.hi : sx_sub(sg.lo, (sx_int){1, 0});
         if (at < 0 || !an_key_of(next_k, &kh))
             continue;
         an_loc next = loc_with_key(&e->loc, at, kh);
-        int j = an_mem_find(&cx->mem, &next);
+        int j = an_mem_find(&cx->mem.cells, &next);
         sx_int elem;
         int st = -1;
         an_cell tmpl = e->cell;
         if (sg.idx.e != 0) { /* views: the one at hi, its reference the segment's */
-            if (j < 0 || !view_element(cx, &cx->mem.e[j].cell, tmpl.handle, &sg, next_k))
+            if (j < 0 || !view_element(cx, &cx->mem.cells.e[j].cell, tmpl.handle, &sg, next_k))
                 continue;
-            cx->handles[cx->mem.e[j].cell.handle].released = true;
-            cx->refs[sg.storage]--;
-        } else if (j < 0 || !seg_element(cx, &cx->mem.e[j].cell, &tmpl, &elem, &st) ||
+            cx->tens.handles[cx->mem.cells.e[j].cell.handle].released = true;
+            cx->tens.refs[sg.storage]--;
+        } else if (j < 0 || !seg_element(cx, &cx->mem.cells.e[j].cell, &tmpl, &elem, &st) ||
                    (tmpl.kind == AN_CELL_TENSOR && !sx_same(elem, sg.elem_bytes))) {
             continue;
         } else if (tmpl.kind == AN_CELL_TENSOR) {
-            cx->handles[cx->mem.e[j].cell.handle].released = true;
+            cx->tens.handles[cx->mem.cells.e[j].cell.handle].released = true;
             retire_storage(cx, st);
             an_storage *ss = &cx->r->storages[sg.storage];
             ss->nbytes_sx = sx_add(ss->nbytes_sx, elem);
-            cx->live_sx = sx_add(cx->live_sx, elem);
+            cx->acct.live_sx = sx_add(cx->acct.live_sx, elem);
         }
         if (tmpl.kind == AN_CELL_TENSOR && sg.idx.e == 0)
             sg.full_bytes = sx_add(sg.full_bytes, elem);
@@ -529,7 +530,7 @@ static void absorb_segments(an_ctx *cx, int dir)
             sg.hi = sx_add(sg.hi, (sx_int){1, 0});
         else
             sg.lo = next_k;
-        an_mem_remove(&cx->mem, &next); /* e stays where it is: removal only marks */
+        an_mem_remove(&cx->mem.cells, &next); /* e stays where it is: removal only marks */
         e->cell.ptr = an_seg_add(cx, &sg);
     }
 }
@@ -538,13 +539,13 @@ static void absorb_segments(an_ctx *cx, int dir)
 static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
 {
     const snapshot *o = g->o;
-    if (cx->depth != o->depth)
+    if (cx->ctl.depth != o->depth)
         return false;
-    for (int k = 0; k < cx->depth && g->ok; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func] && g->ok; j++) {
-            int sl = cx->slot[ids[j]];
+    for (int k = 0; k < cx->ctl.depth && g->ok; k++) {
+        an_frame *fr = cx->ctl.stack[k];
+        const int *ids = cx->vars.func_vars[fr->func];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func] && g->ok; j++) {
+            int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
             fr->tensor[sl] = gen_handle(g, fr->tensor[sl], o->tensors[k][j]);
@@ -553,10 +554,10 @@ static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
                                  o->ints[k][j]);
         }
     }
-    an_frame *gf = cx->gframe;
-    for (int v = 0; v < cx->n_globals && g->ok; v++) {
+    an_frame *gf = cx->ctl.gframe;
+    for (int v = 0; v < cx->vars.n_globals && g->ok; v++) {
         gf->tensor[v] = gen_handle(g, gf->tensor[v], o->g_tensor[v]);
-        if (cx->global_vars[v] != ls->var)
+        if (cx->vars.global_vars[v] != ls->var)
             g->ok &= gen_int(g, &gf->int_known[v], &gf->ints[v], o->g_known[v], o->g_ints[v]);
     }
     if (!g->ok)
@@ -570,7 +571,7 @@ static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
     int n = ls->s1.n_storages < o->n_storages ? ls->s1.n_storages : o->n_storages;
     for (int st = 0; st < n && ok; st++) {
         sx_int b1, bo, bg;
-        if (!cx->live_storage[st] || !o->live_storage[st] ||
+        if (!cx->tens.live_storage[st] || !o->live_storage[st] ||
             !storage_bytes(&cx->r->storages[st], &b1) || !storage_bytes(&o->storages[st], &bo) ||
             sx_same(b1, bo))
             continue;
@@ -603,7 +604,7 @@ static bool ind_handle(const ind_ctx *c, int hs, int he)
         return hs == he;
     if (hs >= c->start->n_handles)
         return false;
-    const an_handle *x = &c->start->handles[hs], *y = &c->cx->handles[he];
+    const an_handle *x = &c->start->handles[hs], *y = &c->cx->tens.handles[he];
     an_slayout X, Y;
     if (x->released || y->released)
         return x->released == y->released;
@@ -623,7 +624,7 @@ static bool ind_ptr(const ind_ctx *c, const an_cell *start, const an_cell *end)
 {
     if (start->known != end->known || !start->known || start->ptr < 0 || end->ptr < 0)
         return an_cell_same(c->cx, start, end);
-    an_loc a = c->cx->ptrs[start->ptr], b = c->cx->ptrs[end->ptr];
+    an_loc a = c->cx->mem.ptrs[start->ptr], b = c->cx->mem.ptrs[end->ptr];
     if (a.frame != b.frame || a.var != b.var || a.n != b.n || a.elem != b.elem)
         return false;
     for (int j = 0; j < a.n; j++) {
@@ -646,7 +647,7 @@ static bool ind_cell(void *ctx, an_cell *mine, const an_cell *theirs)
         if (!mine->seg || !theirs->seg || mine->handle != theirs->handle ||
             mine->known != theirs->known || mine->i != theirs->i)
             return false;
-        const an_seg *se = &c->cx->segs[mine->ptr], *ss = &c->cx->segs[theirs->ptr];
+        const an_seg *se = &c->cx->mem.segs[mine->ptr], *ss = &c->cx->mem.segs[theirs->ptr];
         return ind_same(c, ss->lo, se->lo) && ind_same(c, ss->hi, se->hi) &&
                ind_same(c, ss->full_bytes, se->full_bytes) &&
                sx_same(ss->elem_bytes, se->elem_bytes) && ss->storage == se->storage;
@@ -659,14 +660,15 @@ static bool ind_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 bool lp_induction_holds(an_ctx *cx, const ind_ctx *c)
 {
     const snapshot *st = c->start;
-    if (cx->depth != st->depth ||
-        !ind_same(c, live_total(st->live, st->live_sx), live_total(cx->live, cx->live_sx)))
+    if (cx->ctl.depth != st->depth ||
+        !ind_same(c, live_total(st->live, st->live_sx),
+                  live_total(cx->acct.live, cx->acct.live_sx)))
         return false;
-    for (int k = 0; k < cx->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        an_frame *fr = cx->ctl.stack[k];
+        const int *ids = cx->vars.func_vars[fr->func];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
+            int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
             if (!ind_handle(c, st->tensors[k][j], fr->tensor[sl]) ||
@@ -674,14 +676,14 @@ bool lp_induction_holds(an_ctx *cx, const ind_ctx *c)
                 return false;
         }
     }
-    an_frame *gf = cx->gframe;
-    for (int v = 0; v < cx->n_globals; v++)
+    an_frame *gf = cx->ctl.gframe;
+    for (int v = 0; v < cx->vars.n_globals; v++)
         if (!ind_handle(c, st->g_tensor[v], gf->tensor[v]) ||
             !ind_int(c, st->g_known[v], st->g_ints[v], gf->int_known[v], gf->ints[v]))
             return false;
     for (int s = 0; s < st->n_storages; s++) { /* what both hold has its bytes at lb + 1 */
         sx_int bs, be;
-        if (st->live_storage[s] != cx->live_storage[s])
+        if (st->live_storage[s] != cx->tens.live_storage[s])
             continue; /* freed or made: the live bytes say whether that balances */
         if (st->live_storage[s] && storage_bytes(&st->storages[s], &bs) &&
             storage_bytes(&cx->r->storages[s], &be) && !ind_same(c, bs, be))
@@ -709,7 +711,7 @@ static bool final_cell(void *ctx, an_cell *mine, const an_cell *theirs)
     const final_ctx *c = ctx;
     (void)theirs;
     if (mine->kind == AN_CELL_PTR && mine->known && mine->ptr >= 0) { /* the last place */
-        an_loc l = c->cx->ptrs[mine->ptr];
+        an_loc l = c->cx->mem.ptrs[mine->ptr];
         bool changed = false;
         for (int j = 0; j < l.n; j++) {
             int64_t k;
@@ -725,7 +727,7 @@ static bool final_cell(void *ctx, an_cell *mine, const an_cell *theirs)
         return true;
     }
     if (mine->seg) {
-        an_seg sg = c->cx->segs[mine->ptr];
+        an_seg sg = c->cx->mem.segs[mine->ptr];
         sg.lo = sx_subst(sg.lo, c->L, c->hi);
         sg.hi = sx_subst(sg.hi, c->L, c->hi);
         sg.full_bytes = sx_subst(sg.full_bytes, c->L, c->hi);
@@ -738,19 +740,19 @@ static bool final_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 
 static void finish_state(an_ctx *cx, const final_ctx *c)
 {
-    for (int k = 0; k < cx->depth; k++) {
-        an_frame *fr = cx->stack[k];
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        an_frame *fr = cx->ctl.stack[k];
+        const int *ids = cx->vars.func_vars[fr->func];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
+            int sl = cx->vars.slot[ids[j]];
             final_int(c, &fr->int_known[sl], &fr->ints[sl]);
         }
     }
-    for (int v = 0; v < cx->n_globals; v++)
-        final_int(c, &cx->gframe->int_known[v], &cx->gframe->ints[v]);
+    for (int v = 0; v < cx->vars.n_globals; v++)
+        final_int(c, &cx->ctl.gframe->int_known[v], &cx->ctl.gframe->ints[v]);
     an_mem_map(cx, NULL, final_cell, (void *)c);
-    for (int64_t h = c->n_handles0; h < cx->n_handles; h++) {
-        an_handle *hd = &cx->handles[h];
+    for (int64_t h = c->n_handles0; h < cx->tens.n_handles; h++) {
+        an_handle *hd = &cx->tens.handles[h];
         if (hd->known || hd->sl <= 0)
             continue;
         an_slayout l = cx->r->slayouts[hd->sl - 1];
@@ -767,7 +769,7 @@ static void finish_state(an_ctx *cx, const final_ctx *c)
         if (s->symbolic)
             s->nbytes_sx = sx_subst(s->nbytes_sx, c->L, c->hi);
     }
-    cx->live_sx = sx_subst(cx->live_sx, c->L, c->hi);
+    cx->acct.live_sx = sx_subst(cx->acct.live_sx, c->L, c->hi);
     an_seg_collect(cx); /* a loop that released every element */
 }
 
@@ -777,16 +779,16 @@ bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
 {
     sx_int L = lp_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
     ls->lb = L.e;
-    ls->marks1 = cx->n_bound_marks; /* an undone probe's marks do not count */
+    ls->marks1 = cx->acct.n_bound_marks; /* an undone probe's marks do not count */
     int facts = lp_counter_facts(L, ls->lo, ls->hi);
-    int64_t n_handles0 = cx->n_handles;
+    int64_t n_handles0 = cx->tens.n_handles;
     gen_ctx g = {.cx = cx, .o = back ? s0 : &ls->a, .back = back,
                  .A = {0, back ? 0 : ls->la}, .L = L,
                  /* iterations since the second: (L - v0 - dir)/dir */
                  .k = sx_mul((sx_int){ls->dir, 0}, sx_sub(L, sx_add(ls->v0, (sx_int){ls->dir, 0}))),
                  .lm1 = sx_sub(L, (sx_int){ls->dir, 0}),
                  .n_storages_new = back ? s0->n_storages : ls->n_storages1,
-                 .n_map = (int)cx->n_handles, .ok = true};
+                 .n_map = (int)cx->tens.n_handles, .ok = true};
     g.map = tl_xmalloc(sizeof *g.map * (size_t)(g.n_map + 1));
     for (int h = 0; h < g.n_map; h++)
         g.map[h] = -1;
@@ -820,9 +822,9 @@ bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
     for (int m = 0; m < g.n_made; m++) { /* each stood for a storage the probe freed */
         const an_storage *made = &cx->r->storages[g.made[m]];
         bool seg = false;
-        for (int k = 0; k < cx->mem.n && !seg; k++)
-            seg = cx->mem.e[k].loc.frame != INT_MIN && cx->mem.e[k].cell.seg &&
-                  cx->segs[cx->mem.e[k].cell.ptr].storage == g.made[m];
+        for (int k = 0; k < cx->mem.cells.n && !seg; k++)
+            seg = cx->mem.cells.e[k].loc.frame != INT_MIN && cx->mem.cells.e[k].cell.seg &&
+                  cx->mem.segs[cx->mem.cells.e[k].cell.ptr].storage == g.made[m];
         if (seg)
             continue; /* a segment's: it lives on */
         if (made->free_line == 0) {

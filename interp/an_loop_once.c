@@ -108,9 +108,11 @@ void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
     lp_forget_block(cx, s->loop.step);
     if (!before)
         return;
-    for (int g = 0; g < cx->n_globals; g++) /* (a helper it calls may write them) */
-        if (before->g_known[g] != cx->gframe->int_known[g] || before->g_ints[g] != cx->gframe->ints[g])
-            an_int_put(false, (sx_int){0, 0}, &cx->gframe->int_known[g], &cx->gframe->ints[g]);
+    for (int g = 0; g < cx->vars.n_globals; g++) /* (a helper it calls may write them) */
+        if (before->g_known[g] != cx->ctl.gframe->int_known[g] ||
+            before->g_ints[g] != cx->ctl.gframe->ints[g])
+            an_int_put(false, (sx_int){0, 0}, &cx->ctl.gframe->int_known[g],
+                       &cx->ctl.gframe->ints[g]);
     an_mem_join_scalars(cx, &before->mem);
 }
 
@@ -119,7 +121,8 @@ void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
 void lp_record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first)
 {
     an_report *r = cx->r;
-    if (cx->summarising > 0 || !cx->log_events || r->n_events_dropped || r->n_events == first)
+    if (cx->ctl.summarising > 0 || !cx->out.log_events || r->n_events_dropped ||
+        r->n_events == first)
         return;
     r->repeats = tl_xrealloc(r->repeats, sizeof *r->repeats * (size_t)(r->n_repeats + 1));
     r->repeats[r->n_repeats++] = (an_repeat){first, r->n_events, s->loc.line};
@@ -133,11 +136,11 @@ an_flow lp_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
     an_snap_take(cx, &before);
     if (!host)
         an_mark_bound(cx); /* (bound direction: none, the loop may run any number of times) */
-    cx->runs_unknown++; /* one iteration of how many: the counts are not known */
+    cx->ctl.runs_unknown++; /* one iteration of how many: the counts are not known */
     int64_t first = cx->r->n_events;
     an_flow fl = lp_loop_body(cx, s, leave);
     lp_record_repeat(cx, s, first);
-    cx->runs_unknown--;
+    cx->ctl.runs_unknown--;
     lp_forget_written(cx, s, &before);
     if (!host)
         an_handles_unsure(cx);

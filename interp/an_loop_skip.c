@@ -480,8 +480,8 @@ bool lp_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, lp_skip *k)
     k->anchor_n = -1;
     const char *env = getenv("TENSORLINT_LOOP_SKIP");
     int64_t min = env && *env ? strtoll(env, NULL, 10) : LP_SKIP_MIN_TRIPS;
-    if (min <= 0 || host || cx->loop_depth > 1 || cx->summarising > 0 || cx->if_depth > 0 ||
-        cx->stopped || !counted(cx, s, k))
+    if (min <= 0 || host || cx->ctl.loop_depth > 1 || cx->ctl.summarising > 0 ||
+        cx->ctl.if_depth > 0 || cx->ctl.stopped || !counted(cx, s, k))
         return false;
     int64_t left = trips_left(cx, k);
     k->on = left >= min && left >= 2;
@@ -497,15 +497,35 @@ bool lp_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, lp_skip *k)
 static void skip_counts(an_ctx *cx, int64_t *same, int64_t *add)
 {
     const an_report *r = cx->r;
-    int64_t s[LP_SKIP_N_SAME] = {
-        r->n_values, r->n_diags, r->n_alts, r->n_exits, r->n_repeats, r->n_paths,
-        r->n_summed_loops, r->n_indirect, r->n_slayouts, sx_n_facts(), sx_n_assumptions(),
-        sx_n_symbols(), cx->n_bound_marks, cx->n_segs, cx->n_fills, cx->n_unknown_tokens,
-        cx->n_sym_names, cx->upper_loop, cx->upper_func, cx->runs_unknown, cx->stopped,
-        cx->live, cx->arm_peak, cx->depth, cx->live_sx.e, cx->live_sx.c,
-        r->n_alt_events};
-    int64_t a[LP_SKIP_N_ADD] = {cx->exec_clock, cx->moved_total, cx->sym_events, cx->n_gotos,
-                                r->n_events_dropped, r->n_events};
+    int64_t s[LP_SKIP_N_SAME] = {r->n_values,
+                                 r->n_diags,
+                                 r->n_alts,
+                                 r->n_exits,
+                                 r->n_repeats,
+                                 r->n_paths,
+                                 r->n_summed_loops,
+                                 r->n_indirect,
+                                 r->n_slayouts,
+                                 sx_n_facts(),
+                                 sx_n_assumptions(),
+                                 sx_n_symbols(),
+                                 cx->acct.n_bound_marks,
+                                 cx->mem.n_segs,
+                                 cx->mem.n_fills,
+                                 cx->sym.n_unknown_tokens,
+                                 cx->sym.n_names,
+                                 cx->ctl.upper_loop,
+                                 cx->ctl.upper_func,
+                                 cx->ctl.runs_unknown,
+                                 cx->ctl.stopped,
+                                 cx->acct.live,
+                                 cx->acct.arm_peak,
+                                 cx->ctl.depth,
+                                 cx->acct.live_sx.e,
+                                 cx->acct.live_sx.c,
+                                 r->n_alt_events};
+    int64_t a[LP_SKIP_N_ADD] = {cx->acct.exec_clock, cx->acct.moved_total, cx->acct.sym_events,
+                                cx->ctl.n_gotos,     r->n_events_dropped,  r->n_events};
     memcpy(same, s, sizeof s);
     memcpy(add, a, sizeof a);
 }
@@ -529,7 +549,7 @@ static void anchor_take(an_ctx *cx, lp_skip *k, int64_t n)
     k->fr0 = an_dup_mem(cx->r->funcs, sizeof *k->fr0 * (size_t)k->n_fr);
     k->n_v0 = cx->r->n_values;
     k->v0 = an_dup_mem(cx->r->values, sizeof *k->v0 * (size_t)k->n_v0);
-    k->fs0 = an_dup_mem(cx->fs, sizeof *k->fs0 * (size_t)cx->u->n_funcs);
+    k->fs0 = an_dup_mem(cx->acct.fs, sizeof *k->fs0 * (size_t)cx->u->n_funcs);
     bool *known;
     k->counter0 = *an_int_slot(cx, k->var, &known);
     k->n_storages0 = cx->r->n_storages;
@@ -538,7 +558,7 @@ static void anchor_take(an_ctx *cx, lp_skip *k, int64_t n)
     if (!k->starts)
         k->starts = tl_xmalloc(sizeof(int64_t) * 4 * LP_SKIP_MAX_PERIOD);
     k->starts[0] = cx->r->n_events;
-    k->starts[1] = cx->exec_clock;
+    k->starts[1] = cx->acct.exec_clock;
 }
 
 /* The handles and storages of the anchor's state and of now, one for one. */
@@ -559,12 +579,13 @@ static bool same_storage(skip_map *m, int a, int b)
     m->sf[a] = b;
     m->sb[b] = a;
     const an_storage *x = &m->sn->storages[a], *y = &m->cx->r->storages[b];
-    return m->sn->refs[a] == m->cx->refs[b] && m->sn->live_storage[a] == m->cx->live_storage[b] &&
-           x->nbytes == y->nbytes && x->device == y->device && x->external == y->external &&
-           x->symbolic == y->symbolic && sx_same(x->nbytes_sx, y->nbytes_sx) &&
-           x->value == y->value && x->made_nbytes == y->made_nbytes &&
-           x->summarised == y->summarised && x->discarded == y->discarded &&
-           x->block_bytes == y->block_bytes && x->alloc_bytes == y->alloc_bytes;
+    return m->sn->refs[a] == m->cx->tens.refs[b] &&
+        m->sn->live_storage[a] == m->cx->tens.live_storage[b] && x->nbytes == y->nbytes &&
+        x->device == y->device && x->external == y->external && x->symbolic == y->symbolic &&
+        sx_same(x->nbytes_sx, y->nbytes_sx) && x->value == y->value &&
+        x->made_nbytes == y->made_nbytes && x->summarised == y->summarised &&
+        x->discarded == y->discarded && x->block_bytes == y->block_bytes &&
+        x->alloc_bytes == y->alloc_bytes;
 }
 
 static bool same_handle(skip_map *m, int a, int b)
@@ -577,7 +598,7 @@ static bool same_handle(skip_map *m, int a, int b)
         return m->hf[a] == b && m->hb[b] == a;
     m->hf[a] = b;
     m->hb[b] = a;
-    const an_handle *x = &m->sn->handles[a], *y = &m->cx->handles[b];
+    const an_handle *x = &m->sn->handles[a], *y = &m->cx->tens.handles[b];
     return x->known == y->known && x->released == y->released && x->poison == y->poison &&
            x->offset_unknown == y->offset_unknown && (!x->known || an_same_layout(&x->l, &y->l)) &&
            x->value == y->value && x->sl == y->sl && x->seg_elem == y->seg_elem &&
@@ -602,13 +623,13 @@ static bool same_frame_vars(skip_map *m, const lp_skip *k)
 {
     an_ctx *cx = m->cx;
     const snapshot *sn = m->sn;
-    for (int d = 0; d < cx->depth; d++) {
-        const an_frame *fr = cx->stack[d];
+    for (int d = 0; d < cx->ctl.depth; d++) {
+        const an_frame *fr = cx->ctl.stack[d];
         if (fr->func != sn->frames[d].func || fr->serial != sn->frames[d].serial)
             return false;
-        const int *ids = cx->func_vars[fr->func];
-        for (int j = 0; j < cx->n_func_vars[fr->func]; j++) {
-            int sl = cx->slot[ids[j]];
+        const int *ids = cx->vars.func_vars[fr->func];
+        for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
+            int sl = cx->vars.slot[ids[j]];
             if (!same_handle(m, sn->tensors[d][j], fr->tensor[sl]))
                 return false;
             if (ids[j] != k->var &&
@@ -616,10 +637,10 @@ static bool same_frame_vars(skip_map *m, const lp_skip *k)
                 return false;
         }
     }
-    for (int g = 0; g < cx->n_globals; g++)
-        if (!same_handle(m, sn->g_tensor[g], cx->gframe->tensor[g]) ||
-            (cx->global_vars[g] != k->var && (cx->gframe->int_known[g] != sn->g_known[g] ||
-                                              cx->gframe->ints[g] != sn->g_ints[g])))
+    for (int g = 0; g < cx->vars.n_globals; g++)
+        if (!same_handle(m, sn->g_tensor[g], cx->ctl.gframe->tensor[g]) ||
+            (cx->vars.global_vars[g] != k->var && (cx->ctl.gframe->int_known[g] != sn->g_known[g] ||
+                                              cx->ctl.gframe->ints[g] != sn->g_ints[g])))
             return false;
     return true;
 }
@@ -642,7 +663,7 @@ static bool inert_loc(const lp_skip *k, const an_loc *l)
 /* Every memory cell now against the anchor's: the same, or an inert field. */
 static bool same_mem(skip_map *m, lp_skip *k)
 {
-    const an_mem *now = &m->cx->mem, *then = &m->sn->mem;
+    const an_mem *now = &m->cx->mem.cells, *then = &m->sn->mem;
     int live = 0, live_then = 0;
     k->inert_moved = false;
     for (int j = 0; j < now->n; j++) {
@@ -673,11 +694,11 @@ static bool same_state(an_ctx *cx, lp_skip *k)
 {
     const snapshot *sn = &k->sn;
     skip_map m = {cx, sn, tl_xmalloc(sizeof(int) * (size_t)(sn->n_handles + 1)),
-                  tl_xmalloc(sizeof(int) * (size_t)(cx->n_handles + 1)),
+                  tl_xmalloc(sizeof(int) * (size_t)(cx->tens.n_handles + 1)),
                   tl_xmalloc(sizeof(int) * (size_t)(sn->n_storages + 1)),
                   tl_xmalloc(sizeof(int) * (size_t)(cx->r->n_storages + 1))};
     memset(m.hf, -1, sizeof(int) * (size_t)(sn->n_handles + 1));
-    memset(m.hb, -1, sizeof(int) * (size_t)(cx->n_handles + 1));
+    memset(m.hb, -1, sizeof(int) * (size_t)(cx->tens.n_handles + 1));
     memset(m.sf, -1, sizeof(int) * (size_t)(sn->n_storages + 1));
     memset(m.sb, -1, sizeof(int) * (size_t)(cx->r->n_storages + 1));
     bool ok = same_frame_vars(&m, k) && same_mem(&m, k);
@@ -703,8 +724,9 @@ static bool same_reports(const an_ctx *cx, const lp_skip *k)
             return false;
     }
     for (int f = 0; f < cx->u->n_funcs; f++)
-        if (k->fs0[f].active != cx->fs[f].active || k->fs0[f].done_first != cx->fs[f].done_first ||
-            k->fs0[f].peak_dirty != cx->fs[f].peak_dirty)
+        if (k->fs0[f].active != cx->acct.fs[f].active ||
+            k->fs0[f].done_first != cx->acct.fs[f].done_first ||
+            k->fs0[f].peak_dirty != cx->acct.fs[f].peak_dirty)
             return false;
     return true;
 }
@@ -769,10 +791,10 @@ static bool skip_add(an_ctx *cx, const lp_skip *k, int64_t periods, int64_t cloc
         if (x->runs_stamp > clock) /* ran in the last period: its last run is periods later */
             ok = ok && mul_add(&x->runs_stamp, periods, k->dadd[0]);
     }
-    return ok && mul_add(&cx->exec_clock, periods, k->dadd[0]) &&
-           mul_add(&cx->moved_total, periods, k->dadd[1]) &&
-           mul_add(&cx->sym_events, periods, k->dadd[2]) &&
-           mul_add(&cx->n_gotos, periods, k->dadd[3]);
+    return ok && mul_add(&cx->acct.exec_clock, periods, k->dadd[0]) &&
+           mul_add(&cx->acct.moved_total, periods, k->dadd[1]) &&
+           mul_add(&cx->acct.sym_events, periods, k->dadd[2]) &&
+           mul_add(&cx->ctl.n_gotos, periods, k->dadd[3]);
 }
 
 /* Once the iterations left are whole periods: skip them all, the loop is
@@ -790,7 +812,7 @@ static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
     int64_t events = k->dadd[4] + k->dadd[5], total; /* a period's, logged or dropped */
     if (left % P != 0 || __builtin_mul_overflow(left / P, events, &total))
         return false;
-    if (cx->log_events && r->n_events < cx->opt.max_events &&
+    if (cx->out.log_events && r->n_events < cx->opt.max_events &&
         r->n_events + total > cx->opt.max_events)
         cx->opt.max_events = r->n_events; /* iterating would fill the log: it stops here */
     int64_t last = *v + (left - 1) * k->step, at = *n - P - k->anchor_n;
@@ -800,16 +822,16 @@ static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
     }
     if (!skip_add(cx, k, left / P, k->starts[2 * at + 1]))
         tl_out_of_memory(0); /* (counts past int64_t: not reachable with int counters) */
-    if (cx->log_events && r->n_events >= cx->opt.max_events)
+    if (cx->out.log_events && r->n_events >= cx->opt.max_events)
         r->n_events_dropped += total; /* as a run of every iteration drops them */
-    if (cx->log_events && !r->n_events_dropped && k->starts[2 * at] < r->n_events) {
+    if (cx->out.log_events && !r->n_events_dropped && k->starts[2 * at] < r->n_events) {
         r->repeats = tl_xrealloc(r->repeats, sizeof *r->repeats * (size_t)(r->n_repeats + 1));
         r->repeats[r->n_repeats++] = (an_repeat){
             .first_event = k->starts[2 * at], .end_event = r->n_events, .line = s->loc.line,
             .counted = true};
     }
-    for (int j = 0; k->inert_moved && j < cx->mem.n; j++) { /* where they stop: not known */
-        an_entry *e = &cx->mem.e[j];
+    for (int j = 0; k->inert_moved && j < cx->mem.cells.n; j++) { /* where they stop: not known */
+        an_entry *e = &cx->mem.cells.e[j];
         if (e->loc.frame != INT_MIN && e->cell.kind == AN_CELL_INT && inert_loc(k, &e->loc)) {
             e->cell.known = false;
             e->cell.i = 0;
@@ -853,7 +875,7 @@ bool lp_skip_iteration(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
         return false;
     if (k->anchor_n >= 0 && *n - k->anchor_n < 2 * LP_SKIP_MAX_PERIOD) {
         k->starts[2 * (*n - k->anchor_n)] = cx->r->n_events; /* where iteration n begins */
-        k->starts[2 * (*n - k->anchor_n) + 1] = cx->exec_clock;
+        k->starts[2 * (*n - k->anchor_n) + 1] = cx->acct.exec_clock;
     }
     if (k->period == 0)
         look_for_period(cx, k, *n);

@@ -256,7 +256,7 @@ bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int st
         goto out;
     sx_int l1 = live_total(ls->s1.live, ls->s1.live_sx);
     if (!sx_same(l1, live_total(ls->a.live, ls->a.live_sx)) ||
-        !sx_same(l1, live_total(cx->live, cx->live_sx))) {
+        !sx_same(l1, live_total(cx->acct.live, cx->acct.live_sx))) {
         lp_fail(ls, "its live bytes change from one iteration to the next");
         goto out;
     }

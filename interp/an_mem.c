@@ -8,7 +8,7 @@
  * offsets) and array indices.  Plain integer and tensor variables keep
  * their values in the frame's slots; everything else lives in one map
  * from location to cell.  A cell is an integer, a handle, a pointer (an
- * index into cx->ptrs, whose targets never change), or a marker that says
+ * index into cx->mem.ptrs, whose targets never change), or a marker that says
  * every location below it reads as zero (C's zero initialization, calloc,
  * memset) or as unknown (written by a function the analysis does not see).
  * A location never written and under no marker is uninitialized: a handle
@@ -143,9 +143,9 @@ void an_mem_remove(an_mem *m, const an_loc *l)
 
 int an_seg_add(an_ctx *cx, const an_seg *sg)
 {
-    tl_xgrow(cx->segs, &cx->cap_segs, (size_t)cx->n_segs + 1, 16);
-    cx->segs[cx->n_segs] = *sg;
-    return cx->n_segs++;
+    tl_xgrow(cx->mem.segs, &cx->mem.cap_segs, (size_t)cx->mem.n_segs + 1, 16);
+    cx->mem.segs[cx->mem.n_segs] = *sg;
+    return cx->mem.n_segs++;
 }
 
 bool an_key_of(sx_int v, int64_t *key)
@@ -206,11 +206,11 @@ void an_mem_free(an_mem *m)
 an_frame *an_frame_by_serial(an_ctx *cx, int serial)
 {
     if (serial == 0)
-        return cx->gframe;
-    for (int k = cx->depth - 1; k >= 0; k--)
-        if (cx->stack[k]->serial == serial)
-            return cx->stack[k];
-    return cx->pending && cx->pending->serial == serial ? cx->pending : NULL;
+        return cx->ctl.gframe;
+    for (int k = cx->ctl.depth - 1; k >= 0; k--)
+        if (cx->ctl.stack[k]->serial == serial)
+            return cx->ctl.stack[k];
+    return cx->ctl.pending && cx->ctl.pending->serial == serial ? cx->ctl.pending : NULL;
 }
 
 /* Is l a plain variable held in a frame's slots? */
@@ -260,7 +260,7 @@ static loc_rel loc_relation(const an_ctx *cx, const an_entry *e, const an_loc *l
         if (a == b)
             continue;
         if (a == AN_KEY_SEG && b != AN_KEY_SEG && e->cell.seg) {
-            int in = seg_holds(&cx->segs[e->cell.ptr], an_key_sx(b));
+            int in = seg_holds(&cx->mem.segs[e->cell.ptr], an_key_sx(b));
             if (in == 0)
                 return REL_APART;
             for (int r = j + 1; r < n; r++) /* a field of the elements: another's is apart */
@@ -312,10 +312,10 @@ static int mem_scan(const an_ctx *cx, const an_mem *m, const an_loc *l, an_cell 
 
 bool an_mem_may_alias(an_ctx *cx, const an_loc *l)
 {
-    if (!cx->mem.has_sym && !loc_has_sym(l))
+    if (!cx->mem.cells.has_sym && !loc_has_sym(l))
         return false;
-    for (int k = 0; k < cx->mem.n; k++) {
-        const an_entry *e = &cx->mem.e[k];
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        const an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame == DEAD || an_loc_eq(&e->loc, l))
             continue;
         loc_rel r = loc_relation(cx, e, l);
@@ -374,14 +374,14 @@ bool an_mem_read(an_ctx *cx, const an_loc *l, an_cell *out)
         an_frame *f = an_frame_by_serial(cx, l->frame);
         if (!f)
             return false;
-        int s = cx->slot[l->var];
+        int s = cx->vars.slot[l->var];
         if (cx->u->vars[l->var].kind == IR_VAR_TENSOR)
             *out = (an_cell){.kind = AN_CELL_TENSOR, .handle = f->tensor[s]};
         else
             *out = (an_cell){.kind = AN_CELL_INT, .known = f->int_known[s], .i = f->ints[s]};
         return true;
     }
-    return mem_read(cx, &cx->mem, l, out);
+    return mem_read(cx, &cx->mem.cells, l, out);
 }
 
 /* The handle at l (AN_UNSET: none, AN_UNKNOWN: cannot be followed). */
@@ -393,8 +393,8 @@ int an_mem_handle(an_ctx *cx, const an_loc *l)
     switch (c.kind) {
     case AN_CELL_TENSOR:
         if (c.seg && c.handle >= 0) { /* an element of a segment: a handle of its own */
-            an_handle h = cx->handles[c.handle];
-            sx_int idx = cx->segs[c.ptr].idx;
+            an_handle h = cx->tens.handles[c.handle];
+            sx_int idx = cx->mem.segs[c.ptr].idx;
             int pos;
             if (idx.e != 0 && h.sl > 0 && seg_entry_of(cx, l, &pos) >= 0) { /* a view: its
                                                                           layout at this index */
@@ -439,7 +439,7 @@ void an_mem_write(an_ctx *cx, const an_loc *l, const an_cell *c)
         an_frame *f = an_frame_by_serial(cx, l->frame);
         if (!f)
             return;
-        int s = cx->slot[l->var];
+        int s = cx->vars.slot[l->var];
         if (cx->u->vars[l->var].kind == IR_VAR_TENSOR)
             f->tensor[s] = c->kind == AN_CELL_TENSOR ? c->handle
                            : c->kind == AN_CELL_ZERO ? AN_UNSET : AN_UNKNOWN;
@@ -454,16 +454,16 @@ void an_mem_write(an_ctx *cx, const an_loc *l, const an_cell *c)
         if (f)
             f->n_mem++;
     }
-    mem_put(&cx->mem, l, c);
+    mem_put(&cx->mem.cells, l, c);
 }
 
 /* ---- pointers ---- */
 
 int an_ptr_intern(an_ctx *cx, const an_loc *l)
 {
-    tl_xgrow(cx->ptrs, &cx->cap_ptrs, (size_t)cx->n_ptrs + 1, 64);
-    cx->ptrs[cx->n_ptrs] = *l;
-    return cx->n_ptrs++;
+    tl_xgrow(cx->mem.ptrs, &cx->mem.cap_ptrs, (size_t)cx->mem.n_ptrs + 1, 64);
+    cx->mem.ptrs[cx->mem.n_ptrs] = *l;
+    return cx->mem.n_ptrs++;
 }
 
 /* l moved by off elements: only along an array. */
@@ -532,7 +532,7 @@ static bool loc_deref(an_ctx *cx, an_loc *l, const ir_expr *index, const char **
         why_set(why, "a null pointer");
         return false;
     }
-    *l = cx->ptrs[c.ptr];
+    *l = cx->mem.ptrs[c.ptr];
     sx_int off = {0, 0};
     if (index && !index_of(cx, index, &off)) {
         why_set(why, "an index not known statically");
@@ -586,7 +586,7 @@ static void realloc_not_followed(an_ctx *cx, const ir_ptr *p, const an_cell *old
 {
     if (!old->known || old->ptr < 0)
         return; /* a pointer the analysis lost: its uses say so */
-    an_loc o = cx->ptrs[old->ptr];
+    an_loc o = cx->mem.ptrs[old->ptr];
     an_frame *top = an_top(cx);
     if (o.frame == AN_FUNC)
         return;
@@ -609,10 +609,10 @@ static bool ptr_realloc(an_ctx *cx, const ir_ptr *p, an_loc *l)
     an_frame *top = an_top(cx);
     bool got = an_ptr_eval(cx, p->old, &old);
     if (got && old.known && old.ptr < 0) { /* realloc(NULL, n) is malloc(n) */
-        *l = (an_loc){.frame = AN_HEAP, .var = cx->n_heap++, .n = 1, .elem = true};
+        *l = (an_loc){.frame = AN_HEAP, .var = cx->mem.n_heap++, .n = 1, .elem = true};
         return true;
     }
-    an_loc o = got && old.known ? cx->ptrs[old.ptr] : (an_loc){.frame = INT_MIN};
+    an_loc o = got && old.known ? cx->mem.ptrs[old.ptr] : (an_loc){.frame = INT_MIN};
     if (o.frame != AN_HEAP || o.n != 1 || o.key[0] != 0) {
         realloc_not_followed(cx, p, &old);
         return false;
@@ -620,7 +620,7 @@ static bool ptr_realloc(an_ctx *cx, const ir_ptr *p, an_loc *l)
     int64_t size, count = -1; /* elements that stay; -1: not known (all cells stay) */
     if (p->elem_size > 0 && an_eval(cx, p->size, &size) && size >= 0 && size % p->elem_size == 0)
         count = size / p->elem_size;
-    *l = (an_loc){.frame = AN_HEAP, .var = cx->n_heap++, .n = 1, .elem = true};
+    *l = (an_loc){.frame = AN_HEAP, .var = cx->mem.n_heap++, .n = 1, .elem = true};
     an_mem_realloc(cx, o.var, l->var, count, top->line, top->col);
     return true;
 }
@@ -642,11 +642,11 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out)
             return false;
         break;
     case IR_PTR_HEAP:
-        l = (an_loc){.frame = AN_HEAP, .var = cx->n_heap++, .n = 1, .elem = true};
+        l = (an_loc){.frame = AN_HEAP, .var = cx->mem.n_heap++, .n = 1, .elem = true};
         if (p->zeroed) {
             an_loc root = l;
             root.n = 0;
-            mem_put(&cx->mem, &root, &(an_cell){.kind = AN_CELL_ZERO});
+            mem_put(&cx->mem.cells, &root, &(an_cell){.kind = AN_CELL_ZERO});
         }
         break;
     case IR_PTR_ADDR:
@@ -663,7 +663,7 @@ bool an_ptr_eval(an_ctx *cx, const ir_ptr *p, an_cell *out)
         }
         if (c.kind != AN_CELL_PTR || !c.known)
             return false;
-        l = cx->ptrs[c.ptr];
+        l = cx->mem.ptrs[c.ptr];
         break;
     }
     if (p->offset && (!index_of(cx, p->offset, &off) || !loc_offset(&l, off)))
@@ -688,7 +688,7 @@ bool an_ptr_compare(void *ctx, const ir_expr *e, int64_t *out)
             return false;
         d = a.ptr == b.ptr ? 0 : 1;
     } else {
-        const an_loc *x = &cx->ptrs[a.ptr], *y = &cx->ptrs[b.ptr];
+        const an_loc *x = &cx->mem.ptrs[a.ptr], *y = &cx->mem.ptrs[b.ptr];
         an_loc xp = *x, yp = *y;
         if (an_loc_eq(x, y)) {
             d = 0;
@@ -733,7 +733,7 @@ void an_mem_fill_from(an_ctx *cx, const an_loc *l, int src, int line, int col)
             handles[n++] = old.handle;
         an_mem_write(cx, l, &marker);
     } else {
-        mem_remove_under(&cx->mem, l, true, handles, MAX_DROPPED, &n);
+        mem_remove_under(&cx->mem.cells, l, true, handles, MAX_DROPPED, &n);
         an_mem_write(cx, l, &marker);
     }
     if (zero)
@@ -799,7 +799,8 @@ bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int
 {
     an_cell c;
     int depth = l->n;
-    bool found = loc_is_slot(cx, l) ? an_mem_read(cx, l, &c) : mem_read_at(cx, &cx->mem, l, &c, &depth);
+    bool found = loc_is_slot(cx, l) ? an_mem_read(cx, l, &c)
+                                    : mem_read_at(cx, &cx->mem.cells, l, &c, &depth);
     if (!found)
         return false;
     if (c.kind == AN_CELL_ZERO) {
@@ -810,8 +811,8 @@ bool an_mem_int_sx(an_ctx *cx, const an_loc *l, const ir_place *p, int line, int
         return true;
     if (c.kind != AN_CELL_INT && c.kind != AN_CELL_UNKNOWN)
         return false;
-    an_fill_src *src = c.kind == AN_CELL_UNKNOWN && c.i > 0 && c.i <= cx->n_fills
-                       ? &cx->fills[c.i - 1] : NULL;
+    an_fill_src *src = c.kind == AN_CELL_UNKNOWN && c.i > 0 && c.i <= cx->mem.n_fills
+                       ? &cx->mem.fills[c.i - 1] : NULL;
     if (!src || !fill_read_find(src, l, depth, out)) {
         char name[256];
         *out = (src && src->data ? an_new_value_symbol : an_new_symbol)(
@@ -832,12 +833,12 @@ bool an_mem_holds_handles(an_ctx *cx, const an_loc *l)
     if (loc_is_slot(cx, l)) {
         an_cell c;
         return an_mem_read(cx, l, &c) && c.kind == AN_CELL_TENSOR && c.handle >= 0 &&
-               !cx->handles[c.handle].released;
+               !cx->tens.handles[c.handle].released;
     }
-    for (int k = 0; k < cx->mem.n; k++) {
-        const an_entry *e = &cx->mem.e[k];
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        const an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame != DEAD && e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0 &&
-            !cx->handles[e->cell.handle].released && loc_under(&e->loc, l))
+            !cx->tens.handles[e->cell.handle].released && loc_under(&e->loc, l))
             return true;
     }
     return false;
@@ -847,19 +848,19 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
 {
     int handles[MAX_DROPPED], n = 0, n_src = 0;
     an_cell marker;
-    bool has_marker = mem_read(cx, &cx->mem, src, &marker);
-    an_entry *tmp = tl_xrealloc(NULL, sizeof *tmp * (size_t)(cx->mem.n + 1));
-    for (int k = 0; k < cx->mem.n; k++) {
-        const an_entry *e = &cx->mem.e[k];
+    bool has_marker = mem_read(cx, &cx->mem.cells, src, &marker);
+    an_entry *tmp = tl_xrealloc(NULL, sizeof *tmp * (size_t)(cx->mem.cells.n + 1));
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        const an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame != DEAD && loc_under(&e->loc, src) && e->loc.n > src->n)
             tmp[n_src++] = *e;
     }
     if (!loc_under(src, dst) && !loc_under(dst, src))
-        mem_remove_under(&cx->mem, dst, true, handles, MAX_DROPPED, &n);
+        mem_remove_under(&cx->mem.cells, dst, true, handles, MAX_DROPPED, &n);
     if (has_marker)
         an_mem_write(cx, dst, &marker);
     else if (!loc_is_slot(cx, dst))
-        mem_remove_under(&cx->mem, dst, true, handles, MAX_DROPPED, &n);
+        mem_remove_under(&cx->mem.cells, dst, true, handles, MAX_DROPPED, &n);
     for (int k = 0; k < n_src; k++) {
         an_loc l = *dst;
         int extra = tmp[k].loc.n - src->n;
@@ -872,7 +873,7 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
         if (c.seg && c.kind == AN_CELL_TENSOR) {
             /* two copies of one run of tensors would each free them: neither is followed */
             c = (an_cell){.kind = AN_CELL_UNKNOWN};
-            mem_put(&cx->mem, &tmp[k].loc, &c);
+            mem_put(&cx->mem.cells, &tmp[k].loc, &c);
         }
         an_mem_write(cx, &l, &c);
     }
@@ -884,9 +885,9 @@ void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int c
 {
     int handles[MAX_DROPPED], n = 0, n_moved = 0;
     an_loc root = {.frame = AN_HEAP, .var = from};
-    an_entry *moved = tl_xmalloc(sizeof *moved * (size_t)(cx->mem.n + 1));
-    for (int k = 0; k < cx->mem.n; k++) {
-        an_entry *e = &cx->mem.e[k];
+    an_entry *moved = tl_xmalloc(sizeof *moved * (size_t)(cx->mem.cells.n + 1));
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame == DEAD || !loc_under(&e->loc, &root))
             continue;
         int64_t i = e->loc.n > 0 ? e->loc.key[0] : 0;
@@ -899,13 +900,13 @@ void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int c
             handles[n++] = e->cell.handle;
         }
         e->loc.frame = DEAD;
-        cx->mem.n_dead++;
+        cx->mem.cells.n_dead++;
     }
-    index_rebuild(&cx->mem, cx->mem.index_cap ? cx->mem.index_cap : 64);
+    index_rebuild(&cx->mem.cells, cx->mem.cells.index_cap ? cx->mem.cells.index_cap : 64);
     /* (a calloc block's zero marker moves too: the bytes it grew by read as
      * zeros, where C leaves them uninitialized and a read of them undefined) */
     for (int k = 0; k < n_moved; k++)
-        mem_put(&cx->mem, &moved[k].loc, &moved[k].cell);
+        mem_put(&cx->mem.cells, &moved[k].loc, &moved[k].cell);
     free(moved);
     drop_handles(cx, handles, n, line, col, "cut off by a realloc that shrank its block");
 }
@@ -916,16 +917,16 @@ void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end)
     int handles[MAX_DROPPED], n = 0;
     if (!f->n_mem)
         return;
-    for (int k = 0; k < cx->mem.n; k++) {
-        an_entry *e = &cx->mem.e[k];
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame != f->serial)
             continue;
         if (e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0 && n < MAX_DROPPED)
             handles[n++] = e->cell.handle;
         e->loc.frame = DEAD;
-        cx->mem.n_dead++;
+        cx->mem.cells.n_dead++;
     }
-    index_tidy(&cx->mem);
+    index_tidy(&cx->mem.cells);
     if (!program_end)
         drop_handles(cx, handles, n, cx->u->funcs[f->func]->end.line, cx->u->funcs[f->func]->end.col,
                      "out of scope");
@@ -933,8 +934,8 @@ void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end)
 
 bool an_mem_holds(const an_ctx *cx, int h)
 {
-    for (int k = 0; k < cx->mem.n; k++) {
-        const an_entry *e = &cx->mem.e[k];
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        const an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame != DEAD && e->cell.kind == AN_CELL_TENSOR && e->cell.handle == h)
             return true;
     }
@@ -961,7 +962,7 @@ static bool same_cell(const an_ctx *cx, const an_cell *a, const an_cell *b)
             return a->known == b->known;
         if (a->ptr < 0 || b->ptr < 0)
             return a->ptr == b->ptr;
-        return an_loc_eq(&cx->ptrs[a->ptr], &cx->ptrs[b->ptr]);
+        return an_loc_eq(&cx->mem.ptrs[a->ptr], &cx->mem.ptrs[b->ptr]);
     default: return true;
     }
 }
@@ -972,13 +973,14 @@ static an_cell weaker(an_ctx *cx, const an_cell *mine, const an_cell *theirs)
     if (mine->seg || theirs->seg) /* which elements are left differs: none is known */
         return (an_cell){.kind = AN_CELL_UNKNOWN};
     if (mine->kind == AN_CELL_TENSOR && mine->handle >= 0) {
-        cx->handles[mine->handle].ident_unsure = true; /* (the other arm held another) */
+        cx->tens.handles[mine->handle].ident_unsure = true; /* (the other arm held another) */
         if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
             !an_same_layout_handles(cx, mine->handle, theirs->handle))
-            cx->handles[mine->handle].known = false;
+            cx->tens.handles[mine->handle].known = false;
         if (theirs->kind != AN_CELL_TENSOR || theirs->handle < 0 ||
-            !an_same_slayout(cx, cx->handles[theirs->handle].sl, cx->handles[mine->handle].sl))
-            cx->handles[mine->handle].sl = 0;
+            !an_same_slayout(cx, cx->tens.handles[theirs->handle].sl,
+                             cx->tens.handles[mine->handle].sl))
+            cx->tens.handles[mine->handle].sl = 0;
         return *mine;
     }
     if (mine->kind == AN_CELL_TENSOR || theirs->kind == AN_CELL_TENSOR)
@@ -1008,18 +1010,18 @@ static bool same_fill_value(const an_ctx *cx, const an_mem *m, const an_loc *l, 
     sx_int mine, read;
     if (c->kind != AN_CELL_INT || c->seg || !an_int_get(c->known, c->i, &mine) ||
         !mem_read_at(cx, m, l, &f, &depth) || f.kind != AN_CELL_UNKNOWN || f.i <= 0 ||
-        f.i > cx->n_fills)
+        f.i > cx->mem.n_fills)
         return false;
-    return fill_read_find(&cx->fills[f.i - 1], l, depth, &read) && sx_same(read, mine);
+    return fill_read_find(&cx->mem.fills[f.i - 1], l, depth, &read) && sx_same(read, mine);
 }
 
 static void mem_join(an_ctx *cx, const an_mem *other, bool scalars)
 {
     an_cell theirs, mine;
     static const an_cell uninit = {.kind = AN_CELL_UNKNOWN};
-    int n = cx->mem.n;
+    int n = cx->mem.cells.n;
     for (int k = 0; k < n; k++) {
-        an_entry *e = &cx->mem.e[k];
+        an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame == DEAD)
             continue;
         if (!mem_read(cx, other, &e->loc, &theirs))
@@ -1030,15 +1032,15 @@ static void mem_join(an_ctx *cx, const an_mem *other, bool scalars)
     }
     for (int k = 0; k < other->n; k++) {
         const an_entry *o = &other->e[k];
-        if (o->loc.frame == DEAD || mem_find(&cx->mem, &o->loc, NULL) >= 0)
+        if (o->loc.frame == DEAD || mem_find(&cx->mem.cells, &o->loc, NULL) >= 0)
             continue;
-        if (!mem_read(cx, &cx->mem, &o->loc, &mine))
+        if (!mem_read(cx, &cx->mem.cells, &o->loc, &mine))
             mine = uninit;
-        if (same_fill_value(cx, &cx->mem, &o->loc, &o->cell)) {
-            mem_put(&cx->mem, &o->loc, &o->cell); /* (the value the fill's read gave) */
+        if (same_fill_value(cx, &cx->mem.cells, &o->loc, &o->cell)) {
+            mem_put(&cx->mem.cells, &o->loc, &o->cell); /* (the value the fill's read gave) */
         } else if (!same_cell(cx, &mine, &o->cell) && !join_skips(scalars, &mine, &o->cell)) {
             an_cell w = weaker(cx, &mine, &o->cell);
-            mem_put(&cx->mem, &o->loc, &w);
+            mem_put(&cx->mem.cells, &o->loc, &w);
         }
     }
 }
@@ -1051,8 +1053,8 @@ bool an_mem_map(an_ctx *cx, const an_mem *other,
                 bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs), void *ctx)
 {
     int live = 0, live_other = 0;
-    for (int k = 0; k < cx->mem.n; k++) {
-        an_entry *e = &cx->mem.e[k];
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame == DEAD)
             continue;
         live++;
@@ -1085,8 +1087,8 @@ static int seg_entry_of(const an_ctx *cx, const an_loc *l, int *pos)
     for (int j = l->n - 1; j >= 0; j--) {
         an_loc p = *l;
         p.key[j] = AN_KEY_SEG;
-        int k = mem_find(&cx->mem, &p, NULL);
-        if (k >= 0 && cx->mem.e[k].cell.seg) {
+        int k = mem_find(&cx->mem.cells, &p, NULL);
+        if (k >= 0 && cx->mem.cells.e[k].cell.seg) {
             *pos = j;
             return k;
         }
@@ -1096,14 +1098,14 @@ static int seg_entry_of(const an_ctx *cx, const an_loc *l, int *pos)
 
 void an_seg_release(an_ctx *cx, int h, int line, int col)
 {
-    an_handle *hd = &cx->handles[h];
-    const an_loc *l = &cx->ptrs[hd->seg_place];
+    an_handle *hd = &cx->tens.handles[h];
+    const an_loc *l = &cx->mem.ptrs[hd->seg_place];
     int pos, k = seg_entry_of(cx, l, &pos);
     hd->released = true;
     if (k < 0)
         return;
-    an_entry *e = &cx->mem.e[k];
-    an_seg sg = cx->segs[e->cell.ptr];
+    an_entry *e = &cx->mem.cells.e[k];
+    an_seg sg = cx->mem.segs[e->cell.ptr];
     sx_int at = an_key_sx(l->key[pos]), last = sx_sub(sg.hi, (sx_int){1, 0});
     bool eq;
     if (sx_prove(at, SX_EQ, sg.lo, &eq) && eq) {
@@ -1128,21 +1130,21 @@ void an_seg_release(an_ctx *cx, int h, int line, int col)
     an_storage *st = &cx->r->storages[sg.storage];
     an_settle_peaks(cx); /* live bytes go down: record the peak's live set first */
     st->nbytes_sx = sx_sub(st->nbytes_sx, sg.elem_bytes);
-    cx->live_sx = sx_sub(cx->live_sx, sg.elem_bytes);
-    cx->sym_events++;
+    cx->acct.live_sx = sx_sub(cx->acct.live_sx, sg.elem_bytes);
+    cx->acct.sym_events++;
     an_seg_collect(cx);
 }
 
 /* Free segment entry k, whose elements are all released. */
 static void seg_free(an_ctx *cx, int k)
 {
-    an_entry *e = &cx->mem.e[k];
-    an_seg sg = cx->segs[e->cell.ptr];
+    an_entry *e = &cx->mem.cells.e[k];
+    an_seg sg = cx->mem.segs[e->cell.ptr];
     int rep = e->cell.kind == AN_CELL_TENSOR ? e->cell.handle : -1;
     e->loc.frame = DEAD; /* the others keep their places: the caller walks them */
-    cx->mem.n_dead++;
+    cx->mem.cells.n_dead++;
     if (rep >= 0)
-        cx->handles[rep].released = true;
+        cx->tens.handles[rep].released = true;
     if (sg.storage < 0 || sg.free_line == 0)
         return;
     an_storage *s = &cx->r->storages[sg.storage];
@@ -1160,11 +1162,12 @@ static void seg_free(an_ctx *cx, int k)
 
 void an_seg_collect(an_ctx *cx)
 {
-    for (int k = 0; k < cx->mem.n; k++) {
-        const an_entry *e = &cx->mem.e[k];
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        const an_entry *e = &cx->mem.cells.e[k];
         bool empty;
         if (e->loc.frame != DEAD && e->cell.seg &&
-            sx_prove(cx->segs[e->cell.ptr].hi, SX_LE, cx->segs[e->cell.ptr].lo, &empty) && empty)
+            sx_prove(cx->mem.segs[e->cell.ptr].hi, SX_LE, cx->mem.segs[e->cell.ptr].lo, &empty) &&
+            empty)
             seg_free(cx, k); /* (removal only marks: k stays valid) */
     }
 }
@@ -1184,26 +1187,26 @@ typedef struct holders {
 
 static void holder_add(an_ctx *cx, holders *hs, int h, const char *name)
 {
-    if (h < 0 || h >= cx->n_handles || cx->handles[h].released)
+    if (h < 0 || h >= cx->tens.n_handles || cx->tens.handles[h].released)
         return;
-    int s = cx->handles[h].storage;
-    if (s < cx->root_first_storage || s >= cx->r->n_storages || !cx->live_storage[s])
+    int s = cx->tens.handles[h].storage;
+    if (s < cx->tens.root_first_storage || s >= cx->r->n_storages || !cx->tens.live_storage[s])
         return;
     tl_xgrow(hs->h, &hs->cap, (size_t)hs->n + 1, 64);
     int made_by = cx->r->storages[s].value;
-    hs->h[hs->n++] = (holder){s, name, cx->handles[h].value != made_by ? made_by : -1};
+    hs->h[hs->n++] = (holder){s, name, cx->tens.handles[h].value != made_by ? made_by : -1};
 }
 
 /* The tensor slots of frame f (function func, -1: the globals). */
 static void frame_holders(an_ctx *cx, holders *hs, const an_frame *f, int func)
 {
-    int n = func < 0 ? cx->n_globals : cx->n_func_vars[func];
+    int n = func < 0 ? cx->vars.n_globals : cx->vars.n_func_vars[func];
     for (int j = 0; j < n; j++) {
-        int var = func < 0 ? cx->global_vars[j] : cx->func_vars[func][j];
+        int var = func < 0 ? cx->vars.global_vars[j] : cx->vars.func_vars[func][j];
         const ir_var *v = &cx->u->vars[var];
         if (v->kind != IR_VAR_TENSOR || v->is_borrow || v->is_carrier)
             continue;
-        holder_add(cx, hs, f->tensor[cx->slot[var]], v->is_temp ? NULL : v->name);
+        holder_add(cx, hs, f->tensor[cx->vars.slot[var]], v->is_temp ? NULL : v->name);
     }
     if (func >= 0)
         holder_add(cx, hs, f->ret_handle, "(the returned tensor)");
@@ -1254,11 +1257,11 @@ static char *holder_text(an_ctx *cx, const holder *h, int n)
 void an_mem_holder_names(an_ctx *cx, char **names)
 {
     holders hs = {0};
-    frame_holders(cx, &hs, cx->gframe, -1);
-    for (int k = 0; k < cx->depth; k++)
-        frame_holders(cx, &hs, cx->stack[k], cx->stack[k]->func);
-    for (int k = 0; k < cx->mem.n; k++) {
-        const an_entry *e = &cx->mem.e[k];
+    frame_holders(cx, &hs, cx->ctl.gframe, -1);
+    for (int k = 0; k < cx->ctl.depth; k++)
+        frame_holders(cx, &hs, cx->ctl.stack[k], cx->ctl.stack[k]->func);
+    for (int k = 0; k < cx->mem.cells.n; k++) {
+        const an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame != DEAD && e->cell.kind == AN_CELL_TENSOR)
             holder_add(cx, &hs, e->cell.handle, e->cell.place);
     }
@@ -1268,7 +1271,7 @@ void an_mem_holder_names(an_ctx *cx, char **names)
         int j = k;
         while (j < hs.n && hs.h[j].storage == hs.h[k].storage)
             j++;
-        names[hs.h[k].storage - cx->root_first_storage] = holder_text(cx, hs.h + k, j - k);
+        names[hs.h[k].storage - cx->tens.root_first_storage] = holder_text(cx, hs.h + k, j - k);
         k = j;
     }
     free(hs.h);

@@ -31,20 +31,21 @@ char *an_strdup(const char *s) { return s ? tl_xstrdup(s) : NULL; }
 
 int an_handle_new(an_ctx *cx, const an_handle *h)
 {
-    cx->handles = grow(cx->handles, &cx->cap_handles, cx->n_handles + 1, sizeof *h);
-    cx->handles[cx->n_handles] = *h;
-    return (int)cx->n_handles++;
+    cx->tens.handles =
+        grow(cx->tens.handles, &cx->tens.cap_handles, cx->tens.n_handles + 1, sizeof *h);
+    cx->tens.handles[cx->tens.n_handles] = *h;
+    return (int)cx->tens.n_handles++;
 }
 
 void an_handles_unsure(an_ctx *cx)
 {
-    for (int h = 0; h < cx->n_handles; h++)
-        cx->handles[h].ident_unsure = true;
+    for (int h = 0; h < cx->tens.n_handles; h++)
+        cx->tens.handles[h].ident_unsure = true;
 }
 
 an_func_report *an_func_report_of(an_ctx *cx, int func)
 {
-    int k = func >= 0 ? cx->report_of[func] : -1;
+    int k = func >= 0 ? cx->out.report_of[func] : -1;
     return k >= 0 ? &cx->r->funcs[k] : NULL;
 }
 
@@ -52,8 +53,8 @@ an_func_report *an_func_report_of(an_ctx *cx, int func)
 static int stack_funcs(const an_ctx *cx, int *funcs, int *depth_of)
 {
     int n = 0;
-    for (int k = cx->depth - 1; k >= 0; k--) {
-        int f = cx->stack[k]->func;
+    for (int k = cx->ctl.depth - 1; k >= 0; k--) {
+        int f = cx->ctl.stack[k]->func;
         bool dup = false;
         for (int j = 0; j < n && !dup; j++)
             dup = funcs[j] == f;
@@ -75,7 +76,7 @@ static bool peak_add_sx(an_ctx *cx, an_func_report *fr, int f, sx_int total, int
 
 static void account_live_sx(an_ctx *cx, an_func_report *fr, int f, int line)
 {
-    peak_add_sx(cx, fr, f, sx_add(cx->live_sx, (sx_int){cx->live, 0}), line);
+    peak_add_sx(cx, fr, f, sx_add(cx->acct.live_sx, (sx_int){cx->acct.live, 0}), line);
 }
 
 void an_fr_symbolic(an_func_report *fr)
@@ -131,27 +132,27 @@ static bool peak_add_sx(an_ctx *cx, an_func_report *fr, int f, sx_int total, int
         }
     }
     fr->peak_line = line;
-    cx->fs[f].peak_dirty = true;
+    cx->acct.fs[f].peak_dirty = true;
     return true;
 }
 
 void an_account_live(an_ctx *cx)
 {
     int funcs[64], depth_of[64];
-    if (cx->live > cx->arm_peak)
-        cx->arm_peak = cx->live;
-    bool sym = cx->live_sx.e != 0 || cx->live_sx.c != 0;
+    if (cx->acct.live > cx->acct.arm_peak)
+        cx->acct.arm_peak = cx->acct.live;
+    bool sym = cx->acct.live_sx.e != 0 || cx->acct.live_sx.c != 0;
     for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
         an_func_report *fr = an_func_report_of(cx, funcs[j]);
         if (fr && (sym || fr->symbolic)) {
-            account_live_sx(cx, fr, funcs[j], cx->stack[depth_of[j]]->line);
+            account_live_sx(cx, fr, funcs[j], cx->ctl.stack[depth_of[j]]->line);
             continue;
         }
-        if (!fr || (cx->live <= fr->peak_live_bytes && fr->peak_line > 0))
+        if (!fr || (cx->acct.live <= fr->peak_live_bytes && fr->peak_line > 0))
             continue;
-        fr->peak_live_bytes = cx->live;
-        fr->peak_line = cx->stack[depth_of[j]]->line;
-        cx->fs[funcs[j]].peak_dirty = true;
+        fr->peak_live_bytes = cx->acct.live;
+        fr->peak_line = cx->ctl.stack[depth_of[j]]->line;
+        cx->acct.fs[funcs[j]].peak_dirty = true;
     }
 }
 
@@ -174,7 +175,7 @@ void an_names_free(char **names, int n)
 
 static void record_peak_set(an_ctx *cx, an_func_report *fr)
 {
-    int first = cx->root_first_storage, n = cx->r->n_storages - first;
+    int first = cx->tens.root_first_storage, n = cx->r->n_storages - first;
     char **names = tl_xcalloc((size_t)n + 1, sizeof *names);
     an_mem_holder_names(cx, names);
     free(fr->peak_storages);
@@ -183,7 +184,7 @@ static void record_peak_set(an_ctx *cx, an_func_report *fr)
     fr->peak_names = tl_xmalloc(sizeof(char *) * (size_t)(n + 1));
     fr->n_peak_storages = 0;
     for (int s = first; s < cx->r->n_storages; s++) {
-        if (cx->live_storage[s]) {
+        if (cx->tens.live_storage[s]) {
             fr->peak_names[fr->n_peak_storages] = names[s - first];
             fr->peak_storages[fr->n_peak_storages++] = s;
         } else {
@@ -195,12 +196,12 @@ static void record_peak_set(an_ctx *cx, an_func_report *fr)
 
 void an_settle_peaks(an_ctx *cx)
 {
-    for (int k = 0; k < cx->depth; k++) {
-        int f = cx->stack[k]->func;
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        int f = cx->ctl.stack[k]->func;
         an_func_report *fr = an_func_report_of(cx, f);
-        if (fr && cx->fs[f].peak_dirty) {
+        if (fr && cx->acct.fs[f].peak_dirty) {
             record_peak_set(cx, fr);
-            cx->fs[f].peak_dirty = false;
+            cx->acct.fs[f].peak_dirty = false;
         }
     }
 }
@@ -214,7 +215,7 @@ an_fr_saved *an_frs_save(an_ctx *cx)
         sv[k].peak_storages = an_dup_mem(r->funcs[k].peak_storages,
                                          sizeof(int) * (size_t)r->funcs[k].n_peak_storages);
         sv[k].peak_names = an_names_dup(r->funcs[k].peak_names, r->funcs[k].n_peak_storages);
-        sv[k].fs = cx->fs[r->funcs[k].func];
+        sv[k].fs = cx->acct.fs[r->funcs[k].func];
     }
     return sv;
 }
@@ -229,7 +230,7 @@ void an_frs_put(an_ctx *cx, const an_fr_saved *sv)
         r->funcs[k].peak_storages = an_dup_mem(sv[k].peak_storages,
                                                sizeof(int) * (size_t)sv[k].fr.n_peak_storages);
         r->funcs[k].peak_names = an_names_dup(sv[k].peak_names, sv[k].fr.n_peak_storages);
-        cx->fs[r->funcs[k].func] = sv[k].fs;
+        cx->acct.fs[r->funcs[k].func] = sv[k].fs;
     }
 }
 
@@ -242,7 +243,7 @@ void an_frs_restore(an_ctx *cx, an_fr_saved *sv)
         r->funcs[k] = sv[k].fr;
         r->funcs[k].peak_storages = sv[k].peak_storages;
         r->funcs[k].peak_names = sv[k].peak_names;
-        cx->fs[r->funcs[k].func] = sv[k].fs;
+        cx->acct.fs[r->funcs[k].func] = sv[k].fs;
     }
     free(sv);
 }
@@ -282,7 +283,7 @@ static void peak_take(an_ctx *cx, an_func_report *fr, const an_fr_saved *from)
     fr->n_peak_storages = o->n_peak_storages;
     fr->peak_storages = an_dup_mem(from->peak_storages, sizeof(int) * (size_t)o->n_peak_storages);
     fr->peak_names = an_names_dup(from->peak_names, o->n_peak_storages);
-    cx->fs[fr->func].peak_dirty = from->fs.peak_dirty;
+    cx->acct.fs[fr->func].peak_dirty = from->fs.peak_dirty;
 }
 
 /* The other arm ran first (as an unknown branch runs them): its peak, then
@@ -293,7 +294,7 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
     for (int k = 0; k < r->n_funcs; k++) {
         an_func_report *fr = &r->funcs[k];
         const an_func_report *b = &base[k].fr, *o = &other[k].fr;
-        an_fstate *fs = &cx->fs[fr->func];
+        an_fstate *fs = &cx->acct.fs[fr->func];
         fr->executed = fr->executed || o->executed;
         fr->moved_bytes += o->moved_bytes - b->moved_bytes;
         fr->n_calls += o->n_calls - b->n_calls;
@@ -351,7 +352,7 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
 void an_account_moved(an_ctx *cx, int64_t bytes)
 {
     int funcs[64], depth_of[64];
-    cx->moved_total += bytes;
+    cx->acct.moved_total += bytes;
     for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
         an_func_report *fr = an_func_report_of(cx, funcs[j]);
         if (fr) {
@@ -364,7 +365,7 @@ void an_account_moved(an_ctx *cx, int64_t bytes)
 void an_account_moved_sx(an_ctx *cx, sx_int bytes)
 {
     int funcs[64], depth_of[64];
-    cx->sym_events++;
+    cx->acct.sym_events++;
     for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
         an_func_report *fr = an_func_report_of(cx, funcs[j]);
         if (fr) {
@@ -377,7 +378,7 @@ void an_account_moved_sx(an_ctx *cx, sx_int bytes)
 int an_slayout_add(an_ctx *cx, const an_slayout *l)
 {
     an_report *r = cx->r;
-    r->slayouts = grow_int(r->slayouts, &cx->cap_slayouts, r->n_slayouts + 1, sizeof *l);
+    r->slayouts = grow_int(r->slayouts, &cx->out.cap_slayouts, r->n_slayouts + 1, sizeof *l);
     r->slayouts[r->n_slayouts++] = *l;
     return r->n_slayouts;
 }
@@ -385,7 +386,7 @@ int an_slayout_add(an_ctx *cx, const an_slayout *l)
 void an_summed_loop_add(an_ctx *cx, const an_summed_loop *l)
 {
     an_report *r = cx->r;
-    r->summed_loops = grow_int(r->summed_loops, &cx->cap_summed_loops, r->n_summed_loops + 1,
+    r->summed_loops = grow_int(r->summed_loops, &cx->out.cap_summed_loops, r->n_summed_loops + 1,
                                sizeof *l);
     r->summed_loops[r->n_summed_loops++] = *l;
 }
@@ -395,8 +396,8 @@ int an_storage_new_sx(an_ctx *cx, int func, int value, int line, int col, tl_dev
 {
     if (nbytes.e == 0)
         return an_storage_new(cx, func, value, line, col, dev, nbytes.c);
-    cx->live_sx = sx_add(cx->live_sx, nbytes); /* counted before the new storage's peak */
-    cx->sym_events++;
+    cx->acct.live_sx = sx_add(cx->acct.live_sx, nbytes); /* counted before the new storage's peak */
+    cx->acct.sym_events++;
     int id = an_storage_new(cx, func, value, line, col, dev, -2);
     an_storage *s = &cx->r->storages[id];
     s->nbytes = s->block_bytes = s->alloc_bytes = s->made_nbytes = -1;
@@ -411,55 +412,57 @@ int an_storage_new_sx(an_ctx *cx, int func, int value, int line, int col, tl_dev
 static void cuda_alloc(an_ctx *cx, an_storage *s)
 {
     ca_block_info info;
-    int64_t cap = cx->cap_cuda_block;
-    cx->cuda_block = grow(cx->cuda_block, &cap, s->id + 1, sizeof *cx->cuda_block);
+    int64_t cap = cx->tens.cap_cuda_block;
+    cx->tens.cuda_block = grow(cx->tens.cuda_block, &cap, s->id + 1, sizeof *cx->tens.cuda_block);
     /* cuda_free reads any id below the capacity: the new entries start empty */
-    memset(cx->cuda_block + cx->cap_cuda_block, 0,
-           sizeof *cx->cuda_block * (size_t)(cap - cx->cap_cuda_block));
-    cx->cap_cuda_block = cap;
-    cx->cuda_block[s->id] = 0;
+    memset(cx->tens.cuda_block + cx->tens.cap_cuda_block, 0,
+           sizeof *cx->tens.cuda_block * (size_t)(cap - cx->tens.cap_cuda_block));
+    cx->tens.cap_cuda_block = cap;
+    cx->tens.cuda_block[s->id] = 0;
     s->block_bytes = s->alloc_bytes = (s->nbytes + 511) / 512 * 512;
-    if (!cx->cuda || ca_malloc(cx->cuda, s->nbytes, &info) != CA_OK)
+    if (!cx->tens.cuda || ca_malloc(cx->tens.cuda, s->nbytes, &info) != CA_OK)
         return;
-    cx->cuda_block[s->id] = info.id;
+    cx->tens.cuda_block[s->id] = info.id;
     s->alloc_bytes = info.size;
 }
 
 static void cuda_free(an_ctx *cx, const an_storage *s)
 {
-    if (s->device == TL_CUDA && cx->cuda && s->id < cx->cap_cuda_block && cx->cuda_block[s->id])
-        ca_free_block(cx->cuda, cx->cuda_block[s->id]);
+    if (s->device == TL_CUDA && cx->tens.cuda && s->id < cx->tens.cap_cuda_block &&
+        cx->tens.cuda_block[s->id])
+        ca_free_block(cx->tens.cuda, cx->tens.cuda_block[s->id]);
 }
 
 int an_storage_new(an_ctx *cx, int func, int value, int line, int col, tl_device dev,
                    int64_t nbytes)
 {
     an_report *r = cx->r;
-    r->storages = grow_int(r->storages, &cx->cap_storages, r->n_storages + 1, sizeof *r->storages);
-    int cap = cx->cap_refs;
-    cx->refs = grow_int(cx->refs, &cap, r->n_storages + 1, sizeof *cx->refs);
-    cap = cx->cap_refs;
-    cx->live_storage = grow_int(cx->live_storage, &cap, r->n_storages + 1, sizeof(bool));
-    cx->cap_refs = cap;
+    r->storages =
+        grow_int(r->storages, &cx->out.cap_storages, r->n_storages + 1, sizeof *r->storages);
+    int cap = cx->tens.cap_refs;
+    cx->tens.refs = grow_int(cx->tens.refs, &cap, r->n_storages + 1, sizeof *cx->tens.refs);
+    cap = cx->tens.cap_refs;
+    cx->tens.live_storage = grow_int(cx->tens.live_storage, &cap, r->n_storages + 1, sizeof(bool));
+    cx->tens.cap_refs = cap;
     an_storage *s = &r->storages[r->n_storages];
     *s = (an_storage){.id = r->n_storages, .nbytes = nbytes, .device = dev, .func = func,
                       .value = value, .alloc_line = line, .alloc_col = col, .free_func = -1,
                       .alloc_event = r->n_events, .free_event = -1, .retire_event = -1};
     s->block_bytes = s->alloc_bytes = s->made_nbytes = nbytes;
-    cx->refs[s->id] = 0;
+    cx->tens.refs[s->id] = 0;
     if (dev == TL_CUDA && nbytes >= 0)
         cuda_alloc(cx, s);
-    cx->live_storage[s->id] = true;
+    cx->tens.live_storage[s->id] = true;
     r->n_storages++;
-    for (int k = 0; nbytes == -1 && k < cx->depth; k++) { /* counted as 0: totals are lower bounds */
-        an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
+    for (int k = 0; nbytes == -1 && k < cx->ctl.depth; k++) { /* counted as 0: totals are lower bounds */
+        an_func_report *fr = an_func_report_of(cx, cx->ctl.stack[k]->func);
         if (fr) {
             fr->sizes_unknown = true;
             an_claim_totals(fr, AN_BOUND_ALL, AN_CLAIM_LOWER);
         }
     }
     if (nbytes > 0)
-        cx->live += nbytes;
+        cx->acct.live += nbytes;
     an_account_live(cx);
     return s->id;
 }
@@ -476,26 +479,26 @@ void an_storage_grow(an_ctx *cx, int storage, int64_t grow)
     s->block_bytes = s->alloc_bytes = s->nbytes;
     if (s->device == TL_CUDA)
         cuda_alloc(cx, s);
-    if (!cx->live_storage[storage])
+    if (!cx->tens.live_storage[storage])
         return;
-    cx->live += grow;
+    cx->acct.live += grow;
     an_account_live(cx);
 }
 
 void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)
 {
-    if (storage < 0 || --cx->refs[storage] > 0 || !cx->live_storage[storage])
+    if (storage < 0 || --cx->tens.refs[storage] > 0 || !cx->tens.live_storage[storage])
         return;
     an_storage *s = &cx->r->storages[storage];
     if (s->nbytes > 0 || s->symbolic)
         an_settle_peaks(cx); /* live bytes go down: record the peak's live set first */
-    cx->live_storage[storage] = false;
+    cx->tens.live_storage[storage] = false;
     cuda_free(cx, s);
     if (s->nbytes > 0)
-        cx->live -= s->nbytes;
+        cx->acct.live -= s->nbytes;
     if (s->symbolic) {
-        cx->live_sx = sx_sub(cx->live_sx, s->nbytes_sx);
-        cx->sym_events++;
+        cx->acct.live_sx = sx_sub(cx->acct.live_sx, s->nbytes_sx);
+        cx->acct.sym_events++;
     }
     if (s->free_line == 0) {
         s->free_line = line;
@@ -505,14 +508,17 @@ void an_storage_unref(an_ctx *cx, int storage, int func, int line, int col)
     }
 }
 
-void an_site_put(an_ctx *cx, const ir_stmt *s, int value) { cx->site_value[s->call.site] = value; }
+void an_site_put(an_ctx *cx, const ir_stmt *s, int value)
+{
+    cx->out.site_value[s->call.site] = value;
+}
 
-int an_site_get(const an_ctx *cx, const ir_stmt *s) { return cx->site_value[s->call.site]; }
+int an_site_get(const an_ctx *cx, const ir_stmt *s) { return cx->out.site_value[s->call.site]; }
 
 int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name)
 {
     an_report *r = cx->r;
-    r->values = grow_int(r->values, &cx->cap_values, r->n_values + 1, sizeof *r->values);
+    r->values = grow_int(r->values, &cx->out.cap_values, r->n_values + 1, sizeof *r->values);
     an_value *v = &r->values[r->n_values];
     *v = (an_value){.func = func, .line = s->loc.line, .col = s->loc.col, .name = name,
                     .op = s->call.op, .storage = -1, .view_of = -1, .runs_root = -1};
@@ -521,14 +527,14 @@ int an_value_new(an_ctx *cx, int func, const ir_stmt *s, const char *name)
 
 void an_value_ran(an_ctx *cx, an_value *v)
 {
-    v->runs_stamp = ++cx->exec_clock;
-    if (cx->if_depth > 0 || cx->upper_loop || cx->upper_func)
+    v->runs_stamp = ++cx->acct.exec_clock;
+    if (cx->ctl.if_depth > 0 || cx->ctl.upper_loop || cx->ctl.upper_func)
         v->runs_at_most = true; /* the run may take the other arm, or have left */
-    if (cx->runs_unknown > 0)
+    if (cx->ctl.runs_unknown > 0)
         v->runs_unknown = true;
     if (v->runs_root < 0)
-        v->runs_root = cx->root;
-    else if (v->runs_root != cx->root)
+        v->runs_root = cx->ctl.root;
+    else if (v->runs_root != cx->ctl.root)
         v->runs_roots = true;
 }
 
@@ -548,20 +554,20 @@ const char *an_value_runs_text(const an_value *v, char *buf, size_t size)
 an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col)
 {
     an_report *r = cx->r;
-    if (!cx->log_events)
+    if (!cx->out.log_events)
         return NULL;
     if (r->n_events >= cx->opt.max_events) {
         r->n_events_dropped++;
         return NULL;
     }
-    r->events = grow(r->events, &cx->cap_events, r->n_events + 1, sizeof *r->events);
+    r->events = grow(r->events, &cx->out.cap_events, r->n_events + 1, sizeof *r->events);
     an_event *e = &r->events[r->n_events++];
     *e = (an_event){.kind = kind, .func = an_top(cx)->func, .line = line, .col = col,
                     .value = -1, .storage = -1, .handle_value = -1, .var = -1,
-                    .live_bytes = cx->live, .live_sx = {cx->live, 0},
-                    .loop_depth = cx->loop_depth};
-    if (cx->live_sx.e != 0 || cx->live_sx.c != 0) /* some live storage's size is a formula */
-        e->live_sx = sx_add(cx->live_sx, e->live_sx);
+                    .live_bytes = cx->acct.live, .live_sx = {cx->acct.live, 0},
+                    .loop_depth = cx->ctl.loop_depth};
+    if (cx->acct.live_sx.e != 0 || cx->acct.live_sx.c != 0) /* some live storage's size is a formula */
+        e->live_sx = sx_add(cx->acct.live_sx, e->live_sx);
     for (int k = 0; k < AN_EV_MAX_IN; k++) {
         e->in_value[k] = e->in_storage[k] = -1;
         e->in_offset[k] = -1;
@@ -574,18 +580,18 @@ an_event *an_event_push(an_ctx *cx, an_event_kind kind, int line, int col)
  * handle h (a borrowing temporary owns nothing). */
 static bool handle_held(const an_ctx *cx, int h)
 {
-    for (int k = 0; k < cx->depth; k++) {
-        const an_frame *f = cx->stack[k];
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        const an_frame *f = cx->ctl.stack[k];
         if (f->ret_handle == h)
             return true;
-        for (int j = 0; j < cx->n_func_vars[f->func]; j++) {
-            int v = cx->func_vars[f->func][j];
-            if (f->tensor[cx->slot[v]] == h && !cx->u->vars[v].is_borrow)
+        for (int j = 0; j < cx->vars.n_func_vars[f->func]; j++) {
+            int v = cx->vars.func_vars[f->func][j];
+            if (f->tensor[cx->vars.slot[v]] == h && !cx->u->vars[v].is_borrow)
                 return true;
         }
     }
-    for (int g = 0; g < cx->n_globals; g++)
-        if (cx->gframe->tensor[g] == h)
+    for (int g = 0; g < cx->vars.n_globals; g++)
+        if (cx->ctl.gframe->tensor[g] == h)
             return true;
     return an_mem_holds(cx, h);
 }
@@ -594,7 +600,7 @@ void an_mark_bound(an_ctx *cx) { an_mark_claim(cx, AN_BOUND_ALL, AN_CLAIM_NONE);
 
 void an_mark_stopped(an_ctx *cx)
 {
-    cx->stopped = true;
+    cx->ctl.stopped = true;
     an_mark_claim(cx, AN_BOUND_PEAK | AN_BOUND_MOVED, AN_CLAIM_LOWER);
     an_mark_claim(cx, AN_BOUND_END, AN_CLAIM_NONE);
 }
@@ -602,35 +608,35 @@ void an_mark_stopped(an_ctx *cx)
 void an_stop_at(an_ctx *cx, int line, int col, char *why)
 {
     an_mark_stopped(cx);
-    cx->stop_line = line;
-    cx->stop_col = col;
-    free(cx->stop_why);
-    cx->stop_why = why;
-    free(cx->stop_funcs);
-    cx->stop_funcs = tl_xcalloc((size_t)cx->depth + 1, sizeof *cx->stop_funcs);
-    cx->n_stop_funcs = cx->depth;
-    for (int k = 0; k < cx->depth; k++)
-        cx->stop_funcs[k] = cx->stack[k]->func;
+    cx->ctl.stop_line = line;
+    cx->ctl.stop_col = col;
+    free(cx->ctl.stop_why);
+    cx->ctl.stop_why = why;
+    free(cx->ctl.stop_funcs);
+    cx->ctl.stop_funcs = tl_xcalloc((size_t)cx->ctl.depth + 1, sizeof *cx->ctl.stop_funcs);
+    cx->ctl.n_stop_funcs = cx->ctl.depth;
+    for (int k = 0; k < cx->ctl.depth; k++)
+        cx->ctl.stop_funcs[k] = cx->ctl.stack[k]->func;
 }
 
 void an_stop_settle(an_ctx *cx)
 {
-    if (!cx->stop_why)
+    if (!cx->ctl.stop_why)
         return;
-    for (int k = 0; k < cx->n_stop_funcs; k++) {
-        an_func_report *fr = an_func_report_of(cx, cx->stop_funcs[k]);
+    for (int k = 0; k < cx->ctl.n_stop_funcs; k++) {
+        an_func_report *fr = an_func_report_of(cx, cx->ctl.stop_funcs[k]);
         if (fr) {
             an_claim_totals(fr, AN_BOUND_PEAK | AN_BOUND_MOVED, AN_CLAIM_LOWER);
             an_claim_totals(fr, AN_BOUND_END, AN_CLAIM_NONE);
         }
     }
-    an_diag_add(cx, AN_WARNING, "analysis-limit", cx->stop_line, cx->stop_col, "%s",
-                cx->stop_why);
-    free(cx->stop_why);
-    free(cx->stop_funcs);
-    cx->stop_why = NULL;
-    cx->stop_funcs = NULL;
-    cx->n_stop_funcs = 0;
+    an_diag_add(cx, AN_WARNING, "analysis-limit", cx->ctl.stop_line, cx->ctl.stop_col, "%s",
+                cx->ctl.stop_why);
+    free(cx->ctl.stop_why);
+    free(cx->ctl.stop_funcs);
+    cx->ctl.stop_why = NULL;
+    cx->ctl.stop_funcs = NULL;
+    cx->ctl.n_stop_funcs = 0;
 }
 
 /* The totals in which of fr claim what they did, joined with claim. */
@@ -643,9 +649,9 @@ void an_claim_totals(an_func_report *fr, unsigned which, an_claim claim)
 
 void an_mark_claim(an_ctx *cx, unsigned which, an_claim claim)
 {
-    cx->n_bound_marks++;
-    for (int k = 0; k < cx->depth; k++) {
-        an_func_report *fr = an_func_report_of(cx, cx->stack[k]->func);
+    cx->acct.n_bound_marks++;
+    for (int k = 0; k < cx->ctl.depth; k++) {
+        an_func_report *fr = an_func_report_of(cx, cx->ctl.stack[k]->func);
         if (fr)
             an_claim_totals(fr, which, claim);
     }
@@ -653,26 +659,26 @@ void an_mark_claim(an_ctx *cx, unsigned which, an_claim claim)
 
 int *an_tensor_slot(an_ctx *cx, int var)
 {
-    an_frame *f = cx->u->vars[var].is_global ? cx->gframe : an_top(cx);
-    return &f->tensor[cx->slot[var]];
+    an_frame *f = cx->u->vars[var].is_global ? cx->ctl.gframe : an_top(cx);
+    return &f->tensor[cx->vars.slot[var]];
 }
 
 int64_t *an_int_slot(an_ctx *cx, int var, bool **known)
 {
-    an_frame *f = cx->u->vars[var].is_global ? cx->gframe : an_top(cx);
-    *known = &f->int_known[cx->slot[var]];
-    return &f->ints[cx->slot[var]];
+    an_frame *f = cx->u->vars[var].is_global ? cx->ctl.gframe : an_top(cx);
+    *known = &f->int_known[cx->vars.slot[var]];
+    return &f->ints[cx->vars.slot[var]];
 }
 
 void an_handle_dropped(an_ctx *cx, int h, int var, int line, int col, const char *why)
 {
-    if (h < 0 || cx->handles[h].released || cx->handles[h].seg_elem || handle_held(cx, h))
+    if (h < 0 || cx->tens.handles[h].released || cx->tens.handles[h].seg_elem || handle_held(cx, h))
         return; /* an element read from a segment: the segment holds it */
     an_event *e = an_event_push(cx, AN_EV_LOST, line, col);
     if (!e)
         return;
-    e->storage = cx->handles[h].storage;
-    e->handle_value = cx->handles[h].value;
+    e->storage = cx->tens.handles[h].storage;
+    e->handle_value = cx->tens.handles[h].value;
     e->var = var;
     e->lost_why = why;
 }
@@ -692,7 +698,7 @@ an_diag *an_diag_add(an_ctx *cx, an_severity sev, const char *check, int line, i
     for (int k = 0; k < r->n_diags; k++)
         if (same_diag(&r->diags[k], check, line, col))
             return NULL;
-    r->diags = grow_int(r->diags, &cx->cap_diags, r->n_diags + 1, sizeof *r->diags);
+    r->diags = grow_int(r->diags, &cx->out.cap_diags, r->n_diags + 1, sizeof *r->diags);
     an_diag *d = &r->diags[r->n_diags++];
     *d = (an_diag){.file = ir_unit_path_at(cx->u, line), .line = line, .col = col, .severity = sev,
                    .check = check};
@@ -718,7 +724,7 @@ void an_diag_note(an_diag *d, int line, int col, const char *fmt, ...)
 an_frame *an_frame_new(an_ctx *cx, int func)
 {
     an_frame *f = tl_xcalloc(1, sizeof *f);
-    int n = cx->n_globals + (func >= 0 ? cx->n_func_vars[func] : 0);
+    int n = cx->vars.n_globals + (func >= 0 ? cx->vars.n_func_vars[func] : 0);
     n = n > 0 ? n : 1;
     f->tensor = tl_xreallocarray(NULL, (size_t)n, sizeof(int));
     f->ints = tl_xcalloc((size_t)n, sizeof(int64_t));
@@ -726,7 +732,7 @@ an_frame *an_frame_new(an_ctx *cx, int func)
     for (int k = 0; k < n; k++)
         f->tensor[k] = AN_UNSET;
     f->func = func;
-    f->serial = func >= 0 ? ++cx->next_serial : 0;
+    f->serial = func >= 0 ? ++cx->ctl.next_serial : 0;
     f->ret_handle = AN_UNSET;
     return f;
 }
@@ -741,4 +747,4 @@ void an_frame_free(an_frame *f)
     free(f);
 }
 
-an_frame *an_top(an_ctx *cx) { return cx->stack[cx->depth - 1]; }
+an_frame *an_top(an_ctx *cx) { return cx->ctl.stack[cx->ctl.depth - 1]; }

@@ -174,16 +174,16 @@ void an_exec_fill(an_ctx *cx, const ir_stmt *s)
     }
     /* what a call wrote there: integers read from it are symbols named after
      * the place (config.dim) and the call (fread) */
-    tl_xgrow(cx->fills, &cx->cap_fills, (size_t)cx->n_fills + 1, 16);
+    tl_xgrow(cx->mem.fills, &cx->mem.cap_fills, (size_t)cx->mem.n_fills + 1, 16);
     const char *by = s->fill.why ? strstr(s->fill.why, " by ") : NULL;
     char *origin = by ? tl_xasprintf("%.*s", (int)strcspn(by + 4, "( "), by + 4)
-                       : an_strdup("run time"); /* freed with cx->fills */
+                       : an_strdup("run time"); /* freed with cx->mem.fills */
     const ir_place *dst = s->fill.dst;
-    cx->fills[cx->n_fills] = (an_fill_src){
+    cx->mem.fills[cx->mem.n_fills] = (an_fill_src){
         .base = dst->text, .origin = origin, .line = s->loc.line, .col = s->loc.col,
         .deref = dst->n_steps > 0 && dst->steps[dst->n_steps - 1].kind == IR_STEP_DEREF,
         .data = s->fill.data};
-    an_mem_fill_from(cx, &l, cx->n_fills++, s->loc.line, s->loc.col);
+    an_mem_fill_from(cx, &l, cx->mem.n_fills++, s->loc.line, s->loc.col);
     if (s->fill.data && l.n == 0 && l.frame != AN_HEAP && l.frame != AN_RET && l.var >= 0 &&
         cx->u->vars[l.var].kind == IR_VAR_INT) { /* an integer variable: its value now */
         an_cell v = {.kind = AN_CELL_INT};

@@ -190,7 +190,7 @@ bool *an_uninit_scan(const ir_unit *u)
 
 bool an_uninit_use(an_ctx *cx, const ir_stmt *s, int var)
 {
-    if (var < 0 || var >= cx->u->n_vars || !cx->never_set || !cx->never_set[var])
+    if (var < 0 || var >= cx->u->n_vars || !cx->vars.never_set || !cx->vars.never_set[var])
         return false;
     const ir_var *v = &cx->u->vars[var];
     const char *use = s->kind == IR_RELEASE ? "tl_release" : mt_ops[s->call.op].name;
