@@ -298,13 +298,14 @@ static an_flow exec_user_call(an_ctx *cx, const ir_stmt *s)
             an_exec_block(cx, s->user_call.ext);
         return AN_FLOW_NEXT;
     }
-    if (on_stack(cx, callee) || cx->ctl.depth >= cx->opt.max_depth || cx->ctl.depth >= 64) {
+    int max_depth = cx->opt.max_depth < AN_MAX_DEPTH ? cx->opt.max_depth : AN_MAX_DEPTH;
+    if (on_stack(cx, callee) || cx->ctl.depth >= max_depth) {
         an_diag_add(cx, AN_NOTE, "recursion", s->loc.line, s->loc.col,
                     on_stack(cx, callee)
                         ? "call of '%s' not followed: it is recursive (the analysis follows each "
                           "function once on the call stack); totals are bounds"
                         : "call of '%s' not followed: calls nest deeper than %d; totals are bounds",
-                    name, cx->opt.max_depth);
+                    name, max_depth);
         an_mark_bound(cx);
         external_call(cx, s, name, true);
         return AN_FLOW_NEXT;

@@ -18,6 +18,9 @@
 
 #define AN_UNSET (-1)   /* a tensor variable with no handle yet (or NULL) */
 #define AN_UNKNOWN (-2) /* a tensor variable whose handle cannot be followed */
+/* Frames on the call stack: a call that would nest deeper (or deeper than
+ * an_options.max_depth) is not followed, and a note says so. */
+#define AN_MAX_DEPTH 64
 
 typedef struct an_handle {
     bool known;     /* the layout is known */
@@ -244,7 +247,7 @@ typedef struct an_memory {
 
 /* an_ctx.ctl, the control: the call stack, the flow followed, branches and loops open. */
 typedef struct an_control {
-    an_frame *stack[64];
+    an_frame *stack[AN_MAX_DEPTH];
     int depth;
     int loop_depth;
     int root;            /* function index of the current root */
@@ -569,10 +572,10 @@ typedef struct snapshot {
     bool *live_storage;
     an_storage *storages;
     int depth;
-    an_frame frames[64];
-    int *tensors[64];
-    int64_t *ints[64];
-    bool *known[64];
+    an_frame *frames;  /* depth of each: the call stack's frames, */
+    int **tensors;     /* ... their variables (compacted: entry j is func_vars[f][j]) */
+    int64_t **ints;
+    bool **known;
     int *g_tensor;    /* the globals frame */
     int64_t *g_ints;
     bool *g_known;

@@ -161,16 +161,28 @@ bool an_key_of(sx_int v, int64_t *key)
 }
 
 /* Remove entries at or below p (p itself too when self); returns how many. */
-static int mem_remove_under(an_mem *m, const an_loc *p, bool self, int *handles, int max_handles,
-                            int *n_handles)
+/* The handles an overwrite, a realloc or a scope's end takes out of memory,
+ * each to be dropped after (all of them: a LOST event may be due for any). */
+typedef struct an_dropped {
+    int *h;
+    int n, cap;
+} an_dropped;
+
+static void dropped_add(an_dropped *d, int h)
+{
+    tl_xgrow(d->h, &d->cap, (size_t)d->n + 1, 16);
+    d->h[d->n++] = h;
+}
+
+static int mem_remove_under(an_mem *m, const an_loc *p, bool self, an_dropped *dropped)
 {
     int gone = 0;
     for (int k = 0; k < m->n; k++) {
         an_entry *e = &m->e[k];
         if (e->loc.frame == DEAD || !loc_under(&e->loc, p) || (!self && e->loc.n == p->n))
             continue;
-        if (e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0 && handles && *n_handles < max_handles)
-            handles[(*n_handles)++] = e->cell.handle;
+        if (e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0 && dropped)
+            dropped_add(dropped, e->cell.handle);
         e->loc.frame = DEAD;
         gone++;
     }
@@ -709,12 +721,13 @@ bool an_ptr_compare(void *ctx, const ir_expr *e, int64_t *out)
 
 /* ---- whole objects ---- */
 
-#define MAX_DROPPED 64
-
-static void drop_handles(an_ctx *cx, const int *h, int n, int line, int col, const char *why)
+/* d's handles dropped (why: the reason a LOST event gives); d is emptied. */
+static void drop_handles(an_ctx *cx, an_dropped *d, int line, int col, const char *why)
 {
-    for (int k = 0; k < n; k++)
-        an_handle_dropped(cx, h[k], -1, line, col, why);
+    for (int k = 0; k < d->n; k++)
+        an_handle_dropped(cx, d->h[k], -1, line, col, why);
+    free(d->h);
+    *d = (an_dropped){NULL, 0, 0};
 }
 
 void an_mem_fill(an_ctx *cx, const an_loc *l, bool zero, int line, int col)
@@ -724,20 +737,21 @@ void an_mem_fill(an_ctx *cx, const an_loc *l, bool zero, int line, int col)
 
 void an_mem_fill_from(an_ctx *cx, const an_loc *l, int src, int line, int col)
 {
-    int handles[MAX_DROPPED], n = 0;
+    an_dropped dropped = {NULL, 0, 0};
     bool zero = src == -2;
     an_cell marker = {.kind = zero ? AN_CELL_ZERO : AN_CELL_UNKNOWN, .i = src >= 0 ? src + 1 : 0};
     if (loc_is_slot(cx, l)) {
         an_cell old;
         if (an_mem_read(cx, l, &old) && old.kind == AN_CELL_TENSOR && old.handle >= 0)
-            handles[n++] = old.handle;
+            dropped_add(&dropped, old.handle);
         an_mem_write(cx, l, &marker);
     } else {
-        mem_remove_under(&cx->mem.cells, l, true, handles, MAX_DROPPED, &n);
+        mem_remove_under(&cx->mem.cells, l, true, &dropped);
         an_mem_write(cx, l, &marker);
     }
     if (zero)
-        drop_handles(cx, handles, n, line, col, "overwritten");
+        drop_handles(cx, &dropped, line, col, "overwritten");
+    free(dropped.h);
 }
 
 /* The symbol's name for place p read at l under a marker at depth `depth`
@@ -846,7 +860,8 @@ bool an_mem_holds_handles(an_ctx *cx, const an_loc *l)
 
 void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int col)
 {
-    int handles[MAX_DROPPED], n = 0, n_src = 0;
+    an_dropped dropped = {NULL, 0, 0};
+    int n_src = 0;
     an_cell marker;
     bool has_marker = mem_read(cx, &cx->mem.cells, src, &marker);
     an_entry *tmp = tl_xrealloc(NULL, sizeof *tmp * (size_t)(cx->mem.cells.n + 1));
@@ -856,11 +871,11 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
             tmp[n_src++] = *e;
     }
     if (!loc_under(src, dst) && !loc_under(dst, src))
-        mem_remove_under(&cx->mem.cells, dst, true, handles, MAX_DROPPED, &n);
+        mem_remove_under(&cx->mem.cells, dst, true, &dropped);
     if (has_marker)
         an_mem_write(cx, dst, &marker);
     else if (!loc_is_slot(cx, dst))
-        mem_remove_under(&cx->mem.cells, dst, true, handles, MAX_DROPPED, &n);
+        mem_remove_under(&cx->mem.cells, dst, true, &dropped);
     for (int k = 0; k < n_src; k++) {
         an_loc l = *dst;
         int extra = tmp[k].loc.n - src->n;
@@ -878,12 +893,13 @@ void an_mem_copy(an_ctx *cx, const an_loc *dst, const an_loc *src, int line, int
         an_mem_write(cx, &l, &c);
     }
     free(tmp);
-    drop_handles(cx, handles, n, line, col, "overwritten");
+    drop_handles(cx, &dropped, line, col, "overwritten");
 }
 
 void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int col)
 {
-    int handles[MAX_DROPPED], n = 0, n_moved = 0;
+    an_dropped dropped = {NULL, 0, 0};
+    int n_moved = 0;
     an_loc root = {.frame = AN_HEAP, .var = from};
     an_entry *moved = tl_xmalloc(sizeof *moved * (size_t)(cx->mem.cells.n + 1));
     for (int k = 0; k < cx->mem.cells.n; k++) {
@@ -896,8 +912,8 @@ void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int c
         if (!gone) {
             moved[n_moved] = *e;
             moved[n_moved++].loc.var = to;
-        } else if (e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0 && n < MAX_DROPPED) {
-            handles[n++] = e->cell.handle;
+        } else if (e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0) {
+            dropped_add(&dropped, e->cell.handle);
         }
         e->loc.frame = DEAD;
         cx->mem.cells.n_dead++;
@@ -908,28 +924,29 @@ void an_mem_realloc(an_ctx *cx, int from, int to, int64_t count, int line, int c
     for (int k = 0; k < n_moved; k++)
         mem_put(&cx->mem.cells, &moved[k].loc, &moved[k].cell);
     free(moved);
-    drop_handles(cx, handles, n, line, col, "cut off by a realloc that shrank its block");
+    drop_handles(cx, &dropped, line, col, "cut off by a realloc that shrank its block");
 }
 
 /* The frame's objects go away when it returns: handles only they held are lost. */
 void an_mem_frame_exit(an_ctx *cx, an_frame *f, bool program_end)
 {
-    int handles[MAX_DROPPED], n = 0;
+    an_dropped dropped = {NULL, 0, 0};
     if (!f->n_mem)
         return;
     for (int k = 0; k < cx->mem.cells.n; k++) {
         an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame != f->serial)
             continue;
-        if (e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0 && n < MAX_DROPPED)
-            handles[n++] = e->cell.handle;
+        if (e->cell.kind == AN_CELL_TENSOR && e->cell.handle >= 0)
+            dropped_add(&dropped, e->cell.handle);
         e->loc.frame = DEAD;
         cx->mem.cells.n_dead++;
     }
     index_tidy(&cx->mem.cells);
     if (!program_end)
-        drop_handles(cx, handles, n, cx->u->funcs[f->func]->end.line, cx->u->funcs[f->func]->end.col,
-                     "out of scope");
+        drop_handles(cx, &dropped, cx->u->funcs[f->func]->end.line,
+                     cx->u->funcs[f->func]->end.col, "out of scope");
+    free(dropped.h);
 }
 
 bool an_mem_holds(const an_ctx *cx, int h)

@@ -57,6 +57,11 @@ void an_snap_take(an_ctx *cx, snapshot *sn)
     sn->live_storage = an_dup_mem(cx->tens.live_storage, sizeof(bool) * (size_t)sn->n_storages);
     sn->storages = an_dup_mem(cx->r->storages, sizeof *cx->r->storages * (size_t)sn->n_storages);
     sn->depth = cx->ctl.depth;
+    size_t d = (size_t)sn->depth + 1; /* as deep as the stack is (+1: none is NULL) */
+    sn->frames = tl_xmalloc(sizeof *sn->frames * d);
+    sn->tensors = tl_xmalloc(sizeof *sn->tensors * d);
+    sn->ints = tl_xmalloc(sizeof *sn->ints * d);
+    sn->known = tl_xmalloc(sizeof *sn->known * d);
     for (int k = 0; k < cx->ctl.depth; k++) {
         sn->frames[k] = *cx->ctl.stack[k];
         snap_frame(cx, cx->ctl.stack[k], &sn->tensors[k], &sn->ints[k], &sn->known[k]);
@@ -136,6 +141,10 @@ void an_snap_free(snapshot *sn)
         free(sn->ints[k]);
         free(sn->known[k]);
     }
+    free(sn->frames);
+    free(sn->tensors);
+    free(sn->ints);
+    free(sn->known);
     free(sn->g_tensor);
     free(sn->g_ints);
     free(sn->g_known);

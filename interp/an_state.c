@@ -138,7 +138,7 @@ static bool peak_add_sx(an_ctx *cx, an_func_report *fr, int f, sx_int total, int
 
 void an_account_live(an_ctx *cx)
 {
-    int funcs[64], depth_of[64];
+    int funcs[AN_MAX_DEPTH], depth_of[AN_MAX_DEPTH];
     if (cx->acct.live > cx->acct.arm_peak)
         cx->acct.arm_peak = cx->acct.live;
     bool sym = cx->acct.live_sx.e != 0 || cx->acct.live_sx.c != 0;
@@ -351,7 +351,7 @@ void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other)
 
 void an_account_moved(an_ctx *cx, int64_t bytes)
 {
-    int funcs[64], depth_of[64];
+    int funcs[AN_MAX_DEPTH], depth_of[AN_MAX_DEPTH];
     cx->acct.moved_total += bytes;
     for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
         an_func_report *fr = an_func_report_of(cx, funcs[j]);
@@ -364,7 +364,7 @@ void an_account_moved(an_ctx *cx, int64_t bytes)
 
 void an_account_moved_sx(an_ctx *cx, sx_int bytes)
 {
-    int funcs[64], depth_of[64];
+    int funcs[AN_MAX_DEPTH], depth_of[AN_MAX_DEPTH];
     cx->acct.sym_events++;
     for (int j = stack_funcs(cx, funcs, depth_of) - 1; j >= 0; j--) {
         an_func_report *fr = an_func_report_of(cx, funcs[j]);
