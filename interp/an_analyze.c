@@ -180,8 +180,10 @@ static void run_root(an_ctx *cx, an_func_report *fr)
     an_frame *f = an_frame_new(cx, fr->func);
     fr->first_event = cx->r->n_events;
     int64_t clock0 = cx->acct.exec_clock;
+    an_ctx_check(cx, true);
     an_run_function(cx, fr->func, f);
     an_stop_settle(cx); /* here: a loop trial the limit ended undid what it said */
+    an_ctx_check(cx, true);
     fr->end_event = cx->r->n_events;
     for (int v = 0; v < cx->r->n_values && cx->ctl.stopped; v++) /* they would have run more */
         if (cx->r->values[v].runs_stamp > clock0)

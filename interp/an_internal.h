@@ -206,7 +206,11 @@ typedef struct an_vars {
                             set (an_uninit.c): every use is an error */
 } an_vars;
 
-/* an_ctx.tens, handles and the per-storage state of the storages they point into. */
+/* an_ctx.tens, handles and the per-storage state of the storages they point into.
+ * Invariants: 0 <= n_handles <= cap_handles, and a handle's storage is -1 or
+ * a storage of the report; refs and live_storage have an entry per storage
+ * (cap_refs >= r->n_storages), refs >= 0; no storage of an earlier root
+ * (below root_first_storage <= r->n_storages) is live. */
 typedef struct an_tensors {
     an_handle *handles;
     int64_t n_handles, cap_handles;
@@ -219,7 +223,10 @@ typedef struct an_tensors {
     int64_t cap_cuda_block;
 } an_tensors;
 
-/* an_ctx.acct, the accounting: bytes live and moved, counters of the run. */
+/* an_ctx.acct, the accounting: bytes live and moved, counters of the run.
+ * Invariants: every total and counter is >= 0 (asserted); live + live_sx
+ * is what the live storages hold (live_sx: the parts that are formulas);
+ * exec_clock only goes up (it stamps executions across undone trials). */
 typedef struct an_acct {
     int64_t live;        /* bytes */
     sx_int live_sx;      /* bytes of live storages whose size is symbolic */
@@ -233,7 +240,12 @@ typedef struct an_acct {
     int64_t n_steps;     /* statements begun in the current root (max_steps) */
 } an_acct;
 
-/* an_ctx.mem, the memory: cells of structs, arrays and the heap, what points where. */
+/* an_ctx.mem, the memory: cells of structs, arrays and the heap, what points where.
+ * Invariants: cells.n <= cells.cap, 0 <= cells.n_dead <= cells.n, the index
+ * a power of two larger than cells.n; a live cell's handle is AN_UNSET,
+ * AN_UNKNOWN or a handle (< tens.n_handles), a known pointer's -1 or one of
+ * ptrs, a segment cell's one of segs; n_x <= cap_x for ptrs, fills, segs
+ * (append only: an index, once given, keeps its meaning). */
 typedef struct an_memory {
     an_mem cells;        /* structs, arrays, pointers, the heap */
     an_loc *ptrs;        /* pointer targets, by index (append only) */
@@ -245,7 +257,11 @@ typedef struct an_memory {
     int n_segs, cap_segs;
 } an_memory;
 
-/* an_ctx.ctl, the control: the call stack, the flow followed, branches and loops open. */
+/* an_ctx.ctl, the control: the call stack, the flow followed, branches and loops open.
+ * Invariants: 0 <= depth <= AN_MAX_DEPTH, stack[0 .. depth - 1] the frames
+ * of functions of the unit, each with a serial in 1 .. next_serial and
+ * host_loops <= loops; loop_depth, if_depth, summarising >= 0, and all of
+ * them 0 (and depth too) when a root starts and when it ends. */
 typedef struct an_control {
     an_frame *stack[AN_MAX_DEPTH];
     int depth;
@@ -284,7 +300,9 @@ typedef struct an_control {
                              tell (br_early_exit): what it wrote is not known after it */
 } an_control;
 
-/* an_ctx.sym, the symbols: names given in the current root, unknown tokens, --bind. */
+/* an_ctx.sym, the symbols: names given in the current root, unknown tokens, --bind.
+ * Invariants: cap is 0 or a power of two, and n_names < cap (open
+ * addressing keeps a free slot) or both are 0. */
 typedef struct an_symbols {
     char **names;        /* the names given to symbols in the current root (open addressing) */
     int *counts;         /* per name: how many symbols have it (the next is name#count+1) */
@@ -319,6 +337,14 @@ typedef struct an_ctx {
     an_control ctl;
     an_symbols sym;
 } an_ctx;
+
+/* an_ctx.c: the parts' invariants (above) asserted where the whole state
+ * must hold them (at_root: a root starts or has ended); nothing with NDEBUG. */
+#ifdef NDEBUG
+#define an_ctx_check(cx, at_root) ((void)0)
+#else
+void an_ctx_check(const an_ctx *cx, bool at_root);
+#endif
 
 /* The integer (known, i) as an sx_int; false when it is unknown. */
 static inline bool an_int_get(bool known, int64_t i, sx_int *out)

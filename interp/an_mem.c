@@ -1062,9 +1062,19 @@ static void mem_join(an_ctx *cx, const an_mem *other, bool scalars)
     }
 }
 
-void an_mem_join(an_ctx *cx, const an_mem *other) { mem_join(cx, other, false); }
+/* (the last step of a join of two arms, or of a loop's iterations: the
+ * state is whole again) */
+void an_mem_join(an_ctx *cx, const an_mem *other)
+{
+    mem_join(cx, other, false);
+    an_ctx_check(cx, false);
+}
 
-void an_mem_join_scalars(an_ctx *cx, const an_mem *other) { mem_join(cx, other, true); }
+void an_mem_join_scalars(an_ctx *cx, const an_mem *other)
+{
+    mem_join(cx, other, true);
+    an_ctx_check(cx, false);
+}
 
 bool an_mem_map(an_ctx *cx, const an_mem *other,
                 bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs), void *ctx)

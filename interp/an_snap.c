@@ -128,6 +128,7 @@ void an_snap_restore(an_ctx *cx, const snapshot *sn)
             an_put_mem(cx->tens.cuda_block, sn->cuda_block,
                        sizeof(int64_t) * (size_t)sn->n_cuda_block);
     }
+    an_ctx_check(cx, false);
 }
 
 void an_snap_free(snapshot *sn)
