@@ -13,6 +13,6 @@ int main(void)
     struct many m;
     for (int i = 0; i < 70; i++)
         m.t[i] = tl_zeros(TL_SHAPE(2), TL_F32, TL_CPU);
-    memset(&m, 0, sizeof m); // expected-warning {{leaked-tensor: (70 times here, 560 B in all)$}}
+    memset(&m, 0, sizeof m); // expected-warning {{(70 times here, 560 B in all) [leaked-tensor]}}
     return 0;
 }
