@@ -28,10 +28,18 @@ static bool below_one(const an_ctx *cx, bool known, int64_t i)
  * handle (so its releases are still followed) but its layout becomes
  * unknown when the other arm left a different one; integers that differ
  * become unknown. */
-static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *ints, bool *known,
+static bool join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *ints, bool *known,
                       int theirs, int64_t their_int, bool their_known)
 {
     int mine = *tensor;
+    /* the other arm holds here a handle this one released, on a storage
+     * this one has live through other handles: releasing those frees it in
+     * this arm and not in the other, so which arm has more live from here on
+     * is not known (a view of a tensor kept in one arm only) */
+    bool unordered = mine != theirs && theirs >= 0 && theirs < other->n_handles &&
+                     theirs < cx->tens.n_handles && !other->handles[theirs].released &&
+                     cx->tens.handles[theirs].released && other->handles[theirs].storage >= 0 &&
+                     cx->tens.live_storage[other->handles[theirs].storage];
     if (mine != theirs && mine >= 0) {
         cx->tens.handles[mine].ident_unsure = true; /* (the other arm held another) */
         const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs] : NULL;
@@ -43,11 +51,11 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
         *tensor = AN_UNKNOWN;
     }
     if (!their_known && an_unknown_is(cx, *known, *ints, their_int))
-        return; /* the value the other arm's unknown is, read in this arm */
+        return unordered; /* the value the other arm's unknown is, read in this arm */
     if (!*known && an_unknown_is(cx, their_known, their_int, *ints)) {
         *known = their_known;
         *ints = their_int;
-        return;
+        return unordered;
     }
     if (*known != their_known || *ints != their_int) {
         /* unknown, not a symbol; when one arm's value may be below 1 (a status
@@ -56,22 +64,26 @@ static void join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
         *known = false;
         *ints = floorless ? an_floorless_token(cx) : 0;
     }
+    return unordered;
 }
 
-static void join_vars(an_ctx *cx, const snapshot *other)
+/* True when the arms are unordered (join_slot). */
+static bool join_vars(an_ctx *cx, const snapshot *other)
 {
     int k = cx->ctl.depth - 1;
     an_frame *f = an_top(cx);
+    bool unordered = false;
     for (int j = 0; j < cx->vars.n_func_vars[f->func]; j++) {
         int v = cx->vars.slot[cx->vars.func_vars[f->func][j]];
-        join_slot(cx, other, &f->tensor[v], &f->ints[v], &f->int_known[v], other->tensors[k][j],
-                  other->ints[k][j], other->known[k][j]);
+        unordered |= join_slot(cx, other, &f->tensor[v], &f->ints[v], &f->int_known[v],
+                               other->tensors[k][j], other->ints[k][j], other->known[k][j]);
     }
     an_frame *g = cx->ctl.gframe;
     for (int v = 0; v < cx->vars.n_globals; v++)
-        join_slot(cx, other, &g->tensor[v], &g->ints[v], &g->int_known[v], other->g_tensor[v],
-                  other->g_ints[v], other->g_known[v]);
+        unordered |= join_slot(cx, other, &g->tensor[v], &g->ints[v], &g->int_known[v],
+                               other->g_tensor[v], other->g_ints[v], other->g_known[v]);
     an_mem_join(cx, &other->mem);
+    return unordered;
 }
 
 /* The event log keeps only the kept arm: events [from, to) are dropped and
@@ -523,12 +535,12 @@ static an_flow br_join(an_ctx *cx, br_run *b)
     cx->acct.arm_peak = b->outer_peak > b->then.peak ? b->outer_peak : b->then.peak;
     if (cx->acct.arm_peak < cx->acct.live)
         cx->acct.arm_peak = cx->acct.live;
-    bool same_live = after_then->live == b->else_live;
+    bool same_live = after_then->live == b->else_live, unordered;
     if (keep_then) {
         snapshot after_else;
         an_snap_take(cx, &after_else);
         an_snap_restore(cx, after_then);
-        join_vars(cx, &after_else);
+        unordered = join_vars(cx, &after_else);
         an_snap_free(&after_else);
         rebase_exits(cx, b->then.ex, b->els.ex, b->t1, b->b0, b->ex0);
         keep_alternative(cx, b->t1, b->e1, b->b0, b->t1 - b->b0, same_live);
@@ -536,14 +548,15 @@ static an_flow br_join(an_ctx *cx, br_run *b)
         cx->ctl.goto_label = b->then.label;
         cx->ctl.leave = b->then.leave;
     } else {
-        join_vars(cx, after_then);
+        unordered = join_vars(cx, after_then);
         rebase_exits(cx, b->ex0, b->then.ex, b->b0, b->b0, b->ex0);
         keep_alternative(cx, b->b0, b->t1, b->b0, b->e1 - b->t1, same_live);
         an_drop_events(cx, b->b0, b->t1);
     }
     /* what holds for one arm only: the peak (the larger is kept), the live
      * bytes from here on, and the bytes moved (both arms are counted) */
-    bool live_differs = after_then->live != b->else_live || sym_live_differs;
+    bool live_differs = after_then->live != b->else_live || sym_live_differs || unordered;
+    larger_kept = larger_kept && !unordered;
     unsigned bound = (b->then.peak != b->els.peak || sym_arms ? AN_BOUND_PEAK : 0u) |
                      (live_differs ? AN_BOUND_PEAK | AN_BOUND_END : 0u) |
                      (b->then.moved || b->els.moved || sym_arms ? AN_BOUND_MOVED : 0u);

@@ -26,6 +26,9 @@
  * period.  Anything else, a body that may leave the loop early (a branch
  * not known statically), a state that does not repeat within
  * LP_SKIP_MAX_PERIOD iterations: the loop iterates to its end as before.
+ * While the event log (which the checks and the charts read) has room, the
+ * loop iterates too: the log then holds what iterating gives, and the
+ * periods are counted only once iterating would merely count them.
  *
  * TENSORLINT_LOOP_SKIP=0 turns this off (the tests compare reports made
  * both ways); =N takes it for loops with at least N iterations to go
@@ -812,9 +815,11 @@ static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
     int64_t events = k->dadd[4] + k->dadd[5], total; /* a period's, logged or dropped */
     if (left % P != 0 || __builtin_mul_overflow(left / P, events, &total))
         return false;
-    if (cx->out.log_events && r->n_events < cx->opt.max_events &&
-        r->n_events + total > cx->opt.max_events)
-        cx->opt.max_events = r->n_events; /* iterating would fill the log: it stops here */
+    /* while the event log the checks and the charts read has room, iterate:
+     * what it holds is then what iterating gives, every call drawn where the
+     * charts draw them; once it is full, iterating only counts */
+    if (cx->out.log_events && r->n_events < cx->opt.max_events && total > 0)
+        return false;
     int64_t last = *v + (left - 1) * k->step, at = *n - P - k->anchor_n;
     if ((k->mod > 1 && (*v < 0 || last < 0)) || at < 0) { /* (C's % of a negative) */
         k->on = false;

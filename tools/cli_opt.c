@@ -148,7 +148,7 @@ const cli_opt cli_opts[] = {
     {CLI_OPT_MAX_ITERATIONS, "max-iterations", 0, "N", ANALYSING, "stop a loop after N iterations"},
     {CLI_OPT_MAX_STEPS, "max-steps", 0, "N", ANALYSING,
      "stop after N executed statements per root"},
-    {CLI_OPT_MAX_EVENTS, "max-events", 0, "N", C | G | L,
+    {CLI_OPT_MAX_EVENTS, "max-events", 0, "N", ANALYSING,
      "calls, releases and lost handles kept"},
     /* the language server */
     {CLI_OPT_LOG, "log", 0, "error|info|verbose", S, "what to log on stderr (default error)"},
