@@ -1060,6 +1060,45 @@ static bool loop_test_always(const ir_stmt *s)
     return !c || (c->kind == IR_EXPR_CONST && c->value != 0);
 }
 
+/* A loop whose trip count is not known, analysed for one iteration: the
+ * note that says why (none for a loop that touches no tensor, whose trip
+ * count no total depends on); why is freed. */
+static void loop_once_note(an_ctx *cx, const ir_stmt *s, bool host, char *why)
+{
+    if (!host && why)
+        an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
+                    "%s: the body is analysed for one iteration", why);
+    else if (!host)
+        an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
+                    "loop condition is not known statically: the body is analysed for one "
+                    "iteration");
+    free(why);
+}
+
+/* A loop touching no tensor that may be left early (an arm the analysis
+ * cannot decide breaks): the state before it, to forget what it wrote when
+ * it was (host_exit_settle); NULL for any other loop. */
+static snapshot *host_exit_watch(an_ctx *cx, const ir_stmt *s, bool host)
+{
+    snapshot *before = NULL;
+    if (host && lp_body_may_leave(s)) {
+        before = tl_xmalloc(sizeof *before);
+        an_snap_take(cx, before);
+    }
+    cx->ctl.host_left_early = false;
+    return before;
+}
+
+static void host_exit_settle(an_ctx *cx, const ir_stmt *s, snapshot *before, bool outer_left)
+{
+    if (before && cx->ctl.host_left_early) /* the run may have left it at any iteration */
+        lp_forget_written(cx, s, before);
+    if (before)
+        an_snap_free(before);
+    free(before);
+    cx->ctl.host_left_early = outer_left;
+}
+
 an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
 {
     bool leave = false;
@@ -1076,12 +1115,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     frame->host_loops += host;
     an_sym_mark names = host ? an_symbol_names_mark(cx) : (an_sym_mark){0, NULL, NULL};
     bool outer_left = cx->ctl.host_left_early;
-    snapshot *before = NULL; /* a loop touching no tensor that may be left early */
-    if (host && lp_body_may_leave(s)) {
-        before = tl_xmalloc(sizeof *before);
-        an_snap_take(cx, before);
-    }
-    cx->ctl.host_left_early = false;
+    snapshot *before = host_exit_watch(cx, s, host);
     an_exec_block(cx, s->loop.init);
     int64_t runs = lp_loop_exit_runs(cx, s, &ex); /* -1: not bound */
     if (runs >= 0)
@@ -1123,18 +1157,8 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                 break;
             t = 1;
         }
-        if (t < 0 && host) {
-            free(why); /* no total depends on its trip count */
-        } else if (t < 0 && why) {
-            an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
-                        "%s: the body is analysed for one iteration", why);
-            free(why);
-        } else if (t < 0) {
-            an_diag_add(cx, AN_NOTE, "unknown-trip-count", s->loc.line, s->loc.col,
-                        "loop condition is not known statically: the body is analysed for one "
-                        "iteration");
-        }
         if (t < 0) {
+            loop_once_note(cx, s, host, why);
             fl = lp_loop_once(cx, s, host, &leave);
             if (host) /* what it wrote is forgotten: so are the symbols it made */
                 an_symbol_names_back(cx, &names);
@@ -1171,12 +1195,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     frame->loops--;
     frame->host_loops -= host;
     an_symbol_names_unmark(&names);
-    if (before && cx->ctl.host_left_early) /* the run may have left it at any iteration */
-        lp_forget_written(cx, s, before);
-    if (before)
-        an_snap_free(before);
-    free(before);
-    cx->ctl.host_left_early = outer_left;
+    host_exit_settle(cx, s, before, outer_left);
     cx->ctl.upper_loop = upper_loop; /* an early exit from its iterations ends with it */
     return fl;
 }
