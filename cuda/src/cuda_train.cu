@@ -233,9 +233,7 @@ static void tc_index_add(const mt_call *c, const rt_buf *out, const rt_buf *in)
         cu_copy(out, &in[0]);
     mt_wrap_dim(c->i[0], in[0].l->ndim, &dim);
     mt_layout ts = tc_drop_dim(out->l, (int)dim, &tn, &tstep);
-    mt_layout ss = in[2].l->ndim ? tc_drop_dim(in[2].l, (int)dim, &sn, &sstep) : *in[2].l;
-    if (in[2].l->ndim == 0)
-        sstep = 0;
+    mt_layout ss = tc_drop_dim(in[2].l, (int)dim, &sn, &sstep); /* (a 0-d source: itself, step 0) */
     const mt_layout *ls[2] = {&ts, &ss};
     void *bases[2] = {out->base, in[2].base};
     const mt_layout *il = in[1].l;
