@@ -413,7 +413,10 @@ class Gen:
         v = self.tmp()
         op = self.r.choice(["tl_relu", "tl_exp", "tl_neg", "tl_sigmoid", "tl_clone"])
         self.emit("tl_tensor *%s = %s(%s);" % (v, op, t["var"]))
-        self.live.append({"var": v, "shape": t["shape"], "contig": True, "depth": self.indent})
+        # (elementwise results keep their input's strides, as PyTorch's do: a
+        # transposed input gives a result no view of other shape may take)
+        self.live.append({"var": v, "shape": t["shape"], "contig": t["contig"],
+                          "depth": self.indent})
 
     def s_binary(self):
         t = self.pick() or self.new_tensor()
@@ -423,7 +426,8 @@ class Gen:
         v = self.tmp()
         op = self.r.choice(["tl_add", "tl_mul", "tl_sub", "tl_maximum"])
         self.emit("tl_tensor *%s = %s(%s, %s);" % (v, op, t["var"], u["var"]))
-        self.live.append({"var": v, "shape": t["shape"], "contig": True, "depth": self.indent})
+        self.live.append({"var": v, "shape": t["shape"], "contig": t["contig"] and u["contig"],
+                          "depth": self.indent})
 
     def s_matmul(self):
         t = self.pick(lambda x: len(x["shape"]) == 2) or self.new_tensor((self.size(), self.size()))
