@@ -203,9 +203,6 @@ typedef struct an_exit {
 typedef struct an_repeat {
     int64_t first_event, end_event;
     int line;
-    bool counted;           /* the loop's trip count is known: iterations the analysis counted
-                               without running them repeat these (an_loop_skip.c), so a run
-                               goes through them again */
 } an_repeat;
 
 /* What the report assumes of the run's path: it does not take the arm of an

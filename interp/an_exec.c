@@ -51,10 +51,9 @@ static an_flow exec_block_scoped(an_ctx *cx, const ir_block *b, bool program_end
             if (at < 0)
                 break;
             if (++cx->ctl.n_gotos > cx->opt.max_iterations) {
-                an_diag_add(cx, AN_WARNING, "analysis-limit", b->stmts[at]->loc.line,
-                            b->stmts[at]->loc.col, "stopped after %lld jumps (--max-iterations); "
-                            "later totals are bounds", (long long)cx->opt.max_iterations);
-                an_mark_stopped(cx);
+                an_stop_at(cx, b->stmts[at]->loc.line, b->stmts[at]->loc.col,
+                           tl_xasprintf("stopped after %lld jumps (--max-iterations); later "
+                                        "totals are bounds", (long long)cx->opt.max_iterations));
                 return AN_FLOW_STOP;
             }
             fl = AN_FLOW_NEXT;

@@ -568,20 +568,18 @@ void an_frs_free(an_ctx *cx, an_fr_saved *sv);
  * what the other arm added to base (other: base and the other arm). */
 void an_frs_merge(an_ctx *cx, const an_fr_saved *base, const an_fr_saved *other);
 
-/* Every function on the stack: its byte totals are bounds, not exact. */
 /* The totals of every function on the call stack become bounds from here:
  * an_mark_bound, of every total, not bounded (something not followed);
  * an_mark_claim, of the totals which (AN_BOUND_*), joined with claim. */
 void an_mark_bound(an_ctx *cx);
-/* The analysis stops at a limit (at line:col, why owned): the totals of the
- * functions on the stack are bounds, and the warning is said when the root
- * ends (an_stop_settle), whatever a loop trial undoes meanwhile. */
+/* The analysis stops at a limit (at line:col, why owned): for the functions
+ * on the stack, the peak and the bytes moved so far are lower bounds of the
+ * run's and the live bytes at the end are not bounded; the warning is said
+ * when the root ends (an_stop_settle), whatever a loop trial undoes
+ * meanwhile. */
 void an_stop_at(an_ctx *cx, int line, int col, char *why);
 void an_stop_settle(an_ctx *cx);
 void an_mark_claim(an_ctx *cx, unsigned which, an_claim claim);
-/* The analysis stops here (a limit): the peak and the bytes moved so far are
- * lower bounds of the run's, the live bytes at the end are not bounded. */
-void an_mark_stopped(an_ctx *cx);
 /* fr's totals in which (AN_BOUND_*) joined with claim. */
 void an_claim_totals(an_func_report *fr, unsigned which, an_claim claim);
 /* The slot of variable var (a global's in the globals frame). */

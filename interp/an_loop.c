@@ -1164,7 +1164,7 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                 an_symbol_names_back(cx, &names);
             break;
         }
-        if (lp_skip_iteration(cx, s, &sk, &n))
+        if (lp_skip_iteration(cx, &sk, &n))
             break; /* the iterations left repeat a period: counted, not run */
         if (n++ >= cx->opt.max_iterations) {
             an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,

@@ -194,7 +194,7 @@ typedef struct lp_skip {
     int64_t period;         /* found: iterations; 0 while looked for */
     int64_t dadd[LP_SKIP_N_ADD]; /* what a period adds to each count, */
     int64_t *dfr, *dv;      /* to each function's moved bytes and calls, each site's runs */
-    int64_t *starts;        /* per iteration from the anchor's: its first event, the clock */
+    int64_t *starts;        /* per iteration from the anchor's: the clock when it began */
     int64_t inert[LP_SKIP_INERT]; /* fields (bit offsets, names) read only to be stored back */
     const char *inert_name[LP_SKIP_INERT];
     int n_inert;
@@ -224,7 +224,7 @@ typedef struct lp_skip {
  * skipped, the counter and *n moved past them (the loop ends); lp_skip_end
  * frees. */
 bool lp_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, lp_skip *k);
-bool lp_skip_iteration(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n);
+bool lp_skip_iteration(an_ctx *cx, lp_skip *k, int64_t *n);
 void lp_skip_end(lp_skip *k);
 
 #endif /* TL_AN_LOOP_INTERNAL_H */

@@ -559,9 +559,8 @@ static void anchor_take(an_ctx *cx, lp_skip *k, int64_t n)
     skip_counts(cx, k->same0, k->add0);
     k->anchor_n = n;
     if (!k->starts)
-        k->starts = tl_xmalloc(sizeof(int64_t) * 4 * LP_SKIP_MAX_PERIOD);
-    k->starts[0] = cx->r->n_events;
-    k->starts[1] = cx->acct.exec_clock;
+        k->starts = tl_xmalloc(sizeof(int64_t) * 2 * LP_SKIP_MAX_PERIOD);
+    k->starts[0] = cx->acct.exec_clock;
 }
 
 /* The handles and storages of the anchor's state and of now, one for one. */
@@ -800,10 +799,11 @@ static bool skip_add(an_ctx *cx, const lp_skip *k, int64_t periods, int64_t cloc
            mul_add(&cx->ctl.n_gotos, periods, k->dadd[3]);
 }
 
-/* Once the iterations left are whole periods: skip them all, the loop is
- * done (true).  Its last period, which the ones skipped repeat, is what
- * verify compares the run's later iterations with. */
-static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
+/* Once the iterations left are whole periods and the event log is full:
+ * skip them all, the loop is done (true).  The log then holds what it holds
+ * after iterating, and verify compares the run with it as with any log
+ * whose later events were dropped. */
+static bool skip_rest(an_ctx *cx, lp_skip *k, int64_t *n)
 {
     bool *known;
     int64_t *v = an_int_slot(cx, k->var, &known), left = trips_left(cx, k), P = k->period;
@@ -825,16 +825,10 @@ static bool skip_rest(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
         k->on = false;
         return false;
     }
-    if (!skip_add(cx, k, left / P, k->starts[2 * at + 1]))
+    if (!skip_add(cx, k, left / P, k->starts[at]))
         tl_out_of_memory(0); /* (counts past int64_t: not reachable with int counters) */
-    if (cx->out.log_events && r->n_events >= cx->opt.max_events)
-        r->n_events_dropped += total; /* as a run of every iteration drops them */
-    if (cx->out.log_events && !r->n_events_dropped && k->starts[2 * at] < r->n_events) {
-        r->repeats = tl_xrealloc(r->repeats, sizeof *r->repeats * (size_t)(r->n_repeats + 1));
-        r->repeats[r->n_repeats++] = (an_repeat){
-            .first_event = k->starts[2 * at], .end_event = r->n_events, .line = s->loc.line,
-            .counted = true};
-    }
+    if (cx->out.log_events) /* (full: as a run of every iteration drops them) */
+        r->n_events_dropped += total;
     for (int j = 0; k->inert_moved && j < cx->mem.cells.n; j++) { /* where they stop: not known */
         an_entry *e = &cx->mem.cells.e[j];
         if (e->loc.frame != INT_MIN && e->cell.kind == AN_CELL_INT && inert_loc(k, &e->loc)) {
@@ -874,17 +868,15 @@ static void look_for_period(an_ctx *cx, lp_skip *k, int64_t n)
     }
 }
 
-bool lp_skip_iteration(an_ctx *cx, const ir_stmt *s, lp_skip *k, int64_t *n)
+bool lp_skip_iteration(an_ctx *cx, lp_skip *k, int64_t *n)
 {
     if (!k->on)
         return false;
-    if (k->anchor_n >= 0 && *n - k->anchor_n < 2 * LP_SKIP_MAX_PERIOD) {
-        k->starts[2 * (*n - k->anchor_n)] = cx->r->n_events; /* where iteration n begins */
-        k->starts[2 * (*n - k->anchor_n) + 1] = cx->acct.exec_clock;
-    }
+    if (k->anchor_n >= 0 && *n - k->anchor_n < 2 * LP_SKIP_MAX_PERIOD)
+        k->starts[*n - k->anchor_n] = cx->acct.exec_clock; /* when iteration n begins */
     if (k->period == 0)
         look_for_period(cx, k, *n);
-    return k->on && k->period > 0 && skip_rest(cx, s, k, n);
+    return k->on && k->period > 0 && skip_rest(cx, k, n);
 }
 
 void lp_skip_end(lp_skip *k)

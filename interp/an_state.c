@@ -598,16 +598,11 @@ static bool handle_held(const an_ctx *cx, int h)
 
 void an_mark_bound(an_ctx *cx) { an_mark_claim(cx, AN_BOUND_ALL, AN_CLAIM_NONE); }
 
-void an_mark_stopped(an_ctx *cx)
+void an_stop_at(an_ctx *cx, int line, int col, char *why)
 {
     cx->ctl.stopped = true;
     an_mark_claim(cx, AN_BOUND_PEAK | AN_BOUND_MOVED, AN_CLAIM_LOWER);
     an_mark_claim(cx, AN_BOUND_END, AN_CLAIM_NONE);
-}
-
-void an_stop_at(an_ctx *cx, int line, int col, char *why)
-{
-    an_mark_stopped(cx);
     cx->ctl.stop_line = line;
     cx->ctl.stop_col = col;
     free(cx->ctl.stop_why);

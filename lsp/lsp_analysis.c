@@ -272,13 +272,14 @@ static bool lsp_result_program(lsp_result *r, lsp_doc *doc, const lsp_doc *docs,
     r->n_read = cache.n_read;
     r->n_parsed = cache.n_parsed;
     r->file = units[me].path;
+    bool alone = st == FE_ERR_INTERNAL || (st == FE_OK && r->unit->n_link_errors > 0);
     if (st == FE_ERR_INTERNAL)
         lsp_log(LSP_LOG_ERROR, "%s: %s: the program of %s not analysed: analysed alone",
                 units[failed].path, fe_status_name(st), units[me].path);
-    if (st == FE_ERR_INTERNAL || (st == FE_OK && r->unit->n_link_errors > 0)) {
-        if (st == FE_OK)
-            lsp_log(LSP_LOG_INFO, "%s: its database's units are several programs (%d names "
-                    "defined twice): analysed alone", units[me].path, r->unit->n_link_errors);
+    else if (alone)
+        lsp_log(LSP_LOG_INFO, "%s: its database's units are several programs (%d names "
+                "defined twice): analysed alone", units[me].path, r->unit->n_link_errors);
+    if (alone) {
         ir_unit_free(r->unit);
         r->unit = NULL;
         r->file = NULL;

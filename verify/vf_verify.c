@@ -717,14 +717,6 @@ static bool take_repeat(walk *w, const an_func_report *root, int64_t i, const js
                      same_site(&r->events[body], rec);
         if (!fewer && !again)
             continue;
-        if (!w->repeat_said[j] && x->counted) {
-            w->repeat_said[j] = true;
-            fprintf(w->out, "  (the run went through the loop at line %s %s than the iterations "
-                    "analysed one by one, as the analysis counted: %s)\n", vline(w->r, x->line),
-                    fewer ? "fewer times" : "more times",
-                    fewer ? "compared from its next call on"
-                          : "the later iterations are followed, not compared");
-        }
         if (!w->repeat_said[j]) {
             w->repeat_said[j] = true;
             fprintf(w->out, "  (the run went through the loop at line %s %s than the one "
