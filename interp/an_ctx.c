@@ -31,10 +31,33 @@ static void check_tensors(const an_ctx *cx)
     assert(t->cap_cuda_block >= 0);
 }
 
+/* The live bytes are the sum of the live storages' sizes: live of those
+ * known as numbers, live_sx of those that are formulas (a size not known at
+ * all counts in neither: the totals are lower bounds, an_storage_new). */
+static int64_t live_storage_bytes(const an_ctx *cx)
+{
+    int64_t sum = 0;
+    for (int s = 0; s < cx->r->n_storages; s++)
+        if (cx->tens.live_storage[s] && cx->r->storages[s].nbytes > 0)
+            sum += cx->r->storages[s].nbytes;
+    return sum;
+}
+
+static sx_int live_storage_sx(const an_ctx *cx)
+{
+    sx_int sum = {0, 0};
+    for (int s = 0; s < cx->r->n_storages; s++)
+        if (cx->tens.live_storage[s] && cx->r->storages[s].symbolic)
+            sum = sx_add(sum, cx->r->storages[s].nbytes_sx);
+    return sum;
+}
+
 static void check_acct(const an_ctx *cx)
 {
     const an_acct *a = &cx->acct;
     assert(a->live >= 0);
+    assert(a->live == live_storage_bytes(cx));
+    assert(sx_same(a->live_sx, live_storage_sx(cx)));
     assert(a->moved_total >= 0);
     assert(a->n_calls >= 0 && a->n_bound_marks >= 0 && a->sym_events >= 0);
     assert(a->exec_clock >= 0);

@@ -224,8 +224,10 @@ typedef struct an_tensors {
 } an_tensors;
 
 /* an_ctx.acct, the accounting: bytes live and moved, counters of the run.
- * Invariants: every total and counter is >= 0 (asserted); live + live_sx
- * is what the live storages hold (live_sx: the parts that are formulas);
+ * Invariants (asserted): every total and counter is >= 0; live is the sum
+ * of the live storages' sizes that are numbers, live_sx the sum of those
+ * that are formulas (between statements: a call counts its temporaries only
+ * while it runs);
  * exec_clock only goes up (it stamps executions across undone trials). */
 typedef struct an_acct {
     int64_t live;        /* bytes */
