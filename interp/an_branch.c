@@ -36,13 +36,15 @@ static bool join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
      * this one has live through other handles: releasing those frees it in
      * this arm and not in the other, so which arm has more live from here on
      * is not known (a view of a tensor kept in one arm only) */
-    bool unordered = mine != theirs && theirs >= 0 && theirs < other->n_handles &&
-                     theirs < cx->tens.n_handles && !other->handles[theirs].released &&
-                     cx->tens.handles[theirs].released && other->handles[theirs].storage >= 0 &&
-                     cx->tens.live_storage[other->handles[theirs].storage];
+    bool unordered = mine != theirs && theirs >= 0 && theirs < other->tens.n_handles &&
+                     theirs < cx->tens.n_handles && !other->tens.handles[theirs].released &&
+                     cx->tens.handles[theirs].released &&
+                     other->tens.handles[theirs].storage >= 0 &&
+                     cx->tens.live_storage[other->tens.handles[theirs].storage];
     if (mine != theirs && mine >= 0) {
         cx->tens.handles[mine].ident_unsure = true; /* (the other arm held another) */
-        const an_handle *h = theirs >= 0 && theirs < other->n_handles ? &other->handles[theirs] : NULL;
+        const an_handle *h =
+            theirs >= 0 && theirs < other->tens.n_handles ? &other->tens.handles[theirs] : NULL;
         if (!h || !h->known || !an_same_layout(&h->l, &cx->tens.handles[mine].l))
             cx->tens.handles[mine].known = false;
         if (!h || !an_same_slayout(cx, h->sl, cx->tens.handles[mine].sl))
@@ -75,13 +77,14 @@ static bool join_vars(an_ctx *cx, const snapshot *other)
     bool unordered = false;
     for (int j = 0; j < cx->vars.n_func_vars[f->func]; j++) {
         int v = cx->vars.slot[cx->vars.func_vars[f->func][j]];
-        unordered |= join_slot(cx, other, &f->tensor[v], &f->ints[v], &f->int_known[v],
-                               other->tensors[k][j], other->ints[k][j], other->known[k][j]);
+        unordered |=
+            join_slot(cx, other, &f->tensor[v], &f->ints[v], &f->int_known[v],
+                      other->ctl.tensors[k][j], other->ctl.ints[k][j], other->ctl.known[k][j]);
     }
     an_frame *g = cx->ctl.gframe;
     for (int v = 0; v < cx->vars.n_globals; v++)
         unordered |= join_slot(cx, other, &g->tensor[v], &g->ints[v], &g->int_known[v],
-                               other->g_tensor[v], other->g_ints[v], other->g_known[v]);
+                               other->ctl.g_tensor[v], other->ctl.g_ints[v], other->ctl.g_known[v]);
     an_mem_join(cx, &other->mem);
     return unordered;
 }
@@ -163,7 +166,8 @@ static void keep_alternative(an_ctx *cx, int64_t from, int64_t to, int64_t at, i
     an_report *r = cx->r;
     if (cx->ctl.if_depth > 0 || !cx->out.log_events || r->n_events_dropped)
         return; /* nested, or the log is incomplete */
-    an_event *ev = tl_xrealloc(r->alt_events, sizeof *ev * (size_t)(r->n_alt_events + (to - from) + 1));
+    an_event *ev =
+        tl_xrealloc(r->alt_events, sizeof *ev * (size_t)(r->n_alt_events + (to - from) + 1));
     an_alt *alts = tl_xrealloc(r->alts, sizeof *alts * (size_t)(r->n_alts + 1));
     r->alt_events = ev;
     r->alts = alts;
@@ -223,21 +227,21 @@ static bool select_int(ir_op op, sx_int a, sx_int b, bool *kt, int64_t *vt, bool
 /* select_int over every integer the arms left different. */
 static void select_ints(an_ctx *cx, snapshot *then, ir_op op, sx_int a, sx_int b)
 {
-    for (int k = 0; k < cx->ctl.depth && k < then->depth; k++) {
+    for (int k = 0; k < cx->ctl.depth && k < then->ctl.depth; k++) {
         an_frame *fr = cx->ctl.stack[k];
         const int *ids = cx->vars.func_vars[fr->func];
         for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
             int sl = cx->vars.slot[ids[j]];
-            if (then->known[k][j] != fr->int_known[sl] || then->ints[k][j] != fr->ints[sl])
-                select_int(op, a, b, &then->known[k][j], &then->ints[k][j], &fr->int_known[sl],
-                           &fr->ints[sl]);
+            if (then->ctl.known[k][j] != fr->int_known[sl] || then->ctl.ints[k][j] != fr->ints[sl])
+                select_int(op, a, b, &then->ctl.known[k][j], &then->ctl.ints[k][j],
+                           &fr->int_known[sl], &fr->ints[sl]);
         }
     }
     for (int g = 0; g < cx->vars.n_globals; g++)
-        if (then->g_known[g] != cx->ctl.gframe->int_known[g] ||
-            then->g_ints[g] != cx->ctl.gframe->ints[g])
-            select_int(op, a, b, &then->g_known[g], &then->g_ints[g], &cx->ctl.gframe->int_known[g],
-                       &cx->ctl.gframe->ints[g]);
+        if (then->ctl.g_known[g] != cx->ctl.gframe->int_known[g] ||
+            then->ctl.g_ints[g] != cx->ctl.gframe->ints[g])
+            select_int(op, a, b, &then->ctl.g_known[g], &then->ctl.g_ints[g],
+                       &cx->ctl.gframe->int_known[g], &cx->ctl.gframe->ints[g]);
 }
 
 /* How much of the run a flow out of an arm skips: the rest of the block
@@ -328,8 +332,8 @@ static void path_exit_record(an_ctx *cx, int path_id, int line, int64_t from, in
     an_report *r = cx->r;
     if (!cx->out.log_events || r->n_events_dropped)
         return; /* the log is incomplete */
-    r->alt_events = tl_xrealloc(r->alt_events,
-                                sizeof *r->alt_events * (size_t)(r->n_alt_events + (to - from) + 1));
+    r->alt_events = tl_xrealloc(r->alt_events, sizeof *r->alt_events *
+                                                   (size_t)(r->n_alt_events + (to - from) + 1));
     if (to > from)
         memcpy(r->alt_events + r->n_alt_events, r->events + from,
                sizeof *r->alt_events * (size_t)(to - from));
@@ -465,8 +469,8 @@ static void br_else_done(an_ctx *cx, br_run *b, an_flow flow)
     b->only_next = ft == AN_FLOW_CONTINUE || fe == AN_FLOW_CONTINUE;
     cx->ctl.if_depth--;
     b->else_live = cx->acct.live;
-    b->b0 = b->before->n_events;
-    b->t1 = b->after_then->n_events;
+    b->b0 = b->before->out.n_events;
+    b->t1 = b->after_then->out.n_events;
     b->e1 = cx->r->n_events;
 }
 
@@ -518,24 +522,24 @@ static an_flow br_join(an_ctx *cx, br_run *b)
     if (b->compares) /* the integers one arm set to a side of the comparison: min or max */
         select_ints(cx, after_then, b->cop, b->ca, b->cb);
     /* bytes that are formulas: the arms are not compared, so what they touch is a bound */
-    bool sym_live_differs = !sx_same(after_then->live_sx, cx->acct.live_sx);
+    bool sym_live_differs = !sx_same(after_then->acct.live_sx, cx->acct.live_sx);
     bool sym_arms = b->then.sym > 0 || b->els.sym > 0;
     bool ge;
-    bool keep_then = after_then->live > cx->acct.live ||
-                     (after_then->live == cx->acct.live && b->then.peak > b->els.peak) ||
-                     (after_then->live == cx->acct.live && sym_live_differs &&
-                      sx_prove(after_then->live_sx, SX_GE, cx->acct.live_sx, &ge) && ge);
+    bool keep_then = after_then->acct.live > cx->acct.live ||
+                     (after_then->acct.live == cx->acct.live && b->then.peak > b->els.peak) ||
+                     (after_then->acct.live == cx->acct.live && sym_live_differs &&
+                      sx_prove(after_then->acct.live_sx, SX_GE, cx->acct.live_sx, &ge) && ge);
     /* the kept arm is the larger (an upper bound) only where the arms' live
      * bytes compare: formulas that no proof orders can go either way */
     bool ge_kept = false;
     bool larger_kept = !sym_live_differs ||
-        ((keep_then ? sx_prove(after_then->live_sx, SX_GE, cx->acct.live_sx, &ge_kept)
-                    : sx_prove(cx->acct.live_sx, SX_GE, after_then->live_sx, &ge_kept)) &&
+        ((keep_then ? sx_prove(after_then->acct.live_sx, SX_GE, cx->acct.live_sx, &ge_kept)
+                    : sx_prove(cx->acct.live_sx, SX_GE, after_then->acct.live_sx, &ge_kept)) &&
          ge_kept);
     cx->acct.arm_peak = b->outer_peak > b->then.peak ? b->outer_peak : b->then.peak;
     if (cx->acct.arm_peak < cx->acct.live)
         cx->acct.arm_peak = cx->acct.live;
-    bool same_live = after_then->live == b->else_live, unordered;
+    bool same_live = after_then->acct.live == b->else_live, unordered;
     if (keep_then) {
         snapshot after_else;
         an_snap_take(cx, &after_else);
@@ -555,7 +559,7 @@ static an_flow br_join(an_ctx *cx, br_run *b)
     }
     /* what holds for one arm only: the peak (the larger is kept), the live
      * bytes from here on, and the bytes moved (both arms are counted) */
-    bool live_differs = after_then->live != b->else_live || sym_live_differs || unordered;
+    bool live_differs = after_then->acct.live != b->else_live || sym_live_differs || unordered;
     larger_kept = larger_kept && !unordered;
     unsigned bound = (b->then.peak != b->els.peak || sym_arms ? AN_BOUND_PEAK : 0u) |
                      (live_differs ? AN_BOUND_PEAK | AN_BOUND_END : 0u) |

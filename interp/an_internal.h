@@ -588,27 +588,42 @@ void an_claim_totals(an_func_report *fr, unsigned which, an_claim claim);
 int *an_tensor_slot(an_ctx *cx, int var);
 int64_t *an_int_slot(an_ctx *cx, int var, bool **known);
 
-/* an_snap.c: the state of a branch arm or a loop trial, saved and restored */
-typedef struct snapshot {
-    int64_t n_handles, live, n_events;
-    sx_int live_sx;
+/* an_snap.c: the state of a branch arm or a loop trial, saved and restored,
+ * one part of an_ctx at a time (each part's snapshot has the part's name). */
+typedef struct an_snap_out {
+    int64_t n_events;     /* the event log's length */
+} an_snap_out;
+typedef struct an_snap_tens {
+    int64_t n_handles;
     an_handle *handles;
     int n_storages;
-    int64_t *refs;
+    int64_t *refs;        /* per storage, as an_tensors */
     bool *live_storage;
-    an_storage *storages;
+    an_storage *storages; /* the report's storages (their frees) */
+    ca_allocator *cuda;   /* the simulated caching allocator, and each storage's block */
+    int64_t *cuda_block;
+    int64_t n_cuda_block;
+} an_snap_tens;
+typedef struct an_snap_acct {
+    int64_t live;
+    sx_int live_sx;
+} an_snap_acct;
+typedef struct an_snap_ctl {
     int depth;
     an_frame *frames;  /* depth of each: the call stack's frames, */
     int **tensors;     /* ... their variables (compacted: entry j is func_vars[f][j]) */
     int64_t **ints;
     bool **known;
-    int *g_tensor;    /* the globals frame */
+    int *g_tensor;     /* the globals frame */
     int64_t *g_ints;
     bool *g_known;
-    an_mem mem;
-    ca_allocator *cuda;   /* the simulated caching allocator, and each storage's block */
-    int64_t *cuda_block;
-    int64_t n_cuda_block;
+} an_snap_ctl;
+typedef struct snapshot {
+    an_snap_out out;
+    an_snap_tens tens;
+    an_snap_acct acct;
+    an_snap_ctl ctl;
+    an_mem mem;        /* an_ctx.mem's cells (pointers, fills and segments are append-only) */
 } snapshot;
 void an_snap_take(an_ctx *cx, snapshot *sn);
 void an_snap_restore(an_ctx *cx, const snapshot *sn);

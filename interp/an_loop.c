@@ -131,11 +131,11 @@ bool lp_steady_handles(void *ctx, int a, int b)
 {
     const steady_ctx *sc = ctx;
     an_ctx *cx = sc->cx;
-    if (a < 0 || b < 0 || a >= sc->then->n_handles)
+    if (a < 0 || b < 0 || a >= sc->then->tens.n_handles)
         return a == b;
     if (a != b) /* one place, another handle each iteration: which one is not known */
         cx->tens.handles[b].ident_unsure = true;
-    const an_handle *x = &sc->then->handles[a], *y = &cx->tens.handles[b];
+    const an_handle *x = &sc->then->tens.handles[a], *y = &cx->tens.handles[b];
     if (x->released != y->released)
         return false;
     if (x->released)
@@ -225,8 +225,8 @@ static void steady_int(sx_int trips, uint32_t la, uint32_t lb, const bool *k0, c
 bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const snapshot *a,
                          sx_int trips, uint32_t la, uint32_t lb, int counter, bool *first_differs)
 {
-    if (cx->ctl.depth != a->depth || cx->ctl.depth != s1->depth ||
-        (s0 && s0->depth != cx->ctl.depth))
+    if (cx->ctl.depth != a->ctl.depth || cx->ctl.depth != s1->ctl.depth ||
+        (s0 && s0->ctl.depth != cx->ctl.depth))
         return false;
     *first_differs = false;
     /* (an integer in memory of its own each iteration: from the first probe's counter on) */
@@ -238,25 +238,27 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
             int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
-            if (!lp_steady_handles(&at_a, a->tensors[k][j], fr->tensor[sl]))
+            if (!lp_steady_handles(&at_a, a->ctl.tensors[k][j], fr->tensor[sl]))
                 return false;
-            if (!lp_steady_handles(&at_s1, s1->tensors[k][j], fr->tensor[sl]))
+            if (!lp_steady_handles(&at_s1, s1->ctl.tensors[k][j], fr->tensor[sl]))
                 *first_differs = true;
             if (ids[j] != counter)
-                steady_int(trips, la, lb, s0 ? &s0->known[k][j] : NULL,
-                           s0 ? &s0->ints[k][j] : NULL, s1->known[k][j], s1->ints[k][j],
-                           a->known[k][j], a->ints[k][j], &fr->int_known[sl], &fr->ints[sl]);
+                steady_int(trips, la, lb, s0 ? &s0->ctl.known[k][j] : NULL,
+                           s0 ? &s0->ctl.ints[k][j] : NULL, s1->ctl.known[k][j], s1->ctl.ints[k][j],
+                           a->ctl.known[k][j], a->ctl.ints[k][j], &fr->int_known[sl],
+                           &fr->ints[sl]);
         }
     }
     for (int g = 0; g < cx->vars.n_globals; g++) {
-        if (!lp_steady_handles(&at_a, a->g_tensor[g], cx->ctl.gframe->tensor[g]))
+        if (!lp_steady_handles(&at_a, a->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]))
             return false;
-        if (!lp_steady_handles(&at_s1, s1->g_tensor[g], cx->ctl.gframe->tensor[g]))
+        if (!lp_steady_handles(&at_s1, s1->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]))
             *first_differs = true;
         if (cx->vars.global_vars[g] != counter)
-            steady_int(trips, la, lb, s0 ? &s0->g_known[g] : NULL, s0 ? &s0->g_ints[g] : NULL,
-                       s1->g_known[g], s1->g_ints[g], a->g_known[g], a->g_ints[g],
-                       &cx->ctl.gframe->int_known[g], &cx->ctl.gframe->ints[g]);
+            steady_int(trips, la, lb, s0 ? &s0->ctl.g_known[g] : NULL,
+                       s0 ? &s0->ctl.g_ints[g] : NULL, s1->ctl.g_known[g], s1->ctl.g_ints[g],
+                       a->ctl.g_known[g], a->ctl.g_ints[g], &cx->ctl.gframe->int_known[g],
+                       &cx->ctl.gframe->ints[g]);
     }
     return an_mem_map(cx, &a->mem, lp_steady_cell, &at_a);
 }
@@ -644,8 +646,8 @@ static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
     if (!probe(cx, ls->s, ls->var, ls->v0, ls->dir, ls->lo, ls->hi, &ls->lb) ||
         !lp_probe_plain(cx, ls))
         return false;
-    sx_int l1 = live_total(ls->s1.live, ls->s1.live_sx);
-    if (!sx_same(l1, live_total(ls->a.live, ls->a.live_sx)) ||
+    sx_int l1 = live_total(ls->s1.acct.live, ls->s1.acct.live_sx);
+    if (!sx_same(l1, live_total(ls->a.acct.live, ls->a.acct.live_sx)) ||
         !sx_same(l1, live_total(cx->acct.live, cx->acct.live_sx)))
         return false;
     return lp_sum_effects(cx, ls, 1, true) &&

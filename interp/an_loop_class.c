@@ -93,8 +93,8 @@ static sx_int class_count(const loop_sum *ls, const loop_class *c)
  * memory cell with the same value or layout. */
 static bool same_state(an_ctx *cx, const snapshot *d)
 {
-    if (cx->ctl.depth != d->depth ||
-        !sx_same(live_total(cx->acct.live, cx->acct.live_sx), live_total(d->live, d->live_sx)))
+    if (cx->ctl.depth != d->ctl.depth || !sx_same(live_total(cx->acct.live, cx->acct.live_sx),
+                                                  live_total(d->acct.live, d->acct.live_sx)))
         return false;
     steady_ctx at = {cx, d};
     for (int k = 0; k < cx->ctl.depth; k++) {
@@ -104,16 +104,16 @@ static bool same_state(an_ctx *cx, const snapshot *d)
             int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
-            if (!lp_steady_handles(&at, d->tensors[k][j], fr->tensor[sl]) ||
-                d->known[k][j] != fr->int_known[sl] ||
-                (fr->int_known[sl] && d->ints[k][j] != fr->ints[sl]))
+            if (!lp_steady_handles(&at, d->ctl.tensors[k][j], fr->tensor[sl]) ||
+                d->ctl.known[k][j] != fr->int_known[sl] ||
+                (fr->int_known[sl] && d->ctl.ints[k][j] != fr->ints[sl]))
                 return false;
         }
     }
     for (int g = 0; g < cx->vars.n_globals; g++)
-        if (!lp_steady_handles(&at, d->g_tensor[g], cx->ctl.gframe->tensor[g]) ||
-            d->g_known[g] != cx->ctl.gframe->int_known[g] ||
-            (d->g_known[g] && d->g_ints[g] != cx->ctl.gframe->ints[g]))
+        if (!lp_steady_handles(&at, d->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]) ||
+            d->ctl.g_known[g] != cx->ctl.gframe->int_known[g] ||
+            (d->ctl.g_known[g] && d->ctl.g_ints[g] != cx->ctl.gframe->ints[g]))
             return false;
     return an_mem_map(cx, &d->mem, lp_steady_cell, &at);
 }
@@ -205,7 +205,7 @@ static bool class_int_at(const loop_sum *ls, sx_int l, bool k1, int64_t v1, bool
 static bool class_start(an_ctx *cx, const loop_sum *ls, sx_int l)
 {
     const snapshot *s1 = &ls->s1;
-    if (s1->depth != cx->ctl.depth)
+    if (s1->ctl.depth != cx->ctl.depth)
         return false;
     for (int k = 0; k < cx->ctl.depth; k++) {
         an_frame *fr = cx->ctl.stack[k];
@@ -213,15 +213,15 @@ static bool class_start(an_ctx *cx, const loop_sum *ls, sx_int l)
         for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
             int sl = cx->vars.slot[ids[j]];
             if (ids[j] != ls->var && !borrowed(cx, ids[j]) &&
-                !class_int_at(ls, l, s1->known[k][j], s1->ints[k][j], &fr->int_known[sl],
+                !class_int_at(ls, l, s1->ctl.known[k][j], s1->ctl.ints[k][j], &fr->int_known[sl],
                               &fr->ints[sl]))
                 return false;
         }
     }
     for (int g = 0; g < cx->vars.n_globals; g++)
         if (cx->vars.global_vars[g] != ls->var &&
-            !class_int_at(ls, l, s1->g_known[g], s1->g_ints[g], &cx->ctl.gframe->int_known[g],
-                          &cx->ctl.gframe->ints[g]))
+            !class_int_at(ls, l, s1->ctl.g_known[g], s1->ctl.g_ints[g],
+                          &cx->ctl.gframe->int_known[g], &cx->ctl.gframe->ints[g]))
             return false;
     return true;
 }

@@ -147,11 +147,11 @@ static int gen_storage(gen_ctx *g, int st, int so)
     const snapshot *o = g->o;
     sx_int b1, bo, bg;
     int fresh = g->back ? st : so; /* the one the later iteration made */
-    if (fresh < g->n_storages_new || so >= o->n_storages || cx->tens.refs[st] != 1 ||
-        o->refs[so] != 1 || !storage_bytes(&cx->r->storages[st], &b1) ||
-        !storage_bytes(&o->storages[so], &bo) || !gen_value(g, b1, bo, &bg))
+    if (fresh < g->n_storages_new || so >= o->tens.n_storages || cx->tens.refs[st] != 1 ||
+        o->tens.refs[so] != 1 || !storage_bytes(&cx->r->storages[st], &b1) ||
+        !storage_bytes(&o->tens.storages[so], &bo) || !gen_value(g, b1, bo, &bg))
         return -1;
-    const an_storage *sy = g->back ? &cx->r->storages[st] : &o->storages[so];
+    const an_storage *sy = g->back ? &cx->r->storages[st] : &o->tens.storages[so];
     retire_storage(cx, st);
     int made = an_storage_new_sx(cx, sy->func, sy->value, sy->alloc_line, sy->alloc_col,
                                  sy->device, bg);
@@ -191,7 +191,7 @@ static int gen_handle(gen_ctx *g, int h1, int ho)
     }
     if (h1 < g->n_map && g->map[h1] >= 0)
         return g->map[h1];
-    const an_handle *x = &cx->tens.handles[h1], *y = &g->o->handles[ho];
+    const an_handle *x = &cx->tens.handles[h1], *y = &g->o->tens.handles[ho];
     an_slayout X, Y, G;
     if (h1 >= g->n_map || x->released || y->released || x->poison || y->poison ||
         x->seg_elem != y->seg_elem || (x->seg_elem && x->storage != y->storage) ||
@@ -379,7 +379,7 @@ static bool form_view_segment(gen_ctx *g, an_mem *other, const an_loc *first, co
                               sx_int lo, sx_int hi, int line)
 {
     an_ctx *cx = g->cx;
-    const an_handle *y = &g->o->handles[ho];
+    const an_handle *y = &g->o->tens.handles[ho];
     an_slayout Y, X1;
     if (y->released || y->poison || y->seg_elem || y->offset_unknown || !sl_form(cx, y, &Y) ||
         !view_like(cx, &cx->tens.handles[c1.handle], &Y, y->storage) ||
@@ -437,7 +437,7 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
         int st = -1, st_o = -1;
         if (c1.kind == AN_CELL_TENSOR && e->cell.kind == AN_CELL_TENSOR && !c1.seg &&
             c1.handle >= 0 && e->cell.handle >= 0 && cx->tens.handles[c1.handle].storage >= 0 &&
-            cx->tens.handles[c1.handle].storage == g->o->handles[e->cell.handle].storage) {
+            cx->tens.handles[c1.handle].storage == g->o->tens.handles[e->cell.handle].storage) {
             an_loc at_o = e->loc;
             if (!form_view_segment(g, other, &first, &seg, &at_o, c1, e->cell.handle,
                                    sx_add(v0, d), d, lo, hi, line))
@@ -447,13 +447,13 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
         if (!seg_element(cx, &c1, &c1, &elem, &st))
             return false;
         if (c1.kind == AN_CELL_TENSOR) { /* a's element: the same layout, a storage as large */
-            const an_handle *ho = &g->o->handles[e->cell.handle],
+            const an_handle *ho = &g->o->tens.handles[e->cell.handle],
                             *h1 = &cx->tens.handles[c1.handle];
             steady_ctx sc = {cx, g->o};
             if (e->cell.kind != AN_CELL_TENSOR || e->cell.handle < 0 || ho->released ||
                 !lp_steady_handles(&sc, e->cell.handle, c1.handle) ||
-                (st_o = ho->storage) < g->n_storages_new || st_o >= g->o->n_storages ||
-                g->o->refs[st_o] != 1 || !storage_bytes(&g->o->storages[st_o], &elem_o) ||
+                (st_o = ho->storage) < g->n_storages_new || st_o >= g->o->tens.n_storages ||
+                g->o->tens.refs[st_o] != 1 || !storage_bytes(&g->o->tens.storages[st_o], &elem_o) ||
                 !sx_same(elem, elem_o) || h1->storage < 0)
                 return false;
         } else if (e->cell.kind != AN_CELL_INT || e->cell.known != c1.known ||
@@ -539,7 +539,7 @@ static void absorb_segments(an_ctx *cx, int dir)
 static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
 {
     const snapshot *o = g->o;
-    if (cx->ctl.depth != o->depth)
+    if (cx->ctl.depth != o->ctl.depth)
         return false;
     for (int k = 0; k < cx->ctl.depth && g->ok; k++) {
         an_frame *fr = cx->ctl.stack[k];
@@ -548,17 +548,18 @@ static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
             int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
-            fr->tensor[sl] = gen_handle(g, fr->tensor[sl], o->tensors[k][j]);
+            fr->tensor[sl] = gen_handle(g, fr->tensor[sl], o->ctl.tensors[k][j]);
             if (ids[j] != ls->var)
-                g->ok &= gen_int(g, &fr->int_known[sl], &fr->ints[sl], o->known[k][j],
-                                 o->ints[k][j]);
+                g->ok &= gen_int(g, &fr->int_known[sl], &fr->ints[sl], o->ctl.known[k][j],
+                                 o->ctl.ints[k][j]);
         }
     }
     an_frame *gf = cx->ctl.gframe;
     for (int v = 0; v < cx->vars.n_globals && g->ok; v++) {
-        gf->tensor[v] = gen_handle(g, gf->tensor[v], o->g_tensor[v]);
+        gf->tensor[v] = gen_handle(g, gf->tensor[v], o->ctl.g_tensor[v]);
         if (cx->vars.global_vars[v] != ls->var)
-            g->ok &= gen_int(g, &gf->int_known[v], &gf->ints[v], o->g_known[v], o->g_ints[v]);
+            g->ok &=
+                gen_int(g, &gf->int_known[v], &gf->ints[v], o->ctl.g_known[v], o->ctl.g_ints[v]);
     }
     if (!g->ok)
         return false;
@@ -568,12 +569,13 @@ static bool generalise(an_ctx *cx, loop_sum *ls, gen_ctx *g)
               an_mem_map(cx, &other, gen_cell, g);
     an_mem_free(&other);
     /* storages both states hold whose bytes step (a segment's, as it empties) */
-    int n = ls->s1.n_storages < o->n_storages ? ls->s1.n_storages : o->n_storages;
+    int n =
+        ls->s1.tens.n_storages < o->tens.n_storages ? ls->s1.tens.n_storages : o->tens.n_storages;
     for (int st = 0; st < n && ok; st++) {
         sx_int b1, bo, bg;
-        if (!cx->tens.live_storage[st] || !o->live_storage[st] ||
-            !storage_bytes(&cx->r->storages[st], &b1) || !storage_bytes(&o->storages[st], &bo) ||
-            sx_same(b1, bo))
+        if (!cx->tens.live_storage[st] || !o->tens.live_storage[st] ||
+            !storage_bytes(&cx->r->storages[st], &b1) ||
+            !storage_bytes(&o->tens.storages[st], &bo) || sx_same(b1, bo))
             continue;
         ok = gen_value(g, b1, bo, &bg);
         if (ok)
@@ -602,9 +604,9 @@ static bool ind_handle(const ind_ctx *c, int hs, int he)
 {
     if (hs < 0 || he < 0)
         return hs == he;
-    if (hs >= c->start->n_handles)
+    if (hs >= c->start->tens.n_handles)
         return false;
-    const an_handle *x = &c->start->handles[hs], *y = &c->cx->tens.handles[he];
+    const an_handle *x = &c->start->tens.handles[hs], *y = &c->cx->tens.handles[he];
     an_slayout X, Y;
     if (x->released || y->released)
         return x->released == y->released;
@@ -660,8 +662,8 @@ static bool ind_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 bool lp_induction_holds(an_ctx *cx, const ind_ctx *c)
 {
     const snapshot *st = c->start;
-    if (cx->ctl.depth != st->depth ||
-        !ind_same(c, live_total(st->live, st->live_sx),
+    if (cx->ctl.depth != st->ctl.depth ||
+        !ind_same(c, live_total(st->acct.live, st->acct.live_sx),
                   live_total(cx->acct.live, cx->acct.live_sx)))
         return false;
     for (int k = 0; k < cx->ctl.depth; k++) {
@@ -671,21 +673,22 @@ bool lp_induction_holds(an_ctx *cx, const ind_ctx *c)
             int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
-            if (!ind_handle(c, st->tensors[k][j], fr->tensor[sl]) ||
-                !ind_int(c, st->known[k][j], st->ints[k][j], fr->int_known[sl], fr->ints[sl]))
+            if (!ind_handle(c, st->ctl.tensors[k][j], fr->tensor[sl]) ||
+                !ind_int(c, st->ctl.known[k][j], st->ctl.ints[k][j], fr->int_known[sl],
+                         fr->ints[sl]))
                 return false;
         }
     }
     an_frame *gf = cx->ctl.gframe;
     for (int v = 0; v < cx->vars.n_globals; v++)
-        if (!ind_handle(c, st->g_tensor[v], gf->tensor[v]) ||
-            !ind_int(c, st->g_known[v], st->g_ints[v], gf->int_known[v], gf->ints[v]))
+        if (!ind_handle(c, st->ctl.g_tensor[v], gf->tensor[v]) ||
+            !ind_int(c, st->ctl.g_known[v], st->ctl.g_ints[v], gf->int_known[v], gf->ints[v]))
             return false;
-    for (int s = 0; s < st->n_storages; s++) { /* what both hold has its bytes at lb + 1 */
+    for (int s = 0; s < st->tens.n_storages; s++) { /* what both hold has its bytes at lb + 1 */
         sx_int bs, be;
-        if (st->live_storage[s] != cx->tens.live_storage[s])
+        if (st->tens.live_storage[s] != cx->tens.live_storage[s])
             continue; /* freed or made: the live bytes say whether that balances */
-        if (st->live_storage[s] && storage_bytes(&st->storages[s], &bs) &&
+        if (st->tens.live_storage[s] && storage_bytes(&st->tens.storages[s], &bs) &&
             storage_bytes(&cx->r->storages[s], &be) && !ind_same(c, bs, be))
             return false;
     }
@@ -787,7 +790,7 @@ bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
                  /* iterations since the second: (L - v0 - dir)/dir */
                  .k = sx_mul((sx_int){ls->dir, 0}, sx_sub(L, sx_add(ls->v0, (sx_int){ls->dir, 0}))),
                  .lm1 = sx_sub(L, (sx_int){ls->dir, 0}),
-                 .n_storages_new = back ? s0->n_storages : ls->n_storages1,
+                 .n_storages_new = back ? s0->tens.n_storages : ls->n_storages1,
                  .n_map = (int)cx->tens.n_handles, .ok = true};
     g.map = tl_xmalloc(sizeof *g.map * (size_t)(g.n_map + 1));
     for (int h = 0; h < g.n_map; h++)

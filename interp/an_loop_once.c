@@ -37,7 +37,8 @@ bool lp_stmt_host_only(const an_ctx *cx, const ir_stmt *s)
     case IR_UNSUPPORTED: return s->unsup.var == IR_NO_VAR;
     case IR_BLOCK: return lp_block_host_only(cx, s->block);
     case IR_IF:
-        return lp_block_host_only(cx, s->branch.then_blk) && lp_block_host_only(cx, s->branch.else_blk);
+        return lp_block_host_only(cx, s->branch.then_blk) &&
+               lp_block_host_only(cx, s->branch.else_blk);
     case IR_LOOP:
         return lp_block_host_only(cx, s->loop.init) && lp_block_host_only(cx, s->loop.cond_pre) &&
                lp_block_host_only(cx, s->loop.step) && lp_block_host_only(cx, s->loop.body);
@@ -109,8 +110,8 @@ void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
     if (!before)
         return;
     for (int g = 0; g < cx->vars.n_globals; g++) /* (a helper it calls may write them) */
-        if (before->g_known[g] != cx->ctl.gframe->int_known[g] ||
-            before->g_ints[g] != cx->ctl.gframe->ints[g])
+        if (before->ctl.g_known[g] != cx->ctl.gframe->int_known[g] ||
+            before->ctl.g_ints[g] != cx->ctl.gframe->ints[g])
             an_int_put(false, (sx_int){0, 0}, &cx->ctl.gframe->int_known[g],
                        &cx->ctl.gframe->ints[g]);
     an_mem_join_scalars(cx, &before->mem);

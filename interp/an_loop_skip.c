@@ -442,10 +442,11 @@ static bool counted(an_ctx *cx, const ir_stmt *s, lp_skip *k)
     int v = c->a->var;
     const ir_expr *e = st->stmts[0]->assign_int.value;
     if (st->stmts[0]->assign_int.var != v || cx->u->vars[v].kind != IR_VAR_INT ||
-        cx->u->vars[v].wrap_bits || cx->u->vars[v].is_global || /* (any function may read it) */ e->kind != IR_EXPR_BINARY ||
-        (e->op != IR_OP_ADD && e->op != IR_OP_SUB) || e->a->kind != IR_EXPR_VAR ||
-        e->a->var != v || e->b->kind != IR_EXPR_CONST || e->b->value == 0 ||
-        e->b->value > INT32_MAX || e->b->value < -INT32_MAX)
+        cx->u->vars[v].wrap_bits || cx->u->vars[v].is_global ||
+        /* (any function may read it) */ e->kind != IR_EXPR_BINARY ||
+        (e->op != IR_OP_ADD && e->op != IR_OP_SUB) || e->a->kind != IR_EXPR_VAR || e->a->var != v ||
+        e->b->kind != IR_EXPR_CONST || e->b->value == 0 || e->b->value > INT32_MAX ||
+        e->b->value < -INT32_MAX)
         return false;
     k->step = e->op == IR_OP_ADD ? e->b->value : -e->b->value;
     k->op = c->op;
@@ -574,15 +575,15 @@ static bool same_storage(skip_map *m, int a, int b)
 {
     if (a < 0 || b < 0)
         return a == b;
-    if (a >= m->sn->n_storages)
+    if (a >= m->sn->tens.n_storages)
         return false;
     if (m->sf[a] >= 0 || m->sb[b] >= 0)
         return m->sf[a] == b && m->sb[b] == a;
     m->sf[a] = b;
     m->sb[b] = a;
-    const an_storage *x = &m->sn->storages[a], *y = &m->cx->r->storages[b];
-    return m->sn->refs[a] == m->cx->tens.refs[b] &&
-        m->sn->live_storage[a] == m->cx->tens.live_storage[b] && x->nbytes == y->nbytes &&
+    const an_storage *x = &m->sn->tens.storages[a], *y = &m->cx->r->storages[b];
+    return m->sn->tens.refs[a] == m->cx->tens.refs[b] &&
+        m->sn->tens.live_storage[a] == m->cx->tens.live_storage[b] && x->nbytes == y->nbytes &&
         x->device == y->device && x->external == y->external && x->symbolic == y->symbolic &&
         sx_same(x->nbytes_sx, y->nbytes_sx) && x->value == y->value &&
         x->made_nbytes == y->made_nbytes && x->summarised == y->summarised &&
@@ -594,13 +595,13 @@ static bool same_handle(skip_map *m, int a, int b)
 {
     if (a < 0 || b < 0)
         return a == b;
-    if (a >= m->sn->n_handles)
+    if (a >= m->sn->tens.n_handles)
         return false;
     if (m->hf[a] >= 0 || m->hb[b] >= 0)
         return m->hf[a] == b && m->hb[b] == a;
     m->hf[a] = b;
     m->hb[b] = a;
-    const an_handle *x = &m->sn->handles[a], *y = &m->cx->tens.handles[b];
+    const an_handle *x = &m->sn->tens.handles[a], *y = &m->cx->tens.handles[b];
     return x->known == y->known && x->released == y->released && x->poison == y->poison &&
            x->offset_unknown == y->offset_unknown && (!x->known || an_same_layout(&x->l, &y->l)) &&
            x->value == y->value && x->sl == y->sl && x->seg_elem == y->seg_elem &&
@@ -627,22 +628,23 @@ static bool same_frame_vars(skip_map *m, const lp_skip *k)
     const snapshot *sn = m->sn;
     for (int d = 0; d < cx->ctl.depth; d++) {
         const an_frame *fr = cx->ctl.stack[d];
-        if (fr->func != sn->frames[d].func || fr->serial != sn->frames[d].serial)
+        if (fr->func != sn->ctl.frames[d].func || fr->serial != sn->ctl.frames[d].serial)
             return false;
         const int *ids = cx->vars.func_vars[fr->func];
         for (int j = 0; j < cx->vars.n_func_vars[fr->func]; j++) {
             int sl = cx->vars.slot[ids[j]];
-            if (!same_handle(m, sn->tensors[d][j], fr->tensor[sl]))
+            if (!same_handle(m, sn->ctl.tensors[d][j], fr->tensor[sl]))
                 return false;
             if (ids[j] != k->var &&
-                (fr->int_known[sl] != sn->known[d][j] || fr->ints[sl] != sn->ints[d][j]))
+                (fr->int_known[sl] != sn->ctl.known[d][j] || fr->ints[sl] != sn->ctl.ints[d][j]))
                 return false;
         }
     }
     for (int g = 0; g < cx->vars.n_globals; g++)
-        if (!same_handle(m, sn->g_tensor[g], cx->ctl.gframe->tensor[g]) ||
-            (cx->vars.global_vars[g] != k->var && (cx->ctl.gframe->int_known[g] != sn->g_known[g] ||
-                                              cx->ctl.gframe->ints[g] != sn->g_ints[g])))
+        if (!same_handle(m, sn->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]) ||
+            (cx->vars.global_vars[g] != k->var &&
+             (cx->ctl.gframe->int_known[g] != sn->ctl.g_known[g] ||
+              cx->ctl.gframe->ints[g] != sn->ctl.g_ints[g])))
             return false;
     return true;
 }
@@ -695,13 +697,13 @@ static bool same_mem(skip_map *m, lp_skip *k)
 static bool same_state(an_ctx *cx, lp_skip *k)
 {
     const snapshot *sn = &k->sn;
-    skip_map m = {cx, sn, tl_xmalloc(sizeof(int) * (size_t)(sn->n_handles + 1)),
+    skip_map m = {cx, sn, tl_xmalloc(sizeof(int) * (size_t)(sn->tens.n_handles + 1)),
                   tl_xmalloc(sizeof(int) * (size_t)(cx->tens.n_handles + 1)),
-                  tl_xmalloc(sizeof(int) * (size_t)(sn->n_storages + 1)),
+                  tl_xmalloc(sizeof(int) * (size_t)(sn->tens.n_storages + 1)),
                   tl_xmalloc(sizeof(int) * (size_t)(cx->r->n_storages + 1))};
-    memset(m.hf, -1, sizeof(int) * (size_t)(sn->n_handles + 1));
+    memset(m.hf, -1, sizeof(int) * (size_t)(sn->tens.n_handles + 1));
     memset(m.hb, -1, sizeof(int) * (size_t)(cx->tens.n_handles + 1));
-    memset(m.sf, -1, sizeof(int) * (size_t)(sn->n_storages + 1));
+    memset(m.sf, -1, sizeof(int) * (size_t)(sn->tens.n_storages + 1));
     memset(m.sb, -1, sizeof(int) * (size_t)(cx->r->n_storages + 1));
     bool ok = same_frame_vars(&m, k) && same_mem(&m, k);
     free(m.hf);

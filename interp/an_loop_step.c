@@ -156,7 +156,8 @@ static bool cand_in(const void *ctx, sx_int x)
 /* Function report k's peak after the last iteration: the probes' counters
  * resolved (loop_peaks), and a candidate only iterations after the first
  * make dropped where another covers it whenever there are such (q >= 1). */
-static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const an_fr_saved *at_s1, int k)
+static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const an_fr_saved *at_s1,
+                       int k)
 {
     an_func_report *fr = &cx->r->funcs[k];
     sx_int A = {0, ls->la}, B = {0, ls->lb}, one = {1, 0};
@@ -190,7 +191,8 @@ static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const an_fr
 
 /* At q = 0 (one iteration), do the totals and the state come out as
  * iteration 1 left them? */
-static bool step_exact_at_zero(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const an_fr_saved *at_s1)
+static bool step_exact_at_zero(an_ctx *cx, loop_sum *ls, const step_ctx *sc,
+                               const an_fr_saved *at_s1)
 {
     sx_int zero = {0, 0};
     if (!sx_same(sx_subst(sc->q, sc->q, zero), zero)) /* q is no one atom to put 0 for */
@@ -254,8 +256,8 @@ bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int st
     }
     if (!lp_probe_plain(cx, ls))
         goto out;
-    sx_int l1 = live_total(ls->s1.live, ls->s1.live_sx);
-    if (!sx_same(l1, live_total(ls->a.live, ls->a.live_sx)) ||
+    sx_int l1 = live_total(ls->s1.acct.live, ls->s1.acct.live_sx);
+    if (!sx_same(l1, live_total(ls->a.acct.live, ls->a.acct.live_sx)) ||
         !sx_same(l1, live_total(cx->acct.live, cx->acct.live_sx))) {
         lp_fail(ls, "its live bytes change from one iteration to the next");
         goto out;
