@@ -144,15 +144,43 @@ static const char *fe_or_operand(fe_ctx *fx, const char *c)
     return loose ? ir_strfmt(fx->u, "(%s)", c) : c;
 }
 
-/* The chain's text so far, or-ed with one more condition's ("" for good once
- * one has none); a case's text (its labels' equalities or-ed) is its own
- * operand (sw). */
-static const char *fe_chain_or(fe_ctx *fx, const char *chain, const char *c, bool sw)
+/* The text of a chain's conditions or-ed ("a == 1 || a == 2"), built in one
+ * growing buffer: a chain of n arms costs its length, not n copies of it. */
+typedef struct fe_chain {
+    char *buf;
+    size_t len, cap;
+    bool textless; /* a part has no text: the chain's is "" */
+} fe_chain;
+
+/* One more condition or-ed in; a case's text (its labels' equalities or-ed)
+ * is its own operand (sw). */
+static void fe_chain_or(fe_ctx *fx, fe_chain *ch, const char *c, bool sw)
 {
-    if (!c || (chain && !chain[0]))
-        return "";
+    if (!c)
+        ch->textless = true;
+    if (ch->textless)
+        return;
     c = sw ? c : fe_or_operand(fx, c);
-    return chain ? ir_strfmt(fx->u, "%s || %s", chain, c) : c;
+    size_t n = strlen(c), need = ch->len + n + 5;
+    if (need > ch->cap) {
+        ch->cap = need > 2 * ch->cap ? need : 2 * ch->cap;
+        ch->buf = tl_xrealloc(ch->buf, ch->cap);
+    }
+    if (ch->len) {
+        memcpy(ch->buf + ch->len, " || ", 4);
+        ch->len += 4;
+    }
+    memcpy(ch->buf + ch->len, c, n + 1);
+    ch->len += n;
+}
+
+/* The chain's text, kept by the unit ("" when a part had none); the buffer goes. */
+static const char *fe_chain_text(fe_ctx *fx, fe_chain *ch)
+{
+    const char *t = ch->textless ? "" : ir_strdup(fx->u, ch->buf ? ch->buf : "");
+    free(ch->buf);
+    *ch = (fe_chain){0};
+    return t;
 }
 
 /* if / else if / ... / else: the chain is walked in a loop, each `else if`
@@ -165,14 +193,17 @@ static void fe_lower_if(fe_ctx *fx, CXCursor c)
     int parent = fx->u->cur_stmt;
     ir_stmt *s;
     CXCursor next = fe_lower_if_arm(fx, c, &s);
-    const char *chain = s ? fe_chain_or(fx, NULL, s->text, false) : NULL;
+    fe_chain chain = {0};
+    if (s)
+        fe_chain_or(fx, &chain, s->text, false);
     bool is_chain = false;
     while (s && !clang_Cursor_isNull(next) && clang_getCursorKind(next) == CXCursor_IfStmt) {
         s->branch.else_blk = ir_block_new(fx->u);
         fx->cur = s->branch.else_blk;
         fx->u->cur_stmt = ++fx->stmt_serial;
         next = fe_lower_if_arm(fx, next, &s);
-        chain = s ? fe_chain_or(fx, chain, s->text, false) : NULL;
+        if (s)
+            fe_chain_or(fx, &chain, s->text, false);
         is_chain = true;
     }
     if (s && !clang_Cursor_isNull(next)) {
@@ -180,8 +211,10 @@ static void fe_lower_if(fe_ctx *fx, CXCursor c)
         /* a run not taking the final else took one of the arms: the run that
          * reaches the last if has every earlier condition false, so its own
          * condition alone is not what a run meant to go on meets */
-        s->branch.else_text = is_chain ? chain : NULL;
+        if (is_chain)
+            s->branch.else_text = fe_chain_text(fx, &chain);
     }
+    free(chain.buf);
     fx->cur = outer;
     fx->u->cur_stmt = parent;
 }
@@ -507,7 +540,7 @@ static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr 
                            const char *value_text)
 {
     ir_stmt *prev = NULL;
-    const char *chain = NULL; /* the cases' conditions or-ed: what a run not taking default meets */
+    fe_chain chain = {0}; /* the cases' conditions or-ed: what a run not taking default meets */
     for (int i = 0; i < sw->n_groups; i++) {
         const fe_case_group *g = &sw->groups[i];
         if (g->is_default)
@@ -515,7 +548,7 @@ static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr 
         ir_stmt *s = ir_stmt_new(fx->u, IR_IF, g->n_labels ? fe_loc(fx, g->labels[0]) : fe_loc(fx, c));
         s->branch.cond = fe_group_cond(fx, g, value);
         s->text = fe_group_text(fx, g, value_text);
-        chain = fe_chain_or(fx, chain, s->text, true);
+        fe_chain_or(fx, &chain, s->text, true);
         s->branch.then_blk = fe_group_block(fx, g);
         if (prev) {
             prev->branch.else_blk = ir_block_new(fx->u);
@@ -531,13 +564,14 @@ static void fe_switch_emit(fe_ctx *fx, CXCursor c, const fe_switch *sw, ir_expr 
         ir_block *b = fe_group_block(fx, &sw->groups[i]);
         if (prev) {
             prev->branch.else_blk = b;
-            prev->branch.else_text = chain;
+            prev->branch.else_text = fe_chain_text(fx, &chain);
         } else {
             ir_stmt *s = ir_stmt_new(fx->u, IR_BLOCK, fe_loc(fx, c));
             s->block = b;
             fe_push(fx, s);
         }
     }
+    free(chain.buf);
 }
 
 static void fe_lower_switch(fe_ctx *fx, CXCursor c)
