@@ -482,7 +482,8 @@ class Gen:
             self.top_once("SCALE", ["#define SCALE(t, s) tl_mul_scalar(t, s)"])
             v = self.tmp()
             self.emit("tl_tensor *%s = SCALE(%s, 0.5);" % (v, t["var"]))
-            self.live.append({"var": v, "shape": t["shape"], "contig": True, "depth": self.indent})
+            self.live.append({"var": v, "shape": t["shape"], "contig": t["contig"],
+                              "depth": self.indent})
 
     def macros_more(self, t, form):
         """Nested macros, an argument with a side effect, a macro of two
