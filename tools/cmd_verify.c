@@ -441,44 +441,70 @@ static void cleanup(const verify_opts *o, build *b)
     rmdir(b->dir);
 }
 
-/* A loop left at a condition not known statically runs a count the report
- * has as a symbol: its value is read off the run (verify/vf_verify.c) and
- * the program analysed again with it bound, so that the run is compared
- * with numbers.  Returns the report to compare (r, or the new one). */
-static an_report *bind_run_counts(const verify_opts *o, ir_unit *u, const an_options *ao,
+/* The report's symbols whose values the run shows (a loop's count, a size
+ * in a call's shape: verify/vf_verify.c) are bound and the program analysed
+ * again, so that the run is compared with numbers; again while a new
+ * report shows more (a count once the sizes it depends on are known).  A
+ * name the user bound keeps the user's value.  Returns the report to
+ * compare (r, or the last new one). */
+static an_report *bind_run_values(const verify_opts *o, ir_unit *u, const an_options *ao,
                                   an_report *r, const build *b)
 {
-    char **names;
-    int64_t *values;
-    int n = vf_iteration_counts(r, b->trace, o->function, &names, &values);
-    if (n == 0)
-        return r;
-    an_options a2 = *ao;
-    const char **bn = tl_xreallocarray(NULL, (size_t)(ao->n_binds + n), sizeof *bn);
-    int64_t *bv = tl_xreallocarray(NULL, (size_t)(ao->n_binds + n), sizeof *bv);
-    for (int k = 0; k < ao->n_binds; k++) {
+    const char **bn = NULL;
+    int64_t *bv = NULL;
+    int nb = ao->n_binds;
+    bn = tl_xreallocarray(NULL, (size_t)nb + 1, sizeof *bn);
+    bv = tl_xreallocarray(NULL, (size_t)nb + 1, sizeof *bv);
+    for (int k = 0; k < nb; k++) {
         bn[k] = ao->bind_names[k];
         bv[k] = ao->bind_values[k];
     }
-    for (int k = 0; k < n; k++) {
-        printf("the run's count: %s = %lld (its iterations, read off the run)\n", names[k],
-               (long long)values[k]);
-        bn[ao->n_binds + k] = names[k];
-        bv[ao->n_binds + k] = values[k];
+    char **kept = NULL; /* the names read, owned here until the end */
+    int n_kept = 0;
+    for (int round = 0; round < 8; round++) {
+        char **names, **whys;
+        int64_t *values;
+        int n = vf_run_values(r, b->trace, o->function, &names, &values, &whys), added = 0;
+        for (int k = 0; k < n; k++) {
+            bool bound = false;
+            for (int j = 0; j < nb && !bound; j++)
+                bound = strcmp(bn[j], names[k]) == 0;
+            if (!bound) {
+                bool count = strcmp(whys[k], "its iterations") == 0;
+                printf("the run's %s: %s = %lld (%s, read off the run)\n",
+                       count ? "count" : "value", names[k], (long long)values[k], whys[k]);
+                bn = tl_xreallocarray(bn, (size_t)nb + 1, sizeof *bn);
+                bv = tl_xreallocarray(bv, (size_t)nb + 1, sizeof *bv);
+                kept = tl_xreallocarray(kept, (size_t)n_kept + 1, sizeof *kept);
+                kept[n_kept++] = names[k];
+                bn[nb] = names[k];
+                bv[nb++] = values[k];
+                added++;
+            } else {
+                free(names[k]);
+            }
+            free(whys[k]);
+        }
+        free(names);
+        free(whys);
+        free(values);
+        if (added == 0)
+            break;
+        an_options a2 = *ao;
+        a2.n_binds = nb;
+        a2.bind_names = bn;
+        a2.bind_values = bv;
+        an_report *r2 = an_analyze(u, &a2);
+        an_report_free(r);
+        an_report_use(r2);
+        r = r2;
     }
-    a2.n_binds = ao->n_binds + n;
-    a2.bind_names = bn;
-    a2.bind_values = bv;
-    an_report *r2 = an_analyze(u, &a2);
-    an_report_free(r);
-    an_report_use(r2);
-    for (int k = 0; k < n; k++)
-        free(names[k]);
-    free(names);
-    free(values);
+    for (int k = 0; k < n_kept; k++)
+        free(kept[k]);
+    free(kept);
     free(bn);
     free(bv);
-    return r2;
+    return r;
 }
 
 /* Verify file (with in's arguments), or with p the program. */
@@ -523,7 +549,7 @@ static int verify_file(const verify_opts *o, const char *file, const cli_input *
         if (rc == 0)
             rc = execute(o, file, &b, &failed, &seconds);
         if (rc == 0)
-            r = bind_run_counts(o, u, &ao, r, &b);
+            r = bind_run_values(o, u, &ao, r, &b);
         if (rc == 0)
             rc = compare(o, file, r, &b, failed);
         cleanup(o, &b);

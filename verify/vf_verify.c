@@ -1218,41 +1218,114 @@ static void compare_executions(walk *w, const an_func_report *root, const trace 
     free(keys);
 }
 
-/* ---- the run's count of iterations ----
+/* ---- values read off the run ----
  *
- * A loop left at a condition not known statically runs a count the report
- * has as a symbol of its own (origin "iterations").  Its value is read off
- * the run: the times it made a call the report says runs exactly that many
- * times, the only call of its line and op. */
+ * A size the report has as a symbol (read from argv, a header, the
+ * environment) has one value in a run, and the run shows it: in the shape
+ * of a call the report gives as that symbol alone (a call run exactly once,
+ * the only call of its line and op), or in the count of a call the report
+ * says runs exactly that symbol's times (a loop's count, the iterations of
+ * a loop left at a condition not known statically).  Read so, the symbols
+ * are bound and the program analysed again (tools/cmd_verify.c), so that
+ * the run is compared with numbers; a symbol no call shows stays a
+ * formula, not compared. */
+
+/* The only value of v's line and op (the trace's records are matched by them). */
+static bool only_of_site(const an_report *r, int v)
+{
+    for (int x = 0; x < r->n_values; x++)
+        if (x != v && r->values[x].line == r->values[v].line &&
+            r->values[x].op == r->values[v].op)
+            return false;
+    return true;
+}
+
+/* v's runs are the program's count of it, exactly, in root. */
+static bool runs_exact(const an_report *r, const an_func_report *root, int v)
+{
+    const an_value *x = &r->values[v];
+    return x->runs_root == root->func && !x->runs_unknown && !x->runs_at_most && !x->runs_roots;
+}
 
 /* The value whose count is symbol k alone, and the only one of its line
  * and op; -1 when none. */
 static int counted_by(const an_report *r, const an_func_report *root, int k)
 {
-    int found = -1;
-    for (int v = 0; v < r->n_values; v++) {
-        const an_value *x = &r->values[v];
-        if (x->runs_root != root->func || x->runs_unknown || x->runs_at_most || x->runs_roots ||
-            sx_symbol_of(an_value_runs(x)) != k)
-            continue;
-        found = v;
-        break;
-    }
-    for (int v = 0; found >= 0 && v < r->n_values; v++)
-        if (v != found && r->values[v].line == r->values[found].line &&
-            r->values[v].op == r->values[found].op)
-            return -1;
-    return found;
+    for (int v = 0; v < r->n_values; v++)
+        if (runs_exact(r, root, v) && sx_symbol_of(an_value_runs(&r->values[v])) == k)
+            return only_of_site(r, v) ? v : -1;
+    return -1;
 }
 
-int vf_iteration_counts(const an_report *r, const char *trace_path, const char *function,
-                        char ***names, int64_t **values)
+/* A value run once whose dim d is symbol k alone, the only one of its line
+ * and op: *v, *d; false when none. */
+static bool shaped_by(const an_report *r, const an_func_report *root, int k, int *v, int *d)
+{
+    for (int x = 0; x < r->n_values; x++) {
+        const an_value *y = &r->values[x];
+        sx_int once = an_value_runs(y);
+        if (y->sl <= 0 || y->error || !runs_exact(r, root, x) || once.e != 0 || once.c != 1 ||
+            !only_of_site(r, x))
+            continue;
+        const an_slayout *l = &r->slayouts[y->sl - 1];
+        for (int j = 0; j < l->ndim; j++)
+            if (sx_symbol_of(l->shape[j]) == k) {
+                *v = x;
+                *d = j;
+                return true;
+            }
+    }
+    return false;
+}
+
+static bool record_of(const json_t *rec, const an_value *v)
+{
+    return jint(rec, "line") == v->line && strcmp(jstr(rec, "ev"), "call") == 0 &&
+           strcmp(jstr(rec, "op"), mt_ops[v->op].name) == 0;
+}
+
+/* Symbol k's value in the run (*why: how it was read, to free); false when
+ * no call shows it. */
+static bool read_symbol(const an_report *r, const an_func_report *root, const trace *t, int k,
+                        int64_t *value, char **why)
+{
+    int v = counted_by(r, root, k), d;
+    if (v >= 0) {
+        int64_t meas = 0;
+        for (int64_t i = 0; i < t->n; i++)
+            meas += record_of(t->rec[i], &r->values[v]);
+        if (meas < 1)
+            return false; /* (the run did not reach it: the report's path is not the run's) */
+        *value = meas;
+        *why = strcmp(sx_symbol_origin(k), "iterations") == 0
+                   ? tl_xstrdup("its iterations")
+                   : tl_xasprintf("the times tl_%s at line %d ran", mt_ops[r->values[v].op].name,
+                                  r->values[v].line);
+        return true;
+    }
+    if (!shaped_by(r, root, k, &v, &d))
+        return false;
+    for (int64_t i = 0; i < t->n; i++) {
+        const json_t *shape = json_object_get(t->rec[i], "shape");
+        if (!record_of(t->rec[i], &r->values[v]) || !json_is_array(shape) ||
+            (size_t)d >= json_array_size(shape))
+            continue;
+        *value = json_integer_value(json_array_get(shape, (size_t)d));
+        *why = tl_xasprintf("dim %d of tl_%s at line %d", d, mt_ops[r->values[v].op].name,
+                            r->values[v].line);
+        return *value >= 1;
+    }
+    return false;
+}
+
+int vf_run_values(const an_report *r, const char *trace_path, const char *function,
+                  char ***names, int64_t **values, char ***whys)
 {
     const an_func_report *root = an_report_func(r, function ? function : "main");
     trace t = {0};
     char *error = NULL;
     int n = 0;
-    *names = NULL;
+    *names = *whys = NULL;
     *values = NULL;
     an_report_use(r);
     if (!root || !root->is_root || !trace_read(trace_path, &t, r->unit, &error)) {
@@ -1260,20 +1333,18 @@ int vf_iteration_counts(const an_report *r, const char *trace_path, const char *
         return 0;
     }
     for (int k = 0; k < sx_n_symbols(); k++) {
-        int v = strcmp(sx_symbol_origin(k), "iterations") == 0
-                    ? counted_by(r, root, k) : -1;
-        if (v < 0)
+        int64_t value;
+        char *why;
+        /* the names a --bind takes: sizes (a loop's counter is none) */
+        if (!sx_symbol_is_size(k) ||
+            strcmp(sx_symbol_origin(k), "loop") == 0 || !read_symbol(r, root, &t, k, &value, &why))
             continue;
-        int64_t meas = 0;
-        for (int64_t i = 0; i < t.n; i++)
-            meas += jint(t.rec[i], "line") == r->values[v].line &&
-                    strcmp(jstr(t.rec[i], "op"), mt_ops[r->values[v].op].name) == 0;
-        if (meas < 1)
-            continue; /* (the run did not reach it: the report's path is not the run's) */
         *names = tl_xreallocarray(*names, (size_t)n + 1, sizeof **names);
         *values = tl_xreallocarray(*values, (size_t)n + 1, sizeof **values);
+        *whys = tl_xreallocarray(*whys, (size_t)n + 1, sizeof **whys);
         (*names)[n] = tl_xstrdup(sx_symbol_name(k));
-        (*values)[n++] = meas;
+        (*whys)[n] = why;
+        (*values)[n++] = value;
     }
     trace_free(&t);
     return n;

@@ -74,10 +74,11 @@ typedef struct vf_summary {
 bool vf_verify(const an_report *r, const char *trace_path, const vf_options *opt, FILE *out,
                vf_summary *sum, char **error);
 
-/* The run's count of each loop of report r left at a condition not known
- * statically (a symbol "NAME.iterations" not bound), read off the trace at
- * trace_path: n names and values (to free), 0 when there are none. */
-int vf_iteration_counts(const an_report *r, const char *trace_path, const char *function,
-                        char ***names, int64_t **values);
+/* The values in the run of report r's symbols that a call of the trace at
+ * trace_path shows (the shape of a call run once, the count of a call run a
+ * symbol's times; docs/symbolic.md, "Verify at the run's sizes"): n names, values
+ * and how each was read (to free), 0 when there are none. */
+int vf_run_values(const an_report *r, const char *trace_path, const char *function,
+                  char ***names, int64_t **values, char ***whys);
 
 #endif /* TL_VF_VERIFY_H */

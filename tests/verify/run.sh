@@ -45,6 +45,16 @@ expect perturbed-executions 1 "executions  line 29 tl_clone: 2 predicted, 1 meas
   "$tool" verify --test-perturb-line=29 samples/worksheet/block1.c -- -DDEVICE=TL_CPU
 expect executions-bound 0 "executions  line 21 tl_relu: at most 1 predicted, 0 measured  \(a bound: not compared\)" -- \
   "$tool" verify samples/models/branch.c -- -DDEVICE=TL_CPU
+# sizes and counts read off the run where no --bind gives them: compared with
+# numbers, a loop of 5 iterations walked past the same call site after it
+expect run-values 0 "the run's value: d = 6 \(dim 0 of tl_ones at line 19, read off the run\)" -- \
+  "$tool" verify --arg=5 --arg=6 tests/verify/run_sizes.c
+expect run-values-count 0 "the run's value: n = 5 \(the times tl_relu at line 22 ran, read off the run\)" -- \
+  "$tool" verify --arg=5 --arg=6 tests/verify/run_sizes.c
+expect run-values-agree 0 "^verify: 18 calls and 3 call sites compared, [0-9]+ fields, 0 disagreements$" -- \
+  "$tool" verify --arg=5 --arg=6 tests/verify/run_sizes.c
+expect run-values-peak 0 "^  peak: 48 B predicted \(line 21\), 48 B measured$" -- \
+  "$tool" verify --arg=5 --arg=6 tests/verify/run_sizes.c
 
 cat >"$work/nobuild.c" <<'C'
 #include <tensorlint/tensor.h>
