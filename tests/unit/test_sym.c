@@ -325,6 +325,7 @@ static void generic_point_limits(void **state)
     sx_clear_failed();
     (void)sx_cmp(s[SX_GENERIC_SIZES - 1], SX_GT, w);
     assert_true(sx_failed());
+    assert_non_null(strstr(sx_failed_why(), "no room for (" SX_GENERIC_SIZES_TEXT " sizes"));
     /* (w/h)/2 with w and h past the point's places: neither 0 nor anything, unknown */
     sx_int half = sx_div(sx_div(w, h), K(2));
     sx_clear_failed();
