@@ -15,20 +15,22 @@
  * all positive is at least its constant plus each coefficient times its
  * monomial's bound.  That decides most comparisons of sizes ("n*d > 0",
  * "n >= 1"); the rest are decided at the generic point and recorded as
- * assumptions.  The generic point is an assignment of integers: symbol k is
- * 2^(36 - k) (so no size is 0 or 1, PyTorch's specialisation, sizes read
- * earlier are multiples of those read later, as a width is of a head
- * count), floor(a / b) is the integer quotient there.  Every decision is
- * then true at that one point, so the recorded assumptions never
- * contradict each other.
+ * assumptions.  The generic point is an assignment of integers, powers of
+ * two: no size is 0 or 1 (PyTorch's specialisation), and of two sizes
+ * compared the one read earlier is a multiple of the one read later, as a
+ * width is of a head count; floor(a / b) is the integer quotient there.
+ * Every decision is then true at that one point, so the recorded
+ * assumptions never contradict each other.
  *
- * The point is generic only so far: the first SX_GENERIC_SIZES symbols get
- * a value (a 33rd would be 2^4, then 2^3, ..., 1: a quotient of two sizes
- * becomes 0, and a decision made there is false for real sizes); a later
- * symbol, a quotient of sizes that is 0 there, two distinct polynomials
- * equal there, or a difference the doubles cannot tell from 0 has no
- * generic value.  A comparison over such a value that nothing proves is
- * not decided: sx_cmp fails (sx_failed, sx_failed_why), and the analysis
+ * A symbol takes its value there (its place) only when a comparison first
+ * needs it, in the order the symbols were read (sym_point.c, which says
+ * why every decision stays true as places are given): a program may read
+ * any number of integers; those compared take places, 2^52 down to 2^5.
+ * A symbol with no place free between those of the symbols read around
+ * it, a quotient of sizes that is 0 there, two distinct polynomials equal
+ * there, or a difference the doubles cannot tell from 0 has no generic
+ * value.  A comparison over such a value that nothing proves is not
+ * decided: sx_cmp fails (sx_failed, sx_failed_why), and the analysis
  * treats what depends on it as unknown.
  */
 #include "sym.h"
@@ -129,23 +131,12 @@ static uint32_t atom_intern(atom k)
     if (id)
         return id;
     switch (k.kind) {
-    case A_SYM: {
-        int64_t g = sx_symbol_generic(k.sym);
-        k.lb = 1;
-        k.hint = g > 0 ? (double)g : NAN; /* none: past the generic point's symbols */
+    case A_SYM:
+        k.lb = S.syms.items[k.sym].value ? NO_LB : 1; /* a value read back is no size */
         break;
-    }
     case A_DIV: {
         int64_t la = lb_of(k.a), lbb = lb_of(k.b);
         k.lb = la != NO_LB && la >= 0 && lbb != NO_LB && lbb >= 1 ? 0 : NO_LB;
-        /* the integer quotient at the generic point (where n*(d/n) == d when
-         * d is read before n: a width is a multiple of a head count); a
-         * quotient of two sizes that is 0 there (n/d with d read first) is
-         * no generic value: it would decide n < d, which sizes need not be */
-        double ha = hint_of(k.a), hb = hint_of(k.b);
-        k.hint = isnan(ha) || isnan(hb) ? NAN : hb > 0 ? floor(ha / hb) : 0.0;
-        if (k.hint < 1 && k.a.e != 0 && la != NO_LB && la >= 1 && lbb != NO_LB && lbb >= 1)
-            k.hint = NAN;
         break;
     }
     case A_MAX: case A_MIN: {
@@ -154,11 +145,11 @@ static uint32_t atom_intern(atom k)
             k.lb = la == NO_LB ? lbb : lbb == NO_LB ? la : (la > lbb ? la : lbb);
         else
             k.lb = la == NO_LB || lbb == NO_LB ? NO_LB : (la < lbb ? la : lbb);
-        double ha = hint_of(k.a), hb = hint_of(k.b);
-        k.hint = isnan(ha) || isnan(hb) ? NAN : k.kind == A_MAX ? fmax(ha, hb) : fmin(ha, hb);
         break;
     }
     }
+    k.hint = hint_compute(&k); /* (sym_point.c) */
+    k.hint_at = S.places;
     if (S.atoms.n == 0) {
         atom nil = {0};
         VEC_PUSH(S.atoms, nil); /* id 0 is no atom */
@@ -191,12 +182,13 @@ uint32_t mono_intern(const factor *f, uint32_t n)
     uint32_t id = table_find(&S.mono_tab, h, mono_same, &k, &at);
     if (id)
         return id;
-    mono m = {(uint32_t)S.factors.n, n, 1, 1.0, 0};
+    mono m = {(uint32_t)S.factors.n, n, 1, 1.0, 0, S.places};
     for (uint32_t i = 0; i < n; i++) {
+        double h = atom_hint(f[i].atom);
         const atom *a = &S.atoms.items[f[i].atom];
         for (uint32_t p = 0; p < f[i].pow; p++) {
             m.lb = lb_mul(m.lb, a->lb);
-            m.hint *= a->hint;
+            m.hint *= h;
         }
         m.degree += (int)f[i].pow;
         VEC_PUSH(S.factors, f[i]);
@@ -424,7 +416,7 @@ double hint_of(sx_int a)
     const term *t = terms_of(a, &n, &c);
     double h = (double)c;
     for (uint32_t i = 0; i < n; i++)
-        h += (double)t[i].coef * S.monos.items[t[i].mono].hint;
+        h += (double)t[i].coef * mono_hint(t[i].mono);
     return h;
 }
 
@@ -695,44 +687,35 @@ sx_int sx_max_of(const sx_int *v, int n)
 }
 sx_int sx_min(sx_int a, sx_int b) { return minmax(A_MIN, a, b); }
 
+/* A new symbol: one read at run time, with a rank among those the generic
+ * point places (sym_point.c), or a loop's counter, whose value there is
+ * like's. */
+static sx_int new_symbol(const char *name, const char *origin, int line, int col, bool value,
+                         bool counter, sx_int like)
+{
+    symbol s = {.name = tl_xstrdup(name ? name : "?"), .origin = tl_xstrdup(origin ? origin : ""),
+                .line = line, .col = col, .value = value, .rank = counter ? -1 : S.n_ranked++,
+                .place = -1, .like = counter ? like : (sx_int){0, 0}};
+    VEC_PUSH(S.syms, s);
+    atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0, 0};
+    return atom_expr(atom_intern(k));
+}
+
 sx_int sx_symbol_near(const char *name, const char *origin, int line, int col, sx_int like)
 {
-    double h = hint_of(like);
-    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false,
-                false, -1};
-    VEC_PUSH(S.syms, s);
-    atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
-    uint32_t id = atom_intern(k);
-    S.atoms.items[id].hint = h; /* before its monomial caches it */
-    return atom_expr(id);
+    return new_symbol(name, origin, line, col, false, true, like);
 }
 
 /* ---- symbols, evaluation ---- */
 
 sx_int sx_symbol_value(const char *name, const char *origin, int line, int col)
 {
-    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false,
-                true, S.n_generic++};
-    VEC_PUSH(S.syms, s);
-    atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
-    uint32_t id = atom_intern(k);
-    S.atoms.items[id].lb = NO_LB; /* before its monomial caches it: not a size */
-    return atom_expr(id);
-}
-
-int64_t sx_symbol_generic(int i)
-{
-    int g = i >= 0 && (size_t)i < S.syms.n ? S.syms.items[i].generic : -1;
-    return g >= 0 && g < SX_GENERIC_SIZES ? INT64_C(1) << (SX_GENERIC_SIZES + 4 - g) : 0;
+    return new_symbol(name, origin, line, col, true, false, (sx_int){0, 0});
 }
 
 sx_int sx_symbol(const char *name, const char *origin, int line, int col)
 {
-    symbol s = {tl_xstrdup(name ? name : "?"), tl_xstrdup(origin ? origin : ""), line, col, false,
-                false, S.n_generic++};
-    VEC_PUSH(S.syms, s);
-    atom k = {A_SYM, (int)S.syms.n - 1, {0, 0}, {0, 0}, 0, 0};
-    return atom_expr(atom_intern(k));
+    return new_symbol(name, origin, line, col, false, false, (sx_int){0, 0});
 }
 
 sx_int sx_symbol_expr(int i)
@@ -927,6 +910,7 @@ static void state_clear(sx_state *st)
     free(st->facts.items);
     free(st->raises.items);
     free(st->exact.items);
+    free(st->tried.items);
     free(st->atom_tab.slot);
     free(st->atom_tab.hash);
     free(st->mono_tab.slot);

@@ -10,8 +10,9 @@
  *
  * Symbols stand for sizes: the analysis assumes each is >= 1 and that every
  * product fits int64.  A comparison that these facts do not decide is decided
- * as it comes out at the generic point (symbol k = 2^(20 - k): no size is 0
- * or 1, and an earlier size is a multiple of a later one), and the condition
+ * as it comes out at the generic point (powers of two given to the symbols
+ * a comparison needs, in the order read: no size is 0 or 1, and an earlier
+ * size is a multiple of a later one; sym_point.c), and the condition
  * is recorded as an assumption with the current site; the answer is then
  * exact under the recorded assumptions, which all hold at that point.  An expression that
  * grows past SX_MAX_TERMS terms, or a coefficient that overflows, becomes
@@ -38,9 +39,11 @@ typedef struct sx_int {
 typedef enum sx_rel { SX_EQ, SX_NE, SX_LT, SX_LE, SX_GT, SX_GE } sx_rel;
 
 enum { SX_TOO_BIG = 1, SX_MAX_TERMS = 64 };
-/* Symbols the generic point has a value for (2^36 .. 2^5); see sx_cmp. */
-enum { SX_GENERIC_SIZES = 32 };
-#define SX_GENERIC_SIZES_TEXT "32"
+/* Sizes the generic point can place in a row (2^52 .. 2^5), each read
+ * earlier a multiple of each read later; only those compared take places
+ * (sym_point.c); see sx_cmp. */
+enum { SX_GENERIC_SIZES = 48 };
+#define SX_GENERIC_SIZES_TEXT "48"
 
 
 typedef struct sx_state sx_state;
@@ -85,10 +88,12 @@ void sx_symbol_rename(int i, const char *name);
  * whose range is the loop's. */
 bool sx_symbol_is_size(int i);
 /* Symbol i's value at the generic point, where comparisons the symbols do not
- * decide are decided (2^(36 - k) for the k-th symbol read, a loop's counter
- * aside: no size is 0 or 1, an earlier size is a multiple of a later one);
- * every assumption on sizes holds there.  0: none (past SX_GENERIC_SIZES,
- * or a loop's counter): a comparison that needs it is not decided. */
+ * decide are decided, scaled to where products of a few sizes fit in 64 bits
+ * (2^-16 of it: 2^36 for the first symbol read, 2^(36 - k) for the k-th,
+ * an earlier size a multiple of a later one), for a search of sizes that
+ * meet conditions to start from.  A symbol no comparison has placed yet
+ * (sym_point.c) has the value its rank would give it.  0: none (a loop's
+ * counter, or past 2^5). */
 int64_t sx_symbol_generic(int i);
 
 sx_int sx_add(sx_int a, sx_int b);

@@ -2,7 +2,8 @@
  * sym_internal.h: the representation behind sym/sym.h, shared by the files
  * of the symbolic domain (sym.c: interning, arithmetic, comparisons and
  * assumptions; sym_print.c: the text of expressions; sym_subst.c: renaming,
- * sums over a counter, which symbols an expression mentions).  Nothing
+ * sums over a counter, which symbols an expression mentions; sym_point.c:
+ * the generic point's values, given when comparisons need them).  Nothing
  * outside these files includes it.
  */
 #ifndef TL_SYM_INTERNAL_H
@@ -21,7 +22,8 @@ typedef struct atom {
     int sym;          /* A_SYM */
     sx_int a, b;      /* A_DIV, A_MAX, A_MIN */
     int64_t lb;       /* lower bound; INT64_MIN: none known */
-    double hint;      /* its generic value */
+    double hint;      /* its value at the generic point; NAN: none (yet) */
+    uint64_t hint_at; /* sx_state.places when a NAN hint was computed (sym_point.c) */
 } atom;
 
 typedef struct factor {
@@ -34,6 +36,7 @@ typedef struct mono {
     int64_t lb;        /* INT64_MIN: none known */
     double hint;
     int degree;
+    uint64_t hint_at;  /* as atom.hint_at */
 } mono;
 
 typedef struct term {
@@ -52,8 +55,11 @@ typedef struct symbol {
     int line, col;
     bool used;
     bool value;        /* no size: no lower bound (sx_symbol_value) */
-    int generic;       /* its place among the symbols with a generic value (-1: none,
-                          a loop's counter takes its first value's) */
+    int rank;          /* its order among the symbols that take a place at the generic point
+                          (-1: none, a loop's counter takes its first value's: like) */
+    int place;         /* its exponent there once a comparison needed it (-1: none yet) */
+    bool unplaceable;  /* no place fits it (sym_point.c): comparisons over it are not decided */
+    sx_int like;       /* a loop's counter: its value there is like's (sx_symbol_near) */
 } symbol;
 
 typedef struct assumption {
@@ -111,7 +117,10 @@ typedef struct sx_state {
     int site;
     bool failed;
     const char *fail_why; /* why the last failure (sx_failed) happened; NULL: too large */
-    int n_generic;      /* symbols given a generic value so far (symbol.generic) */
+    int n_ranked;       /* symbols given a rank so far (symbol.rank) */
+    uint64_t places;    /* bumped when the places change: NAN hints are computed again */
+    bool trying;        /* places being tried: hints that get a value are logged in tried */
+    VEC(uint32_t) tried; /* atom ids (2*id) and monomial ids (2*id + 1) */
     spoly *scratch[3];  /* the polynomials being built */
 } sx_state;
 
@@ -151,6 +160,11 @@ struct spoly {
 #define lb_signed sx__lb_signed
 #define lb_of sx__lb_of
 #define hint_of sx__hint_of
+#define atom_hint sx__atom_hint
+#define mono_hint sx__mono_hint
+#define hint_compute sx__hint_compute
+#define place_symbols sx__place_symbols
+#define point_holds sx__point_holds
 #define mono_intern sx__mono_intern
 #define intern sx__intern
 #define scratch(which) sx__scratch(which)
@@ -164,7 +178,18 @@ extern _Thread_local uint64_t proof_generation;
 uint64_t mix(uint64_t h, uint64_t x);
 int64_t lb_signed(sx_int a, int64_t sign); /* a's lower bound (sign 1) or of -a (sign -1) */
 int64_t lb_of(sx_int a);
-double hint_of(sx_int a);                   /* a at the generic point */
+double hint_of(sx_int a);                   /* a at the generic point (NAN: none yet) */
+
+/* sym_point.c: the generic point's values */
+double atom_hint(uint32_t id);
+double mono_hint(uint32_t id);
+double hint_compute(const atom *k);         /* k's value from its operands' (or its symbol's) */
+/* Give places to the symbols d needs that have none: false when d needs
+ * none, or when some cannot take one (they stay without: d is not decided). */
+bool place_symbols(sx_int d);
+/* sym_prove.c: "d op 0" holds at the point (true also when d has no value
+ * there yet); false when it fails there or the doubles cannot tell. */
+bool point_holds(sx_int d, const char *op);
 uint32_t mono_intern(const factor *f, uint32_t n);
 sx_int intern(spoly *s);                    /* the normal form of s */
 spoly *scratch(int which);                  /* scratch polynomial 0, 1 or 2, emptied */

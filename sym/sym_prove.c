@@ -378,8 +378,9 @@ static bool exact_int(double x) { return isfinite(x) && x == floor(x); }
  * sign of q*b - a is exact). */
 static bool exact_atom(uint32_t id, int depth)
 {
+    double hk = atom_hint(id);
     const atom *k = &S.atoms.items[id];
-    if (!exact_int(k->hint))
+    if (!exact_int(hk))
         return false;
     if (k->kind == A_SYM)
         return true;
@@ -387,10 +388,13 @@ static bool exact_atom(uint32_t id, int depth)
     if (depth > 8 || !exact_hint(k->a, &ha, depth + 1) || !exact_hint(k->b, &hb, depth + 1))
         return false;
     if (k->kind == A_MAX)
-        return k->hint == fmax(ha, hb);
+        return hk == fmax(ha, hb);
     if (k->kind == A_MIN)
-        return k->hint == fmin(ha, hb);
-    double q = k->hint;
+        return hk == fmin(ha, hb);
+    double q = hk;
+    if (hb > 0 && fma(q, hb, -ha) == 0)
+        return true; /* q*b == a exactly (fma rounds once: a difference of integers
+                        that is not 0 is at least 1), so q is a/b, however large */
     return hb > 0 && q + 1 != q && fma(q, hb, -ha) <= 0 && fma(q + 1, hb, -ha) > 0;
 }
 
@@ -427,7 +431,7 @@ static bool exact_hint(sx_int a, double *out, int depth)
             if (!exact_atom(fa->atom, depth))
                 return false;
             for (uint32_t p = 0; p < fa->pow; p++)
-                if (!exact_mul(v, S.atoms.items[fa->atom].hint, &v))
+                if (!exact_mul(v, atom_hint(fa->atom), &v))
                     return false;
         }
         if (c_too_wide(t[i].coef) || !exact_mul((double)t[i].coef, v, &x))
@@ -447,7 +451,7 @@ static bool not_plain_symbol(uint32_t id, const void *ctx)
 {
     (void)ctx;
     const atom *a = &S.atoms.items[id];
-    return a->kind != A_SYM || S.syms.items[a->sym].generic < 0;
+    return a->kind != A_SYM || S.syms.items[a->sym].rank < 0;
 }
 
 /* Why d's value h at the generic point cannot decide a comparison (NULL: it
@@ -459,14 +463,15 @@ static bool not_plain_symbol(uint32_t id, const void *ctx)
 static const char *generic_doubt(sx_int d, double h, bool exact)
 {
     if (isnan(h))
-        return "the comparison needs more run-time sizes than the analysis decides comparisons "
-               "of (" SX_GENERIC_SIZES_TEXT "), or a quotient of sizes that may be 0";
+        return "the comparison needs a run-time size that the values the analysis decides "
+               "comparisons at have no room for (" SX_GENERIC_SIZES_TEXT " sizes compared, "
+               "each at least twice the next), or a quotient of sizes that may be 0";
     uint32_t n;
     int64_t c;
     const term *t = terms_of(d, &n, &c);
     double mag = fabs((double)c);
     for (uint32_t i = 0; i < n; i++)
-        mag += fabs((double)t[i].coef * S.monos.items[t[i].mono].hint);
+        mag += fabs((double)t[i].coef * mono_hint(t[i].mono));
     if (h == 0 && !any_atom(d, not_plain_symbol, NULL))
         return "two formulas in the sizes are equal at the values the analysis decides "
                "comparisons at, and not for every size";
@@ -474,6 +479,24 @@ static const char *generic_doubt(sx_int d, double h, bool exact)
         return "the formulas compared are too close to tell apart at the values the analysis "
                "decides comparisons at";
     return NULL;
+}
+
+bool point_holds(sx_int d, const char *op)
+{
+    if (big(d))
+        return true; /* (no value: nothing to break) */
+    double h = hint_of(d);
+    if (isnan(h))
+        return true;
+    bool exact = exact_hint(d, &h, 0);
+    if (!exact && (h == 0 || generic_doubt(d, h, exact)))
+        return false;
+    switch (op[0]) {
+    case '=': return h == 0;
+    case '!': return h != 0;
+    case '<': return op[1] == '=' ? h <= 0 : h < 0;
+    default: return op[1] == '=' ? h >= 0 : h > 0;
+    }
 }
 
 bool sx_cmp(sx_int a, sx_rel rel, sx_int b)
@@ -487,6 +510,8 @@ bool sx_cmp(sx_int a, sx_rel rel, sx_int b)
     if (big(d))
         return false;
     double h = hint_of(d);
+    if (isnan(h) && place_symbols(d)) /* the sizes it needs take places now */
+        h = hint_of(d);
     bool exact = exact_hint(d, &h, 0);
     const char *why = generic_doubt(d, h, exact);
     if (why) { /* not decided, and nothing assumed: unknown from here on */

@@ -1,5 +1,5 @@
 /* 24 sizes read at run time (and argc), the width and the head count last:
- * within the 32 run-time sizes the prover decides comparisons of.  The view
+ * only the two compared take places at the generic point.  The view
  * of q as (n_heads, head_size/2, 2) needs a comparison of them that it
  * decides, assuming head_size even (true at each binding below): every
  * total is exact. */

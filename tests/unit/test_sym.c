@@ -295,9 +295,10 @@ static void plain_conditions_and_origins(void **state)
     assert_int_equal(sx_symbol_generic(1), INT64_C(1) << 35);
 }
 
-/* The generic point has values for SX_GENERIC_SIZES symbols; past them, a
- * quotient of sizes that is 0 there, two products equal there only: a
- * comparison nothing proves is not decided (sx_failed) and assumes nothing. */
+/* The generic point places SX_GENERIC_SIZES sizes compared in a row (each
+ * at least twice the next); past them, a quotient of sizes that is 0 there,
+ * two products equal there only: a comparison nothing proves is not decided
+ * (sx_failed) and assumes nothing. */
 static void generic_point_limits(void **state)
 {
     (void)state;
@@ -308,11 +309,24 @@ static void generic_point_limits(void **state)
         s[k] = sx_symbol(name, "argv", k + 1, 1);
     }
     sx_int l = sx_symbol_near("l", "loop", 1, 1, s[0]); /* a counter takes no place */
-    assert_int_equal(sx_symbol_generic(SX_GENERIC_SIZES - 1), 32);
-    assert_int_equal(sx_symbol_generic(SX_GENERIC_SIZES), 0);
+    assert_int_equal(sx_symbol_generic(31), 32); /* (a search's start: 2^(36 - k)) */
+    assert_int_equal(sx_symbol_generic(32), 0);
     int a = sx_n_assumptions();
-    /* (w/h)/2 with w and h past the point's symbols: neither 0 nor anything, unknown */
+    /* each compared with the next, in the order read: SX_GENERIC_SIZES are placed,
+     * and decided; one more has no room below the last */
+    for (int k = 0; k + 1 < SX_GENERIC_SIZES; k++) {
+        sx_clear_failed();
+        assert_true(sx_cmp(s[k], SX_GT, s[k + 1]));
+        assert_false(sx_failed());
+    }
+    assert_true(sx_n_assumptions() > a);
+    a = sx_n_assumptions();
     sx_int w = s[SX_GENERIC_SIZES], h = s[SX_GENERIC_SIZES + 1];
+    sx_clear_failed();
+    (void)sx_cmp(s[SX_GENERIC_SIZES - 1], SX_GT, w);
+    assert_true(sx_failed());
+    assert_non_null(strstr(sx_failed_why(), "no room for (" SX_GENERIC_SIZES_TEXT " sizes"));
+    /* (w/h)/2 with w and h past the point's places: neither 0 nor anything, unknown */
     sx_int half = sx_div(sx_div(w, h), K(2));
     sx_clear_failed();
     (void)sx_cmp(half, SX_EQ, K(0));
@@ -329,23 +343,79 @@ static void generic_point_limits(void **state)
     assert_int_equal(sx_n_assumptions(), a);
     /* what the point does decide is decided, and recorded */
     sx_clear_failed();
-    assert_true(sx_cmp(s[0], SX_GT, s[1]));
+    assert_true(sx_cmp(s[0], SX_GT, sx_mul(K(3), s[2])));
     assert_false(sx_failed());
     assert_int_equal(sx_n_assumptions(), a + 1);
     assert_true(sx_cmp(sx_mul(K(2), sx_div(s[2], s[3])), SX_GE, K(2))); /* s2/s3 = 2 there */
     sx_clear_failed();
     assert_true(sx_cmp(l, SX_LE, s[0])); /* near its first value: decided */
     assert_false(sx_failed());
-    /* 2^73 on both sides, computed with no rounding: equal there exactly (decided and
+    /* 2^105 on both sides, computed with no rounding: equal there exactly (decided and
      * recorded); past 2^53 with a rounded term, as close, not decided */
     sx_int kv = sx_div(sx_mul(s[0], s[1]), s[2]);
     sx_clear_failed();
     assert_true(sx_cmp(sx_mul(s[0], sx_max(K(1), kv)), SX_EQ, sx_mul(s[0], kv)));
     assert_false(sx_failed());
-    sx_int odd = sx_add(sx_mul(s[0], sx_mul(s[1], s[2])), K(1)); /* 2^105 + 1: rounds */
+    sx_int odd = sx_add(sx_mul(s[0], sx_mul(s[1], s[2])), K(1)); /* 2^153 + 1: rounds */
     sx_clear_failed();
     (void)sx_cmp(sx_max(odd, s[3]), SX_EQ, odd);
     assert_true(sx_failed());
+}
+
+/* Places are given when a comparison first needs a symbol, in the order
+ * the symbols were read: a long program's symbols take none until compared,
+ * a symbol compared after later ones takes a place between them, and a
+ * placing that would break a fact is not made (nothing decided over it). */
+static void places_when_needed(void **state)
+{
+    (void)state;
+    enum { N = 302 };
+    sx_int s[N];
+    char name[16];
+    for (int k = 0; k < N; k++) {
+        snprintf(name, sizeof name, "t%d", k);
+        s[k] = k % 3 ? sx_symbol(name, "run time", k + 1, 1)
+                     : sx_symbol_value(name, "run time", k + 1, 1);
+    }
+    /* two read early: placed, decided, recorded */
+    int a = sx_n_assumptions();
+    sx_clear_failed();
+    assert_true(sx_cmp(sx_mul(K(2), sx_div(s[1], s[2])), SX_GE, K(2)));
+    assert_false(sx_failed());
+    assert_int_equal(sx_n_assumptions(), a + 1);
+    /* compared out of the order read: each between those read before and after */
+    assert_true(sx_cmp(s[2], SX_GT, s[12]));
+    assert_true(sx_cmp(s[10], SX_GT, s[12]));
+    assert_true(sx_cmp(s[11], SX_GT, s[12]));
+    assert_true(sx_cmp(s[10], SX_GT, s[11]));
+    assert_true(sx_cmp(sx_div(s[10], s[11]), SX_GE, K(2)));
+    /* read far later (past the 48th): each just under the one read before it */
+    assert_true(sx_cmp(s[12], SX_GT, s[250]));
+    assert_true(sx_cmp(s[250], SX_GT, s[299]));
+    assert_true(sx_cmp(sx_div(s[12], s[299]), SX_EQ, K(4)));
+    assert_false(sx_failed());
+    /* one read between 12 and 250, which are next to each other: no room, not decided */
+    a = sx_n_assumptions();
+    (void)sx_cmp(s[200], SX_GT, s[299]);
+    assert_true(sx_failed());
+    assert_int_equal(sx_n_assumptions(), a);
+    /* a fact the order of the places breaks (t301 read later, yet at least twice
+     * t300): the placing is undone, and nothing is decided over either */
+    int f = sx_n_facts();
+    sx_fact_push(sx_sub(s[301], sx_mul(K(2), s[300])));
+    sx_clear_failed();
+    (void)sx_cmp(sx_mul(s[300], s[301]), SX_GT, sx_mul(K(5), s[299]));
+    assert_true(sx_failed());
+    sx_forget_facts(f);
+    sx_clear_failed();
+    (void)sx_cmp(s[300], SX_GT, K(5));
+    assert_true(sx_failed());
+    assert_int_equal(sx_n_assumptions(), a);
+    /* what was decided before is decided again the same way */
+    sx_clear_failed();
+    assert_true(sx_cmp(s[10], SX_GT, s[11]));
+    assert_true(sx_cmp(s[299], SX_GT, K(1000)));
+    assert_false(sx_failed());
 }
 
 /* A report lists an assumption once, not beside one that implies it, and
@@ -423,6 +493,7 @@ int main(void)
         cmocka_unit_test_setup(scaled_facts_and_refine, setup),
         cmocka_unit_test_setup(plain_conditions_and_origins, setup),
         cmocka_unit_test_setup(generic_point_limits, setup),
+        cmocka_unit_test_setup(places_when_needed, setup),
         cmocka_unit_test_setup(listed_assumptions, setup),
         cmocka_unit_test_setup(equation_assumptions, setup),
         cmocka_unit_test_setup(unused_after_undo, setup),
