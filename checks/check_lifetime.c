@@ -294,6 +294,21 @@ static bool ck_hidden_later_use(const ck_ctx *cx, const ck_late *lt)
     return false;
 }
 
+/* A storage made by an iteration that stands for many, not freed in the
+ * log, while another storage of its call is freed: a later loop summarised
+ * over run-time sizes releases them (an array filled in one loop, read and
+ * released in others) in iterations the log does not hold, so neither its
+ * last use nor "never released" is known. */
+static bool ck_freed_unlogged(const ck_ctx *cx, const an_storage *st)
+{
+    if (!st->summarised || st->free_event >= 0)
+        return false;
+    for (int k = 0; k < cx->r->n_storages; k++)
+        if (cx->r->storages[k].value == st->value && cx->r->storages[k].free_line > 0)
+            return true;
+    return false;
+}
+
 /* Fill lt for storage s; false when s cannot have a late release (never
  * released outside main, or nothing between its last use and its release). */
 static bool ck_late_measure(const ck_ctx *cx, int s, ck_late *lt)
@@ -302,6 +317,8 @@ static bool ck_late_measure(const ck_ctx *cx, int s, ck_late *lt)
     *lt = (ck_late){.s = s, .made = cx->storage_event[s], .freed = st->free_event >= 0};
     bool big = false; /* windows do not overlap: a peak drops by one storage's bytes at most */
     sx_int bytes = ck_storage_sx(st);
+    if (ck_freed_unlogged(cx, st))
+        return false;
     if (lt->made < 0 || st->discarded || (st->symbolic && st->external) || !ck_sx_usable(bytes) ||
         (sx_prove(bytes, SX_GE, (sx_int){cx->o->late_release_min_bytes, 0}, &big) && !big))
         return false;

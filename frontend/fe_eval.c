@@ -335,7 +335,16 @@ static ir_expr *fe_incdec_value(fe_ctx *fx, CXCursor c, bool postfix, bool inc)
     ir_expr *now = ir_expr_var(fx->u, loc, var);
     if (!postfix)
         return now;
-    return ir_expr_binary(fx->u, loc, inc ? IR_OP_SUB : IR_OP_ADD, now, ir_expr_const(fx->u, loc, 1));
+    ir_expr *old = ir_expr_binary(fx->u, loc, inc ? IR_OP_SUB : IR_OP_ADD, now,
+                                  ir_expr_const(fx->u, loc, 1));
+    unsigned bits = fx->u->vars[var].wrap_bits;
+    if (bits == 0 || bits >= 64)
+        return old;
+    /* an unsigned variable wrapped by the update (0-- is UINT_MAX): its old
+     * value is the new one stepped back modulo 2^bits, so that `i-- > 0`
+     * reads 0 and not 2^32 when i was 0 */
+    return ir_expr_binary(fx->u, loc, IR_OP_AND, old,
+                          ir_expr_const(fx->u, loc, (int64_t)((UINT64_C(1) << bits) - 1)));
 }
 
 static ir_expr *fe_unary(fe_ctx *fx, CXCursor c)

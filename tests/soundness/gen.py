@@ -41,12 +41,30 @@ Styles (STYLES, each can be chosen alone with --styles):
             through each spelling are added together
   mode      a string option selecting a mode (strcmp(mode, "generate") == 0,
             else "chat", else usage()), the arms doing different tensor work
+  gotos     goto-cleanup: a helper releasing at one label on both paths, a
+            builder returning NULL through it (the caller falls back), the
+            failure taken when a size has one value; a null handle jumping
+            to a label at main's end
+  counters  loops stepping by 2, counting down, size_t and unsigned counters
+            (`i-- > 0`), do-while, continue on the counter, sizeof sizes
+  ternary   ?: between two tensors, two sizes, two allocations
+  arrays    arrays of handles filled by a loop and released in another: 1-D,
+            2-D, an array of structs of handles run as layers
+  globals   a global cache made on first use, a static local buffer that grows
+  outparam  helpers returning through tl_tensor **, a helper replacing a field
+            of a struct it gets a pointer to
+  recursion a helper calling itself on a smaller size; an op table of function
+            pointers indexed by a constant, a size, a counter, or chosen by a flag
+  chains    chains of views (narrow, select, slice by 2, permute, unsqueeze,
+            expand, squeeze), in-place through a view, the base released first
 """
 import random
 import re
 
 STYLES = ["argv", "optloop", "getopt", "env", "header", "parse", "helpers", "macros",
-          "structs", "loops", "branches", "views", "inplace", "exits", "switchopt", "abs", "mode"]
+          "structs", "loops", "branches", "views", "inplace", "exits", "switchopt", "abs", "mode",
+          "gotos", "counters", "ternary", "arrays", "globals", "outparam", "recursion", "chains"]
+NEW_STEPS = ("gotos", "counters", "ternary", "arrays", "globals", "outparam", "recursion", "chains")
 INPUT_STYLES = ["argv", "optloop", "getopt", "env", "header", "parse", "switchopt"]
 MAX_SIZE = 6
 
@@ -70,6 +88,8 @@ class Program:
         self.header_fields = []  # header: the struct's fields in file order
         self.flag_env = None     # branches: an environment flag (set or not)
         self.mode_env = None     # mode: the variable naming the mode ("chat" when the flag is set)
+        self.param_conds = {}    # gotos: a helper's parameter -> the C conditions its calls pass
+        self.derived = {}        # ternary: a variable -> (C condition, C value if true, if false)
         self.text = ""
 
 
@@ -402,6 +422,9 @@ class Gen:
         for st in ("helpers", "macros", "views", "inplace", "loops", "branches", "exits"):
             if st in self.styles:
                 kinds += [st] * 2
+        for st in NEW_STEPS:
+            if st in self.styles:
+                kinds.append(st)
         k = r.choice(kinds)
         getattr(self, "s_" + k)()
 
@@ -570,6 +593,389 @@ class Gen:
         else:
             self.emit("tl_mul_scalar_(%s, 2.0);" % t["var"])
 
+    # ---- the styles of real C projects (the second set) ----
+    def s_gotos(self):
+        """goto-cleanup error handling: a helper that releases what it made
+        at one label on both paths (its failure taken when a size has one
+        value), a builder that returns NULL through the label (the caller
+        falls back), and in main a null test on a handle jumping to a label
+        that only reports (never taken: allocations do not fail)."""
+        r = self.r
+        self.p.styles.add("gotos")
+        form = r.randint(0, 2)
+        fail = "0"
+        if self.sizes and r.random() < 0.7:
+            s = r.choice(self.sizes)
+            fail = r.choice(["%s == %d" % (s, r.randint(1, 4)), "%s %% 2 == 0" % s, "%s > 3" % s])
+        a, b = self.size(), self.size()
+        if form < 2:  # the report assumes the helper's failure not taken: a run takes it when
+            self.p.param_conds.setdefault("fail", []).append(fail)  # one call's condition holds
+        if form == 0:
+            self.top_once("scratch", [
+                "static int scratch(int r, int c, int fail)",
+                "{",
+                "    int rc = -1;",
+                "    tl_tensor *a = NULL, *b = NULL, *s = NULL;",
+                "    a = tl_ones(TL_SHAPE(r, c), TL_F32, TL_CPU);",
+                "    if (!a)",
+                "        goto fail;",
+                "    b = tl_relu(a);",
+                "    if (fail)",
+                "        goto fail;",
+                "    s = tl_add(a, b);",
+                "    rc = 0;",
+                "fail:",
+                "    tl_release(s);",
+                "    tl_release(b);",
+                "    tl_release(a);",
+                "    return rc;",
+                "}"])
+            self.emit("if (scratch(%s, %s, %s) != 0)" % (a, b, fail))
+            self.emit("    fprintf(stderr, \"scratch failed\\n\");")
+        elif form == 1:
+            self.top_once("build", [
+                "static tl_tensor *build(int r, int c, int fail)",
+                "{",
+                "    tl_tensor *w = NULL, *out = NULL;",
+                "    w = tl_randn(TL_SHAPE(r, c), TL_F32, TL_CPU);",
+                "    if (!w)",
+                "        goto fail;",
+                "    if (fail)",
+                "        goto fail;",
+                "    out = tl_mul_scalar(w, 2.0);",
+                "    tl_release(w);",
+                "    return out;",
+                "fail:",
+                "    tl_release(w);",
+                "    return NULL;",
+                "}"])
+            v = self.tmp()
+            self.emit("tl_tensor *%s = build(%s, %s, %s);" % (v, a, b, fail))
+            self.emit("if (!%s)" % v)
+            self.emit("    %s = tl_zeros(TL_SHAPE(%s, %s), TL_F32, TL_CPU);" % (v, a, b))
+            self.live.append({"var": v, "shape": (a, b), "contig": True, "depth": self.indent})
+        else:
+            t = self.pick()
+            if not t:
+                return self.s_new()
+            self.main_fail = True
+            self.emit("if (!%s)" % t["var"])
+            self.emit("    goto fail;")
+
+    def s_counters(self):
+        """Loops written otherwise: a step of 2, counting down, size_t and
+        unsigned counters, do-while, continue on the counter, sizes computed
+        with sizeof."""
+        r = self.r
+        if self.indent > 2:
+            return self.s_new()
+        self.p.styles.add("counters")
+        i, s = self.tmp("i"), self.size()
+        form = r.randint(0, 5)
+        if form == 0:
+            self.emit("for (int %s = 0; %s < %s; %s += 2) {" % (i, i, s, i))
+        elif form == 1:
+            self.emit("for (int %s = %s; %s > 0; %s--) {" % (i, s, i, i))
+        elif form == 2:
+            self.emit("for (size_t %s = 0; %s < (size_t)(%s); %s++) {" % (i, i, s, i))
+        elif form == 3:
+            self.emit("for (unsigned %s = (unsigned)(%s); %s-- > 0;) {" % (i, s, i))
+        elif form == 4:
+            self.emit("int %s = 0;" % i)
+            self.emit("do {")
+        else:
+            self.emit("for (int %s = 0; %s < %s; %s++) {" % (i, i, s, i))
+            self.emit("    if (%s %% 2 == 1)" % i if r.random() < 0.5 else "    if (%s == 0)" % i)
+            self.emit("        continue;")
+        if r.random() < 0.5:  # a size computed with sizeof
+            nb, k = self.tmp("nb"), self.tmp("t")
+            self.emit("    size_t %s = (size_t)(%s) * sizeof(float);" % (nb, s))
+            self.emit("    tl_tensor *%s = tl_zeros(TL_SHAPE((int64_t)(%s / sizeof(float))), TL_F32, TL_CPU);"
+                      % (k, nb))
+            self.live.append({"var": k, "shape": (s,), "contig": True, "depth": self.indent + 1})
+        self.block(r.randint(1, 3))
+        self.emit("} while (++%s < %s);" % (i, s) if form == 4 else "}")
+
+    def s_ternary(self):
+        """A ternary choosing between two tensors, two sizes or two
+        allocations, on a size's parity or an environment flag."""
+        r = self.r
+        self.p.styles.add("ternary")
+        if self.sizes and r.random() < 0.6:
+            cond = "%s %% 2 == 0" % r.choice(self.sizes)
+        else:
+            self.p.flag_env = "SOUND_FLAG"
+            cond = "getenv(\"SOUND_FLAG\") != NULL"
+        form = r.randint(0, 2)
+        v = self.tmp()
+        if form == 0:
+            t = self.pick()
+            u = t and self.pick(lambda x: x["shape"] == t["shape"] and x is not t)
+            if not u:
+                return self.s_new()
+            c = self.tmp("c")
+            self.emit("tl_tensor *%s = (%s) ? %s : %s;" % (c, cond, t["var"], u["var"]))
+            self.emit("tl_tensor *%s = tl_neg(%s);" % (v, c))
+            self.live.append({"var": v, "shape": t["shape"], "contig": t["contig"] and u["contig"],
+                              "depth": self.indent})
+        elif form == 1:
+            a, b = self.size(), self.size()
+            k = self.tmp("k")
+            self.emit("int %s = (%s) ? %s : %s;" % (k, cond, a, b))
+            self.p.derived[k] = (cond, a, b)  # a symbol of its own: the test knows its value
+            self.emit("tl_tensor *%s = tl_ones(TL_SHAPE(%s, %s), TL_F32, TL_CPU);" % (v, k, a))
+            self.live.append({"var": v, "shape": (k, a), "contig": True, "depth": self.indent})
+        else:
+            sh = self.shape()
+            dims = ", ".join(sh)
+            self.emit("tl_tensor *%s = (%s) ? tl_zeros(TL_SHAPE(%s), TL_F32, TL_CPU)" % (v, cond, dims))
+            self.emit("                   : tl_randn(TL_SHAPE(%s), TL_F32, TL_CPU);" % dims)
+            self.live.append({"var": v, "shape": sh, "contig": True, "depth": self.indent})
+
+    def s_arrays(self):
+        """Arrays of handles filled by a loop over a size and released in
+        another (1-D, 2-D, an array of structs of handles), used in between."""
+        r = self.r
+        if self.indent > 2:
+            return self.s_new()
+        self.p.styles.add("arrays")
+        n, c, h, i = self.size(), self.size(), self.tmp("h"), self.tmp("i")
+        form = r.randint(0, 2)
+        if form == 0:
+            self.emit("tl_tensor *%s[16];" % h)
+            self.emit("for (int %s = 0; %s < %s; %s++)" % (i, i, n, i))
+            self.emit("    %s[%s] = tl_full(TL_SHAPE(%s), (double)%s, TL_F32, TL_CPU);" % (h, i, c, i))
+            if r.random() < 0.5:
+                self.emit("for (int %s = 1; %s < %s; %s++)" % (i, i, n, i))
+                self.emit("    tl_add_(%s[0], %s[%s]);" % (h, h, i))
+            v = self.tmp()
+            self.emit("tl_tensor *%s = tl_add(%s[0], %s[%s - 1]);" % (v, h, h, n))
+            self.live.append({"var": v, "shape": (c,), "contig": True, "depth": self.indent})
+            if r.random() < 0.5:
+                self.emit("for (int %s = %s - 1; %s >= 0; %s--)" % (i, n, i, i))
+            else:
+                self.emit("for (int %s = 0; %s < %s; %s++)" % (i, i, n, i))
+            self.emit("    tl_release(%s[%s]);" % (h, i))
+        elif form == 1:
+            j = self.tmp("j")
+            self.emit("tl_tensor *%s[13][13];" % h)
+            self.emit("for (int %s = 0; %s < %s; %s++)" % (i, i, n, i))
+            self.emit("    for (int %s = 0; %s < 2; %s++)" % (j, j, j))
+            self.emit("        %s[%s][%s] = tl_zeros(TL_SHAPE(%s, %s + 1), TL_F32, TL_CPU);" % (h, i, j, c, j))
+            self.emit("for (int %s = 0; %s < %s; %s++) {" % (i, i, n, i))
+            self.emit("    tl_release(%s[%s][0]);" % (h, i))
+            self.emit("    tl_release(%s[%s][1]);" % (h, i))
+            self.emit("}")
+        else:
+            self.top_once("Layer2", ["typedef struct Pair {", "    tl_tensor *w, *b;", "} Pair;"])
+            x = self.tmp()
+            self.emit("Pair %s[16];" % h)
+            self.emit("for (int %s = 0; %s < %s; %s++) {" % (i, i, n, i))
+            self.emit("    %s[%s].w = tl_randn(TL_SHAPE(%s, %s), TL_F32, TL_CPU);" % (h, i, c, c))
+            self.emit("    %s[%s].b = tl_zeros(TL_SHAPE(%s), TL_F32, TL_CPU);" % (h, i, c))
+            self.emit("}")
+            self.emit("tl_tensor *%s = tl_ones(TL_SHAPE(1, %s), TL_F32, TL_CPU);" % (x, c))
+            self.emit("for (int %s = 0; %s < %s; %s++) {" % (i, i, n, i))
+            self.emit("    tl_tensor *y = tl_matmul(%s, %s[%s].w);" % (x, h, i))
+            self.emit("    tl_tensor *z = tl_add(y, %s[%s].b);" % (h, i))
+            self.emit("    tl_release(y);")
+            self.emit("    tl_release(%s);" % x)
+            self.emit("    %s = z;" % x)
+            self.emit("}")
+            self.emit("for (int %s = 0; %s < %s; %s++) {" % (i, i, n, i))
+            self.emit("    tl_release(%s[%s].w);" % (h, i))
+            self.emit("    tl_release(%s[%s].b);" % (h, i))
+            self.emit("}")
+            self.live.append({"var": x, "shape": ("1", c), "contig": True, "depth": self.indent})
+
+    def s_globals(self):
+        """A global cache allocated on first use and a static local buffer
+        that grows, both kept across calls."""
+        r = self.r
+        self.p.styles.add("globals")
+        if r.random() < 0.5:
+            if not hasattr(self, "cache_shape"):
+                self.cache_shape = (self.size(), self.size())
+            self.top_once("g_cache", [
+                "static tl_tensor *g_cache;",
+                "static tl_tensor *cached(int r, int c)",
+                "{",
+                "    if (!g_cache)",
+                "        g_cache = tl_ones(TL_SHAPE(r, c), TL_F32, TL_CPU);",
+                "    return g_cache;",
+                "}"])
+            a, b = self.cache_shape
+            v = self.tmp()
+            self.emit("tl_tensor *%s = tl_mul_scalar(cached(%s, %s), 3.0);" % (v, a, b))
+            self.live.append({"var": v, "shape": (a, b), "contig": True, "depth": self.indent})
+            if r.random() < 0.3:  # released and cleared: the next call makes it again
+                self.emit("tl_release(g_cache);")
+                self.emit("g_cache = NULL;")
+            return
+        self.top_once("scratch_buf", [
+            "static tl_tensor *scratch_buf(int n)",
+            "{",
+            "    static tl_tensor *buf = NULL;",
+            "    static int cap = 0;",
+            "    if (n > cap) {",
+            "        tl_release(buf);",
+            "        buf = tl_zeros(TL_SHAPE(n), TL_F32, TL_CPU);",
+            "        cap = n;",
+            "    }",
+            "    return buf;",
+            "}"])
+        s, v = self.size(), self.tmp()
+        self.emit("tl_tensor *%s = tl_narrow(scratch_buf(%s), 0, 0, %s);" % (v, s, s))
+        self.live.append({"var": v, "shape": (s,), "contig": True, "depth": self.indent,
+                          "store": {"scratch_buf"}})
+
+    def s_outparam(self):
+        """Helpers that return through an out-parameter, and a helper that
+        replaces a field of a struct it gets a pointer to."""
+        r = self.r
+        self.p.styles.add("outparam")
+        form = r.randint(0, 2)
+        a, b = self.size(), self.size()
+        if form == 0:
+            self.top_once("make_pair", [
+                "static void make_pair(tl_tensor **out_a, tl_tensor **out_b, int r, int c)",
+                "{",
+                "    *out_a = tl_zeros(TL_SHAPE(r, c), TL_F32, TL_CPU);",
+                "    *out_b = tl_ones(TL_SHAPE(c), TL_F32, TL_CPU);",
+                "}"])
+            x, y = self.tmp(), self.tmp()
+            self.emit("tl_tensor *%s, *%s;" % (x, y))
+            self.emit("make_pair(&%s, &%s, %s, %s);" % (x, y, a, b))
+            self.live.append({"var": x, "shape": (a, b), "contig": True, "depth": self.indent})
+            self.live.append({"var": y, "shape": (b,), "contig": True, "depth": self.indent})
+        elif form == 1:
+            self.top_once("make_into", [
+                "static int make_into(tl_tensor **out, int n)",
+                "{",
+                "    tl_tensor *t = tl_randn(TL_SHAPE(n), TL_F32, TL_CPU);",
+                "    if (!t)",
+                "        return -1;",
+                "    *out = t;",
+                "    return 0;",
+                "}"])
+            x = self.tmp()
+            self.emit("tl_tensor *%s = NULL;" % x)
+            self.emit("if (make_into(&%s, %s) != 0)" % (x, a))
+            self.emit("    return 1;")
+            self.live.append({"var": x, "shape": (a,), "contig": True, "depth": self.indent})
+        else:
+            self.top_once("Slot", ["typedef struct Slot {", "    tl_tensor *w;", "    int n;", "} Slot;"])
+            self.top_once("slot_reset", [
+                "static void slot_reset(Slot *s, int n)",
+                "{",
+                "    tl_release(s->w);",
+                "    s->w = tl_ones(TL_SHAPE(n, 2), TL_F32, TL_CPU);",
+                "    s->n = n;",
+                "}"])
+            old = [t for t in self.live if t.get("slot") and t["depth"] <= self.indent]
+            if old and r.random() < 0.7:
+                t = r.choice(old)
+                self.emit("slot_reset(&%s, %s);" % (t["slot"], a))
+                t["shape"], t["contig"] = (a, "2"), True
+                return
+            sl = self.tmp("slot")
+            self.emit("Slot %s = {0};" % sl)
+            self.emit("slot_reset(&%s, %s);" % (sl, a))
+            self.live.append({"var": sl + ".w", "slot": sl, "shape": (a, "2"), "contig": True,
+                              "depth": self.indent})
+
+    def s_recursion(self):
+        """A helper calling itself on a smaller size, and an op table of
+        function pointers (indexed by a constant, a loop counter or chosen
+        by a flag)."""
+        r = self.r
+        self.p.styles.add("recursion")
+        t = self.pick()
+        if not t:
+            return self.s_new()
+        v = self.tmp()
+        if r.random() < 0.4:
+            self.top_once("halve", [
+                "static tl_tensor *halve(tl_tensor *x, int n)",
+                "{",
+                "    if (n <= 1)",
+                "        return tl_clone(x);",
+                "    tl_tensor *y = tl_mul_scalar(x, 0.5);",
+                "    tl_tensor *z = halve(y, n - 1);",
+                "    tl_release(y);",
+                "    return z;",
+                "}"])
+            self.emit("tl_tensor *%s = halve(%s, %s);" % (v, t["var"], self.size()))
+        else:
+            self.top_once("ops", [
+                "typedef tl_tensor *(*unary_fn)(tl_tensor *);",
+                "static tl_tensor *op_relu(tl_tensor *x)", "{", "    return tl_relu(x);", "}",
+                "static tl_tensor *op_exp(tl_tensor *x)", "{", "    return tl_exp(x);", "}",
+                "static tl_tensor *op_twice(tl_tensor *x)", "{",
+                "    tl_tensor *y = tl_add(x, x);", "    tl_tensor *z = tl_mul_scalar(y, 0.5);",
+                "    tl_release(y);", "    return z;", "}",
+                "static unary_fn ops[] = {op_relu, op_exp, op_twice};"])
+            form = r.randint(0, 3)
+            if form == 0:
+                self.emit("tl_tensor *%s = ops[%d](%s);" % (v, r.randint(0, 2), t["var"]))
+            elif form == 1 and self.sizes:
+                self.emit("tl_tensor *%s = ops[%s %% 3](%s);" % (v, r.choice(self.sizes), t["var"]))
+            elif form == 2:
+                j = self.tmp("j")
+                self.emit("tl_tensor *%s = tl_clone(%s);" % (v, t["var"]))
+                self.emit("for (int %s = 0; %s < 3; %s++) {" % (j, j, j))
+                self.emit("    tl_tensor *y = ops[%s](%s);" % (j, v))
+                self.emit("    tl_release(%s);" % v)
+                self.emit("    %s = y;" % v)
+                self.emit("}")
+            else:
+                f = self.tmp("fn")
+                self.p.flag_env = "SOUND_FLAG"
+                self.emit("unary_fn %s = getenv(\"SOUND_FLAG\") ? op_twice : op_exp;" % f)
+                self.emit("tl_tensor *%s = %s(%s);" % (v, f, t["var"]))
+        self.live.append({"var": v, "shape": t["shape"], "contig": t["contig"], "depth": self.indent})
+
+    def s_chains(self):
+        """Chains of views (narrow, select, slice by a step, permute,
+        unsqueeze, expand, squeeze), an in-place op through a view, a view
+        kept alive past its base's release."""
+        r = self.r
+        t = self.pick(lambda x: x["contig"] and x["depth"] == self.indent and len(x["shape"]) == 2)
+        if not t:
+            return self.s_new()
+        self.p.styles.add("chains")
+        a, b = t["shape"]
+        v1, v2 = self.tmp("v"), self.tmp("v")
+        form = r.randint(0, 3)
+        if form == 0:   # the first row, as a row of a narrow view
+            self.emit("tl_tensor *%s = tl_narrow(%s, 0, 0, 1);" % (v1, t["var"]))
+            self.emit("tl_tensor *%s = tl_select(%s, 0, 0);" % (v2, v1))
+            first, nt = ("1", b), {"var": v2, "shape": (b,), "contig": True}
+        elif form == 1:  # every other row, transposed: not contiguous
+            half = "((%s) + 1) / 2" % a
+            self.emit("tl_tensor *%s = tl_slice(%s, 0, 0, TL_END, 2);" % (v1, t["var"]))
+            self.emit("tl_tensor *%s = tl_permute(%s, TL_SHAPE(1, 0));" % (v2, v1))
+            first, nt = (half, b), {"var": v2, "shape": (b, half), "contig": False}
+        elif form == 2:  # the first row unsqueezed and broadcast (no in-place op on it)
+            self.emit("tl_tensor *%s = tl_unsqueeze(%s, 0);" % (v1, t["var"]))
+            self.emit("tl_tensor *%s = tl_expand(%s, TL_SHAPE(3, %s, %s));" % (v2, v1, a, b))
+            first, nt = ("1", a, b), {"var": v2, "shape": ("3", a, b), "contig": False}
+        else:           # the first column, squeezed
+            self.emit("tl_tensor *%s = tl_narrow(%s, 1, 0, 1);" % (v1, t["var"]))
+            self.emit("tl_tensor *%s = tl_squeeze(%s, 1);" % (v2, v1))
+            first, nt = (a, "1"), {"var": v2, "shape": (a,), "contig": False}
+        nt["depth"], nt["store"] = self.indent, set(stores(t))
+        if nt["contig"] and r.random() < 0.5:  # written through the view: the base sees it
+            self.emit("tl_mul_scalar_(%s, 2.0);" % v2)
+        self.live.append(nt)
+        if r.random() < 0.6:
+            self.emit("tl_release(%s);" % v1)
+        else:
+            self.live.append({"var": v1, "shape": first, "contig": False, "depth": self.indent,
+                              "store": set(stores(t))})
+        if r.random() < 0.5:  # the base released first, the views kept
+            self.release(t)
+
     def block(self, n):
         """n steps in a nested block; what it makes there is released there."""
         self.indent += 1
@@ -702,6 +1108,8 @@ class Gen:
             if r.random() < 0.8:
                 self.release(t)
         self.emit("return 0;")
+        if getattr(self, "main_fail", False):  # gotos: the label a null handle jumps to
+            self.body += ["fail:", "    fprintf(stderr, \"out of memory\\n\");", "    return 1;"]
         head = ["#define _GNU_SOURCE", "#include <stdio.h>", "#include <stdlib.h>",
                 "#include <string.h>", "#include <unistd.h>", "#include <tensorlint/tensor.h>", ""]
         body = ["int main(int argc, char **argv)", "{"] + self.body + ["}"]

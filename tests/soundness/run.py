@@ -158,27 +158,51 @@ def assumptions_hold(rep, symvals):
     return True, None
 
 
-def leaves(rep, vals):
+def leaves(rep, vals, prog=None):
     """The path assumption ("C is false" / "C is true", C over the program's
     variables) the run with the inputs' values vals breaks, or None: it
-    leaves where the report assumes it does not."""
+    leaves where the report assumes it does not.  A helper's parameter the
+    generator passes conditions in (prog.param_conds) is true when one of
+    them is: some call takes the arm."""
     for a in rep.get("assumptions", []):
         m = re.match(r"^(.*) is (true|false)$", a["condition"]) if a.get("kind") == "path" else None
         if not m or not re.fullmatch(r"[\w\s().+\-*%<>=!&|]+", m.group(1)):
             continue
-        py = m.group(1).replace("&&", " and ").replace("||", " or ")
-        py = re.sub(r"!(?!=)", " not ", py)
-        names = {}
-        for k, var in enumerate(sorted(vals, key=len, reverse=True)):  # config.dim: a name
-            names["v%d_" % k] = vals[var]
-            py = re.sub(r"(?<![\w.])%s(?![\w.])" % re.escape(var), "v%d_" % k, py)
-        try:
-            v = bool(eval(py, {"__builtins__": {}}, names))
-        except (NameError, SyntaxError, ZeroDivisionError, TypeError):
-            continue
-        if v != (m.group(2) == "true"):
+        cond = m.group(1)
+        for name, conds in (prog.param_conds.items() if prog else ()):
+            cond = re.sub(r"(?<![\w.])%s(?![\w.])" % name, "(%s)" % " || ".join(
+                "(%s)" % c for c in conds), cond)
+        v = c_value(cond, vals)
+        if v is not None and bool(v) != (m.group(2) == "true"):
             return a
     return None
+
+
+def c_value(expr, vals):
+    """A C expression over the inputs (&&, ||, !, arithmetic, comparisons)
+    at their values vals, or None when it names anything else."""
+    py = expr.replace("&&", " and ").replace("||", " or ").replace("/", "//")
+    py = re.sub(r"!(?!=)", " not ", py)
+    names = {}
+    for k, var in enumerate(sorted(vals, key=len, reverse=True)):  # config.dim: a name
+        names["v%d_" % k] = vals[var]
+        py = re.sub(r"(?<![\w.])%s(?![\w.])" % re.escape(var), "v%d_" % k, py)
+    try:
+        return eval(py, {"__builtins__": {}}, names)
+    except (NameError, SyntaxError, ZeroDivisionError, TypeError):
+        return None
+
+
+def derived_values(prog, vals, flag):
+    """{variable: value} of the generator's ternaries over the inputs (a
+    variable set so is a symbol of its own in the report)."""
+    out = {}
+    for var, (cond, a, b) in prog.derived.items():
+        c = flag if "getenv" in cond else c_value(cond, vals)
+        v = c_value(a if c else b, vals) if c is not None else None
+        if isinstance(v, int):
+            out[var] = v
+    return out
 
 
 def compare(rep, what, exit_rec, symvals, lies, counts):
@@ -220,6 +244,10 @@ def one_program(args):
         exe = os.path.join(work, "prog")
         build(opt, src, exe)
         base = report(opt, src, {})
+        f = main_func(base)  # exact: both totals printed exact, without --bind
+        result["exact"] = bool(f) and all(claim_of(f, k) == "exact" for k in TOTALS)
+        result["notes"] = sorted({d.get("check") for d in base.get("diagnostics", [])
+                                  if d.get("severity") == "note" and d.get("check")})
         for fault in assumption_faults(base):
             result["lies"].append({"kind": "an assumption listed that no input falsifies",
                                    "message": fault})
@@ -228,7 +256,7 @@ def one_program(args):
             vals, given = gen.values(prog, r, same=(k % 2 == 1))
             flag = r.random() < 0.5
             rc, exit_rec, errors, argv, env, err = run(prog, exe, work, vals, given, flag)
-            if leaves(base, vals) and rc == 0 and not errors:
+            if leaves(base, vals, prog) and rc == 0 and not errors:
                 result["counts"]["left early"] += 1  # the report's totals are of runs that go on
                 continue
             if rc != 0 or exit_rec is None:
@@ -242,6 +270,9 @@ def one_program(args):
             result["counts"]["runs"] += 1
             lies = []
             symvals = symbol_values(prog, base, vals)
+            for name, v in derived_values(prog, vals, flag).items():
+                symvals.update({s["name"]: v for s in base.get("symbols", [])
+                                if re.sub(r"#\d+$", "", s["name"]) == name})
             ok, cond = assumptions_hold(base, symvals)
             if not ok:
                 result["counts"]["assumption not met"] += 1
@@ -316,6 +347,20 @@ def main():
         uniq = sorted(set(seeds_))
         print("  %-40s %4d (programs %s%s)" % (k, len(seeds_), " ".join(map(str, uniq[:6])),
                                               " ..." if len(uniq) > 6 else ""))
+    exact, notes = {}, {}
+    for res in results:
+        for st in res["styles"]:
+            e = exact.setdefault(st, [0, 0])
+            e[0] += bool(res.get("exact"))
+            e[1] += "exact" in res
+            for n in res.get("notes", []):
+                notes.setdefault(st, {}).setdefault(n, 0)
+                notes[st][n] += 1
+    print("soundness: programs with both totals exact, by style: " + ", ".join(
+        "%s %d/%d" % (st, e[0], e[1]) for st, e in sorted(exact.items())))
+    for st in sorted(notes):
+        print("  notes in %s programs: %s" % (st, ", ".join(
+            "%s %d" % kv for kv in sorted(notes[st].items(), key=lambda kv: -kv[1]))))
     if by_style:
         print("  lying programs by style: " + ", ".join(
             "%s %d" % kv for kv in sorted(by_style.items(), key=lambda kv: -kv[1])))
