@@ -583,8 +583,10 @@ static an_flow br_follow_one(an_ctx *cx, br_run *b)
         path_exit_record(cx, id, b->s->loc.line, from, to, b->b0);
     }
     an_drop_events(cx, from, to);
-    if (path) /* (after the drop: it stands where the log is at the branch) */
+    if (path) { /* (after the drop: it stands where the log is at the branch) */
         an_ret_push(cx, path);
+        cx->ctl.upper_func = true; /* what runs from here to the end, runs at most as counted */
+    }
     cx->acct.arm_peak = b->outer_peak > kept->peak ? b->outer_peak : kept->peak;
     if (cx->acct.arm_peak < cx->acct.live)
         cx->acct.arm_peak = cx->acct.live;

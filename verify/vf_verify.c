@@ -620,6 +620,15 @@ static bool take_other_arm(walk *w, int64_t i, const trace *t, int64_t *k, int64
             fits = kept[m]->line == other[m]->line && kept[m]->op == other[m]->op;
         for (int64_t m = done; m < n && fits; m++)
             fits = *k + (m - done) < t->n && same_site(other[m], t->rec[*k + (m - done)]);
+        /* the run's call after the other arm is the log's after the kept one: of two
+         * alternatives at one place (an arm, and a return joined at the function's end
+         * that holds it), the one the run took */
+        int64_t after = *k + (n - done), next = a->at + a->kept_len;
+        while (next < r->n_events && r->events[next].kind != AN_EV_CALL)
+            next++;
+        if (fits)
+            fits = after < t->n && next < r->n_events ? same_site(&r->events[next], t->rec[after])
+                                                      : (after < t->n) == (next < r->n_events);
         if (!fits || (n == done && a->at + a->kept_len <= i))
             continue; /* (an arm with no call left to compare is no way forward) */
         fprintf(w->out, "  (the run took the other arm of the branch the analysis could not "
