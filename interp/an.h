@@ -206,8 +206,10 @@ typedef struct an_repeat {
 } an_repeat;
 
 /* What the report assumes of the run's path: it does not take the arm of an
- * unknown branch that leaves the function (return, goto) or the program
- * (exit).  Each branch and arm once, in the order first met. */
+ * unknown branch that leaves the program (exit, main's return) or jumps
+ * (goto); a return from another function only where it cannot be joined at
+ * the function's end (interp/an_return.c).  Each branch and arm once, in
+ * the order first met. */
 typedef struct an_path {
     int func, line, col;    /* the branch */
     bool then_arm;          /* the arm assumed not taken is the then arm */

@@ -28,8 +28,8 @@ static bool below_one(const an_ctx *cx, bool known, int64_t i)
  * handle (so its releases are still followed) but its layout becomes
  * unknown when the other arm left a different one; integers that differ
  * become unknown. */
-static bool join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *ints, bool *known,
-                      int theirs, int64_t their_int, bool their_known)
+bool an_join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *ints, bool *known,
+                  int theirs, int64_t their_int, bool their_known)
 {
     int mine = *tensor;
     /* the other arm holds here a handle this one released, on a storage
@@ -69,8 +69,8 @@ static bool join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *i
     return unordered;
 }
 
-/* True when the arms are unordered (join_slot). */
-static bool join_vars(an_ctx *cx, const snapshot *other)
+/* True when the arms are unordered (an_join_slot). */
+bool an_join_vars(an_ctx *cx, const snapshot *other)
 {
     int k = cx->ctl.depth - 1;
     an_frame *f = an_top(cx);
@@ -78,12 +78,12 @@ static bool join_vars(an_ctx *cx, const snapshot *other)
     for (int j = 0; j < cx->vars.n_func_vars[f->func]; j++) {
         int v = cx->vars.slot[cx->vars.func_vars[f->func][j]];
         unordered |=
-            join_slot(cx, other, &f->tensor[v], &f->ints[v], &f->int_known[v],
-                      other->ctl.tensors[k][j], other->ctl.ints[k][j], other->ctl.known[k][j]);
+            an_join_slot(cx, other, &f->tensor[v], &f->ints[v], &f->int_known[v],
+                         other->ctl.tensors[k][j], other->ctl.ints[k][j], other->ctl.known[k][j]);
     }
     an_frame *g = cx->ctl.gframe;
     for (int v = 0; v < cx->vars.n_globals; v++)
-        unordered |= join_slot(cx, other, &g->tensor[v], &g->ints[v], &g->int_known[v],
+        unordered |= an_join_slot(cx, other, &g->tensor[v], &g->ints[v], &g->int_known[v],
                                other->ctl.g_tensor[v], other->ctl.g_ints[v], other->ctl.g_known[v]);
     an_mem_join(cx, &other->mem);
     return unordered;
@@ -110,6 +110,19 @@ void an_drop_events(an_ctx *cx, int64_t from, int64_t to)
         r->exits[kept++] = x;
     }
     r->n_exits = kept;
+    kept = 0; /* verify's alternatives: gone with the events they stand at, else they follow */
+    for (int k = 0; k < r->n_alts; k++) {
+        an_alt a = r->alts[k];
+        if (a.at >= from && a.at < to)
+            continue;
+        if (a.at >= to)
+            a.at -= gone;
+        else if (a.at + a.kept_len > from) /* (an arm that holds the dropped events) */
+            a.kept_len -= (a.at + a.kept_len < to ? a.at + a.kept_len : to) - from;
+        r->alts[kept++] = a;
+    }
+    r->n_alts = kept;
+    an_ret_events_dropped(cx, from, to);
     kept = 0; /* a loop analysed once: gone with its events, else its indices follow */
     for (int k = 0; k < r->n_repeats; k++) {
         an_repeat x = r->repeats[k];
@@ -159,23 +172,37 @@ void an_drop_events(an_ctx *cx, int64_t from, int64_t to)
  * peak differently, the totals from here on hold for one arm only: they
  * are bounds, and a note says where. */
 /* Keep the dropped arm's events [from, to) as the alternative of the kept
- * arm, which will stand at events[at, at + kept_len). */
-static void keep_alternative(an_ctx *cx, int64_t from, int64_t to, int64_t at, int64_t kept_len,
-                             bool same_live)
+ * arm, which will stand at events[at, at + kept_len): *out, for
+ * an_alt_insert (false: none kept). */
+static bool keep_alternative(an_ctx *cx, int64_t from, int64_t to, int64_t at, int64_t kept_len,
+                             bool same_live, an_alt *out)
 {
     an_report *r = cx->r;
     if (cx->ctl.if_depth > 0 || !cx->out.log_events || r->n_events_dropped)
-        return; /* nested, or the log is incomplete */
+        return false; /* nested, or the log is incomplete */
     an_event *ev =
         tl_xrealloc(r->alt_events, sizeof *ev * (size_t)(r->n_alt_events + (to - from) + 1));
-    an_alt *alts = tl_xrealloc(r->alts, sizeof *alts * (size_t)(r->n_alts + 1));
     r->alt_events = ev;
-    r->alts = alts;
     if (to > from)
         memcpy(ev + r->n_alt_events, r->events + from, sizeof *ev * (size_t)(to - from));
-    alts[r->n_alts++] = (an_alt){.at = at, .kept_len = kept_len, .first = r->n_alt_events,
-                                 .len = to - from, .same_live = same_live};
+    *out = (an_alt){.at = at, .kept_len = kept_len, .first = r->n_alt_events, .len = to - from,
+                    .same_live = same_live};
     r->n_alt_events += to - from;
+    return true;
+}
+
+/* Add alternative a in log order, before those at the same place (an arm
+ * before the arms inside it). */
+void an_alt_insert(an_ctx *cx, an_alt a)
+{
+    an_report *r = cx->r;
+    int k = r->n_alts;
+    while (k > 0 && r->alts[k - 1].at >= a.at)
+        k--;
+    r->alts = tl_xrealloc(r->alts, sizeof *r->alts * (size_t)(r->n_alts + 1));
+    memmove(r->alts + k + 1, r->alts + k, sizeof *r->alts * (size_t)(r->n_alts - k));
+    r->alts[k] = a;
+    r->n_alts++;
 }
 
 /* The comparison c decides, as `a op b` over sizes, once the parts of an
@@ -299,7 +326,7 @@ static void rebase_exits(an_ctx *cx, int from, int to, int64_t ev_from, int64_t 
 
 /* The assumption that the run does not take the arm of branch s that leaves
  * (lv: the statement that leaves), once per branch and arm; its index. */
-static int path_assume(an_ctx *cx, const ir_stmt *s, bool then_arm, const an_leave *lv)
+int an_path_assume(an_ctx *cx, const ir_stmt *s, bool then_arm, const an_leave *lv)
 {
     an_report *r = cx->r;
     for (int k = 0; k < r->n_paths; k++)
@@ -352,6 +379,8 @@ typedef struct br_arm {
     int ex;              /* r->n_exits after it */
     int64_t peak;        /* its peak of live bytes (cx->acct.arm_peak) */
     int64_t moved, sym;  /* the bytes it moved, the symbolic events it made */
+    int64_t calls;       /* the API calls it made */
+    int rets;            /* an_top(cx)->n_rets after it */
 } br_arm;
 
 /* What an unknown branch keeps between its steps; it owns the snapshots
@@ -365,7 +394,8 @@ typedef struct br_run {
     int64_t outer_peak;       /* cx->acct.arm_peak before the branch */
     bool paths;               /* outside the function's loops (but loops that touch no tensor) */
     int ex0;                  /* r->n_exits before the branch */
-    int64_t moved0, sym0;
+    int rets0;                /* an_top(cx)->n_rets before the branch */
+    int64_t moved0, sym0, calls0;
     sx_int ca, cb;            /* the condition's comparison, when compares */
     ir_op cop;
     bool compares;
@@ -406,6 +436,8 @@ static br_run *br_begin(an_ctx *cx, const ir_stmt *s)
     cx->acct.arm_peak = cx->acct.live;
     b->moved0 = cx->acct.moved_total;
     b->sym0 = cx->acct.sym_events;
+    b->calls0 = cx->acct.n_calls;
+    b->rets0 = an_top(cx)->n_rets;
     b->compares = cond_compare(cx, s->branch.cond, &b->ca, &b->cb, &b->cop);
     return b;
 }
@@ -422,6 +454,8 @@ static void br_arm_done(an_ctx *cx, br_run *b, an_flow flow, const br_arm *prev,
     a->peak = cx->acct.arm_peak;
     a->moved = cx->acct.moved_total - b->moved0 - (prev ? prev->moved : 0);
     a->sym = cx->acct.sym_events - b->sym0 - (prev ? prev->sym : 0);
+    a->calls = cx->acct.n_calls - b->calls0 - (prev ? prev->calls : 0);
+    a->rets = an_top(cx)->n_rets;
 }
 
 /* The then arm, and the state before the branch back for the else arm. */
@@ -483,25 +517,80 @@ static bool br_one_path(const br_run *b)
            (rt != re || (rt == 1 && b->then.label != b->els.label));
 }
 
+/* The arm that returns (gone) while the other goes on, kept for the
+ * function's exit (an_return.c); false where it is not kept (the run is then
+ * assumed not to take it). */
+static bool br_return_path(an_ctx *cx, br_run *b, bool keep_then, an_ret_path **path)
+{
+    const br_arm *kept = keep_then ? &b->then : &b->els, *gone = keep_then ? &b->els : &b->then;
+    if (gone->flow != AN_FLOW_RETURN)
+        return false;
+    an_ret_arm a = {.s = b->s, .then_arm = !keep_then, .leave = gone->leave, .peak = gone->peak,
+                    .moved = gone->moved, .sym = gone->sym, .calls = gone->calls,
+                    .kept_calls = kept->calls, .from = keep_then ? b->t1 : b->b0,
+                    .to = keep_then ? b->e1 : b->t1, .at = b->b0};
+    if (keep_then) { /* the state after else, the totals: t0, then and else */
+        an_snap_take(cx, &a.sn);
+        a.t = an_frs_save(cx);
+        a.base = b->t_then;
+    } else { /* the state after then, the totals t0 and then */
+        a.sn = *b->after_then;
+        a.t = b->t_then;
+        a.base = b->t0;
+    }
+    an_ret_path *p = an_ret_record(cx, &a);
+    if (!p) {
+        if (keep_then) {
+            an_snap_free(&a.sn);
+            an_frs_free(cx, a.t);
+        }
+        return false;
+    }
+    if (keep_then) {
+        b->t_then = NULL; /* the path's now (an_frs_put below reads it first) */
+        an_snap_restore(cx, b->after_then);
+        an_frs_put(cx, a.base);
+    } else {
+        memset(b->after_then, 0, sizeof *b->after_then);
+        b->t_then = b->t0 = NULL;
+    }
+    *path = p;
+    return true;
+}
+
 /* The run is assumed to go on: the arm that leaves less is followed alone,
- * the other's events dropped and recorded as a path (for verify). */
+ * the other's events dropped and recorded as a path (for verify).  A
+ * return is no assumption: the path is kept, to join the function's others
+ * at its exit (br_return_path). */
 static an_flow br_follow_one(an_ctx *cx, br_run *b)
 {
     bool keep_then = leave_rank(b->then.flow) < leave_rank(b->els.flow);
     const br_arm *kept = keep_then ? &b->then : &b->els, *gone = keep_then ? &b->els : &b->then;
+    an_ret_path *path = NULL;
+    bool returns = br_return_path(cx, b, keep_then, &path);
     if (keep_then) {
-        an_snap_restore(cx, b->after_then);
-        an_frs_put(cx, b->t_then);
+        if (!returns) {
+            an_snap_restore(cx, b->after_then);
+            an_frs_put(cx, b->t_then);
+        }
         rebase_exits(cx, b->then.ex, b->els.ex, b->t1, b->b0, b->ex0);
     } else {
         rebase_exits(cx, b->ex0, b->then.ex, b->b0, b->b0, b->ex0);
     }
     cx->acct.moved_total -= gone->moved;
     cx->acct.sym_events -= gone->sym;
-    int id = path_assume(cx, b->s, !keep_then, &gone->leave);
     int64_t from = keep_then ? b->t1 : b->b0, to = keep_then ? b->e1 : b->t1;
-    path_exit_record(cx, id, b->s->loc.line, from, to, b->b0);
+    if (!returns) { /* what was taken inside the arm is assumed away with it */
+        an_ret_drop(cx, an_top(cx), keep_then ? b->then.rets : b->rets0,
+                    keep_then ? b->els.rets : b->then.rets);
+        int id = an_path_assume(cx, b->s, !keep_then, &gone->leave);
+        path_exit_record(cx, id, b->s->loc.line, from, to, b->b0);
+    }
     an_drop_events(cx, from, to);
+    if (path) { /* (after the drop: it stands where the log is at the branch) */
+        an_ret_push(cx, path);
+        cx->ctl.upper_func = true; /* what runs from here to the end, runs at most as counted */
+    }
     cx->acct.arm_peak = b->outer_peak > kept->peak ? b->outer_peak : kept->peak;
     if (cx->acct.arm_peak < cx->acct.live)
         cx->acct.arm_peak = cx->acct.live;
@@ -544,18 +633,23 @@ static an_flow br_join(an_ctx *cx, br_run *b)
         snapshot after_else;
         an_snap_take(cx, &after_else);
         an_snap_restore(cx, after_then);
-        unordered = join_vars(cx, &after_else);
+        unordered = an_join_vars(cx, &after_else);
         an_snap_free(&after_else);
         rebase_exits(cx, b->then.ex, b->els.ex, b->t1, b->b0, b->ex0);
-        keep_alternative(cx, b->t1, b->e1, b->b0, b->t1 - b->b0, same_live);
+        an_alt alt;
+        if (keep_alternative(cx, b->t1, b->e1, b->b0, b->t1 - b->b0, same_live, &alt))
+            an_alt_insert(cx, alt);
         an_drop_events(cx, b->t1, b->e1);
         cx->ctl.goto_label = b->then.label;
         cx->ctl.leave = b->then.leave;
     } else {
-        unordered = join_vars(cx, after_then);
+        unordered = an_join_vars(cx, after_then);
         rebase_exits(cx, b->ex0, b->then.ex, b->b0, b->b0, b->ex0);
-        keep_alternative(cx, b->b0, b->t1, b->b0, b->e1 - b->t1, same_live);
+        an_alt alt; /* (it stands where the log is once they go) */
+        bool kept = keep_alternative(cx, b->b0, b->t1, b->b0, b->e1 - b->t1, same_live, &alt);
         an_drop_events(cx, b->b0, b->t1);
+        if (kept)
+            an_alt_insert(cx, alt);
     }
     /* what holds for one arm only: the peak (the larger is kept), the live
      * bytes from here on, and the bytes moved (both arms are counted) */
@@ -615,11 +709,13 @@ static void br_early_exit(an_ctx *cx, const br_run *b)
  *
  * Outside the function's loops, an arm that leaves (return, goto, exit)
  * while the other goes on (or leaves less: a goto to a label of the
- * function, not a return) is a path the run is assumed not to take: the
- * other arm is followed alone, its state and its totals exact, and the
- * report lists the assumption (an_report.paths).  So each arm's totals
- * start from those before the branch, and two arms that leave alike are
- * both counted, as any two arms are. */
+ * function, not a return) is followed apart: the other arm is followed
+ * alone, its state and its totals exact.  A return is kept for the
+ * function's exit, where it joins the state there (an_return.c); any other
+ * way out is a path the run is assumed not to take, and the report lists
+ * the assumption (an_report.paths).  So each arm's totals start from those
+ * before the branch, and two arms that leave alike are both counted, as any
+ * two arms are. */
 static an_flow br_finish(an_ctx *cx, br_run *b)
 {
     an_flow f;

@@ -487,6 +487,7 @@ an_flow an_run_function(an_ctx *cx, int func, an_frame *f)
                     "function stops there, and its totals are bounds", fn->name);
         an_mark_bound(cx);
     }
+    an_ret_settle(cx, f, fl); /* the returns taken on the way join the end */
     an_settle_peaks(cx); /* the peak's names: the frame's variables still hold theirs */
     an_mem_frame_exit(cx, f, program_end || fl == AN_FLOW_EXIT);
     if (fr && !cx->acct.fs[func].done_first) {

@@ -142,6 +142,9 @@ typedef struct an_frame {
     int host_loops;     /* those of them that touch no tensor (an_loop.c): an exit in
                            their iterations is an assumption on the run's path, as one
                            outside loops is */
+    struct an_ret_path **rets; /* returns taken by an arm of an unknown branch while the
+                           other went on, to be joined at the function's exit (an_return.c) */
+    int n_rets;
 } an_frame;
 
 typedef enum an_flow {
@@ -640,6 +643,49 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s);
 
 /* an_branch.c: an if (a chain of else-ifs in a loop) */
 an_flow an_exec_if(an_ctx *cx, const ir_stmt *s);
+/* The assumption that the run does not take the arm of branch s that leaves
+ * (lv: the statement that leaves); its index in an_report.paths. */
+int an_path_assume(an_ctx *cx, const ir_stmt *s, bool then_arm, const an_leave *lv);
+/* After the kept arm of an unknown branch, what differs in other (the state
+ * of another arm at the same point) is weakened: the top frame's variables,
+ * the globals and the memory; true when the arms' live bytes are unordered
+ * from here on.  join_slot's rule for one slot (a return value). */
+bool an_join_vars(an_ctx *cx, const snapshot *other);
+bool an_join_slot(an_ctx *cx, const snapshot *other, int *tensor, int64_t *ints, bool *known,
+                  int theirs, int64_t their_int, bool their_known);
+
+/* an_return.c: a return one arm of an unknown branch takes while the other
+ * goes on (outside the function's tensor loops) is a path to the function's
+ * exit, where every such path is joined with the one that reached the end. */
+typedef struct an_ret_arm {
+    const ir_stmt *s;       /* the branch */
+    bool then_arm;          /* the arm that returns */
+    an_leave leave;         /* its return statement */
+    snapshot sn;            /* the state it returns with (moved into the path) */
+    an_fr_saved *base, *t;  /* the totals before it and after it (moved into the path) */
+    int64_t peak, moved, sym, calls; /* what the returning arm did */
+    int64_t kept_calls;     /* the API calls of the arm that goes on */
+    int64_t from, to;       /* the returning arm's events in the log, */
+    int64_t at;             /* and where the log stands at the branch once they are dropped */
+} an_ret_arm;
+typedef struct an_ret_path an_ret_path;
+/* a's path for the function's exit (it takes a's snapshot and totals, and
+ * keeps the arm's events aside): NULL, with a untouched, where it is no
+ * such path: a return from main (the program's end), too many paths.
+ * an_ret_push keeps it, once the arm's events are dropped from the log. */
+an_ret_path *an_ret_record(an_ctx *cx, an_ret_arm *a);
+void an_ret_push(an_ctx *cx, an_ret_path *p);
+/* The log's events [from, to) were dropped: the paths kept on the stack
+ * whose branch stood among them lose their place in it. */
+void an_ret_events_dropped(an_ctx *cx, int64_t from, int64_t to);
+/* Add verify's alternative a to an_report.alts in log order (an_branch.c). */
+void an_alt_insert(an_ctx *cx, an_alt a);
+/* The function of frame f reached its end by flow fl: its return paths are
+ * joined with the state there (a program end or a stop: assumed not taken). */
+void an_ret_settle(an_ctx *cx, an_frame *f, an_flow fl);
+/* The return paths f->rets[from, to) were taken inside an arm the run is
+ * assumed not to take: they go. */
+void an_ret_drop(an_ctx *cx, an_frame *f, int from, int to);
 
 /* an_store.c: statements on memory */
 void an_exec_load(an_ctx *cx, const ir_stmt *s);

@@ -304,7 +304,8 @@ void lp_trial_begin(an_ctx *cx, loop_trial *t)
                       .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
                       .n_storages = cx->r->n_storages, .n_events = cx->r->n_events,
                       .n_handles = cx->tens.n_handles, .n_exits = cx->r->n_exits,
-                      .n_paths = cx->r->n_paths, .names = an_symbol_names_mark(cx)};
+                      .n_paths = cx->r->n_paths, .n_rets = an_top(cx)->n_rets,
+                      .names = an_symbol_names_mark(cx)};
     an_snap_take(cx, &t->s0);
     t->r0 = an_frs_save(cx);
     t->values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
@@ -348,6 +349,7 @@ void lp_trial_undo(an_ctx *cx, loop_trial *t)
         free(r->paths[r->n_paths].leave);
     }
     an_drop_events(cx, t->n_events, r->n_events);
+    an_ret_drop(cx, an_top(cx), t->n_rets, an_top(cx)->n_rets);
     for (int k = 0; k < cx->u->n_call_sites; k++)
         if (cx->out.site_value[k] >= t->n_values)
             cx->out.site_value[k] = -1;

@@ -24,6 +24,7 @@ typedef struct loop_trial {
     an_fr_saved *r0;
     an_value *values0;  /* the values (their first executions and counts), to undo */
     int n_diags, n_assumptions, n_facts, n_values, n_storages, n_exits, n_paths;
+    int n_rets;         /* an_top(cx)->n_rets: the returns kept in it go with it */
     int64_t n_events, n_handles;
     an_sym_mark names;  /* the symbols' spellings taken, given back on undo */
 } loop_trial;

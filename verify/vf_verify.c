@@ -274,7 +274,8 @@ static void compare_text(walk *w, const char *field, char *pred, char *meas)
 
 static void compare_int(walk *w, const char *field, int64_t pred, int64_t meas)
 {
-    compare_text(w, field, tl_xasprintf("%lld", (long long)pred), tl_xasprintf("%lld", (long long)meas));
+    compare_text(w, field, tl_xasprintf("%lld", (long long)pred),
+                 tl_xasprintf("%lld", (long long)meas));
 }
 
 /* The first execution of a call site: the result's layout and kind. */
@@ -323,7 +324,8 @@ static void compare_storage(walk *w, const an_event *e, const json_t *rec)
         w->an_to_tr[an] = tr;
         w->tr_to_an[tr] = an;
     } else if (w->an_to_tr[an] != tr || w->tr_to_an[tr] != an) {
-        char *p = tl_xasprintf("S%lld", (long long)an), *m = tl_xasprintf("storage %lld", (long long)tr);
+        char *p = tl_xasprintf("S%lld", (long long)an),
+             *m = tl_xasprintf("storage %lld", (long long)tr);
         diff(w, "storage", p, m);
         free(p);
         free(m);
@@ -533,7 +535,8 @@ static bool match_reordered(const walk *w, const int64_t *ids, int n, const trac
     for (int j = 0; j < n; j++) {
         const an_event *e = &w->r->events[ids[j]];
         const json_t *rec = t->rec[k + j];
-        if (strcmp(jstr(rec, "ev"), "call") != 0 || jint(rec, "line") < lo || jint(rec, "line") > hi)
+        if (strcmp(jstr(rec, "ev"), "call") != 0 || jint(rec, "line") < lo ||
+            jint(rec, "line") > hi)
             return false;
         in_order = in_order && same_site(e, rec);
     }
@@ -586,7 +589,8 @@ static void compare_reordered(walk *w, const int64_t *ids, const int64_t *pair, 
 }
 
 /* The CALL events of ev[lo, hi), at most max, into out; how many. */
-static int64_t calls_of(const an_event *ev, int64_t lo, int64_t hi, const an_event **out, int64_t max)
+static int64_t calls_of(const an_event *ev, int64_t lo, int64_t hi, const an_event **out,
+                        int64_t max)
 {
     int64_t n = 0;
     for (int64_t i = lo; i < hi && n < max; i++)
@@ -620,6 +624,15 @@ static bool take_other_arm(walk *w, int64_t i, const trace *t, int64_t *k, int64
             fits = kept[m]->line == other[m]->line && kept[m]->op == other[m]->op;
         for (int64_t m = done; m < n && fits; m++)
             fits = *k + (m - done) < t->n && same_site(other[m], t->rec[*k + (m - done)]);
+        /* the run's call after the other arm is the log's after the kept one: of two
+         * alternatives at one place (an arm, and a return joined at the function's end
+         * that holds it), the one the run took */
+        int64_t after = *k + (n - done), next = a->at + a->kept_len;
+        while (next < r->n_events && r->events[next].kind != AN_EV_CALL)
+            next++;
+        if (fits)
+            fits = after < t->n && next < r->n_events ? same_site(&r->events[next], t->rec[after])
+                                                      : (after < t->n) == (next < r->n_events);
         if (!fits || (n == done && a->at + a->kept_len <= i))
             continue; /* (an arm with no call left to compare is no way forward) */
         fprintf(w->out, "  (the run took the other arm of the branch the analysis could not "
@@ -995,7 +1008,8 @@ static void compare_cuda_peaks(walk *w, const an_func_report *root, const json_t
     char a[32], b[32], c[32], d[32];
     int64_t alloc = jint(exit, "cuda_allocated_peak"), reserved = jint(exit, "cuda_reserved_peak");
     bool bound = !an_func_exact(root, AN_TOTAL_PEAK);
-    int64_t n_bad = bound ? 0 : (root->cuda_allocated_peak != alloc) + (root->cuda_reserved_peak != reserved);
+    int64_t n_bad =
+        bound ? 0 : (root->cuda_allocated_peak != alloc) + (root->cuda_reserved_peak != reserved);
     if (bound)
         w->sum->totals_not_compared += 2;
     else
