@@ -533,6 +533,14 @@ void an_mem_join_scalars(an_ctx *cx, const an_mem *other);
  * markers must be equal.  False when the two differ or f says no. */
 bool an_mem_map(an_ctx *cx, const an_mem *other,
                 bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs), void *ctx);
+/* As an_mem_map, and a location of mine that other lacks passes when extra
+ * says so (extra may rewrite the cell); such locations are not counted. */
+bool an_mem_map_extra(an_ctx *cx, const an_mem *other,
+                      bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs),
+                      bool (*extra)(void *ctx, const an_loc *l, an_cell *mine), void *ctx);
+/* Reading place l of memory m gives an integer not known (written so, a
+ * marker of unknown contents, or an entry that may be the same place). */
+bool an_mem_reads_unknown(const an_ctx *cx, const an_mem *m, const an_loc *l);
 /* The location of an array element whose index is the formula v. */
 bool an_key_of(sx_int v, int64_t *key);
 int an_seg_add(an_ctx *cx, const an_seg *s);

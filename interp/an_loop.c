@@ -191,6 +191,29 @@ bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
     return lp_steady_handles(ctx, theirs->handle, mine->handle);
 }
 
+/* An integer place the state after the first probe has no entry for: one
+ * written in this iteration at an index that is a run-time value of its
+ * own (`buf[len - 1] = '\0'` after a read of len: the next iteration writes
+ * another), or one that state reads as a value not known (a buffer of
+ * unknown contents, filled in an arm of a branch not known statically).
+ * Either holds a run-time value after the loop; the place stays (a later
+ * read that may be it reads an unknown value). */
+static bool lp_steady_extra(void *ctx, const an_loc *l, an_cell *mine)
+{
+    const steady_ctx *sc = ctx;
+    if (sc->own_from == 0 || mine->kind != AN_CELL_INT || mine->seg)
+        return false;
+    bool own = an_mem_reads_unknown(sc->cx, &sc->then->mem, l);
+    for (int k = 0; k < l->n && !own; k++)
+        own = an_key_is_sym(l->key[k]) &&
+              sx_mentions_newer(an_key_sx(l->key[k]), sc->own_from - 1);
+    if (own) {
+        mine->known = false;
+        mine->i = an_unknown_token(sc->cx);
+    }
+    return own;
+}
+
 /* One integer slot across the trial: s1 after iteration 1, a after the
  * first probe, c (updated) after the second.  An integer that steps by d
  * per iteration gets its final value v1 + (trips - 1)*d (or v0 + trips*d
@@ -260,7 +283,7 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
                        a->ctl.g_known[g], a->ctl.g_ints[g], &cx->ctl.gframe->int_known[g],
                        &cx->ctl.gframe->ints[g]);
     }
-    return an_mem_map(cx, &a->mem, lp_steady_cell, &at_a);
+    return an_mem_map_extra(cx, &a->mem, lp_steady_cell, lp_steady_extra, &at_a);
 }
 
 /* `v < E`, `v <= E` (counting up), `v > E`, `v >= E` (counting down), or

@@ -380,6 +380,13 @@ static bool mem_read(const an_ctx *cx, const an_mem *m, const an_loc *l, an_cell
     return mem_read_at(cx, m, l, out, &depth);
 }
 
+bool an_mem_reads_unknown(const an_ctx *cx, const an_mem *m, const an_loc *l)
+{
+    an_cell c;
+    return !mem_read(cx, m, l, &c) || c.kind == AN_CELL_UNKNOWN ||
+           (c.kind == AN_CELL_INT && !c.known && !c.seg);
+}
+
 bool an_mem_read(an_ctx *cx, const an_loc *l, an_cell *out)
 {
     if (loc_is_slot(cx, l)) {
@@ -1079,19 +1086,28 @@ void an_mem_join_scalars(an_ctx *cx, const an_mem *other)
 bool an_mem_map(an_ctx *cx, const an_mem *other,
                 bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs), void *ctx)
 {
+    return an_mem_map_extra(cx, other, f, NULL, ctx);
+}
+
+bool an_mem_map_extra(an_ctx *cx, const an_mem *other,
+                      bool (*f)(void *ctx, an_cell *mine, const an_cell *theirs),
+                      bool (*extra)(void *ctx, const an_loc *l, an_cell *mine), void *ctx)
+{
     int live = 0, live_other = 0;
     for (int k = 0; k < cx->mem.cells.n; k++) {
         an_entry *e = &cx->mem.cells.e[k];
         if (e->loc.frame == DEAD)
             continue;
-        live++;
         an_cell theirs = e->cell;
         if (other) {
             int j = mem_find(other, &e->loc, NULL);
+            if (j < 0 && extra && extra(ctx, &e->loc, &e->cell))
+                continue; /* (not counted: other has no such place) */
             if (j < 0 || other->e[j].cell.kind != e->cell.kind)
                 return false;
             theirs = other->e[j].cell;
         }
+        live++;
         bool ok = e->cell.kind == AN_CELL_INT || e->cell.kind == AN_CELL_TENSOR ||
                           e->cell.kind == AN_CELL_PTR
                       ? f(ctx, &e->cell, &theirs)
