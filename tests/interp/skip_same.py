@@ -9,7 +9,9 @@ the iterations counted without running make none, so the storages listed
 and their numbers differ (docs/performance.md).  Every function's totals,
 claims and peak line, the peak's live set (sizes, lines, names), every call
 site's facts and executions, the diagnostics, symbols and assumptions must
-be the same, and so must the output of `tensorlint check`.  The programs of tests/interp/loop_skip_*.c must be taken the
+be the same, and so must the output of `tensorlint check` where a loop was
+taken the short way (elsewhere the two runs log the same events, and the
+report's diagnostics are the checks' already).  The programs of tests/interp/loop_skip_*.c must be taken the
 short way (fewer storages listed), but loop_skip_break.c and
 loop_skip_counter.c.  ctest runs it
 over tests/interp and the samples whose loops are taken so.
@@ -77,7 +79,8 @@ def main():
             diff = [(x, y) for x, y in zip(a, b) if x != y][:5]
             print("FAIL %s: the reports differ: %s" % (path, diff))
             bad += 1
-        if check(tool, path, "2") != check(tool, path, "0"):
+        # (the checks read the event log; it differs only where periods were counted)
+        if short and check(tool, path, "2") != check(tool, path, "0"):
             print("FAIL %s: the checks differ" % path)
             bad += 1
         name = os.path.basename(path)
