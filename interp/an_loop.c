@@ -79,7 +79,7 @@ static void body_locals_end(an_ctx *cx, const ir_stmt *s)
     }
 }
 
-an_flow lp_loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
+an_flow an_loop_loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
 {
     an_flow fl = an_exec_block(cx, s->loop.body);
     body_locals_end(cx, s);
@@ -110,7 +110,7 @@ an_flow lp_loop_body(an_ctx *cx, const ir_stmt *s, bool *leave)
  * the trial and the loop is analysed as one with an unknown trip count. */
 
 /* Bytes moved and calls made so far by function report k, as sx_ints. */
-void lp_fr_effect(const an_func_report *fr, sx_int *moved, sx_int *calls)
+void an_loop_fr_effect(const an_func_report *fr, sx_int *moved, sx_int *calls)
 {
     moved[0] = sx_add(fr->moved_sx, (sx_int){fr->moved_bytes, 0});
     calls[0] = sx_add(fr->calls_sx, (sx_int){fr->n_calls, 0});
@@ -127,7 +127,7 @@ static bool mentions(sx_int a, uint32_t sym_a, uint32_t sym_b)
 
 /* Handle a as the snapshot `then` held it and handle b now stand for tensors
  * of one layout (known or symbolic). */
-bool lp_steady_handles(void *ctx, int a, int b)
+bool an_loop_steady_handles(void *ctx, int a, int b)
 {
     const steady_ctx *sc = ctx;
     an_ctx *cx = sc->cx;
@@ -159,7 +159,7 @@ bool lp_steady_handles(void *ctx, int a, int b)
 
 /* A memory cell now and as `then` held it: the same integer, the same
  * segment, or handles of one layout. */
-bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
+bool an_loop_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
 {
     if (mine->kind == AN_CELL_PTR)
         return an_cell_same(((const steady_ctx *)ctx)->cx, mine, theirs);
@@ -188,7 +188,7 @@ bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
     }
     if (mine->kind == AN_CELL_INT)
         return true;
-    return lp_steady_handles(ctx, theirs->handle, mine->handle);
+    return an_loop_steady_handles(ctx, theirs->handle, mine->handle);
 }
 
 /* An integer place the state after the first probe has no entry for: one
@@ -198,7 +198,7 @@ bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs)
  * unknown contents, filled in an arm of a branch not known statically).
  * Either holds a run-time value after the loop; the place stays (a later
  * read that may be it reads an unknown value). */
-static bool lp_steady_extra(void *ctx, const an_loc *l, an_cell *mine)
+static bool an_loop_steady_extra(void *ctx, const an_loc *l, an_cell *mine)
 {
     const steady_ctx *sc = ctx;
     if (sc->own_from == 0 || mine->kind != AN_CELL_INT || mine->seg)
@@ -245,7 +245,7 @@ static void steady_int(sx_int trips, uint32_t la, uint32_t lb, const bool *k0, c
 /* The state now (after the second probe) against a (after the first) and
  * s1 (after iteration 1): handles of one layout; integers equal, stepping
  * or made unknown.  *first_differs: iteration 1 left another layout. */
-bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const snapshot *a,
+bool an_loop_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const snapshot *a,
                          sx_int trips, uint32_t la, uint32_t lb, int counter, bool *first_differs)
 {
     if (cx->ctl.depth != a->ctl.depth || cx->ctl.depth != s1->ctl.depth ||
@@ -261,9 +261,9 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
             int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
-            if (!lp_steady_handles(&at_a, a->ctl.tensors[k][j], fr->tensor[sl]))
+            if (!an_loop_steady_handles(&at_a, a->ctl.tensors[k][j], fr->tensor[sl]))
                 return false;
-            if (!lp_steady_handles(&at_s1, s1->ctl.tensors[k][j], fr->tensor[sl]))
+            if (!an_loop_steady_handles(&at_s1, s1->ctl.tensors[k][j], fr->tensor[sl]))
                 *first_differs = true;
             if (ids[j] != counter)
                 steady_int(trips, la, lb, s0 ? &s0->ctl.known[k][j] : NULL,
@@ -273,9 +273,9 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
         }
     }
     for (int g = 0; g < cx->vars.n_globals; g++) {
-        if (!lp_steady_handles(&at_a, a->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]))
+        if (!an_loop_steady_handles(&at_a, a->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]))
             return false;
-        if (!lp_steady_handles(&at_s1, s1->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]))
+        if (!an_loop_steady_handles(&at_s1, s1->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]))
             *first_differs = true;
         if (cx->vars.global_vars[g] != counter)
             steady_int(trips, la, lb, s0 ? &s0->ctl.g_known[g] : NULL,
@@ -283,14 +283,14 @@ bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const s
                        a->ctl.g_known[g], a->ctl.g_ints[g], &cx->ctl.gframe->int_known[g],
                        &cx->ctl.gframe->ints[g]);
     }
-    return an_mem_map_extra(cx, &a->mem, lp_steady_cell, lp_steady_extra, &at_a);
+    return an_mem_map_extra(cx, &a->mem, an_loop_steady_cell, an_loop_steady_extra, &at_a);
 }
 
 /* `v < E`, `v <= E` (counting up), `v > E`, `v >= E` (counting down), or
  * the same with the sides swapped, on an integer variable v whose trip
  * count is a formula: *var, *v0 (its value now), *trips, *dir (+1 or -1:
  * the probes check that the body steps it so). */
-bool lp_counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,
+bool an_loop_counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,
                      int *dir)
 {
     const ir_expr *c = s->loop.cond;
@@ -320,8 +320,8 @@ bool lp_counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int 
     return trips->e != 0 && trips->e != SX_TOO_BIG;
 }
 
-/* Begin a trial from the state now; lp_trial_undo or lp_trial_keep ends it. */
-void lp_trial_begin(an_ctx *cx, loop_trial *t)
+/* Begin a trial from the state now; an_loop_trial_undo or an_loop_trial_keep ends it. */
+void an_loop_trial_begin(an_ctx *cx, loop_trial *t)
 {
     *t = (loop_trial){.n_diags = cx->r->n_diags, .n_assumptions = sx_n_assumptions(),
                       .n_facts = sx_n_facts(), .n_values = cx->r->n_values,
@@ -334,7 +334,7 @@ void lp_trial_begin(an_ctx *cx, loop_trial *t)
     t->values0 = an_dup_mem(cx->r->values, sizeof *cx->r->values * (size_t)cx->r->n_values);
 }
 
-static void lp_trial_keep(an_ctx *cx, loop_trial *t)
+static void an_loop_trial_keep(an_ctx *cx, loop_trial *t)
 {
     an_snap_free(&t->s0);
     an_frs_free(cx, t->r0);
@@ -356,7 +356,7 @@ static void values_restore(an_ctx *cx, an_value *saved, int n)
 }
 
 /* Undo a trial: the state, the totals, and whatever it added to the report. */
-void lp_trial_undo(an_ctx *cx, loop_trial *t)
+void an_loop_trial_undo(an_ctx *cx, loop_trial *t)
 {
     an_report *r = cx->r;
     an_snap_restore(cx, &t->s0);
@@ -388,7 +388,7 @@ void lp_trial_undo(an_ctx *cx, loop_trial *t)
 
 /* The counter's facts while a probe runs: 1 <= l - v0 < trips.  Returns
  * the mark to forget them at. */
-int lp_counter_facts(sx_int l, sx_int lo, sx_int hi)
+int an_loop_counter_facts(sx_int l, sx_int lo, sx_int hi)
 {
     int facts = sx_n_facts();
     sx_fact_push(sx_sub(l, lo));
@@ -396,7 +396,7 @@ int lp_counter_facts(sx_int l, sx_int lo, sx_int hi)
     return facts;
 }
 
-sx_int lp_counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir)
+sx_int an_loop_counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir)
 {
     /* what nothing decides is decided as in an early iteration */
     return sx_symbol_near(cx->u->vars[var].name, "loop", s->loc.line, s->loc.col,
@@ -404,13 +404,13 @@ sx_int lp_counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int d
 }
 
 /* Run the body once with the counter l: it must end at l + step. */
-bool lp_probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step)
+bool an_loop_probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step)
 {
     bool *known;
     int64_t *slot = an_int_slot(cx, var, &known);
     an_int_put(true, l, known, slot);
     bool leave;
-    an_flow fl = lp_loop_body(cx, s, &leave);
+    an_flow fl = an_loop_loop_body(cx, s, &leave);
     sx_int after;
     slot = an_int_slot(cx, var, &known);
     return fl == AN_FLOW_NEXT && !leave && !cx->ctl.stopped &&
@@ -422,10 +422,10 @@ bool lp_probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step)
 static bool probe(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir, sx_int lo, sx_int hi,
                   uint32_t *sym)
 {
-    sx_int l = lp_counter_symbol(cx, s, var, v0, dir);
+    sx_int l = an_loop_counter_symbol(cx, s, var, v0, dir);
     *sym = l.e;
-    int facts = lp_counter_facts(l, lo, hi);
-    bool ok = lp_probe_body(cx, s, var, l, (sx_int){dir, 0});
+    int facts = an_loop_counter_facts(l, lo, hi);
+    bool ok = an_loop_probe_body(cx, s, var, l, (sx_int){dir, 0});
     sx_forget_facts(facts);
     return ok;
 }
@@ -435,7 +435,7 @@ static bool probe(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir, sx_
  * second that grows as the counter goes (coefficients of dir's sign) is
  * largest at the last iteration, whose counter is `last`.  False when some
  * candidate is neither. */
-bool lp_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, int dir,
+bool an_loop_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, int dir,
                        loop_peak *out)
 {
     out->changed = false;
@@ -485,7 +485,7 @@ static bool holds(int64_t c, const char *op)
  * for every iteration lo..hi: one of the first probe's counter a is the
  * second's renamed; one linear in the second's counter b holds for the
  * range when it holds at both ends.  False when some assumption is neither. */
-bool lp_loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi, int line)
+bool an_loop_loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi, int line)
 {
     int total = sx_n_assumptions(), n = 0;
     if (total == from)
@@ -548,7 +548,7 @@ bool lp_loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi, int
 }
 
 /* Bytes moved dm and calls dc more in function report fr's totals. */
-void lp_add_effect(an_func_report *fr, sx_int dm, sx_int dc)
+void an_loop_add_effect(an_func_report *fr, sx_int dm, sx_int dc)
 {
     if (dm.e || dm.c || dc.e || dc.c) {
         an_fr_symbolic(fr); /* (its peak so far stays a candidate of the peak) */
@@ -567,7 +567,7 @@ static void commit_totals(an_ctx *cx, sx_int trips, const sx_int *sum, const loo
     bool peak_moved = false;
     for (int k = 0; k < cx->r->n_funcs; k++) {
         an_func_report *fr = &cx->r->funcs[k];
-        lp_add_effect(fr, sum[2 * k], sum[2 * k + 1]);
+        an_loop_add_effect(fr, sum[2 * k], sum[2 * k + 1]);
         if (pk[k].changed)
             an_peak_put(fr, &pk[k].set);
         sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
@@ -581,7 +581,7 @@ static void commit_totals(an_ctx *cx, sx_int trips, const sx_int *sum, const loo
         (void)sx_cmp(trips, SX_GE, (sx_int){2, 0});
 }
 
-bool lp_fail(loop_sum *ls, const char *why)
+bool an_loop_fail(loop_sum *ls, const char *why)
 {
     if (!ls->why)
         ls->why = why;
@@ -592,7 +592,7 @@ const char *const LOOP_NOT_FOLLOWED = "an iteration is not followed exactly";
 const char *const LOOP_NOT_COUNTED = "not counted";
 
 /* Each value's count now (an_value_runs), to take differences of. */
-sx_int *lp_runs_take(const an_ctx *cx)
+sx_int *an_loop_runs_take(const an_ctx *cx)
 {
     sx_int *r = tl_xmalloc(sizeof *r * ((size_t)cx->r->n_values + 1));
     for (int v = 0; v < cx->r->n_values; v++)
@@ -629,37 +629,38 @@ static void commit_runs(an_ctx *cx, const loop_sum *ls, bool renamed)
  * probes' own effects), and the peaks at the last iteration.  `renamed`:
  * the first probe's effect (eff[2..3] - eff[0..1]) must be the last's with
  * la for lb. */
-bool lp_sum_effects(an_ctx *cx, loop_sum *ls, int from, bool renamed)
+bool an_loop_sum_effects(an_ctx *cx, loop_sum *ls, int from, bool renamed)
 {
     sx_int A = {0, ls->la}, B = {0, ls->lb};
     for (int k = 0; k < ls->n; k++) {
         sx_int *e = &ls->eff[6 * k];
-        lp_fr_effect(&cx->r->funcs[k], &e[4], &e[5]);
+        an_loop_fr_effect(&cx->r->funcs[k], &e[4], &e[5]);
         for (int j = 0; j < 2; j++) { /* one step per iteration, a polynomial in the counter */
             sx_int d1 = sx_sub(e[2 + j], e[j]), d2 = sx_sub(e[4 + j], e[2 * from + j]);
             if (sx_depends_on(d2, A) || (renamed && !sx_same(sx_subst(d1, A, B), d2)))
                 return false;
             if (!sx_sum(d2, B, ls->lo, ls->hi, &ls->sum[2 * k + j]))
-                return lp_fail(ls, "the bytes an iteration moves are not a polynomial of degree "
-                                "at most 2 in the counter");
+                return an_loop_fail(ls,
+                                    "the bytes an iteration moves are not a polynomial of degree "
+                                    "at most 2 in the counter");
             ls->sum[2 * k + j] = sx_sub(ls->sum[2 * k + j], renamed ? sx_add(d1, d2) : d2);
         }
-        if (!lp_loop_peaks(&cx->r->funcs[k], A, B, ls->dir > 0 ? ls->hi : ls->lo, ls->dir,
+        if (!an_loop_loop_peaks(&cx->r->funcs[k], A, B, ls->dir > 0 ? ls->hi : ls->lo, ls->dir,
                         &ls->pk[k]))
-            return lp_fail(ls, "its peak neither stays nor grows with the counter");
+            return an_loop_fail(ls, "its peak neither stays nor grows with the counter");
     }
     return true;
 }
 
 /* Nothing the last probe made is on the GPU (the caching allocator is
  * simulated for known counts), nothing became a bound. */
-bool lp_probe_plain(const an_ctx *cx, loop_sum *ls)
+bool an_loop_probe_plain(const an_ctx *cx, loop_sum *ls)
 {
     if (cx->acct.n_bound_marks != ls->marks1)
-        return lp_fail(ls, LOOP_NOT_FOLLOWED);
+        return an_loop_fail(ls, LOOP_NOT_FOLLOWED);
     for (int st = ls->n_storages1; st < cx->r->n_storages; st++)
         if (cx->r->storages[st].device == TL_CUDA)
-            return lp_fail(ls, "an iteration allocates on the GPU, whose caching allocator is "
+            return an_loop_fail(ls, "an iteration allocates on the GPU, whose caching allocator is "
                             "simulated for known counts only");
     return true;
 }
@@ -669,17 +670,17 @@ bool lp_probe_plain(const an_ctx *cx, loop_sum *ls)
 static bool steady_summary(an_ctx *cx, loop_sum *ls, bool *first_differs)
 {
     if (!probe(cx, ls->s, ls->var, ls->v0, ls->dir, ls->lo, ls->hi, &ls->lb) ||
-        !lp_probe_plain(cx, ls))
+        !an_loop_probe_plain(cx, ls))
         return false;
     sx_int l1 = live_total(ls->s1.acct.live, ls->s1.acct.live_sx);
     if (!sx_same(l1, live_total(ls->a.acct.live, ls->a.acct.live_sx)) ||
         !sx_same(l1, live_total(cx->acct.live, cx->acct.live_sx)))
         return false;
-    return lp_sum_effects(cx, ls, 1, true) &&
-           lp_steady_state(cx, NULL, &ls->s1, &ls->a, ls->trips, ls->la, ls->lb, ls->var,
-                        first_differs) &&
-           lp_loop_assumptions(ls->assumptions1, (sx_int){0, ls->la}, (sx_int){0, ls->lb}, ls->lo,
-                            ls->hi, ls->s->loc.line);
+    return an_loop_sum_effects(cx, ls, 1, true) &&
+           an_loop_steady_state(cx, NULL, &ls->s1, &ls->a, ls->trips, ls->la, ls->lb, ls->var,
+                                first_differs) &&
+           an_loop_loop_assumptions(ls->assumptions1, (sx_int){0, ls->la}, (sx_int){0, ls->lb},
+                                    ls->lo, ls->hi, ls->s->loc.line);
 }
 
 
@@ -792,8 +793,8 @@ typedef struct loop_try {
     loop_sum ls;
     loop_class cls;       /* an `if` on the counter's class, when classed */
     loop_trial t;         /* from before iteration 1: the whole loop's */
-    bool stepped;         /* its counter steps by a stride (lp_stepped_summary) */
-    bool classed;         /* two kinds of iteration (lp_class_summary) */
+    bool stepped;         /* its counter steps by a stride (an_loop_stepped_summary) */
+    bool classed;         /* two kinds of iteration (an_loop_class_summary) */
     bool steady, first_differs;
     bool taken_s1, taken_a;
     int64_t probe_event;  /* the first probe's first event */
@@ -811,7 +812,7 @@ static bool sum_counted(an_ctx *cx, loop_try *lt)
     if (!an_func_report_of(cx, an_top(cx)->func))
         return false;
     /* (a loop left at its counted exit runs a symbol's times, whatever its test's count) */
-    if (!lp_counted_loop(cx, ls->s, &ls->var, &ls->v0, &ls->trips, &ls->dir) &&
+    if (!an_loop_counted_loop(cx, ls->s, &ls->var, &ls->v0, &ls->trips, &ls->dir) &&
         !(ex && ls->var >= 0 && ls->trips.e == 0 && ls->trips.c >= 1))
         return false;
     bool ge1;
@@ -829,8 +830,8 @@ static bool sum_counted(an_ctx *cx, loop_try *lt)
 static void sum_begin(an_ctx *cx, loop_try *lt)
 {
     loop_sum *ls = &lt->ls;
-    lp_trial_begin(cx, &lt->t);
-    ls->runs0 = lp_runs_take(cx);
+    an_loop_trial_begin(cx, &lt->t);
+    ls->runs0 = an_loop_runs_take(cx);
     int n = ls->n = cx->r->n_funcs;
     ls->eff = tl_xmalloc(sizeof *ls->eff * 6 * (size_t)(n + 1));
     ls->peak1 = tl_xmalloc(sizeof *ls->peak1 * (size_t)(n + 1));
@@ -849,9 +850,9 @@ static bool sum_first(an_ctx *cx, loop_try *lt)
     loop_sum *ls = &lt->ls;
     bool leave;
     ls->n_diags1 = cx->r->n_diags;
-    an_flow fl = lp_loop_body(cx, ls->s, &leave);
+    an_flow fl = an_loop_loop_body(cx, ls->s, &leave);
     if (fl != AN_FLOW_NEXT || leave || cx->ctl.stopped)
-        return lp_fail(ls, LOOP_LEAVES);
+        return an_loop_fail(ls, LOOP_LEAVES);
     if (lt->ex && !cx->ctl.counted_exit_met) /* decided there: iterations the analysis can follow */
         return false;
     an_snap_take(cx, &ls->s1);
@@ -864,9 +865,9 @@ static bool sum_first(an_ctx *cx, loop_try *lt)
     ls->exec1 = tl_xmalloc(sizeof *ls->exec1 * ((size_t)ls->n_values1 + 1));
     for (int v = 0; v < ls->n_values1; v++)
         ls->exec1[v] = cx->r->values[v].n_exec;
-    ls->runs1 = lp_runs_take(cx);
+    ls->runs1 = an_loop_runs_take(cx);
     for (int k = 0; k < ls->n; k++) {
-        lp_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k], &ls->eff[6 * k + 1]);
+        an_loop_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k], &ls->eff[6 * k + 1]);
         ls->peak1[k] = cx->r->funcs[k].symbolic ? cx->r->funcs[k].peak_sx
                                                 : (sx_int){cx->r->funcs[k].peak_live_bytes, 0};
     }
@@ -875,7 +876,7 @@ static bool sum_first(an_ctx *cx, loop_try *lt)
 }
 
 /* Iteration 1 stepped the counter by other than dir: a loop of its own
- * kind (lp_stepped_summary), but not at a counted exit (its count is not
+ * kind (an_loop_stepped_summary), but not at a counted exit (its count is not
  * the run's).  False: not a stride. */
 static bool sum_strided(an_ctx *cx, loop_try *lt, bool *ok)
 {
@@ -892,7 +893,7 @@ static bool sum_strided(an_ctx *cx, loop_try *lt, bool *ok)
     if (lt->ex)
         return true;
     ls->n_diags1 = cx->r->n_diags;
-    *ok = lp_stepped_summary(cx, ls, &lt->t, ls->step, &lt->taken_a);
+    *ok = an_loop_stepped_summary(cx, ls, &lt->t, ls->step, &lt->taken_a);
     if (*ok)
         *ok = loop_runs(cx, ls->s, dist);
     return true;
@@ -905,22 +906,22 @@ static bool sum_growth(an_ctx *cx, loop_try *lt, loop_trial *t1)
     loop_sum *ls = &lt->ls;
     bool ok = false;
     if (lt->taken_a) { /* forward from the probe's state */
-        lp_trial_begin(cx, t1);
+        an_loop_trial_begin(cx, t1);
         ls->n_diags1 = cx->r->n_diags;
         ls->why = NULL; /* the growth summary's reason is the one to give */
-        ok = lp_growth_summary(cx, ls, &lt->t.s0, false);
+        ok = an_loop_growth_summary(cx, ls, &lt->t.s0, false);
         if (ok) {
-            lp_trial_keep(cx, t1);
+            an_loop_trial_keep(cx, t1);
         } else {
             free(*lt->why);
             *lt->why = loop_why(cx, ls);
-            lp_trial_undo(cx, t1);
+            an_loop_trial_undo(cx, t1);
         }
     }
     if (!ok) { /* backward from the state before the loop */
         ls->n_diags1 = cx->r->n_diags;
         ls->why = NULL;
-        ok = lp_growth_summary(cx, ls, &lt->t.s0, true);
+        ok = an_loop_growth_summary(cx, ls, &lt->t.s0, true);
     }
     return ok;
 }
@@ -933,33 +934,33 @@ static bool sum_probes(an_ctx *cx, loop_try *lt)
     const ir_stmt *s = ls->s;
     bool ok = false;
     loop_trial t1;
-    lp_trial_begin(cx, &t1);
+    an_loop_trial_begin(cx, &t1);
     ls->n_diags1 = cx->r->n_diags;
     /* (two kinds of iteration: the probes run those that do not take the arm) */
     lt->classed = ls->dir > 0 && ls->v0.e == 0 && ls->v0.c >= 0 && ls->v0.c <= INT32_MAX &&
-                  lp_class_find(s, ls->var, ls->v0.c, &lt->cls);
+                  an_loop_class_find(s, ls->var, ls->v0.c, &lt->cls);
     cx->ctl.forced_if = lt->classed ? lt->cls.s : NULL;
     if (!probe(cx, s, ls->var, ls->v0, ls->dir, ls->lo, ls->hi, &ls->la))
-        lp_fail(ls, LOOP_NOT_COUNTED);
-    else if (lp_probe_plain(cx, ls)) {
+        an_loop_fail(ls, LOOP_NOT_COUNTED);
+    else if (an_loop_probe_plain(cx, ls)) {
         an_snap_take(cx, &ls->a);
         lt->taken_a = true;
         for (int k = 0; k < ls->n; k++)
-            lp_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
-        ls->runsa = lp_runs_take(cx);
+            an_loop_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
+        ls->runsa = an_loop_runs_take(cx);
         ok = lt->steady = steady_summary(cx, ls, &lt->first_differs);
         if (ok && lt->classed)
-            ok = lt->steady = lp_class_summary(cx, ls, &lt->cls);
+            ok = lt->steady = an_loop_class_summary(cx, ls, &lt->cls);
     }
     cx->ctl.forced_if = NULL;
     if (ok) {
-        lp_trial_keep(cx, &t1);
+        an_loop_trial_keep(cx, &t1);
     } else if (lt->classed) {
-        lp_trial_undo(cx, &t1); /* (no growth summary of a loop of two kinds) */
+        an_loop_trial_undo(cx, &t1); /* (no growth summary of a loop of two kinds) */
     } else {
         if (!lt->taken_a)
             *lt->why = loop_why(cx, ls);
-        lp_trial_undo(cx, &t1); /* back to the end of iteration 1 */
+        an_loop_trial_undo(cx, &t1); /* back to the end of iteration 1 */
         ok = sum_growth(cx, lt, &t1);
     }
     if (ok)
@@ -978,7 +979,7 @@ static void sum_commit(an_ctx *cx, loop_try *lt)
         commit_totals(cx, ls->trips, ls->sum, ls->pk, ls->peak1, lt->first_differs);
         commit_runs(cx, ls, lt->steady);
         if (lt->classed)
-            lp_class_commit(cx, ls, &lt->cls);
+            an_loop_class_commit(cx, ls, &lt->cls);
     }
     for (int st = ls->n_storages1; st < cx->r->n_storages; st++)
         cx->r->storages[st].summarised = true;
@@ -999,8 +1000,8 @@ static void sum_commit(an_ctx *cx, loop_try *lt)
         record_loop(cx, ls, lt->t.n_events, lt->probe_event, at, at);
     }
     if (lt->ex)
-        lp_forget_after_exit(cx, ls->s, lt->ex->at, &lt->t.s0);
-    lp_trial_keep(cx, &lt->t);
+        an_loop_forget_after_exit(cx, ls->s, lt->ex->at, &lt->t.s0);
+    an_loop_trial_keep(cx, &lt->t);
 }
 
 static void sum_free(loop_try *lt)
@@ -1019,7 +1020,7 @@ static void sum_free(loop_try *lt)
     free(ls->runs1);
     free(ls->runsa);
     free(ls->runsb);
-    lp_class_free(&lt->cls);
+    an_loop_class_free(&lt->cls);
 }
 
 /* Summarise the loop; false (the state as before the loop's first
@@ -1042,7 +1043,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
     } else { /* the state, the totals and the report as before the loop */
         if (!*why)
             *why = loop_why(cx, &lt.ls);
-        lp_trial_undo(cx, &lt.t);
+        an_loop_trial_undo(cx, &lt.t);
     }
     sum_free(&lt);
     return ok;
@@ -1051,7 +1052,7 @@ static bool summarise_loop(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an
 /* summarise_loop, and what it found of early exits: an unknown branch in
  * an iteration that may leave it makes the summary's totals bounds (said at
  * the branch), or the enclosing summary's when this one is a probe's. */
-bool lp_summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
+bool an_loop_summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
                         char **why)
 {
     int outer = cx->ctl.early_exit_line, facts = sx_n_facts();
@@ -1108,7 +1109,7 @@ static void loop_once_note(an_ctx *cx, const ir_stmt *s, bool host, char *why)
 static snapshot *host_exit_watch(an_ctx *cx, const ir_stmt *s, bool host)
 {
     snapshot *before = NULL;
-    if (host && lp_body_may_leave(s)) {
+    if (host && an_loop_body_may_leave(s)) {
         before = tl_xmalloc(sizeof *before);
         an_snap_take(cx, before);
     }
@@ -1119,7 +1120,7 @@ static snapshot *host_exit_watch(an_ctx *cx, const ir_stmt *s, bool host)
 static void host_exit_settle(an_ctx *cx, const ir_stmt *s, snapshot *before, bool outer_left)
 {
     if (before && cx->ctl.host_left_early) /* the run may have left it at any iteration */
-        lp_forget_written(cx, s, before);
+        an_loop_forget_written(cx, s, before);
     if (before)
         an_snap_free(before);
     free(before);
@@ -1134,8 +1135,8 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     an_frame *frame = an_top(cx);
     bool upper_loop = cx->ctl.upper_loop, upper_func = cx->ctl.upper_func;
     int64_t clock0 = cx->acct.exec_clock;
-    bool host = lp_host_only(cx, s);
-    loop_exit ex = {.at = host || cx->ctl.loop_depth > 0 ? -1 : lp_counted_exit_at(cx, s)};
+    bool host = an_loop_host_only(cx, s);
+    loop_exit ex = {.at = host || cx->ctl.loop_depth > 0 ? -1 : an_loop_counted_exit_at(cx, s)};
     const ir_stmt *outer_exit = cx->ctl.counted_exit;
     cx->ctl.loop_depth++;
     frame->loops++;
@@ -1144,16 +1145,16 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
     bool outer_left = cx->ctl.host_left_early;
     snapshot *before = host_exit_watch(cx, s, host);
     an_exec_block(cx, s->loop.init);
-    int64_t runs = lp_loop_exit_runs(cx, s, &ex); /* -1: not bound */
+    int64_t runs = an_loop_loop_exit_runs(cx, s, &ex); /* -1: not bound */
     if (runs >= 0)
         cx->ctl.counted_exit = s->loop.body->stmts[ex.at];
-    lp_skip sk; /* iterations that repeat a period are counted, not run (an_loop_skip.c) */
+    an_loop_skip sk; /* iterations that repeat a period are counted, not run (an_loop_skip.c) */
     if (runs < 0)
-        lp_skip_begin(cx, s, host, &sk);
+        an_loop_skip_begin(cx, s, host, &sk);
     else
-        sk = (lp_skip){.anchor_n = -1};
+        sk = (an_loop_skip){.anchor_n = -1};
     if (s->loop.kind == IR_LOOP_DO) {
-        fl = lp_loop_body(cx, s, &leave);
+        fl = an_loop_loop_body(cx, s, &leave);
         n++;
     }
     while (!leave && fl == AN_FLOW_NEXT && !cx->ctl.stopped) {
@@ -1165,13 +1166,13 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         if (t < 0 && runs >= 0) /* it ran, as the count says */
             t = 1;
         char *why = NULL;
-        if (n == 0 && ex.at >= 0 && runs < 0 && lp_loop_once_only(cx, s)) {
+        if (n == 0 && ex.at >= 0 && runs < 0 && an_loop_loop_once_only(cx, s)) {
             runs = 1; /* at least once, at most once */
             cx->ctl.counted_exit = s->loop.body->stmts[ex.at];
         }
-        if (n == 0 && ex.at >= 0 && runs < 0 && lp_summarise_exit(cx, s, &ex, &fl))
+        if (n == 0 && ex.at >= 0 && runs < 0 && an_loop_summarise_exit(cx, s, &ex, &fl))
             break;
-        if (t < 0 && n == 0 && lp_summarise_whole(cx, s, NULL, &fl, &why))
+        if (t < 0 && n == 0 && an_loop_summarise_whole(cx, s, NULL, &fl, &why))
             break;
         if (cx->ctl.stopped) { /* a limit ended the summary's trial: its warning says so */
             free(why);
@@ -1186,22 +1187,22 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
         }
         if (t < 0) {
             loop_once_note(cx, s, host, why);
-            fl = lp_loop_once(cx, s, host, &leave);
+            fl = an_loop_loop_once(cx, s, host, &leave);
             if (host) /* what it wrote is forgotten: so are the symbols it made */
                 an_symbol_names_back(cx, &names);
             break;
         }
-        if (lp_skip_iteration(cx, &sk, &n))
+        if (an_loop_skip_iteration(cx, &sk, &n))
             break; /* the iterations left repeat a period: counted, not run */
         if (n++ >= cx->opt.max_iterations) {
             an_diag_add(cx, AN_WARNING, "analysis-limit", s->loc.line, s->loc.col,
                         "loop stopped after %lld iterations (--max-iterations); later totals "
                         "are not bounded", (long long)cx->opt.max_iterations);
-            lp_stop_uncounted(cx, s, clock0);
+            an_loop_stop_uncounted(cx, s, clock0);
             break;
         }
         int64_t iteration = cx->r->n_events;
-        fl = lp_loop_body(cx, s, &leave);
+        fl = an_loop_loop_body(cx, s, &leave);
         /* for (;;) { ... if (x) break; } with x not known: only that exit ends it, so the
          * run's count of iterations is not known (iterating on would only reach the limit,
          * each iteration costlier than the last) */
@@ -1211,12 +1212,12 @@ an_flow an_exec_loop(an_ctx *cx, const ir_stmt *s)
                         "the loop ends only where a condition not known statically leaves it: "
                         "its iterations are not counted, and the totals after it are not "
                         "bounded");
-            lp_record_repeat(cx, s, iteration); /* verify follows the run through any number */
-            lp_stop_uncounted(cx, s, clock0);
+            an_loop_record_repeat(cx, s, iteration); /* verify follows the run through any number */
+            an_loop_stop_uncounted(cx, s, clock0);
             break;
         }
     }
-    lp_skip_end(&sk);
+    an_loop_skip_end(&sk);
     cx->ctl.counted_exit = outer_exit;
     cx->ctl.loop_depth--;
     frame->loops--;

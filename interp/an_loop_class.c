@@ -62,7 +62,7 @@ static bool class_cond(const ir_expr *c, int var, loop_class *out, int64_t *shif
 
 /* The body's one `if` at its top level on the counter's class, with no
  * else if (its arms may be anything else). */
-bool lp_class_find(const ir_stmt *s, int var, int64_t v0, loop_class *out)
+bool an_loop_class_find(const ir_stmt *s, int var, int64_t v0, loop_class *out)
 {
     const ir_block *b = s->loop.body;
     int found = 0;
@@ -104,18 +104,18 @@ static bool same_state(an_ctx *cx, const snapshot *d)
             int sl = cx->vars.slot[ids[j]];
             if (borrowed(cx, ids[j]))
                 continue;
-            if (!lp_steady_handles(&at, d->ctl.tensors[k][j], fr->tensor[sl]) ||
+            if (!an_loop_steady_handles(&at, d->ctl.tensors[k][j], fr->tensor[sl]) ||
                 d->ctl.known[k][j] != fr->int_known[sl] ||
                 (fr->int_known[sl] && d->ctl.ints[k][j] != fr->ints[sl]))
                 return false;
         }
     }
     for (int g = 0; g < cx->vars.n_globals; g++)
-        if (!lp_steady_handles(&at, d->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]) ||
+        if (!an_loop_steady_handles(&at, d->ctl.g_tensor[g], cx->ctl.gframe->tensor[g]) ||
             d->ctl.g_known[g] != cx->ctl.gframe->int_known[g] ||
             (d->ctl.g_known[g] && d->ctl.g_ints[g] != cx->ctl.gframe->ints[g]))
             return false;
-    return an_mem_map(cx, &d->mem, lp_steady_cell, &at);
+    return an_mem_map(cx, &d->mem, an_loop_steady_cell, &at);
 }
 
 /* A candidate of the steady probes' (the loop's candidates stand for it). */
@@ -163,9 +163,9 @@ static bool class_iteration(an_ctx *cx, loop_sum *ls, const loop_class *c, sx_in
 {
     loop_trial t;
     int values0 = cx->r->n_values;
-    lp_trial_begin(cx, &t);
+    an_loop_trial_begin(cx, &t);
     cx->ctl.forced_then = then;
-    bool ok = lp_probe_body(cx, ls->s, ls->var, l, ls->step) && lp_probe_plain(cx, ls) &&
+    bool ok = an_loop_probe_body(cx, ls->s, ls->var, l, ls->step) && an_loop_probe_plain(cx, ls) &&
               cx->r->n_values == values0 && (!other || same_state(cx, other));
     cx->ctl.forced_then = false;
     if (ok) {
@@ -173,12 +173,12 @@ static bool class_iteration(an_ctx *cx, loop_sum *ls, const loop_class *c, sx_in
             an_snap_take(cx, end);
         for (int k = 0; k < ls->n; k++) {
             an_func_report *fr = &cx->r->funcs[k];
-            lp_fr_effect(fr, &e[2 * k], &e[2 * k + 1]);
+            an_loop_fr_effect(fr, &e[2 * k], &e[2 * k + 1]);
             class_peak_of(fr, &c->pk[k]);
         }
-        *runs = lp_runs_take(cx);
+        *runs = an_loop_runs_take(cx);
     }
-    lp_trial_undo(cx, &t);
+    an_loop_trial_undo(cx, &t);
     return ok;
 }
 
@@ -228,7 +228,7 @@ static bool class_start(an_ctx *cx, const loop_sum *ls, sx_int l)
 
 /* After the steady summary (the state where its last probe left it): what
  * an iteration that runs the arm adds to one that does not. */
-bool lp_class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
+bool an_loop_class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
 {
     c->count = class_count(ls, c);
     if (!sx_usable(c->count))
@@ -236,8 +236,8 @@ bool lp_class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
     int n = ls->n;
     sx_int *e = tl_xcalloc(4 * ((size_t)n + 1), sizeof *e), *runs_d = NULL, *runs_c = NULL;
     c->pk = tl_xcalloc((size_t)n + 1, sizeof *c->pk);
-    sx_int l = lp_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
-    int facts = lp_counter_facts(l, ls->lo, ls->hi);
+    sx_int l = an_loop_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
+    int facts = an_loop_counter_facts(l, ls->lo, ls->hi);
     snapshot d, now;
     an_peak *pre = tl_xcalloc((size_t)n + 1, sizeof *pre); /* the candidates before */
     for (int k = 0; k < n; k++)
@@ -272,18 +272,18 @@ bool lp_class_summary(an_ctx *cx, loop_sum *ls, loop_class *c)
     free(e);
     free(runs_d);
     free(runs_c);
-    return ok || lp_fail(ls, "its iterations of the two kinds (the condition on the counter's "
+    return ok || an_loop_fail(ls, "its iterations of the two kinds (the condition on the counter's "
                              "class) leave different states, or the arm makes calls no earlier "
                              "iteration made");
 }
 
 /* The arm's totals, counts and peaks, into the report. */
-void lp_class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c)
+void an_loop_class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c)
 {
     bool added = false;
     for (int k = 0; k < ls->n; k++) {
         an_func_report *fr = &cx->r->funcs[k];
-        lp_add_effect(fr, c->dm[2 * k], c->dm[2 * k + 1]);
+        an_loop_add_effect(fr, c->dm[2 * k], c->dm[2 * k + 1]);
         sx_int now = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
         bool ge, more = false;
         for (int j = 0; j < c->pk[k].n; j++)
@@ -318,7 +318,7 @@ void lp_class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c)
     }
 }
 
-void lp_class_free(loop_class *c)
+void an_loop_class_free(loop_class *c)
 {
     free(c->dm);
     free(c->druns);

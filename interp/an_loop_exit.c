@@ -47,7 +47,7 @@ static bool block_leaves(const ir_block *b, bool nested)
     return false;
 }
 
-bool lp_body_may_leave(const ir_stmt *s)
+bool an_loop_body_may_leave(const ir_stmt *s)
 {
     return block_leaves(s->loop.body, false) || block_leaves(s->loop.step, false) ||
            block_leaves(s->loop.cond_pre, false);
@@ -56,7 +56,7 @@ bool lp_body_may_leave(const ir_stmt *s)
 /* An arm that leaves the loop by break and does nothing else a tensor sees. */
 static bool arm_breaks(const an_ctx *cx, const ir_block *b)
 {
-    if (!b || !lp_block_host_only(cx, b))
+    if (!b || !an_loop_block_host_only(cx, b))
         return false;
     bool brk = false;
     for (int k = 0; k < b->n_stmts; k++) {
@@ -70,22 +70,23 @@ static bool arm_breaks(const an_ctx *cx, const ir_block *b)
 
 /* The body's index of the loop's one exit, an `if (...) break;` after which
  * no tensor is touched; -1 when the loop is not of that shape. */
-int lp_counted_exit_at(const an_ctx *cx, const ir_stmt *s)
+int an_loop_counted_exit_at(const an_ctx *cx, const ir_stmt *s)
 {
     const ir_block *b = s->loop.body;
-    if (!b || s->loop.kind == IR_LOOP_DO || !s->loop.cond || block_leaves(s->loop.cond_pre, false) ||
-        !lp_block_host_only(cx, s->loop.step) || block_leaves(s->loop.step, false))
+    if (!b || s->loop.kind == IR_LOOP_DO || !s->loop.cond ||
+        block_leaves(s->loop.cond_pre, false) || !an_loop_block_host_only(cx, s->loop.step) ||
+        block_leaves(s->loop.step, false))
         return -1;
     int at = -1;
     for (int k = 0; k < b->n_stmts; k++) {
         const ir_stmt *x = b->stmts[k];
-        if (at < 0 && x->kind == IR_IF && lp_stmt_host_only(cx, x) &&
+        if (at < 0 && x->kind == IR_IF && an_loop_stmt_host_only(cx, x) &&
             ((arm_breaks(cx, x->branch.then_blk) && !block_leaves(x->branch.else_blk, false)) ||
              (arm_breaks(cx, x->branch.else_blk) && !block_leaves(x->branch.then_blk, false)))) {
             at = k;
             continue;
         }
-        if (stmt_leaves(x, false) || (at >= 0 && !lp_stmt_host_only(cx, x)))
+        if (stmt_leaves(x, false) || (at >= 0 && !an_loop_stmt_host_only(cx, x)))
             return -1;
     }
     return at;
@@ -105,25 +106,25 @@ static const char *loop_counter_name(const an_ctx *cx, const ir_stmt *s)
 /* After a loop left at its counted exit (body statement `at`): what the
  * statements after the exit, the step and the counter wrote is not known,
  * nor an integer in memory the loop changed (before: the state before it). */
-void lp_forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before)
+void an_loop_forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before)
 {
     const ir_block *b = s->loop.body;
     for (int k = at; k < b->n_stmts; k++)
-        lp_forget_block(cx, &(ir_block){.stmts = (ir_stmt **)&b->stmts[k], .n_stmts = 1});
-    lp_forget_block(cx, s->loop.step);
-    lp_forget_block(cx, s->loop.cond_pre);
+        an_loop_forget_block(cx, &(ir_block){.stmts = (ir_stmt **)&b->stmts[k], .n_stmts = 1});
+    an_loop_forget_block(cx, s->loop.step);
+    an_loop_forget_block(cx, s->loop.cond_pre);
     const ir_expr *c = s->loop.cond;
     if (c->kind == IR_EXPR_BINARY && c->a->kind == IR_EXPR_VAR)
-        lp_forget_var(cx, c->a->var);
+        an_loop_forget_var(cx, c->a->var);
     if (c->kind == IR_EXPR_BINARY && c->b->kind == IR_EXPR_VAR)
-        lp_forget_var(cx, c->b->var);
+        an_loop_forget_var(cx, c->b->var);
     an_mem_join_scalars(cx, &before->mem);
 }
 
 /* The run's count of iterations of a loop left at its counted exit: its
  * symbol in ex->runs (ex->at -1 when the loop has no such exit, or no
  * counter to name it after); the value --bind gives it, or -1. */
-int64_t lp_loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex)
+int64_t an_loop_loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex)
 {
     const char *counter = ex->at >= 0 ? loop_counter_name(cx, s) : NULL;
     if (!counter) {
@@ -137,25 +138,25 @@ int64_t lp_loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex)
 }
 
 /* The loop's test lets it run once at most (it is about to run once). */
-bool lp_loop_once_only(an_ctx *cx, const ir_stmt *s)
+bool an_loop_loop_once_only(an_ctx *cx, const ir_stmt *s)
 {
     int var, dir;
     sx_int v0, trips = {0, 0};
     bool ge;
-    lp_counted_loop(cx, s, &var, &v0, &trips, &dir);
+    an_loop_counted_loop(cx, s, &var, &v0, &trips, &dir);
     return trips.e == 0 ? trips.c == 1
                         : sx_usable(trips) && sx_prove(trips, SX_LE, (sx_int){1, 0}, &ge) && ge;
 }
 
 /* Summarise the loop with the run's count of iterations its trip count; the
  * state as before when it does not fit (the loop is then analysed as any). */
-bool lp_summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out)
+bool an_loop_summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out)
 {
     char *why = NULL;
     const ir_stmt *outer = cx->ctl.counted_exit;
     cx->ctl.counted_exit = s->loop.body->stmts[ex->at];
     cx->ctl.counted_exit_met = false;
-    bool ok = lp_summarise_whole(cx, s, ex, out, &why);
+    bool ok = an_loop_summarise_whole(cx, s, ex, out, &why);
     cx->ctl.counted_exit = outer;
     free(why);
     return ok;

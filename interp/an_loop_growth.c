@@ -185,7 +185,7 @@ static int gen_handle(gen_ctx *g, int h1, int ho)
 {
     an_ctx *cx = g->cx;
     steady_ctx sc = {cx, g->o};
-    if (h1 < 0 || ho < 0 || lp_steady_handles(&sc, ho, h1)) {
+    if (h1 < 0 || ho < 0 || an_loop_steady_handles(&sc, ho, h1)) {
         g->ok &= h1 >= 0 || h1 == ho;
         return h1;
     }
@@ -451,7 +451,7 @@ static bool form_segments(gen_ctx *g, an_mem *other, sx_int v0, int dir, int lin
                             *h1 = &cx->tens.handles[c1.handle];
             steady_ctx sc = {cx, g->o};
             if (e->cell.kind != AN_CELL_TENSOR || e->cell.handle < 0 || ho->released ||
-                !lp_steady_handles(&sc, e->cell.handle, c1.handle) ||
+                !an_loop_steady_handles(&sc, e->cell.handle, c1.handle) ||
                 (st_o = ho->storage) < g->n_storages_new || st_o >= g->o->tens.n_storages ||
                 g->o->tens.refs[st_o] != 1 || !storage_bytes(&g->o->tens.storages[st_o], &elem_o) ||
                 !sx_same(elem, elem_o) || h1->storage < 0)
@@ -659,7 +659,7 @@ static bool ind_cell(void *ctx, an_cell *mine, const an_cell *theirs)
     return ind_handle(c, theirs->handle, mine->handle);
 }
 
-bool lp_induction_holds(an_ctx *cx, const ind_ctx *c)
+bool an_loop_induction_holds(an_ctx *cx, const ind_ctx *c)
 {
     const snapshot *st = c->start;
     if (cx->ctl.depth != st->ctl.depth ||
@@ -778,12 +778,12 @@ static void finish_state(an_ctx *cx, const final_ctx *c)
 
 /* From s1 (the state is there again): the growth summary, forward from
  * the first probe's state a or backward from the state before the loop. */
-bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
+bool an_loop_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
 {
-    sx_int L = lp_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
+    sx_int L = an_loop_counter_symbol(cx, ls->s, ls->var, ls->v0, ls->dir);
     ls->lb = L.e;
     ls->marks1 = cx->acct.n_bound_marks; /* an undone probe's marks do not count */
-    int facts = lp_counter_facts(L, ls->lo, ls->hi);
+    int facts = an_loop_counter_facts(L, ls->lo, ls->hi);
     int64_t n_handles0 = cx->tens.n_handles;
     gen_ctx g = {.cx = cx, .o = back ? s0 : &ls->a, .back = back,
                  .A = {0, back ? 0 : ls->la}, .L = L,
@@ -798,8 +798,9 @@ bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
     bool ok = false, taken = false;
     snapshot start;
     if (!generalise(cx, ls, &g)) {
-        lp_fail(ls, "its state changes from one iteration to the next in a way no formula in the "
-                 "counter follows");
+        an_loop_fail(ls,
+                     "its state changes from one iteration to the next in a way no formula in the "
+                     "counter follows");
         goto out;
     }
     bool *known;
@@ -808,19 +809,21 @@ bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
     an_snap_take(cx, &start);
     taken = true;
     for (int k = 0; k < ls->n; k++)
-        lp_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
+        an_loop_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
     free(ls->runsa);
-    ls->runsa = lp_runs_take(cx);
-    if (!lp_probe_body(cx, ls->s, ls->var, L, (sx_int){ls->dir, 0}) || !lp_probe_plain(cx, ls))
+    ls->runsa = an_loop_runs_take(cx);
+    if (!an_loop_probe_body(cx, ls->s, ls->var, L, (sx_int){ls->dir, 0}) ||
+        !an_loop_probe_plain(cx, ls))
         goto out;
     absorb_segments(cx, ls->dir);
     ind_ctx ic = {cx, &start, L, sx_add(L, (sx_int){ls->dir, 0}), false}; /* the next one's */
-    if (!lp_induction_holds(cx, &ic)) {
-        lp_fail(ls, "its state changes from one iteration to the next in a way no formula in the "
-                 "counter follows");
+    if (!an_loop_induction_holds(cx, &ic)) {
+        an_loop_fail(ls,
+                     "its state changes from one iteration to the next in a way no formula in the "
+                     "counter follows");
         goto out;
     }
-    if (!lp_sum_effects(cx, ls, 1, false))
+    if (!an_loop_sum_effects(cx, ls, 1, false))
         goto out;
     for (int m = 0; m < g.n_made; m++) { /* each stood for a storage the probe freed */
         const an_storage *made = &cx->r->storages[g.made[m]];
@@ -831,7 +834,7 @@ bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
         if (seg)
             continue; /* a segment's: it lives on */
         if (made->free_line == 0) {
-            lp_fail(ls, "a tensor an iteration replaces is not released");
+            an_loop_fail(ls, "a tensor an iteration replaces is not released");
             goto out;
         }
         an_storage *first = &cx->r->storages[g.replaced[m]];
@@ -842,8 +845,8 @@ bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back)
     }
     sx_forget_facts(facts);
     facts = -1;
-    if (!lp_loop_assumptions(ls->assumptions1, g.A, L, ls->lo, ls->hi, ls->s->loc.line)) {
-        lp_fail(ls, "a condition an iteration relies on does not hold for every iteration");
+    if (!an_loop_loop_assumptions(ls->assumptions1, g.A, L, ls->lo, ls->hi, ls->s->loc.line)) {
+        an_loop_fail(ls, "a condition an iteration relies on does not hold for every iteration");
         goto out;
     }
     /* the state after the loop: the end of its last iteration's */

@@ -10,13 +10,13 @@
 
 #include "an_internal.h"
 
-/* lp_steady_handles' context: the snapshot `then` the first handle is from. */
+/* an_loop_steady_handles' context: the snapshot `then` the first handle is from. */
 typedef struct steady_ctx {
     an_ctx *cx;
     const snapshot *then;
     int own_from; /* 1 + the index of the first symbol the probes made (an integer in
                    * memory that differs by one of them is a value of its own each
-                   * iteration: lp_steady_cell); 0: every integer must be the same */
+                   * iteration: an_loop_steady_cell); 0: every integer must be the same */
 } steady_ctx;
 
 typedef struct loop_trial {
@@ -72,7 +72,10 @@ typedef struct ind_ctx {
     bool at_zero; /* (stepped loops) the end with L := 0 is the start, both refined */
 } ind_ctx;
 
-static inline sx_int live_total(int64_t live, sx_int live_sx) { return sx_add(live_sx, (sx_int){live, 0}); }
+static inline sx_int live_total(int64_t live, sx_int live_sx)
+{
+    return sx_add(live_sx, (sx_int){live, 0});
+}
 
 /* A temporary that borrowed a handle a place holds, for the one statement
  * that used it: what it holds after that is no part of the state. */
@@ -90,32 +93,35 @@ extern const char *const LOOP_NOT_FOLLOWED;
 extern const char *const LOOP_NOT_COUNTED;
 
 /* an_loop.c: the trial, the probes, the steady summary, the totals */
-bool lp_fail(loop_sum *ls, const char *why);
-void lp_fr_effect(const an_func_report *fr, sx_int *moved, sx_int *calls);
-void lp_add_effect(an_func_report *fr, sx_int dm, sx_int dc);
-int lp_counter_facts(sx_int l, sx_int lo, sx_int hi);
-sx_int lp_counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir);
-bool lp_probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step);
-bool lp_probe_plain(const an_ctx *cx, loop_sum *ls);
-sx_int *lp_runs_take(const an_ctx *cx);
-bool lp_sum_effects(an_ctx *cx, loop_sum *ls, int from, bool renamed);
-bool lp_steady_handles(void *ctx, int a, int b);
-bool lp_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const snapshot *a, sx_int trips, uint32_t la, uint32_t lb, int counter, bool *first_differs);
-bool lp_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, int dir, loop_peak *out);
-bool lp_loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi, int line);
+bool an_loop_fail(loop_sum *ls, const char *why);
+void an_loop_fr_effect(const an_func_report *fr, sx_int *moved, sx_int *calls);
+void an_loop_add_effect(an_func_report *fr, sx_int dm, sx_int dc);
+int an_loop_counter_facts(sx_int l, sx_int lo, sx_int hi);
+sx_int an_loop_counter_symbol(an_ctx *cx, const ir_stmt *s, int var, sx_int v0, int dir);
+bool an_loop_probe_body(an_ctx *cx, const ir_stmt *s, int var, sx_int l, sx_int step);
+bool an_loop_probe_plain(const an_ctx *cx, loop_sum *ls);
+sx_int *an_loop_runs_take(const an_ctx *cx);
+bool an_loop_sum_effects(an_ctx *cx, loop_sum *ls, int from, bool renamed);
+bool an_loop_steady_handles(void *ctx, int a, int b);
+bool an_loop_steady_state(an_ctx *cx, const snapshot *s0, const snapshot *s1, const snapshot *a,
+                          sx_int trips, uint32_t la, uint32_t lb, int counter, bool *first_differs);
+bool an_loop_loop_peaks(const an_func_report *fr, sx_int a, sx_int b, sx_int last, int dir,
+                        loop_peak *out);
+bool an_loop_loop_assumptions(int from, sx_int a, sx_int b, sx_int lo, sx_int hi, int line);
 
 /* an_loop_growth.c: a state that grows, by induction */
-bool lp_induction_holds(an_ctx *cx, const ind_ctx *c);
-bool lp_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back);
+bool an_loop_induction_holds(an_ctx *cx, const ind_ctx *c);
+bool an_loop_growth_summary(an_ctx *cx, loop_sum *ls, const snapshot *s0, bool back);
 
 /* an_loop_step.c: a counter stepped by more than one */
-bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int step, bool *taken_a);
+bool an_loop_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int step,
+                             bool *taken_a);
 
 /* an_loop.c's trials (begin, then undo or keep) and the steady comparison
  * of a memory cell, which the two kinds of iteration use too. */
-void lp_trial_begin(an_ctx *cx, loop_trial *t);
-void lp_trial_undo(an_ctx *cx, loop_trial *t);
-bool lp_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs);
+void an_loop_trial_begin(an_ctx *cx, loop_trial *t);
+void an_loop_trial_undo(an_ctx *cx, loop_trial *t);
+bool an_loop_steady_cell(void *ctx, an_cell *mine, const an_cell *theirs);
 
 /* ---- an_loop_class.c: loops with two kinds of iteration ---- */
 
@@ -131,25 +137,25 @@ typedef struct loop_class {
 
 /* The `if (counter % K == r)` (or != r, or of counter + c) in s's body,
  * whose arm makes the two kinds of iteration: false when there is none. */
-bool lp_class_find(const ir_stmt *s, int var, int64_t v0, loop_class *out);
+bool an_loop_class_find(const ir_stmt *s, int var, int64_t v0, loop_class *out);
 /* Summarise ls with the two kinds of iteration of c; false, said in ls, when not. */
-bool lp_class_summary(an_ctx *cx, loop_sum *ls, loop_class *c);
+bool an_loop_class_summary(an_ctx *cx, loop_sum *ls, loop_class *c);
 /* The arm's totals, times its count, and its peaks, into the reports. */
-void lp_class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c);
-void lp_class_free(loop_class *c);
+void an_loop_class_commit(an_ctx *cx, const loop_sum *ls, const loop_class *c);
+void an_loop_class_free(loop_class *c);
 
 /* ---- an_loop_once.c: loops that touch no tensor; what a loop analysed once wrote ---- */
 
-bool lp_host_only(const an_ctx *cx, const ir_stmt *s);
-bool lp_stmt_host_only(const an_ctx *cx, const ir_stmt *s);
-bool lp_block_host_only(const an_ctx *cx, const ir_block *b);
+bool an_loop_host_only(const an_ctx *cx, const ir_stmt *s);
+bool an_loop_stmt_host_only(const an_ctx *cx, const ir_stmt *s);
+bool an_loop_block_host_only(const an_ctx *cx, const ir_block *b);
 /* an_loop.c: one iteration of s's body (*leave: it left the loop) */
-an_flow lp_loop_body(an_ctx *cx, const ir_stmt *s, bool *leave);
-an_flow lp_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave);
-void lp_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0);
-void lp_forget_var(an_ctx *cx, int var);
-void lp_record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first);
-void lp_forget_block(an_ctx *cx, const ir_block *b);
+an_flow an_loop_loop_body(an_ctx *cx, const ir_stmt *s, bool *leave);
+an_flow an_loop_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave);
+void an_loop_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0);
+void an_loop_forget_var(an_ctx *cx, int var);
+void an_loop_record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first);
+void an_loop_forget_block(an_ctx *cx, const ir_block *b);
 
 /* ---- an_loop_exit.c: loops left at a condition not known statically ---- */
 
@@ -160,23 +166,23 @@ typedef struct loop_exit {
     sx_int runs;
 } loop_exit;
 
-void lp_forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before);
+void an_loop_forget_after_exit(an_ctx *cx, const ir_stmt *s, int at, const snapshot *before);
 /* What loop s wrote (its integer variables, and the scalars in memory and
  * the globals that differ from before, when given) is not known. */
-void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before);
+void an_loop_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before);
 /* The body or the step of loop s may leave an iteration (break, continue,
  * return, goto, exit). */
-bool lp_body_may_leave(const ir_stmt *s);
+bool an_loop_body_may_leave(const ir_stmt *s);
 /* an_loop.c's test of a counted loop (its counter, start, trip count and
  * direction) and its summary of a whole loop, which the exits use too. */
-bool lp_counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,
+bool an_loop_counted_loop(an_ctx *cx, const ir_stmt *s, int *var, sx_int *v0, sx_int *trips,
                      int *dir);
-bool lp_summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
+bool an_loop_summarise_whole(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out,
                         char **why);
-bool lp_summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out);
-bool lp_loop_once_only(an_ctx *cx, const ir_stmt *s);
-int64_t lp_loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex);
-int lp_counted_exit_at(const an_ctx *cx, const ir_stmt *s);
+bool an_loop_summarise_exit(an_ctx *cx, const ir_stmt *s, const loop_exit *ex, an_flow *out);
+bool an_loop_loop_once_only(an_ctx *cx, const ir_stmt *s);
+int64_t an_loop_loop_exit_runs(an_ctx *cx, const ir_stmt *s, loop_exit *ex);
+int an_loop_counted_exit_at(const an_ctx *cx, const ir_stmt *s);
 
 /* ---- an_loop_skip.c: whole periods of a loop counted to a constant ---- */
 
@@ -184,13 +190,13 @@ int lp_counted_exit_at(const an_ctx *cx, const ir_stmt *s);
 #define LP_SKIP_N_ADD 6   /* counters a period adds to */
 #define LP_SKIP_INERT 16  /* fields no size, branch or bound reads, kept */
 
-typedef struct lp_field {   /* a struct variable's field, by its places */
+typedef struct an_loop_field {   /* a struct variable's field, by its places */
     int var;
     int64_t key;
     const char *name;
-} lp_field;
+} an_loop_field;
 
-typedef struct lp_skip {
+typedef struct an_loop_skip {
     bool on;                /* the loop is watched */
     int64_t period;         /* found: iterations; 0 while looked for */
     int64_t dadd[LP_SKIP_N_ADD]; /* what a period adds to each count, */
@@ -199,7 +205,7 @@ typedef struct lp_skip {
     int64_t inert[LP_SKIP_INERT]; /* fields (bit offsets, names) read only to be stored back */
     const char *inert_name[LP_SKIP_INERT];
     int n_inert;
-    lp_field *roots;        /* the fields of struct variables their places name */
+    an_loop_field *roots;        /* the fields of struct variables their places name */
     int n_roots, cap_roots;
     uint8_t *is_struct;     /* per variable: 1 when every path from it begins with a field */
     bool inert_moved;       /* an inert field differs a period later: not known after */
@@ -218,14 +224,14 @@ typedef struct lp_skip {
     int n_storages0;
     int64_t same0[LP_SKIP_N_SAME];
     int64_t add0[LP_SKIP_N_ADD];
-} lp_skip;
+} an_loop_skip;
 
-/* Whether loop s (its init run) is watched; lp_skip_iteration before each
+/* Whether loop s (its init run) is watched; an_loop_skip_iteration before each
  * iteration (*n: the iterations run): true when the iterations left were
- * skipped, the counter and *n moved past them (the loop ends); lp_skip_end
+ * skipped, the counter and *n moved past them (the loop ends); an_loop_skip_end
  * frees. */
-bool lp_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, lp_skip *k);
-bool lp_skip_iteration(an_ctx *cx, lp_skip *k, int64_t *n);
-void lp_skip_end(lp_skip *k);
+bool an_loop_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, an_loop_skip *k);
+bool an_loop_skip_iteration(an_ctx *cx, an_loop_skip *k, int64_t *n);
+void an_loop_skip_end(an_loop_skip *k);
 
 #endif /* TL_AN_LOOP_INTERNAL_H */

@@ -27,7 +27,7 @@ static bool args_host_only(const ir_stmt *s)
 }
 
 /* Whether statement s touches no tensor, in any of its blocks. */
-bool lp_stmt_host_only(const an_ctx *cx, const ir_stmt *s)
+bool an_loop_stmt_host_only(const an_ctx *cx, const ir_stmt *s)
 {
     switch (s->kind) {
     case IR_CALL: case IR_RELEASE: case IR_ASSIGN_TENSOR: case IR_LOAD: case IR_COPY:
@@ -35,13 +35,15 @@ bool lp_stmt_host_only(const an_ctx *cx, const ir_stmt *s)
     case IR_STORE: return s->store.kind != IR_VAR_TENSOR;
     case IR_RETURN: return s->ret.var == IR_NO_VAR && !s->ret.place;
     case IR_UNSUPPORTED: return s->unsup.var == IR_NO_VAR;
-    case IR_BLOCK: return lp_block_host_only(cx, s->block);
+    case IR_BLOCK: return an_loop_block_host_only(cx, s->block);
     case IR_IF:
-        return lp_block_host_only(cx, s->branch.then_blk) &&
-               lp_block_host_only(cx, s->branch.else_blk);
+        return an_loop_block_host_only(cx, s->branch.then_blk) &&
+               an_loop_block_host_only(cx, s->branch.else_blk);
     case IR_LOOP:
-        return lp_block_host_only(cx, s->loop.init) && lp_block_host_only(cx, s->loop.cond_pre) &&
-               lp_block_host_only(cx, s->loop.step) && lp_block_host_only(cx, s->loop.body);
+        return an_loop_block_host_only(cx, s->loop.init) &&
+               an_loop_block_host_only(cx, s->loop.cond_pre) &&
+               an_loop_block_host_only(cx, s->loop.step) &&
+               an_loop_block_host_only(cx, s->loop.body);
     case IR_USER_CALL:
         if (s->user_call.fn)
             return false; /* (it may reach any function whose address is taken) */
@@ -52,20 +54,20 @@ bool lp_stmt_host_only(const an_ctx *cx, const ir_stmt *s)
     }
 }
 
-bool lp_block_host_only(const an_ctx *cx, const ir_block *b)
+bool an_loop_block_host_only(const an_ctx *cx, const ir_block *b)
 {
     for (int k = 0; b && k < b->n_stmts; k++)
-        if (!lp_stmt_host_only(cx, b->stmts[k]))
+        if (!an_loop_stmt_host_only(cx, b->stmts[k]))
             return false;
     return true;
 }
 
-bool lp_host_only(const an_ctx *cx, const ir_stmt *s)
+bool an_loop_host_only(const an_ctx *cx, const ir_stmt *s)
 {
-    return lp_stmt_host_only(cx, s);
+    return an_loop_stmt_host_only(cx, s);
 }
 
-void lp_forget_var(an_ctx *cx, int var)
+void an_loop_forget_var(an_ctx *cx, int var)
 {
     bool *known;
     if (var < 0 || var >= cx->u->n_vars || cx->u->vars[var].kind != IR_VAR_INT)
@@ -77,23 +79,23 @@ void lp_forget_var(an_ctx *cx, int var)
 
 /* The integer variables block b assigns (in any arm, any nested loop) are
  * not known. */
-void lp_forget_block(an_ctx *cx, const ir_block *b)
+void an_loop_forget_block(an_ctx *cx, const ir_block *b)
 {
     for (int k = 0; b && k < b->n_stmts; k++) {
         const ir_stmt *s = b->stmts[k];
         switch (s->kind) {
-        case IR_ASSIGN_INT: lp_forget_var(cx, s->assign_int.var); break;
-        case IR_USER_CALL: lp_forget_var(cx, s->user_call.result); break;
-        case IR_BLOCK: lp_forget_block(cx, s->block); break;
+        case IR_ASSIGN_INT: an_loop_forget_var(cx, s->assign_int.var); break;
+        case IR_USER_CALL: an_loop_forget_var(cx, s->user_call.result); break;
+        case IR_BLOCK: an_loop_forget_block(cx, s->block); break;
         case IR_IF:
-            lp_forget_block(cx, s->branch.then_blk);
-            lp_forget_block(cx, s->branch.else_blk);
+            an_loop_forget_block(cx, s->branch.then_blk);
+            an_loop_forget_block(cx, s->branch.else_blk);
             break;
         case IR_LOOP:
-            lp_forget_block(cx, s->loop.init);
-            lp_forget_block(cx, s->loop.cond_pre);
-            lp_forget_block(cx, s->loop.step);
-            lp_forget_block(cx, s->loop.body);
+            an_loop_forget_block(cx, s->loop.init);
+            an_loop_forget_block(cx, s->loop.cond_pre);
+            an_loop_forget_block(cx, s->loop.step);
+            an_loop_forget_block(cx, s->loop.body);
             break;
         default: break;
         }
@@ -102,11 +104,11 @@ void lp_forget_block(an_ctx *cx, const ir_block *b)
 
 /* After loop s ran for one iteration of a number not known (before: the
  * state before it, or NULL): what it wrote is not known. */
-void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
+void an_loop_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
 {
-    lp_forget_block(cx, s->loop.cond_pre);
-    lp_forget_block(cx, s->loop.body);
-    lp_forget_block(cx, s->loop.step);
+    an_loop_forget_block(cx, s->loop.cond_pre);
+    an_loop_forget_block(cx, s->loop.body);
+    an_loop_forget_block(cx, s->loop.step);
     if (!before)
         return;
     for (int g = 0; g < cx->vars.n_globals; g++) /* (a helper it calls may write them) */
@@ -119,7 +121,7 @@ void lp_forget_written(an_ctx *cx, const ir_stmt *s, const snapshot *before)
 
 /* The body of loop s, analysed once for a trip count not known, made
  * events[first, now): verify may meet it any number of times. */
-void lp_record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first)
+void an_loop_record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first)
 {
     an_report *r = cx->r;
     if (cx->ctl.summarising > 0 || !cx->out.log_events || r->n_events_dropped ||
@@ -131,7 +133,7 @@ void lp_record_repeat(an_ctx *cx, const ir_stmt *s, int64_t first)
 
 /* The body of loop s, analysed once for a trip count not known (host: it
  * touches no tensor, and nothing depends on how often it runs). */
-an_flow lp_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
+an_flow an_loop_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
 {
     snapshot before;
     an_snap_take(cx, &before);
@@ -139,10 +141,10 @@ an_flow lp_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
         an_mark_bound(cx); /* (bound direction: none, the loop may run any number of times) */
     cx->ctl.runs_unknown++; /* one iteration of how many: the counts are not known */
     int64_t first = cx->r->n_events;
-    an_flow fl = lp_loop_body(cx, s, leave);
-    lp_record_repeat(cx, s, first);
+    an_flow fl = an_loop_loop_body(cx, s, leave);
+    an_loop_record_repeat(cx, s, first);
     cx->ctl.runs_unknown--;
-    lp_forget_written(cx, s, &before);
+    an_loop_forget_written(cx, s, &before);
     if (!host)
         an_handles_unsure(cx);
     an_snap_free(&before);
@@ -152,13 +154,13 @@ an_flow lp_loop_once(an_ctx *cx, const ir_stmt *s, bool host, bool *leave)
 /* The loop is left at an iteration the analysis cannot count: what comes
  * after is not bounded, the calls it ran run more (or less) than counted,
  * and the values the iteration left are forgotten. */
-void lp_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0)
+void an_loop_stop_uncounted(an_ctx *cx, const ir_stmt *s, int64_t clock0)
 {
     an_mark_bound(cx);
     for (int v = 0; v < cx->r->n_values; v++)
         if (cx->r->values[v].runs_stamp > clock0)
             cx->r->values[v].runs_unknown = true;
-    lp_forget_written(cx, s, NULL);
+    an_loop_forget_written(cx, s, NULL);
     an_handles_unsure(cx);
 }
 

@@ -220,7 +220,7 @@ typedef struct inert_walk {
     int n;
     bool full;        /* more fields than LP_INERT_MAX: none is taken */
     uint8_t *shape;   /* per variable: 1 a path begins with a field, 2 with anything else */
-    lp_skip *k;       /* its variables' fields (k->roots) */
+    an_loop_skip *k;       /* its variables' fields (k->roots) */
 } inert_walk;
 
 /* A field by its offset and name (two struct types may share both: they
@@ -259,7 +259,7 @@ static void iw_expr(inert_walk *w, const ir_expr *e, int64_t allowed);
 /* Variable var's field at key is named name (its places say). */
 static void k_root(inert_walk *w, int var, int64_t key, const char *name)
 {
-    lp_skip *k = w->k;
+    an_loop_skip *k = w->k;
     for (int j = 0; j < k->n_roots; j++)
         if (k->roots[j].var == var && k->roots[j].key == key)
             return;
@@ -267,7 +267,7 @@ static void k_root(inert_walk *w, int var, int64_t key, const char *name)
         k->cap_roots = k->cap_roots ? 2 * k->cap_roots : 64;
         k->roots = tl_xrealloc(k->roots, sizeof *k->roots * (size_t)k->cap_roots);
     }
-    k->roots[k->n_roots++] = (lp_field){var, key, name ? name : ""};
+    k->roots[k->n_roots++] = (an_loop_field){var, key, name ? name : ""};
 }
 
 static void iw_place(inert_walk *w, const ir_place *p, bool read, int64_t allowed)
@@ -409,7 +409,7 @@ static void iw_block(inert_walk *w, const ir_block *b)
 }
 
 /* The unit's inert fields (k->inert) and struct variables (k->is_struct). */
-static void inert_fields(const ir_unit *u, lp_skip *k)
+static void inert_fields(const ir_unit *u, an_loop_skip *k)
 {
     inert_walk *w = tl_xmalloc(sizeof *w);
     memset(w, 0, sizeof *w);
@@ -431,7 +431,7 @@ static void inert_fields(const ir_unit *u, lp_skip *k)
 /* ---- the loop: its counter, its step, what is left ---- */
 
 /* `v OP E` with E free of v, the step `v = v + c`: the loop's shape. */
-static bool counted(an_ctx *cx, const ir_stmt *s, lp_skip *k)
+static bool counted(an_ctx *cx, const ir_stmt *s, an_loop_skip *k)
 {
     const ir_expr *c = s->loop.cond;
     const ir_block *st = s->loop.step;
@@ -465,7 +465,7 @@ static bool counted(an_ctx *cx, const ir_stmt *s, lp_skip *k)
 
 /* Iterations left, this one included: the test holds for v, v + step ...;
  * -1 when the counter or the bound is not a known number. */
-static int64_t trips_left(an_ctx *cx, const lp_skip *k)
+static int64_t trips_left(an_ctx *cx, const an_loop_skip *k)
 {
     bool *known;
     int64_t *v = an_int_slot(cx, k->var, &known), e;
@@ -478,7 +478,7 @@ static int64_t trips_left(an_ctx *cx, const lp_skip *k)
     return d >= 0 ? d / c + 1 : 0;
 }
 
-bool lp_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, lp_skip *k)
+bool an_loop_skip_begin(an_ctx *cx, const ir_stmt *s, bool host, an_loop_skip *k)
 {
     memset(k, 0, sizeof *k);
     k->anchor_n = -1;
@@ -534,7 +534,7 @@ static void skip_counts(an_ctx *cx, int64_t *same, int64_t *add)
     memcpy(add, a, sizeof a);
 }
 
-static void anchor_free(lp_skip *k)
+static void anchor_free(an_loop_skip *k)
 {
     if (k->anchor_n < 0)
         return;
@@ -545,7 +545,7 @@ static void anchor_free(lp_skip *k)
     k->anchor_n = -1;
 }
 
-static void anchor_take(an_ctx *cx, lp_skip *k, int64_t n)
+static void anchor_take(an_ctx *cx, an_loop_skip *k, int64_t n)
 {
     anchor_free(k);
     an_snap_take(cx, &k->sn);
@@ -622,7 +622,7 @@ static bool same_cell(void *ctx, an_cell *mine, const an_cell *theirs)
     return mine->ptr == theirs->ptr && same_handle(m, theirs->handle, mine->handle);
 }
 
-static bool same_frame_vars(skip_map *m, const lp_skip *k)
+static bool same_frame_vars(skip_map *m, const an_loop_skip *k)
 {
     an_ctx *cx = m->cx;
     const snapshot *sn = m->sn;
@@ -650,7 +650,7 @@ static bool same_frame_vars(skip_map *m, const lp_skip *k)
 }
 
 /* An integer field of a struct variable that only its own stores read. */
-static bool inert_loc(const lp_skip *k, const an_loc *l)
+static bool inert_loc(const an_loop_skip *k, const an_loc *l)
 {
     if (l->n != 1 || l->frame < 0 || l->var < 0 || !k->is_struct || k->is_struct[l->var] != 1)
         return false;
@@ -665,7 +665,7 @@ static bool inert_loc(const lp_skip *k, const an_loc *l)
 }
 
 /* Every memory cell now against the anchor's: the same, or an inert field. */
-static bool same_mem(skip_map *m, lp_skip *k)
+static bool same_mem(skip_map *m, an_loop_skip *k)
 {
     const an_mem *now = &m->cx->mem.cells, *then = &m->sn->mem;
     int live = 0, live_then = 0;
@@ -694,7 +694,7 @@ static bool same_mem(skip_map *m, lp_skip *k)
     return live == live_then;
 }
 
-static bool same_state(an_ctx *cx, lp_skip *k)
+static bool same_state(an_ctx *cx, an_loop_skip *k)
 {
     const snapshot *sn = &k->sn;
     skip_map m = {cx, sn, tl_xmalloc(sizeof(int) * (size_t)(sn->tens.n_handles + 1)),
@@ -714,7 +714,7 @@ static bool same_state(an_ctx *cx, lp_skip *k)
 }
 
 /* Every function's totals but the ones a period adds to, as they were. */
-static bool same_reports(const an_ctx *cx, const lp_skip *k)
+static bool same_reports(const an_ctx *cx, const an_loop_skip *k)
 {
     for (int f = 0; f < k->n_fr; f++) {
         const an_func_report *x = &k->fr0[f], *y = &cx->r->funcs[f];
@@ -736,7 +736,7 @@ static bool same_reports(const an_ctx *cx, const lp_skip *k)
 }
 
 /* Every call site's first execution and the marks of its count, as they were. */
-static bool same_values(const an_ctx *cx, const lp_skip *k)
+static bool same_values(const an_ctx *cx, const an_loop_skip *k)
 {
     for (int v = 0; v < k->n_v0; v++) {
         const an_value *x = &k->v0[v], *y = &cx->r->values[v];
@@ -763,7 +763,7 @@ static bool mul_add(int64_t *x, int64_t k, int64_t d)
 }
 
 /* The period [anchor, now) is found: what it adds to each count. */
-static void period_found(an_ctx *cx, lp_skip *k, int64_t n)
+static void period_found(an_ctx *cx, an_loop_skip *k, int64_t n)
 {
     int64_t same[LP_SKIP_N_SAME], add[LP_SKIP_N_ADD];
     skip_counts(cx, same, add);
@@ -782,7 +782,7 @@ static void period_found(an_ctx *cx, lp_skip *k, int64_t n)
 
 /* Periods more of every count; the last period's events are from `from`
  * on, its executions after clock `clock`. */
-static bool skip_add(an_ctx *cx, const lp_skip *k, int64_t periods, int64_t clock)
+static bool skip_add(an_ctx *cx, const an_loop_skip *k, int64_t periods, int64_t clock)
 {
     an_report *r = cx->r;
     bool ok = true;
@@ -805,7 +805,7 @@ static bool skip_add(an_ctx *cx, const lp_skip *k, int64_t periods, int64_t cloc
  * skip them all, the loop is done (true).  The log then holds what it holds
  * after iterating, and verify compares the run with it as with any log
  * whose later events were dropped. */
-static bool skip_rest(an_ctx *cx, lp_skip *k, int64_t *n)
+static bool skip_rest(an_ctx *cx, an_loop_skip *k, int64_t *n)
 {
     bool *known;
     int64_t *v = an_int_slot(cx, k->var, &known), left = trips_left(cx, k), P = k->period;
@@ -845,7 +845,7 @@ static bool skip_rest(an_ctx *cx, lp_skip *k, int64_t *n)
 }
 
 /* The state now against the anchor's; a new anchor at 1, 2, 4 ... */
-static void look_for_period(an_ctx *cx, lp_skip *k, int64_t n)
+static void look_for_period(an_ctx *cx, an_loop_skip *k, int64_t n)
 {
     if (k->anchor_n >= 0 && n > k->anchor_n) {
         int64_t same[LP_SKIP_N_SAME], add[LP_SKIP_N_ADD];
@@ -870,7 +870,7 @@ static void look_for_period(an_ctx *cx, lp_skip *k, int64_t n)
     }
 }
 
-bool lp_skip_iteration(an_ctx *cx, lp_skip *k, int64_t *n)
+bool an_loop_skip_iteration(an_ctx *cx, an_loop_skip *k, int64_t *n)
 {
     if (!k->on)
         return false;
@@ -881,7 +881,7 @@ bool lp_skip_iteration(an_ctx *cx, lp_skip *k, int64_t *n)
     return k->on && k->period > 0 && skip_rest(cx, k, n);
 }
 
-void lp_skip_end(lp_skip *k)
+void an_loop_skip_end(an_loop_skip *k)
 {
     anchor_free(k);
     free(k->dfr);

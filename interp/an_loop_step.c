@@ -61,9 +61,9 @@ static bool step_probe(an_ctx *cx, loop_sum *ls, const step_ctx *sc, uint32_t *s
     sx_int J = sx_symbol_near(cx->u->vars[ls->var].name, "loop", ls->s->loc.line,
                               ls->s->loc.col, one);
     *sym = J.e;
-    int facts = lp_counter_facts(J, one, sx_sub(sc->q, one));
+    int facts = an_loop_counter_facts(J, one, sx_sub(sc->q, one));
     sx_fact_push(sx_sub(sx_sub(sc->dist, one), sx_mul(sc->m, sx_add(J, one))));
-    bool ok = lp_probe_body(cx, ls->s, ls->var, sx_add(ls->v0, sx_mul(sc->step, J)), sc->step);
+    bool ok = an_loop_probe_body(cx, ls->s, ls->var, sx_add(ls->v0, sx_mul(sc->step, J)), sc->step);
     sx_forget_facts(facts);
     return ok;
 }
@@ -88,19 +88,20 @@ static bool step_middle_totals(an_ctx *cx, loop_sum *ls, const step_ctx *sc,
     sx_int last = sx_sub(sc->q, one);
     for (int k = 0; k < ls->n; k++) {
         sx_int *e = &ls->eff[6 * k], e0[2];
-        lp_fr_effect(&cx->r->funcs[k], &e[4], &e[5]);
-        lp_fr_effect(&before[k].fr, &e0[0], &e0[1]);
+        an_loop_fr_effect(&cx->r->funcs[k], &e[4], &e[5]);
+        an_loop_fr_effect(&before[k].fr, &e0[0], &e0[1]);
         for (int j = 0; j < 2; j++) {
             sx_int d1 = sx_sub(e[2 + j], e[j]), d2 = sx_sub(e[4 + j], e[2 + j]);
             sx_int first = sx_sub(e[j], e0[j]), sum, target;
             if (sx_depends_on(d2, A) || !sx_same(sx_subst(d1, A, B), d2))
-                return lp_fail(ls, "an iteration's effect is not the next one's");
+                return an_loop_fail(ls, "an iteration's effect is not the next one's");
             int facts = facts_q(sc, true);
             bool from_zero = same_refined(first, sx_subst(d2, B, zero));
             sx_forget_facts(facts);
             if (!sx_sum(d2, B, from_zero ? zero : one, last, &sum))
-                return lp_fail(ls, "the bytes an iteration moves are not a polynomial of degree "
-                                "at most 2 in the counter");
+                return an_loop_fail(ls,
+                                    "the bytes an iteration moves are not a polynomial of degree "
+                                    "at most 2 in the counter");
             target = sx_add(from_zero ? e0[j] : e[j], sum);
             delta[2 * k + j] = sx_sub(target, e[4 + j]);
         }
@@ -117,7 +118,7 @@ static void step_runs(an_ctx *cx, loop_sum *ls, const step_ctx *sc)
 {
     sx_int A = {0, ls->la}, B = {0, ls->lb}, zero = {0, 0}, one = {1, 0}, sum;
     sx_int last = sx_sub(sc->q, one);
-    ls->runsb = lp_runs_take(cx);
+    ls->runsb = an_loop_runs_take(cx);
     for (int v = 0; v < cx->r->n_values; v++) {
         an_value *x = &cx->r->values[v];
         sx_int e0 = ls->runs0[v], e1 = ls->runs1[v], e4 = ls->runsb[v];
@@ -172,10 +173,11 @@ static bool step_peaks(an_ctx *cx, loop_sum *ls, const step_ctx *sc, const an_fr
                            sx_refine(ls->peak1[k]), &le) && le;
         sx_forget_facts(facts);
         if (!ok)
-            return lp_fail(ls, "its peak in the first iteration is not the others' at its counter");
+            return an_loop_fail(
+                ls, "its peak in the first iteration is not the others' at its counter");
     }
-    if (!lp_loop_peaks(fr, A, B, sx_sub(sc->q, one), 1, &pk))
-        return lp_fail(ls, "its peak neither stays nor grows with the counter");
+    if (!an_loop_loop_peaks(fr, A, B, sx_sub(sc->q, one), 1, &pk))
+        return an_loop_fail(ls, "its peak neither stays nor grows with the counter");
     if (!pk.changed) {
         if (!fr->symbolic || fr->n_peak_cands == 0)
             return true;
@@ -202,8 +204,8 @@ static bool step_exact_at_zero(an_ctx *cx, loop_sum *ls, const step_ctx *sc,
     for (int k = 0; k < ls->n && same; k++) {
         const an_func_report *fr = &cx->r->funcs[k], *f1 = &at_s1[k].fr;
         sx_int now[2], then[2];
-        lp_fr_effect(fr, &now[0], &now[1]);
-        lp_fr_effect(f1, &then[0], &then[1]);
+        an_loop_fr_effect(fr, &now[0], &now[1]);
+        an_loop_fr_effect(f1, &then[0], &then[1]);
         sx_int peak = fr->symbolic ? fr->peak_sx : (sx_int){fr->peak_live_bytes, 0};
         same = same_at_zero(now[0], then[0], sc->q) && same_at_zero(now[1], then[1], sc->q) &&
                same_at_zero(peak, ls->peak1[k], sc->q);
@@ -213,25 +215,25 @@ static bool step_exact_at_zero(an_ctx *cx, loop_sum *ls, const step_ctx *sc,
         same = sx_same(now, ls->runs1[v]) || same_at_zero(now, ls->runs1[v], sc->q);
     }
     ind_ctx z = {cx, &ls->s1, sc->q, zero, true};
-    same = same && lp_induction_holds(cx, &z);
+    same = same && an_loop_induction_holds(cx, &z);
     sx_forget_facts(facts);
     return same;
 }
 
 /* From s1: the summary of a loop whose counter steps by `step` (not +-1). */
-bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int step,
+bool an_loop_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int step,
                             bool *taken_a)
 {
     step_ctx sc = {.step = step};
     sx_int one = {1, 0};
     bool pos, first_differs;
     if (!sx_prove(step, SX_GT, (sx_int){0, 0}, &pos) || pos != (ls->dir > 0))
-        return lp_fail(ls, LOOP_NOT_COUNTED);
+        return an_loop_fail(ls, LOOP_NOT_COUNTED);
     sc.m = ls->dir > 0 ? step : sx_neg(step);
     sc.dist = ls->trips;
     sc.q = sx_div(sx_sub(sc.dist, one), sc.m);
     if (!sx_usable(sc.q))
-        return lp_fail(ls, LOOP_NOT_COUNTED);
+        return an_loop_fail(ls, LOOP_NOT_COUNTED);
     ls->trips = sx_add(sc.q, one);
     sx_int mq = sx_mul(sc.m, sc.q);
     int facts = fact_mark(sx_sub(sx_sub(sc.dist, one), mq)); /* the last iteration runs, */
@@ -240,54 +242,54 @@ bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int st
     sx_int *delta = tl_xmalloc(sizeof *delta * 2 * (size_t)(ls->n + 1));
     bool ok = false;
     if (!step_probe(cx, ls, &sc, &ls->la)) {
-        lp_fail(ls, LOOP_NOT_COUNTED);
+        an_loop_fail(ls, LOOP_NOT_COUNTED);
         goto out;
     }
-    if (!lp_probe_plain(cx, ls))
+    if (!an_loop_probe_plain(cx, ls))
         goto out;
     an_snap_take(cx, &ls->a);
     *taken_a = true;
     for (int k = 0; k < ls->n; k++)
-        lp_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
-    ls->runsa = lp_runs_take(cx);
+        an_loop_fr_effect(&cx->r->funcs[k], &ls->eff[6 * k + 2], &ls->eff[6 * k + 3]);
+    ls->runsa = an_loop_runs_take(cx);
     if (!step_probe(cx, ls, &sc, &ls->lb)) {
-        lp_fail(ls, LOOP_NOT_COUNTED);
+        an_loop_fail(ls, LOOP_NOT_COUNTED);
         goto out;
     }
-    if (!lp_probe_plain(cx, ls))
+    if (!an_loop_probe_plain(cx, ls))
         goto out;
     sx_int l1 = live_total(ls->s1.acct.live, ls->s1.acct.live_sx);
     if (!sx_same(l1, live_total(ls->a.acct.live, ls->a.acct.live_sx)) ||
         !sx_same(l1, live_total(cx->acct.live, cx->acct.live_sx))) {
-        lp_fail(ls, "its live bytes change from one iteration to the next");
+        an_loop_fail(ls, "its live bytes change from one iteration to the next");
         goto out;
     }
     if (!step_middle_totals(cx, ls, &sc, t->r0, delta))
         goto out;
     step_runs(cx, ls, &sc);
     int fq = facts_q(&sc, true); /* integers stepped in iteration 1 as in the others */
-    bool steady = lp_steady_state(cx, &t->s0, &ls->s1, &ls->a, sc.q, ls->la, ls->lb, ls->var,
+    bool steady = an_loop_steady_state(cx, &t->s0, &ls->s1, &ls->a, sc.q, ls->la, ls->lb, ls->var,
                                &first_differs);
     sx_forget_facts(fq);
     if (!steady) {
-        lp_fail(ls, "its state changes from one iteration to the next");
+        an_loop_fail(ls, "its state changes from one iteration to the next");
         goto out;
     }
-    if (!lp_loop_assumptions(ls->assumptions1, (sx_int){0, ls->la}, (sx_int){0, ls->lb}, one,
+    if (!an_loop_loop_assumptions(ls->assumptions1, (sx_int){0, ls->la}, (sx_int){0, ls->lb}, one,
                           sx_sub(sc.q, one), ls->s->loc.line)) {
-        lp_fail(ls, "a condition an iteration relies on does not hold for every iteration");
+        an_loop_fail(ls, "a condition an iteration relies on does not hold for every iteration");
         goto out;
     }
     /* the last iteration, from the state the others leave */
-    if (!lp_probe_body(cx, ls->s, ls->var, sx_add(ls->v0, sx_mul(step, sc.q)), step)) {
-        lp_fail(ls, LOOP_NOT_COUNTED);
+    if (!an_loop_probe_body(cx, ls->s, ls->var, sx_add(ls->v0, sx_mul(step, sc.q)), step)) {
+        an_loop_fail(ls, LOOP_NOT_COUNTED);
         goto out;
     }
-    if (!lp_probe_plain(cx, ls))
+    if (!an_loop_probe_plain(cx, ls))
         goto out;
     for (int k = 0; k < ls->n; k++) {
         an_func_report *fr = &cx->r->funcs[k];
-        lp_add_effect(fr, delta[2 * k], delta[2 * k + 1]);
+        an_loop_add_effect(fr, delta[2 * k], delta[2 * k + 1]);
         if (!step_peaks(cx, ls, &sc, at_s1, k))
             goto out;
     }
@@ -296,7 +298,7 @@ bool lp_stepped_summary(an_ctx *cx, loop_sum *ls, const loop_trial *t, sx_int st
         sx_set_site(ls->s->loc.line);
         ok = sx_cmp(sc.dist, SX_GT, sc.m); /* (not when the generic values say one) */
         if (!ok)
-            lp_fail(ls, "its first iteration may be its last, and then ends otherwise");
+            an_loop_fail(ls, "its first iteration may be its last, and then ends otherwise");
     }
 out:
     sx_forget_facts(facts);

@@ -282,7 +282,7 @@ void an_ret_settle(an_ctx *cx, an_frame *f, an_flow fl)
         bool maybe_null = (theirs >= 0) != (f->ret_handle >= 0) &&
                           (theirs == AN_UNSET || f->ret_handle == AN_UNSET);
         /* a loop being summarised counts iterations whose totals are exact: a join
-         * that would make them bounds would undo the summary (lp_probe_plain) */
+         * that would make them bounds would undo the summary (an_loop_probe_plain) */
         bool bounds = p->differ || p->a.sym > 0 || p->a.sn.acct.live != cx->acct.live ||
                       !sx_same(p->a.sn.acct.live_sx, cx->acct.live_sx);
         if (fl == AN_FLOW_EXIT || fl == AN_FLOW_STOP || cx->ctl.stopped || maybe_null ||
