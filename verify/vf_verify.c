@@ -1342,7 +1342,10 @@ int vf_run_values(const an_report *r, const char *trace_path, const char *functi
     *names = *whys = NULL;
     *values = NULL;
     an_report_use(r);
-    if (!root || !root->is_root || !trace_read(trace_path, &t, r->unit, &error)) {
+    bool sizes = false; /* (a report of known sizes: no trace to read again) */
+    for (int k = 0; k < sx_n_symbols() && !sizes; k++)
+        sizes = sx_symbol_is_size(k) && strcmp(sx_symbol_origin(k), "loop") != 0;
+    if (!sizes || !root || !root->is_root || !trace_read(trace_path, &t, r->unit, &error)) {
         free(error);
         return 0;
     }
